@@ -1,0 +1,51 @@
+// Bundles every entry point into dist/ as CommonJS. Type-checking is separate (`npm run typecheck`).
+// Usage: node esbuild.mjs [--production] [--watch]
+import * as esbuild from 'esbuild';
+
+const production = process.argv.includes('--production');
+const watch = process.argv.includes('--watch');
+
+/** One entry per shipped program. `external` lists what must stay a runtime require. */
+export const entries = [
+  { in: 'client/extension.ts', out: 'client/extension', external: ['vscode'] },
+  { in: 'server/server.ts', out: 'server/server', external: [] },
+  { in: 'shared/cli/quotaState.ts', out: 'cli/quota-state', external: [] },
+  // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
+  { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
+];
+
+async function build() {
+  const contexts = await Promise.all(
+    entries.map((entry) =>
+      esbuild.context({
+        entryPoints: { [entry.out]: entry.in },
+        outdir: 'dist',
+        bundle: true,
+        platform: 'node',
+        format: 'cjs',
+        target: 'node20',
+        sourcemap: !production,
+        minify: production,
+        external: entry.external,
+        logLevel: 'warning',
+        // Some dependencies ship ESM with `import.meta.url`; nothing we bundle relies on it at run time.
+        logOverride: { 'empty-import-meta': 'silent' },
+      }),
+    ),
+  );
+  if (watch) {
+    await Promise.all(contexts.map((c) => c.watch()));
+    console.log('esbuild: watching for changes');
+    return;
+  }
+  try {
+    await Promise.all(contexts.map((c) => c.rebuild()));
+  } finally {
+    await Promise.all(contexts.map((c) => c.dispose()));
+  }
+}
+
+build().catch((error) => {
+  console.error(error instanceof Error ? error.message : error);
+  process.exit(1);
+});

@@ -1,0 +1,98 @@
+/**
+ * Byte sizes as written in quota files (product.md §4): a whole number of bytes, or a size
+ * string such as `2k` (2000), `3G` (3·10⁹), `3GiB` (3·2³⁰), `"1 GiB"`; `-1` means unlimited.
+ * Decimal units are powers of 1000 and binary units (`Ki`, `KiB`, …) powers of 1024, as
+ * Forgejo's humanized sizes; unit letters are case-insensitive.
+ */
+
+export const UNLIMITED = -1;
+
+const DECIMAL: Record<string, number> = { k: 1e3, m: 1e6, g: 1e9, t: 1e12, p: 1e15, e: 1e18 };
+const BINARY_EXPONENT: Record<string, number> = { k: 10, m: 20, g: 30, t: 40, p: 50, e: 60 };
+
+/** The shape of a size string; the JSON Schema uses the same pattern (tested to agree). */
+export const SIZE_STRING_PATTERN = '^\\s*-?[0-9]+(\\.[0-9]+)?\\s*([kKmMgGtTpPeE]([iI])?[bB]?|[bB])?\\s*$';
+const SIZE_RE = /^\s*(-?)([0-9]+(?:\.[0-9]+)?)\s*(?:([kKmMgGtTpPeE])([iI])?[bB]?|[bB])?\s*$/;
+
+export type SizeResult = { ok: true; bytes: number } | { ok: false; error: string };
+
+/** Parses a size value from a file or a prompt. Never throws. */
+export function parseSize(value: unknown): SizeResult {
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value) || !Number.isInteger(value)) {
+      return { ok: false, error: `${value} is not a whole number of bytes` };
+    }
+    if (!Number.isSafeInteger(value)) return { ok: false, error: tooLarge(String(value)) };
+    return { ok: true, bytes: value };
+  }
+  if (typeof value !== 'string') {
+    return { ok: false, error: `a size must be a number of bytes or a string such as "1 GiB", not ${describe(value)}` };
+  }
+  const match = SIZE_RE.exec(value);
+  if (!match) {
+    return {
+      ok: false,
+      error: `"${value}" is not a size: write bytes (500), a decimal unit (2k, 3G, 10 MB) or a binary unit (3GiB, "1 GiB"); -1 means unlimited`,
+    };
+  }
+  const [, sign, digits, unit, binary] = match;
+  const multiplier = unit
+    ? binary
+      ? 2 ** BINARY_EXPONENT[unit.toLowerCase()]
+      : DECIMAL[unit.toLowerCase()]
+    : 1;
+  const magnitude = Number(digits) * multiplier;
+  if (!Number.isInteger(magnitude) && !unit) {
+    return { ok: false, error: `"${value}" is not a whole number of bytes` };
+  }
+  const bytes = Math.floor(magnitude) * (sign ? -1 : 1);
+  if (!Number.isSafeInteger(bytes)) return { ok: false, error: tooLarge(`"${value}"`) };
+  return { ok: true, bytes: bytes === 0 ? 0 : bytes };
+}
+
+function tooLarge(what: string): string {
+  return `${what} is too large: sizes up to ${Number.MAX_SAFE_INTEGER} bytes (8 PiB) are supported`;
+}
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return `a ${typeof value}`;
+}
+
+const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
+
+/** Human form for display: `unlimited`, `512 B`, `300 MiB`, `1.5 GiB` (at most two decimals). */
+export function formatSize(bytes: number): string {
+  if (bytes === UNLIMITED) return 'unlimited';
+  const negative = bytes < 0;
+  let magnitude = Math.abs(bytes);
+  if (magnitude < 1024) return `${bytes} B`;
+  let unit = -1;
+  while (magnitude >= 1024 && unit < BINARY_UNITS.length - 1) {
+    magnitude /= 1024;
+    unit++;
+  }
+  const rounded = Math.round(magnitude * 100) / 100;
+  return `${negative ? '-' : ''}${rounded} ${BINARY_UNITS[unit]}`;
+}
+
+/**
+ * Exact form for writing back into files: the largest binary unit that divides the value
+ * (`3 GiB`), else the plain byte count. `parseSize(formatSizeExact(n)) === n` for every safe integer.
+ */
+export function formatSizeExact(bytes: number): string | number {
+  if (bytes <= 0 || !Number.isSafeInteger(bytes)) return bytes;
+  for (let unit = BINARY_UNITS.length - 1; unit >= 0; unit--) {
+    const factor = 2 ** (10 * (unit + 1));
+    if (bytes % factor === 0) return `${bytes / factor} ${BINARY_UNITS[unit]}`;
+  }
+  return bytes;
+}
+
+/** `1073741824 bytes (1 GiB)` — used by hovers and messages. */
+export function describeSize(bytes: number): string {
+  if (bytes === UNLIMITED) return 'unlimited (-1)';
+  const human = formatSize(bytes);
+  return Math.abs(bytes) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
+}

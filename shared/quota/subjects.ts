@@ -1,0 +1,148 @@
+/**
+ * Quota subjects (product.md §2): the canonical spellings real Forgejo servers accept,
+ * the seed's alias spellings, what each one measures, and the ancestry used by checks (§3).
+ */
+
+export const CANONICAL_SUBJECTS = [
+  'none',
+  'size:all',
+  'size:repos:all',
+  'size:repos:public',
+  'size:repos:private',
+  'size:git:all',
+  'size:git:lfs',
+  'size:assets:all',
+  'size:assets:attachments:all',
+  'size:assets:attachments:issues',
+  'size:assets:attachments:releases',
+  'size:assets:artifacts',
+  'size:assets:packages:all',
+  'size:assets:wiki',
+] as const;
+
+export type Subject = (typeof CANONICAL_SUBJECTS)[number];
+
+/** Seed spellings accepted everywhere and evaluated by their canonical meaning. */
+export const SUBJECT_ALIASES: Readonly<Record<string, Subject>> = {
+  sizeall: 'size:git:all',
+  sizelfs: 'size:git:lfs',
+  'size:wiki': 'size:assets:wiki',
+};
+
+/** Every string accepted as a subject: canonical spellings first, then aliases. */
+export const ACCEPTED_SUBJECTS: readonly string[] = [...CANONICAL_SUBJECTS, ...Object.keys(SUBJECT_ALIASES)];
+
+export const SUBJECT_DESCRIPTIONS: Readonly<Record<Subject, string>> = {
+  none: 'Nothing; its usage is always 0 and checks for it are always allowed',
+  'size:all': 'Total size of everything tracked (git data and assets, without double counting)',
+  'size:repos:all': 'All repositories, excluding LFS',
+  'size:repos:public': 'All public repositories, excluding LFS',
+  'size:repos:private': 'All private repositories, excluding LFS',
+  'size:git:all': 'All git data: repositories and LFS together',
+  'size:git:lfs': 'All git LFS data, in private or public repositories',
+  'size:assets:all': 'All assets tracked: attachments, artifacts and packages',
+  'size:assets:attachments:all': 'All kinds of attachments',
+  'size:assets:attachments:issues': 'Attachments on issues, including issue comments',
+  'size:assets:attachments:releases': 'Attachments on releases; automatically generated archives are excluded',
+  'size:assets:artifacts': 'Action artifacts (expired artifacts are not counted)',
+  'size:assets:packages:all': 'All packages',
+  'size:assets:wiki': 'Wiki size; not tracked, so always within quota',
+};
+
+/**
+ * The parent of each subject in the usage aggregation (§2) and check ancestry (§3).
+ * `none` and the wiki are outside the tree: they are never counted in an aggregate.
+ */
+const SUBJECT_PARENT: Readonly<Partial<Record<Subject, Subject>>> = {
+  'size:repos:public': 'size:repos:all',
+  'size:repos:private': 'size:repos:all',
+  'size:repos:all': 'size:git:all',
+  'size:git:lfs': 'size:git:all',
+  'size:git:all': 'size:all',
+  'size:assets:attachments:issues': 'size:assets:attachments:all',
+  'size:assets:attachments:releases': 'size:assets:attachments:all',
+  'size:assets:attachments:all': 'size:assets:all',
+  'size:assets:artifacts': 'size:assets:all',
+  'size:assets:packages:all': 'size:assets:all',
+  'size:assets:all': 'size:all',
+};
+
+/** Subjects whose usage is measured directly; every other tracked subject is a sum of these. */
+export const LEAF_SUBJECTS = [
+  'size:repos:public',
+  'size:repos:private',
+  'size:git:lfs',
+  'size:assets:attachments:issues',
+  'size:assets:attachments:releases',
+  'size:assets:artifacts',
+  'size:assets:packages:all',
+] as const satisfies readonly Subject[];
+
+export type LeafSubject = (typeof LEAF_SUBJECTS)[number];
+
+const CANONICAL_SET: ReadonlySet<string> = new Set(CANONICAL_SUBJECTS);
+
+export function isCanonicalSubject(value: string): value is Subject {
+  return CANONICAL_SET.has(value);
+}
+
+export function isSubjectAlias(value: string): boolean {
+  return Object.prototype.hasOwnProperty.call(SUBJECT_ALIASES, value);
+}
+
+/** The canonical meaning of an accepted spelling, or undefined when it is not a subject. Case-sensitive. */
+export function canonicalSubject(value: string): Subject | undefined {
+  if (isCanonicalSubject(value)) return value;
+  return isSubjectAlias(value) ? SUBJECT_ALIASES[value] : undefined;
+}
+
+/** Ancestors from the nearest upward, e.g. size:repos:public → [size:repos:all, size:git:all, size:all]. */
+export function subjectAncestors(subject: Subject): Subject[] {
+  const result: Subject[] = [];
+  for (let parent = SUBJECT_PARENT[subject]; parent; parent = SUBJECT_PARENT[parent]) result.push(parent);
+  return result;
+}
+
+/** The leaf subjects whose usage makes up `subject` (itself when it is a leaf). */
+export function subjectLeaves(subject: Subject): LeafSubject[] {
+  return LEAF_SUBJECTS.filter((leaf) => leaf === subject || subjectAncestors(leaf).includes(subject));
+}
+
+export function isLeafSubject(value: string): value is LeafSubject {
+  return (LEAF_SUBJECTS as readonly string[]).includes(value);
+}
+
+/** Edit distance, used for "did you mean" suggestions. */
+function editDistance(a: string, b: string): number {
+  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    let diagonal = previous[0];
+    previous[0] = i;
+    for (let j = 1; j <= b.length; j++) {
+      const above = previous[j];
+      previous[j] = Math.min(previous[j] + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
+      diagonal = above;
+    }
+  }
+  return previous[b.length];
+}
+
+/**
+ * The canonical subjects closest to a mistyped one, best first (at most `max`).
+ * Case differences are cheap, so `Size:All` suggests `size:all` first.
+ */
+export function suggestSubjects(value: string, max = 3): Subject[] {
+  const lowered = value.trim().toLowerCase();
+  const aliasTarget = canonicalSubject(lowered);
+  const scored = CANONICAL_SUBJECTS.map((subject) => {
+    let distance = editDistance(lowered, subject);
+    if (subject === aliasTarget) distance = 0;
+    return { subject, distance };
+  });
+  const threshold = Math.max(3, Math.floor(lowered.length / 2));
+  return scored
+    .filter((s) => s.distance <= threshold)
+    .sort((a, b) => a.distance - b.distance || CANONICAL_SUBJECTS.indexOf(a.subject) - CANONICAL_SUBJECTS.indexOf(b.subject))
+    .slice(0, max)
+    .map((s) => s.subject);
+}

@@ -1,0 +1,65 @@
+/**
+ * Usage per account computed from an instance's content (product.md §2, §7).
+ * Everything is charged to the repository owner, never to the uploader.
+ */
+import type { InstanceContent, LeafUsage } from './model';
+import { CANONICAL_SUBJECTS, canonicalSubject, LEAF_SUBJECTS, subjectLeaves, type Subject } from './subjects';
+
+export function zeroUsage(): LeafUsage {
+  const usage = {} as LeafUsage;
+  for (const leaf of LEAF_SUBJECTS) usage[leaf] = 0;
+  return usage;
+}
+
+/** Bytes used for any accepted subject spelling; `none`, the wiki and unknown strings are 0. */
+export function usageOf(subject: string, usage: LeafUsage): number {
+  const canonical = canonicalSubject(subject);
+  if (!canonical) return 0;
+  return subjectLeaves(canonical).reduce((sum, leaf) => sum + usage[leaf], 0);
+}
+
+/** Usage for every canonical subject, e.g. for hovers and `GET /user/quota`. */
+export function usageBySubject(usage: LeafUsage): Record<Subject, number> {
+  const result = {} as Record<Subject, number>;
+  for (const subject of CANONICAL_SUBJECTS) {
+    result[subject] = usageOf(subject, usage);
+  }
+  return result;
+}
+
+function ownerOfRepo(fullName: string): string {
+  const slash = fullName.indexOf('/');
+  return slash === -1 ? fullName : fullName.slice(0, slash);
+}
+
+/**
+ * Computes leaf usage for every account that owns something. Accounts that own nothing
+ * do not appear (callers use `zeroUsage()` for them).
+ * Repositories referenced by attachments/artifacts/packages are charged to the owner
+ * named in `owner/name` even when the repository itself is not listed.
+ */
+export function computeUsage(content: InstanceContent): Map<string, LeafUsage> {
+  const byAccount = new Map<string, LeafUsage>();
+  const charge = (account: string, leaf: keyof LeafUsage, bytes: number) => {
+    if (!Number.isFinite(bytes) || bytes <= 0) return;
+    let usage = byAccount.get(account);
+    if (!usage) byAccount.set(account, (usage = zeroUsage()));
+    usage[leaf] += bytes;
+  };
+  for (const repo of content.repos) {
+    charge(repo.owner, repo.private ? 'size:repos:private' : 'size:repos:public', repo.gitSize);
+    charge(repo.owner, 'size:git:lfs', repo.lfsSize);
+  }
+  for (const attachment of content.attachments) {
+    const leaf = attachment.release !== undefined ? 'size:assets:attachments:releases' : 'size:assets:attachments:issues';
+    charge(ownerOfRepo(attachment.repo), leaf, attachment.size);
+  }
+  for (const pkg of content.packages) {
+    charge(pkg.repo ? ownerOfRepo(pkg.repo) : pkg.owner, 'size:assets:packages:all', pkg.size);
+  }
+  for (const artifact of content.artifacts) {
+    if (artifact.expired) continue;
+    charge(ownerOfRepo(artifact.repo), 'size:assets:artifacts', artifact.size);
+  }
+  return byAccount;
+}
