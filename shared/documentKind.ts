@@ -1,0 +1,102 @@
+/**
+ * Which kind of document a file is: a resource-state file (product.md §5), a quota config or
+ * instance file (§4, §7), or neither. File names decide first; content decides otherwise.
+ */
+
+export type DocumentKind = 'state' | 'quota';
+
+export interface FilePatterns {
+  state: string[];
+  quota: string[];
+}
+
+export const DEFAULT_FILE_PATTERNS: FilePatterns = {
+  state: ['**/*.state.json', '**/.pulumi/stacks/**/*.json'],
+  quota: ['**/*.quota.json', '**/*.quota.jsonc', '**/quota.jsonc'],
+};
+
+/** Minimal glob → RegExp: `**` any path, `*` within a segment, `?` one char. Paths use `/`. */
+export function globToRegExp(glob: string): RegExp {
+  let source = '';
+  for (let i = 0; i < glob.length; i++) {
+    const c = glob[i];
+    if (c === '*') {
+      if (glob[i + 1] === '*') {
+        // `**/` matches zero or more whole segments.
+        if (glob[i + 2] === '/') {
+          source += '(?:.*/)?';
+          i += 2;
+        } else {
+          source += '.*';
+          i += 1;
+        }
+      } else {
+        source += '[^/]*';
+      }
+    } else if (c === '?') {
+      source += '[^/]';
+    } else {
+      source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
+    }
+  }
+  return new RegExp(`^${source}$`);
+}
+
+function normalisePath(path: string): string {
+  return path.replace(/\\/g, '/');
+}
+
+/** Matches a path (absolute or relative) against globs; a glob without `/` matches the base name. */
+export function matchesAny(path: string, globs: readonly string[]): boolean {
+  const normal = normalisePath(path);
+  const base = normal.slice(normal.lastIndexOf('/') + 1);
+  return globs.some((glob) => {
+    const re = globToRegExp(glob.includes('/') ? glob : `**/${glob}`);
+    return re.test(normal) || re.test(base) || re.test(normal.replace(/^\/+/, ''));
+  });
+}
+
+export function kindFromFileName(path: string, patterns: FilePatterns = DEFAULT_FILE_PATTERNS): DocumentKind | undefined {
+  if (matchesAny(path, patterns.quota)) return 'quota';
+  if (matchesAny(path, patterns.state)) return 'state';
+  return undefined;
+}
+
+/**
+ * Looks only at the first top-level keys (a cheap scan, never a full parse), so it is safe
+ * on 100 MB files. State: a record (`urn`), deployment (`manifest`/`resources`),
+ * export (`deployment`) or checkpoint (`checkpoint`). Quota: `rules`, `groups`, `defaultGroups`, …
+ */
+export function kindFromContent(text: string): DocumentKind | undefined {
+  const head = text.slice(0, 64 * 1024);
+  const keys = new Set<string>();
+  // Top-level keys are those at brace depth 1; a light tokenizer that skips strings and comments.
+  let depth = 0;
+  for (let i = 0; i < head.length; i++) {
+    const c = head[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < head.length && head[j] !== '"') j += head[j] === '\\' ? 2 : 1;
+      if (depth === 1) {
+        let k = j + 1;
+        while (k < head.length && /\s/.test(head[k])) k++;
+        if (head[k] === ':') keys.add(head.slice(i + 1, j));
+      }
+      i = j;
+    } else if (c === '/' && head[i + 1] === '/') {
+      const end = head.indexOf('\n', i);
+      i = end === -1 ? head.length : end;
+    } else if (c === '/' && head[i + 1] === '*') {
+      const end = head.indexOf('*/', i + 2);
+      i = end === -1 ? head.length : end + 1;
+    } else if (c === '{' || c === '[') depth++;
+    else if (c === '}' || c === ']') depth--;
+  }
+  if (['urn', 'checkpoint', 'deployment', 'manifest', 'resources'].some((k) => keys.has(k))) return 'state';
+  if (['rules', 'groups', 'defaultGroups', 'defaultTotal', 'assignments', 'usage', 'accounts'].some((k) => keys.has(k))) return 'quota';
+  return undefined;
+}
+
+export function detectKind(path: string, text: string, patterns?: FilePatterns): DocumentKind | undefined {
+  return kindFromFileName(path, patterns) ?? kindFromContent(text);
+}
