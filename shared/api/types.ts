@@ -1,0 +1,182 @@
+/**
+ * JSON shapes of the quota API (product.md §6, reference/forgejo-quota.md §2).
+ * Field names are exactly Forgejo's (note the upper-case `LFS`); every size and limit is
+ * a whole number of bytes. Shared by the reference server (`quota-api/`) and the HTTP client.
+ */
+
+/** Base path of every endpoint. */
+export const API_BASE_PATH = '/api/v1';
+
+/** Pagination of the attachment, package and artifact lists. */
+export const DEFAULT_PAGE_LIMIT = 30;
+export const MAX_PAGE_LIMIT = 50;
+/** Response header carrying the number of matching rows of a list. */
+export const TOTAL_COUNT_HEADER = 'x-total-count';
+
+// ---------------------------------------------------------------------------------------------
+// Usage
+
+export interface QuotaUsedSizeRepos {
+  public: number;
+  private: number;
+}
+
+export interface QuotaUsedSizeGit {
+  /** Upper-case, as Forgejo spells it. */
+  LFS: number;
+}
+
+export interface QuotaUsedSizeAssetsAttachments {
+  issues: number;
+  releases: number;
+}
+
+export interface QuotaUsedSizeAssetsPackages {
+  all: number;
+}
+
+export interface QuotaUsedSizeAssets {
+  attachments: QuotaUsedSizeAssetsAttachments;
+  artifacts: number;
+  packages: QuotaUsedSizeAssetsPackages;
+}
+
+export interface QuotaUsedSize {
+  repos: QuotaUsedSizeRepos;
+  git: QuotaUsedSizeGit;
+  assets: QuotaUsedSizeAssets;
+}
+
+export interface QuotaUsed {
+  size: QuotaUsedSize;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Rules and groups
+
+/**
+ * A rule as the API returns it. `name` is omitted in user and org views (shown to admins);
+ * `subjects` is omitted when the rule has none; `limit` is always present (-1 = unlimited).
+ * Subjects are returned exactly as they were stored (seed aliases such as `sizelfs` included).
+ */
+export interface QuotaRuleInfo {
+  name?: string;
+  limit: number;
+  subjects?: string[];
+}
+
+/** A group; `name` is omitted in user and org views; `rules` is `[]` for an empty group. */
+export interface QuotaGroup {
+  name?: string;
+  rules: QuotaRuleInfo[];
+}
+
+export type QuotaGroupList = QuotaGroup[];
+
+/** `GET /user/quota`, `GET /orgs/{org}/quota`, `GET /admin/users/{user}/quota`. */
+export interface QuotaInfo {
+  used: QuotaUsed;
+  /** The groups that apply to the account (explicit, else the default groups); `[]` when none. */
+  groups: QuotaGroupList;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Request bodies
+
+/** `POST /admin/quota/rules`. `limit` is required (absent or null → 422). */
+export interface CreateQuotaRuleOptions {
+  name: string;
+  limit: number | null;
+  subjects?: string[];
+}
+
+/** `PATCH /admin/quota/rules/{quotarule}`: each present field is updated; `subjects: []` clears them. */
+export interface EditQuotaRuleOptions {
+  limit?: number;
+  subjects?: string[];
+}
+
+/**
+ * `POST /admin/quota/groups`. An inline rule whose name exists is attached unchanged;
+ * otherwise it is created (limit 0 when absent) and attached, all in one transaction.
+ */
+export interface CreateQuotaGroupOptions {
+  name: string;
+  rules?: Array<Omit<CreateQuotaRuleOptions, 'limit'> & { limit?: number | null }>;
+}
+
+/** `POST /admin/users/{user}/quota/groups`: replaces the user's explicit groups (all or nothing). */
+export interface SetUserQuotaGroupsOptions {
+  groups: string[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Usage lists (`GET /user/quota/attachments|packages|artifacts?page&limit`)
+
+export interface QuotaUsedAttachmentContainer {
+  api_url: string;
+  html_url: string;
+}
+
+export interface QuotaUsedAttachment {
+  name: string;
+  size: number;
+  /** The container's API URL + `/assets/<attachment id>`. */
+  api_url: string;
+  /** The release, else the comment, else the issue the attachment belongs to. */
+  contained_in: QuotaUsedAttachmentContainer;
+}
+
+export interface QuotaUsedPackage {
+  name: string;
+  type: string;
+  version: string;
+  size: number;
+  html_url: string;
+}
+
+export interface QuotaUsedArtifact {
+  name: string;
+  /** Compressed size. */
+  size: number;
+  /** URL of the Actions run. */
+  html_url: string;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Accounts and errors
+
+/** The subset of Forgejo's user object returned by `GET /admin/quota/groups/{group}/users`. */
+export interface User {
+  id: number;
+  login: string;
+  /** Same as `login` (Forgejo keeps both). */
+  username: string;
+  login_name: string;
+  full_name: string;
+  email: string;
+  is_admin: boolean;
+  avatar_url: string;
+  html_url: string;
+}
+
+/**
+ * Every error response: `{"message", "url"}` with Forgejo's messages, e.g.
+ * `rule already exists: [name: X]`, `unrecognized quota limit subject: [subject: X]`.
+ * 404 bodies also carry `errors`.
+ */
+export interface APIError {
+  message: string;
+  url: string;
+  errors?: string[];
+}
+
+/** Type guard for error bodies (the client uses it on non-2xx answers). */
+export function isAPIError(value: unknown): value is APIError {
+  return (
+    typeof value === 'object' &&
+    value !== null &&
+    typeof (value as { message?: unknown }).message === 'string' &&
+    typeof (value as { url?: unknown }).url === 'string'
+  );
+}
