@@ -1,6 +1,7 @@
 // Bundles every entry point into dist/ as CommonJS. Type-checking is separate (`npm run typecheck`).
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
+import { existsSync } from 'node:fs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -9,12 +10,14 @@ const watch = process.argv.includes('--watch');
 export const entries = [
   { in: 'client/extension.ts', out: 'client/extension', external: ['vscode'] },
   { in: 'server/server.ts', out: 'server/server', external: [] },
-  { in: 'shared/cli/quotaState.ts', out: 'cli/quota-state', external: [] },
+  { in: 'shared/cli/main.ts', out: 'cli/quota-state', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
 
 async function build() {
+  const missing = entries.filter((entry) => !existsSync(entry.in));
+  if (missing.length > 0) throw new Error(`missing entry points: ${missing.map((e) => e.in).join(', ')}`);
   const contexts = await Promise.all(
     entries.map((entry) =>
       esbuild.context({
@@ -27,6 +30,8 @@ async function build() {
         sourcemap: !production,
         minify: production,
         external: entry.external,
+        // Prefer ESM builds: jsonc-parser's UMD build hides its requires from the bundler.
+        mainFields: ['module', 'main'],
         logLevel: 'warning',
         // Some dependencies ship ESM with `import.meta.url`; nothing we bundle relies on it at run time.
         logOverride: { 'empty-import-meta': 'silent' },

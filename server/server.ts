@@ -1,0 +1,83 @@
+/**
+ * The language server process: wires the connection, documents, settings and one language
+ * mode per document kind to the feature modules. Runs over IPC, stdio or a socket (chosen
+ * by vscode-languageserver from the command line: --node-ipc, --stdio, --socket=N).
+ */
+import {
+  CodeActionKind,
+  createConnection,
+  DidChangeConfigurationNotification,
+  ProposedFeatures,
+  TextDocuments,
+  TextDocumentSyncKind,
+  type InitializeResult,
+} from 'vscode-languageserver/node';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+import { registerQuotaPreview } from './features/quotaPreview';
+import { registerRequests } from './features/requests';
+import { Validation } from './features/validation';
+import { createQuotaMode } from './modes/quotaMode';
+import { createStateMode } from './modes/stateMode';
+import { ServerWorkspace } from './workspace';
+
+const connection = createConnection(ProposedFeatures.all);
+const documents = new TextDocuments(TextDocument);
+const workspace = new ServerWorkspace(connection, documents);
+const quotaMode = createQuotaMode(workspace);
+workspace.addMode(createStateMode(workspace));
+workspace.addMode(quotaMode);
+
+const validation = new Validation(workspace);
+registerRequests(workspace);
+
+const refreshViews = () => {
+  validation.revalidateAll();
+  if (workspace.supportsInlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+  if (workspace.supportsCodeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+};
+registerQuotaPreview(workspace, quotaMode, refreshViews);
+
+connection.onInitialize((params): InitializeResult => {
+  const capabilities = params.capabilities;
+  workspace.supportsConfiguration = capabilities.workspace?.configuration === true;
+  workspace.supportsInlayHintRefresh = capabilities.workspace?.inlayHint?.refreshSupport === true;
+  workspace.supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+  const initial = params.initializationOptions as { settings?: typeof workspace.settings } | undefined;
+  if (initial?.settings) workspace.settings = initial.settings;
+  return {
+    capabilities: {
+      textDocumentSync: TextDocumentSyncKind.Incremental,
+      hoverProvider: true,
+      definitionProvider: true,
+      referencesProvider: true,
+      renameProvider: { prepareProvider: true },
+      completionProvider: { triggerCharacters: ['"', ':'] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
+      codeLensProvider: { resolveProvider: false },
+      documentSymbolProvider: true,
+      workspaceSymbolProvider: true,
+      inlayHintProvider: true,
+    },
+    serverInfo: { name: 'quota-state-language-server', version: '0.1.0' },
+  };
+});
+
+connection.onInitialized(() => {
+  if (workspace.supportsConfiguration) {
+    void connection.client.register(DidChangeConfigurationNotification.type, { section: 'quotaState' }).catch(() => undefined);
+    void workspace.refreshSettings().then(() => validation.revalidateAll());
+  }
+});
+
+connection.onDidChangeConfiguration(async (change) => {
+  if (workspace.supportsConfiguration) await workspace.refreshSettings();
+  else workspace.settings = (change.settings as { quotaState?: typeof workspace.settings })?.quotaState ?? {};
+  refreshViews();
+});
+
+// A bug must never take the server down: log it and keep answering.
+process.on('uncaughtException', (error) => workspace.log(`Uncaught error: ${error.stack ?? error.message}`));
+process.on('unhandledRejection', (reason) => workspace.log(`Unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));
+
+documents.listen(connection);
+connection.listen();

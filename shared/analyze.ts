@@ -1,0 +1,30 @@
+/**
+ * One entry for "diagnostics of a file", shared by the language server and `quota-state check`
+ * so both publish exactly the same codes, messages and ranges.
+ */
+import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from './diagnostics';
+import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';
+import { analyzeQuotaConfig } from './quota/config';
+import { analyzeState } from './state/analyze';
+
+export interface FileDiagnostics {
+  kind: DocumentKind | undefined;
+  diagnostics: Diagnostic[];
+}
+
+export interface AnalyzeOptions {
+  patterns?: FilePatterns;
+  severity?: SeverityOverrides;
+  /** Force a kind (the server already knows it); otherwise detected from the name and content. */
+  kind?: DocumentKind;
+}
+
+export function diagnosticsForKind(kind: DocumentKind, text: string): Diagnostic[] {
+  return kind === 'state' ? analyzeState(text).diagnostics : analyzeQuotaConfig(text).diagnostics;
+}
+
+export function analyzeFile(path: string, text: string, options: AnalyzeOptions = {}): FileDiagnostics {
+  const kind = options.kind ?? detectKind(path, text, options.patterns);
+  if (!kind) return { kind, diagnostics: [] };
+  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text), options.severity) };
+}

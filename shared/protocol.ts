@@ -1,0 +1,71 @@
+/**
+ * The one protocol module: custom LSP requests and notifications, imported by both the
+ * client and the server so names and shapes are declared exactly once.
+ */
+import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import type { DocumentKind } from './documentKind';
+import type { Severity } from './diagnostics';
+import type { EvaluationReport } from './quota/report';
+import type { QuotaInfo } from './api/types';
+
+/** The `quotaState` settings section the server reads through `workspace/configuration`. */
+export interface ServerSettings {
+  diagnostics?: {
+    /** Per-code severity override; `off` hides the code. */
+    severity?: Record<string, Severity | 'off'>;
+  };
+  files?: {
+    /** Globs recognised as resource-state files (in addition to content detection). */
+    state?: string[];
+    /** Globs recognised as quota config files. */
+    quota?: string[];
+  };
+}
+
+export const SETTINGS_SECTION = 'quotaState';
+
+/** Client → server: the `quota-state evaluate --format json` result for a quota document. */
+export interface EvaluationPreviewParams {
+  uri: string;
+  account?: string;
+  subject?: string;
+}
+export const EvaluationPreviewRequest = new RequestType<EvaluationPreviewParams, EvaluationReport | null, void>(
+  'quotaState/evaluationPreview',
+);
+
+/**
+ * Client → server: the signed-in user's usage fetched from the quota API (GET /user/quota),
+ * or `null` after sign-out. The server never talks to the network itself.
+ */
+export interface LiveUsageParams {
+  account: string;
+  /** Base URL of the API the usage came from, shown in previews. */
+  server: string;
+  quota: QuotaInfo;
+}
+export const LiveUsageNotification = new NotificationType<LiveUsageParams | null>('quotaState/liveUsage');
+
+/**
+ * Client → server: a state file the editor cannot hand over (over VS Code's 50 MB sync limit,
+ * or an open editor whose document never arrived). The server reads it from disk and
+ * publishes diagnostics for its URI.
+ */
+export interface AnalyzeFromDiskParams {
+  uri: string;
+}
+export const AnalyzeFromDiskNotification = new NotificationType<AnalyzeFromDiskParams>('quotaState/analyzeFromDisk');
+
+/** Server → client: what a document was recognised as, for the language status item. */
+export interface DocumentStatusParams {
+  uri: string;
+  kind: DocumentKind | null;
+  /** e.g. "export", "checkpoint", "deployment", "record", "quota config", "instance". */
+  shape?: string;
+  /** True when the server analysed the file from disk rather than from the editor. */
+  fromDisk?: boolean;
+  /** Features that are not available for this document, each with the reason. */
+  unavailable?: Array<{ feature: string; reason: string }>;
+  diagnosticCount?: number;
+}
+export const DocumentStatusNotification = new NotificationType<DocumentStatusParams>('quotaState/documentStatus');
