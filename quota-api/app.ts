@@ -1,0 +1,130 @@
+/**
+ * The HTTP application: Fastify with Forgejo-shaped errors, the quota routes under
+ * `/api/v1`, one structured log line per request (never a header, never a token).
+ */
+import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { API_BASE_PATH, type APIError } from '../shared/api/types';
+import { authorize } from './auth';
+import { badRequest, HttpError, NOT_FOUND_MESSAGE } from './errors';
+import { registerAccountQuotaRoutes } from './routes/accountQuota';
+import { registerAdminGroupRoutes } from './routes/adminGroups';
+import { registerAdminRuleRoutes } from './routes/adminRules';
+import { registerAdminUserRoutes } from './routes/adminUsers';
+import { registerMiscRoutes } from './routes/misc';
+import type { QuotaStore } from './store';
+import { appUrlOf } from './urls';
+import { formatSchemaErrors } from './validation';
+
+export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+export interface AppOptions {
+  store: QuotaStore;
+  /** Where the JSON request log goes; false for none. */
+  log?: false | { level?: string; stream?: NodeJS.WritableStream };
+  /** Largest accepted request body in bytes; larger ones answer 413. */
+  bodyLimit?: number;
+}
+
+function errorBody(request: FastifyRequest, message: string, errors?: string[]): APIError {
+  const body: APIError = { message, url: `${appUrlOf(request)}api/swagger` };
+  if (errors) body.errors = errors;
+  return body;
+}
+
+/** Query parameters that could carry a credential are blanked before logging. */
+function redactUrl(url: string): string {
+  return url.replace(/([?&](?:token|access_token|sudo)=)[^&]*/gi, '$1[redacted]');
+}
+
+export function buildApp(options: AppOptions): FastifyInstance {
+  const { store } = options;
+  const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
+  const app = Fastify({
+    logger: options.log === false || options.log === undefined
+      ? false
+      : { level: options.log.level ?? 'info', stream: options.log.stream ?? process.stderr },
+    // One line per request from our onResponse hook instead of Fastify's two.
+    logController: new LogController({ disableRequestLogging: true }),
+    bodyLimit,
+    // Long (e.g. unicode, percent-encoded) names must still reach the handler rather than 404.
+    routerOptions: { maxParamLength: 4096 },
+    ajv: {
+      // A string limit is a 400, not silently a number: no coercion, keep data for messages.
+      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true },
+    },
+    schemaErrorFormatter: (errors) => badRequest(formatSchemaErrors(errors)),
+  });
+
+  // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, {});
+    try {
+      const value: unknown = JSON.parse(text);
+      done(null, value === null ? {} : value);
+    } catch (error) {
+      done(badRequest(`the request body is not valid JSON: ${(error as Error).message}`), undefined);
+    }
+  });
+
+  app.addHook('onRequest', async (request) => {
+    const config = request.routeOptions.config;
+    // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
+    if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
+    authorize(store, request, config.access ?? 'public');
+  });
+
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {};
+  });
+
+  app.addHook('onResponse', async (request, reply) => {
+    request.log.info(
+      {
+        method: request.method,
+        url: redactUrl(request.url),
+        route: request.routeOptions.url,
+        status: reply.statusCode,
+        ms: Math.round(reply.elapsedTime * 100) / 100,
+        account: request.account?.name,
+      },
+      'request',
+    );
+  });
+
+  app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
+    if (error instanceof HttpError) {
+      return reply.code(error.status).send(errorBody(request, error.message, error.details));
+    }
+    if (error.validation) {
+      return reply.code(400).send(errorBody(request, formatSchemaErrors(error.validation)));
+    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return reply.code(413).send(errorBody(request, `request body is larger than the limit of ${bodyLimit} bytes`));
+    }
+    const status = error.statusCode;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return reply.code(status).send(errorBody(request, error.message));
+    }
+    request.log.error({ err: error }, 'internal error');
+    return reply.code(500).send(errorBody(request, 'internal server error'));
+  });
+
+  app.setNotFoundHandler((request, reply) => {
+    reply.code(404).send(errorBody(request, NOT_FOUND_MESSAGE, []));
+  });
+
+  app.register(
+    async (api) => {
+      registerMiscRoutes(api, store);
+      registerAdminRuleRoutes(api, store);
+      registerAdminGroupRoutes(api, store);
+      registerAdminUserRoutes(api, store);
+      registerAccountQuotaRoutes(api, store);
+    },
+    { prefix: API_BASE_PATH },
+  );
+
+  return app;
+}

@@ -1,0 +1,55 @@
+/**
+ * Errors the API answers with, and Forgejo's exact messages for them (reference §7).
+ * Handlers and the store throw `HttpError`; the app's error handler turns it into
+ * `{"message", "url"}` (plus `errors` on 404, as Forgejo's ctx.NotFound does).
+ */
+
+export class HttpError extends Error {
+  constructor(
+    readonly status: number,
+    message: string,
+    /** Only for 404: the domain error Forgejo lists under `errors`. */
+    readonly details?: string[],
+  ) {
+    super(message);
+    this.name = 'HttpError';
+  }
+}
+
+/** Forgejo's generic 404 message; the specific reason goes into `errors`. */
+export const NOT_FOUND_MESSAGE = "The target couldn't be found.";
+
+export function notFound(detail?: string): HttpError {
+  return new HttpError(404, NOT_FOUND_MESSAGE, detail === undefined ? [] : [detail]);
+}
+
+export function badRequest(message: string): HttpError {
+  return new HttpError(400, message);
+}
+
+export function unprocessable(message: string): HttpError {
+  return new HttpError(422, message);
+}
+
+export function conflict(message: string): HttpError {
+  return new HttpError(409, message);
+}
+
+export const messages = {
+  tokenRequired: 'token is required',
+  invalidToken: 'invalid token: the token does not exist or was revoked',
+  siteAdminRequired: 'user should be the site admin',
+  orgOwnerRequired: 'Must be an organization owner',
+  ruleExists: (name: string) => `rule already exists: [name: ${name}]`,
+  ruleNotFound: (name: string) => `rule not found: [name: ${name}]`,
+  groupExists: (name: string) => `group already exists: [name: ${name}]`,
+  groupNotFound: (name: string) => `group not found: [group: ${name}]`,
+  userNotFound: (name: string) => `user does not exist: [name: ${name}]`,
+  orgNotFound: (name: string) => `org does not exist: [name: ${name}]`,
+  userInGroup: (group: string, userId: number) => `user already in group: [group: ${group}, userID: ${userId}]`,
+  userNotInGroup: (group: string, userId: number) => `user not in group: [group: ${group}, userID: ${userId}]`,
+  ruleInGroup: (group: string, rule: string) => `rule already in group: [group: ${group}, rule: ${rule}]`,
+  ruleNotInGroup: (group: string, rule: string) => `rule not in group: [group: ${group}, rule: ${rule}]`,
+  unknownSubject: (subject: string) => `unrecognized quota limit subject: [subject: ${subject}]`,
+  required: (field: string) => `[${field}]: Required`,
+} as const;

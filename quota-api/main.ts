@@ -1,0 +1,130 @@
+/**
+ * `quota-api`: the reference quota API server (product.md §8).
+ *
+ *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level LEVEL]
+ *   quota-api token create <account> [--admin] [--db PATH]
+ *
+ * Prints `http://HOST:PORT/api/v1` on stdout once listening (`--port 0` picks a free port);
+ * the request log goes to stderr as JSON lines. Exit codes: 0 ok, 1 runtime failure,
+ * 2 usage error or a seed file with errors.
+ */
+import { parseArgs } from 'node:util';
+import { API_BASE_PATH } from '../shared/api/types';
+import { buildApp } from './app';
+import { openDatabase } from './db';
+import { SeedError, seedFromFile } from './seed';
+import { QuotaStore } from './store';
+import { generateToken, hashToken } from './tokens';
+
+export const DEFAULT_DB = '.data/quota-api.sqlite';
+
+const USAGE = `usage:
+  quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level info|warn|error|silent]
+      Serves the quota API at http://HOST:PORT${API_BASE_PATH}. The seed file (a quota instance
+      file) is loaded only into an empty database. Default database: ${DEFAULT_DB}.
+  quota-api token create <account> [--admin] [--db PATH]
+      Prints a new access token for a user (created when missing); --admin makes the user a site admin.`;
+
+class UsageError extends Error {}
+
+function fail(error: unknown): never {
+  if (error instanceof UsageError) {
+    process.stderr.write(`quota-api: ${error.message}\n${USAGE}\n`);
+    process.exit(2);
+  }
+  if (error instanceof SeedError) {
+    process.stderr.write(`quota-api: ${error.message}\n`);
+    process.exit(2);
+  }
+  process.stderr.write(`quota-api: ${error instanceof Error ? error.message : String(error)}\n`);
+  process.exit(1);
+}
+
+function parse(args: string[]) {
+  try {
+    return parseArgs({
+      args,
+      allowPositionals: true,
+      strict: true,
+      options: {
+        host: { type: 'string', default: '127.0.0.1' },
+        port: { type: 'string', default: '3000' },
+        db: { type: 'string', default: DEFAULT_DB },
+        seed: { type: 'string' },
+        'log-level': { type: 'string', default: 'info' },
+        admin: { type: 'boolean', default: false },
+        help: { type: 'boolean', short: 'h', default: false },
+      },
+    });
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
+
+function createToken(account: string | undefined, db: string, admin: boolean): void {
+  if (!account) throw new UsageError('token create needs an account name');
+  const store = new QuotaStore(openDatabase(db));
+  try {
+    const token = generateToken();
+    store.addToken(account, hashToken(token), { admin });
+    process.stdout.write(`${token}\n`);
+  } finally {
+    store.close();
+  }
+}
+
+async function serve(options: { host: string; port: string; db: string; seed?: string; logLevel: string }): Promise<void> {
+  if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65535) {
+    throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}"`);
+  }
+  const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+  if (!levels.includes(options.logLevel)) throw new UsageError(`--log-level must be one of ${levels.join(', ')}`);
+
+  const store = new QuotaStore(openDatabase(options.db));
+  if (options.seed) {
+    const outcome = seedFromFile(store, options.seed);
+    if (outcome === 'kept-existing') {
+      process.stderr.write(`quota-api: ${options.db} already holds data; the seed ${options.seed} was not loaded\n`);
+    }
+  }
+  const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr } });
+  await app.listen({ host: options.host, port: Number(options.port) });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : Number(options.port);
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  process.stdout.write(`http://${host}:${port}${API_BASE_PATH}\n`);
+
+  let closing = false;
+  const shutdown = (signal: string) => {
+    if (closing) process.exit(1); // a second signal: stop waiting for requests in flight
+    closing = true;
+    app.log.info({ signal }, 'shutting down');
+    app
+      .close()
+      .then(() => {
+        store.close();
+        process.exit(0);
+      })
+      .catch((error: unknown) => fail(error));
+  };
+  process.on('SIGINT', () => shutdown('SIGINT'));
+  process.on('SIGTERM', () => shutdown('SIGTERM'));
+}
+
+async function main(argv: string[]): Promise<void> {
+  const { values, positionals } = parse(argv);
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return;
+  }
+  if (positionals[0] === 'token') {
+    if (positionals[1] !== 'create') throw new UsageError(`unknown token command "${positionals[1] ?? ''}"`);
+    if (positionals.length > 3) throw new UsageError(`unexpected argument "${positionals[3]}"`);
+    createToken(positionals[2], values.db, values.admin);
+    return;
+  }
+  if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
+  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, logLevel: values['log-level'] });
+}
+
+main(process.argv.slice(2)).catch(fail);

@@ -1,0 +1,52 @@
+/** `/admin/quota/rules[/{quotarule}]` (seed: administrative rule endpoints). */
+import type { FastifyInstance } from 'fastify';
+import type { CreateQuotaRuleOptions, EditQuotaRuleOptions } from '../../shared/api/types';
+import { messages, unprocessable } from '../errors';
+import type { QuotaStore } from '../store';
+import { bodySchemas, validateName, validateSubjects } from '../validation';
+import { ruleInfo } from '../views';
+
+const ADMIN = { access: 'admin', quota: true } as const;
+
+type RuleParams = { quotarule: string };
+
+export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
+  api.get('/admin/quota/rules', { config: ADMIN }, async () => store.listRules().map((rule) => ruleInfo(rule)));
+
+  api.post<{ Body: Partial<CreateQuotaRuleOptions> }>(
+    '/admin/quota/rules',
+    { config: ADMIN, schema: { body: bodySchemas.createRule } },
+    async (request, reply) => {
+      const body = request.body;
+      const name = validateName(body.name);
+      if (body.limit === undefined || body.limit === null) throw unprocessable(messages.required('Limit'));
+      const subjects = validateSubjects(body.subjects);
+      const rule = store.createRule({ name, limit: body.limit, subjects });
+      return reply.code(201).send(ruleInfo(rule));
+    },
+  );
+
+  api.get<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', { config: ADMIN }, async (request) =>
+    ruleInfo(store.getRule(request.params.quotarule)),
+  );
+
+  api.patch<{ Params: RuleParams; Body: { limit?: number | null; subjects?: string[] | null } }>(
+    '/admin/quota/rules/:quotarule',
+    { config: ADMIN, schema: { body: bodySchemas.editRule } },
+    async (request) => {
+      const name = request.params.quotarule;
+      store.getRule(name); // 404 before 422, as Forgejo's rule middleware runs first
+      const changes: EditQuotaRuleOptions = {};
+      if (request.body.limit !== undefined && request.body.limit !== null) changes.limit = request.body.limit;
+      if (request.body.subjects !== undefined && request.body.subjects !== null) {
+        changes.subjects = validateSubjects(request.body.subjects);
+      }
+      return ruleInfo(store.editRule(name, changes));
+    },
+  );
+
+  api.delete<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', { config: ADMIN }, async (request, reply) => {
+    store.deleteRule(request.params.quotarule);
+    return reply.code(204).send();
+  });
+}

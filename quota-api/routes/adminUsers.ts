@@ -1,0 +1,35 @@
+/** `/admin/users/{username}/quota[/groups]`: an account's quota with names, and its explicit groups. */
+import type { FastifyInstance } from 'fastify';
+import type { SetUserQuotaGroupsOptions } from '../../shared/api/types';
+import { messages, notFound } from '../errors';
+import type { QuotaStore } from '../store';
+import { bodySchemas } from '../validation';
+import { quotaInfo } from '../views';
+
+const ADMIN = { access: 'admin', quota: true } as const;
+
+type UserParams = { username: string };
+
+export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore): void {
+  api.get<{ Params: UserParams }>('/admin/users/:username/quota', { config: ADMIN }, async (request) => {
+    const account = store.findAccount(request.params.username);
+    if (!account) throw notFound(messages.userNotFound(request.params.username));
+    return quotaInfo(store, account, 'show-names');
+  });
+
+  api.post<{ Params: UserParams; Body: Partial<SetUserQuotaGroupsOptions> }>(
+    '/admin/users/:username/quota/groups',
+    { config: ADMIN, schema: { body: bodySchemas.setUserGroups } },
+    async (request, reply) => {
+      const { username } = request.params;
+      const groups = request.body.groups;
+      if (groups === undefined || groups === null) {
+        // Forgejo: no `groups` field changes nothing (but the user must exist).
+        if (!store.findAccount(username)) throw notFound(messages.userNotFound(username));
+      } else {
+        store.setAccountGroups(username, groups);
+      }
+      return reply.code(204).send();
+    },
+  );
+}

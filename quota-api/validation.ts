@@ -1,0 +1,126 @@
+/**
+ * Request validation. Two layers, as product.md §6 splits the statuses:
+ * - JSON shape (ajv schemas run by Fastify): a body that is not an object, or a field of the
+ *   wrong JSON type → 400.
+ * - Meaning (functions below, run by handlers): missing limit, unknown subject, empty name,
+ *   a name with `/` → 422 with Forgejo's messages.
+ */
+import type { FastifySchemaValidationError } from 'fastify/types/schema';
+import { canonicalSubject } from '../shared/quota/subjects';
+import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/api/types';
+import { badRequest, messages, unprocessable } from './errors';
+
+/** Limits are int64 in Forgejo; JavaScript numbers are exact up to 2^53 − 1 (8 PiB), which we accept. */
+const LIMIT_SCHEMA = {
+  type: ['integer', 'null'],
+  minimum: -Number.MAX_SAFE_INTEGER,
+  maximum: Number.MAX_SAFE_INTEGER,
+} as const;
+
+const SUBJECTS_SCHEMA = { type: ['array', 'null'], items: { type: 'string' } } as const;
+
+const RULE_OPTIONS_SCHEMA = {
+  type: 'object',
+  properties: { name: { type: ['string', 'null'] }, limit: LIMIT_SCHEMA, subjects: SUBJECTS_SCHEMA },
+} as const;
+
+export const bodySchemas = {
+  createRule: RULE_OPTIONS_SCHEMA,
+  editRule: {
+    type: 'object',
+    properties: { limit: LIMIT_SCHEMA, subjects: SUBJECTS_SCHEMA },
+  },
+  createGroup: {
+    type: 'object',
+    properties: {
+      name: { type: ['string', 'null'] },
+      rules: { type: ['array', 'null'], items: RULE_OPTIONS_SCHEMA },
+    },
+  },
+  setUserGroups: {
+    type: 'object',
+    properties: { groups: { type: ['array', 'null'], items: { type: 'string' } } },
+  },
+} as const;
+
+/** Names of rules and groups: Forgejo only requires non-empty; we also keep them addressable. */
+export const MAX_NAME_LENGTH = 255;
+
+/** `field` is the Go field name Forgejo's binding messages use (`Name`, `Limit`). */
+export function validateName(value: string | null | undefined, field = 'Name'): string {
+  if (value === undefined || value === null || value.trim() === '') throw unprocessable(messages.required(field));
+  if (value.includes('/')) throw unprocessable(`[${field}]: must not contain "/" (the name is a path segment)`);
+  // eslint-disable-next-line no-control-regex
+  if (/[\u0000-\u001f\u007f]/.test(value)) throw unprocessable(`[${field}]: must not contain control characters`);
+  if ([...value].length > MAX_NAME_LENGTH) throw unprocessable(`[${field}]: MaxSize(${MAX_NAME_LENGTH})`);
+  return value;
+}
+
+/** Every subject must be an accepted spelling; they are stored exactly as given. */
+export function validateSubjects(subjects: readonly string[] | null | undefined): string[] {
+  const list = subjects ?? [];
+  for (const subject of list) {
+    if (canonicalSubject(subject) === undefined) throw unprocessable(messages.unknownSubject(subject));
+  }
+  return [...list];
+}
+
+/** The `subject` query of `/check`: trimmed, then an accepted spelling; missing → 422 too. */
+export function validateCheckSubject(raw: unknown): string {
+  const subject = (firstValue(raw) ?? '').trim();
+  if (canonicalSubject(subject) === undefined) throw unprocessable(messages.unknownSubject(subject));
+  return subject;
+}
+
+/** A repeated query parameter counts by its first value, as Go's `FormValue` does. */
+export function firstValue(raw: unknown): string | undefined {
+  if (Array.isArray(raw)) return raw.length > 0 ? String(raw[0]) : undefined;
+  return typeof raw === 'string' ? raw : undefined;
+}
+
+export interface Paging {
+  page: number;
+  limit: number;
+}
+
+function parseIntegerQuery(name: string, raw: unknown): number | undefined {
+  const value = firstValue(raw);
+  if (value === undefined || value === '') return undefined;
+  if (!/^[+-]?\d{1,15}$/.test(value.trim())) throw badRequest(`[${name}]: must be an integer, not "${value}"`);
+  return Number(value.trim());
+}
+
+/** `page` 1-based (≤0 or absent → 1); `limit` ≤0 or absent → 30, above 50 → 50. */
+export function parsePaging(query: Record<string, unknown>): Paging {
+  const page = parseIntegerQuery('page', query.page);
+  const limit = parseIntegerQuery('limit', query.limit);
+  return {
+    page: page === undefined || page <= 0 ? 1 : page,
+    limit: limit === undefined || limit <= 0 ? DEFAULT_PAGE_LIMIT : Math.min(limit, MAX_PAGE_LIMIT),
+  };
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  if (typeof value === 'string') return `a string`;
+  if (typeof value === 'number') return Number.isInteger(value) ? `the number ${value}` : `the non-integer ${value}`;
+  return `a ${typeof value}`;
+}
+
+/** One readable message for the first schema error, e.g. `[limit]: must be integer or null, not a string`. */
+export function formatSchemaErrors(errors: FastifySchemaValidationError[]): string {
+  const error = errors[0];
+  if (!error) return 'invalid request body';
+  const field = error.instancePath ? error.instancePath.slice(1).replace(/\//g, '.') : 'body';
+  const data = (error as { data?: unknown }).data;
+  if (error.keyword === 'type') {
+    const expected = ([] as string[]).concat((error.params as { type: string | string[] }).type).join(' or ');
+    const wanted = field === 'body' ? 'a JSON object' : expected.replace('object', 'a JSON object');
+    return `[${field}]: must be ${wanted}, not ${describeValue(data)}`;
+  }
+  if (error.keyword === 'minimum' || error.keyword === 'maximum') {
+    return `[${field}]: ${data} is out of range: limits are whole numbers of bytes between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
+  }
+  return `[${field}]: ${error.message ?? 'is invalid'}`;
+}
