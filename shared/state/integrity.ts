@@ -1,0 +1,337 @@
+/**
+ * The semantic checks of product.md §5: Pulumi's VerifyIntegrity rules (ordering, providers,
+ * duplicates, types, ids, magic) and the product's additions (cycles, aliases, stacks, urn
+ * shape), reporting every violation rather than the first. Linear in the number of references.
+ */
+import { createHash } from 'node:crypto';
+import type { JsonPath } from './locate';
+import {
+  aliasReferences,
+  dependencyReferences,
+  isObject,
+  REFERENCE_KIND_LABEL,
+  valueAt,
+  type ReferenceSite,
+  type ResourceEntry,
+  type StateDocument,
+} from './model';
+import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
+import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID } from './urn';
+import { findCycles } from './cycles';
+
+export function magicOf(version: string): string {
+  return version === '' ? '' : createHash('sha256').update(version, 'utf8').digest('hex');
+}
+
+const valueAnchor = (path: JsonPath): Anchor => ({ path, part: 'value' });
+
+/** Indices of every copy of each urn, in array order. */
+export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
+  const byUrn = new Map<string, number[]>();
+  for (const resource of resources) {
+    if (resource.urn === undefined) continue;
+    const list = byUrn.get(resource.urn);
+    if (list) list.push(resource.index);
+    else byUrn.set(resource.urn, [resource.index]);
+  }
+  return byUrn;
+}
+
+export function integrityDiagnostics(document: StateDocument): PendingDiagnostic[] {
+  const out: PendingDiagnostic[] = [];
+  checkVersionAndManifest(document, out);
+  const resources = document.resources;
+  const isolated = document.shape === 'record';
+  const byUrn = indexUrns(resources);
+  const seen = new Set<string>();
+  const providers = new Map<string, number>();
+
+  for (const resource of resources) {
+    const record = resource.value;
+    if (!isObject(record)) continue;
+    const urn = resource.urn;
+    const at = resourceAnchor(resource.path, urn !== undefined);
+    const name = urn ?? `at index ${resource.index}`;
+    if (urn === '') {
+      out.push({ code: 'schema', severity: 'error', message: `Resource at index ${resource.index} has an empty urn`, at, data: { path: resource.path } });
+    } else if (urn !== undefined && !parseUrn(urn)) {
+      out.push({
+        code: 'invalid-urn',
+        severity: 'information',
+        message: `"${urn}" is not a urn of the form urn:pulumi:<stack>::<project>::<type>::<name>`,
+        at,
+        data: { urn },
+      });
+    }
+    if (resource.type === undefined || resource.type === '') {
+      out.push({ code: 'missing-type', severity: 'error', message: `Resource ${name} has no "type" (import requires it)`, at, data: { path: resource.path } });
+    }
+    if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
+      out.push({
+        code: 'component-with-id',
+        severity: 'error',
+        message: `Resource ${name} has "custom" false but a non-empty id "${record.id}"`,
+        at: valueAnchor([...resource.path, 'id']),
+        data: { path: [...resource.path, 'id'] },
+      });
+    }
+    if (urn && resource.type && isProviderType(resource.type)) {
+      const problem = providerUrnProblem(urn);
+      if (problem) {
+        out.push({ code: 'invalid-provider-reference', severity: 'error', message: `Provider ${urn} is not referenceable: ${problem}`, at, data: { urn } });
+      } else {
+        const id = typeof record.id === 'string' && record.id !== '' ? record.id : UNKNOWN_ID;
+        const key = `${urn}::${id}`;
+        if (!providers.has(key)) providers.set(key, resource.index);
+      }
+    }
+    if (typeof record.provider === 'string' && record.provider !== '') {
+      checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
+    }
+    for (const site of dependencyReferences(resource)) {
+      checkReference(resource, site, seen, byUrn, resources, isolated, out);
+    }
+    if (urn !== undefined) seen.add(urn);
+  }
+
+  if (!isolated) {
+    checkDuplicates(resources, byUrn, out);
+    checkAliases(resources, out);
+    checkParentUrns(resources, byUrn, out);
+    checkStacks(document, out);
+    out.push(...findCycles(resources, byUrn));
+  }
+  return out;
+}
+
+function checkVersionAndManifest(document: StateDocument, out: PendingDiagnostic[]): void {
+  const root = document.root;
+  if ((document.shape === 'export' || document.shape === 'checkpoint') && isObject(root) && 'version' in root) {
+    const version = root.version;
+    if (version !== 3 && typeof version === 'number') {
+      out.push({
+        code: 'unsupported-version',
+        severity: 'warning',
+        message: `Version ${version} is not supported (only version 3); the records are still checked against the v3 schema`,
+        at: valueAnchor(['version']),
+        data: { version },
+      });
+    }
+  }
+  if (!document.deploymentPath) return;
+  const manifest = valueAt(root, [...document.deploymentPath, 'manifest']);
+  if (!isObject(manifest) || typeof manifest.version !== 'string' || typeof manifest.magic !== 'string') return;
+  const expected = magicOf(manifest.version);
+  if (manifest.magic !== expected) {
+    const path = [...document.deploymentPath, 'manifest', 'magic'];
+    out.push({
+      code: 'magic-mismatch',
+      severity: 'error',
+      message: `Manifest magic does not match the SHA-256 of version "${manifest.version}" (expected "${expected}")`,
+      at: valueAnchor(path),
+      data: { path, expected },
+    });
+  }
+}
+
+function definitionAnchor(resources: ResourceEntry[], index: number): Anchor {
+  const target = resources[index];
+  return resourceAnchor(target.path, target.urn !== undefined);
+}
+
+function checkReference(
+  resource: ResourceEntry,
+  site: ReferenceSite,
+  seen: Set<string>,
+  byUrn: Map<string, number[]>,
+  resources: ResourceEntry[],
+  isolated: boolean,
+  out: PendingDiagnostic[],
+): void {
+  const urn = resource.urn ?? `at index ${resource.index}`;
+  const label = site.kind === 'propertyDependency' ? `property dependency (from property "${site.property}")` : REFERENCE_KIND_LABEL[site.kind];
+  const data = { path: site.path, kind: site.kind, target: site.target, from: resource.index };
+  if (site.target === resource.urn) {
+    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its ${label}`, at: valueAnchor(site.path), data });
+    return;
+  }
+  if (isolated || seen.has(site.target)) return;
+  const copies = byUrn.get(site.target);
+  if (copies) {
+    const later = copies.find((i) => i > resource.index) ?? copies[0];
+    out.push({
+      code: 'forward-reference',
+      severity: 'error',
+      message: `Resource ${urn}'s ${label} ${site.target} comes after it (at index ${later}); import requires it to come first`,
+      at: valueAnchor(site.path),
+      related: [{ at: definitionAnchor(resources, later), message: `${site.target} is defined here` }],
+      data,
+    });
+  } else {
+    out.push({
+      code: 'missing-reference',
+      severity: 'error',
+      message: `Resource ${urn}'s ${label} ${site.target} is not in this file`,
+      at: valueAnchor(site.path),
+      data,
+    });
+  }
+}
+
+function checkProviderReference(
+  resource: ResourceEntry,
+  reference: string,
+  providers: Map<string, number>,
+  byUrn: Map<string, number[]>,
+  resources: ResourceEntry[],
+  isolated: boolean,
+  out: PendingDiagnostic[],
+): void {
+  const path = [...resource.path, 'provider'];
+  const urn = resource.urn ?? `at index ${resource.index}`;
+  const parsed = parseProviderReference(reference);
+  if ('error' in parsed) {
+    out.push({
+      code: 'invalid-provider-reference',
+      severity: 'error',
+      message: `Resource ${urn}'s provider reference is not <provider urn>::<id>: ${parsed.error}`,
+      at: valueAnchor(path),
+      data: { path, reference },
+    });
+    return;
+  }
+  if (parsed.urn === resource.urn) {
+    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its provider`, at: valueAnchor(path), data: { path, kind: 'provider', target: parsed.urn } });
+    return;
+  }
+  const record = resource.value as Record<string, unknown>;
+  if (isolated || record.pendingReplacement === true || providers.has(reference)) return;
+  const candidates = (byUrn.get(parsed.urn) ?? []).filter((i) => resources[i].type !== undefined && isProviderType(resources[i].type!));
+  const sameId = candidates.find((i) => providerIdOf(resources[i]) === (parsed.id === '' ? '\u0000' : parsed.id));
+  const earlierOther = candidates.filter((i) => i < resource.index).pop();
+  const related: Array<{ at: Anchor; message: string }> = [];
+  let message: string;
+  const data: Record<string, unknown> = { path, reference, from: resource.index, target: parsed.urn, kind: 'provider' };
+  if (sameId !== undefined && sameId > resource.index) {
+    message = `Resource ${urn} refers to provider ${reference}, which is declared after it (at index ${sameId}); import requires providers to come first`;
+    related.push({ at: definitionAnchor(resources, sameId), message: `Provider ${parsed.urn} is defined here` });
+    data.later = true;
+  } else if (earlierOther !== undefined) {
+    const currentId = providerIdOf(resources[earlierOther]);
+    const suggestion = `${parsed.urn}::${currentId}`;
+    message = `Resource ${urn} refers to unknown provider ${reference}: provider ${parsed.urn} has id "${currentId}"`;
+    related.push({ at: definitionAnchor(resources, earlierOther), message: `Provider ${parsed.urn} is defined here` });
+    data.suggestion = suggestion;
+  } else {
+    message = `Resource ${urn} refers to unknown provider ${reference}`;
+    if (candidates.length) related.push({ at: definitionAnchor(resources, candidates[0]), message: `Provider ${parsed.urn} is defined here, after the resource` });
+  }
+  out.push({ code: 'unknown-provider', severity: 'error', message, at: valueAnchor(path), related: related.length ? related : undefined, data });
+}
+
+/** The id a provider is registered under (the unknown ID when empty). */
+function providerIdOf(resource: ResourceEntry): string {
+  const id = (resource.value as Record<string, unknown>).id;
+  return typeof id === 'string' && id !== '' ? id : UNKNOWN_ID;
+}
+
+function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]>, out: PendingDiagnostic[]): void {
+  for (const [urn, copies] of byUrn) {
+    if (copies.length < 2 || urn === '') continue;
+    const live = copies.filter((i) => !resources[i].deleted);
+    if (live.length <= 1) continue;
+    const first = live[0];
+    for (const index of live.slice(1)) {
+      const resource = resources[index];
+      out.push({
+        code: 'duplicate-urn',
+        severity: 'error',
+        message: `Duplicate resource ${urn} (not marked for deletion); it is also defined at index ${first}`,
+        at: resourceAnchor(resource.path, true),
+        related: [{ at: definitionAnchor(resources, first), message: `First definition of ${urn}` }],
+        data: { path: resource.path, urn },
+      });
+    }
+  }
+}
+
+function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): void {
+  const owners = new Map<string, ReferenceSite>();
+  for (const resource of resources) {
+    for (const site of aliasReferences(resource)) {
+      const owner = owners.get(site.target);
+      if (!owner) {
+        owners.set(site.target, site);
+        continue;
+      }
+      if (owner.from === site.from) continue;
+      const first = resources[owner.from].urn ?? `at index ${owner.from}`;
+      out.push({
+        code: 'duplicate-alias',
+        severity: 'error',
+        message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}`,
+        at: valueAnchor(site.path),
+        related: [{ at: valueAnchor(owner.path), message: `${first} also claims alias ${site.target}` }],
+        data: { path: site.path, alias: site.target },
+      });
+    }
+  }
+}
+
+function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]>, out: PendingDiagnostic[]): void {
+  for (const resource of resources) {
+    const record = resource.value;
+    if (!isObject(record) || typeof record.parent !== 'string' || !resource.urn || !resource.type) continue;
+    const child = parseUrn(resource.urn);
+    const parentIndex = byUrn.get(record.parent)?.[0];
+    const parent = parseUrn(record.parent);
+    if (!child || !parent || parentIndex === undefined) continue;
+    const parentType = resources[parentIndex].type ?? parent.type;
+    const expected = parentType === ROOT_STACK_TYPE ? resource.type : `${parent.qualifiedType}$${resource.type}`;
+    if (child.qualifiedType !== expected) {
+      out.push({
+        code: 'parent-urn-mismatch',
+        severity: 'information',
+        message: `The urn's qualified type "${child.qualifiedType}" does not match its parent ${record.parent}: expected "${expected}"`,
+        at: resourceAnchor(resource.path, true),
+        related: [{ at: definitionAnchor(resources, parentIndex), message: 'Parent defined here' }],
+        data: { path: resource.path, expected },
+      });
+    }
+  }
+}
+
+function checkStacks(document: StateDocument, out: PendingDiagnostic[]): void {
+  let stack = document.checkpointStack;
+  let source = 'the checkpoint';
+  if (!stack) {
+    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && r.urn && parseUrn(r.urn));
+    if (root) {
+      stack = parseUrn(root.urn!)!.stack;
+      source = 'the pulumi:pulumi:Stack resource';
+    }
+  }
+  if (!stack) {
+    const counts = new Map<string, number>();
+    for (const r of document.resources) {
+      const parsed = r.urn ? parseUrn(r.urn) : undefined;
+      if (parsed) counts.set(parsed.stack, (counts.get(parsed.stack) ?? 0) + 1);
+    }
+    let best = 0;
+    for (const [name, count] of counts) if (count > best) [stack, best] = [name, count];
+    source = 'most urns';
+  }
+  if (!stack) return;
+  for (const resource of document.resources) {
+    const parsed = resource.urn ? parseUrn(resource.urn) : undefined;
+    if (parsed && parsed.stack !== stack) {
+      out.push({
+        code: 'foreign-stack',
+        severity: 'warning',
+        message: `Resource ${resource.urn} is from stack "${parsed.stack}", but this file's stack is "${stack}" (from ${source})`,
+        at: resourceAnchor(resource.path, true),
+        data: { path: resource.path, stack },
+      });
+    }
+  }
+}

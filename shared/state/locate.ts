@@ -1,0 +1,200 @@
+/**
+ * Finds the text spans of selected JSON nodes without building a syntax tree.
+ *
+ * The analysis works on the object `JSON.parse` returned; only the few nodes that carry a
+ * diagnostic (or that navigation asks for) need offsets. `locatePaths` walks the text once,
+ * descending only into containers on a requested path and skipping everything else with a
+ * cheap bracket/string scan, so its cost is one pass over the text with no allocation per node.
+ * It requires text that `JSON.parse` accepted. Documents with syntax errors use `treeLocator`
+ * over jsonc-parser's tolerant tree instead.
+ */
+import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import type { Span } from '../diagnostics';
+
+export type JsonPath = ReadonlyArray<string | number>;
+
+export interface LocatedNode {
+  /** The property name's span (with quotes) when the node is an object member. */
+  key?: Span;
+  /** The whole value. */
+  value: Span;
+  /** 'object' | 'array' | 'string' | 'other'. */
+  kind: 'object' | 'array' | 'string' | 'other';
+}
+
+export interface NodeLocator {
+  /** Spans of every requested path that exists; missing paths are absent from the map. */
+  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode>;
+}
+
+/** Map key of a path (paths are compared structurally). */
+export function pathKey(path: JsonPath): string {
+  return JSON.stringify(path);
+}
+
+interface TrieNode {
+  wanted?: string;
+  children?: Map<string | number, TrieNode>;
+}
+
+function buildTrie(paths: Iterable<JsonPath>): TrieNode {
+  const root: TrieNode = {};
+  for (const path of paths) {
+    let node = root;
+    for (const segment of path) {
+      node.children ??= new Map();
+      let next = node.children.get(segment);
+      if (!next) {
+        next = {};
+        node.children.set(segment, next);
+      }
+      node = next;
+    }
+    node.wanted = pathKey(path);
+  }
+  return root;
+}
+
+const QUOTE = 34;
+const BACKSLASH = 92;
+const OPEN_BRACE = 123;
+const CLOSE_BRACE = 125;
+const OPEN_BRACKET = 91;
+const CLOSE_BRACKET = 93;
+
+/** Locator for text that `JSON.parse` accepted. */
+export class ScanLocator implements NodeLocator {
+  constructor(private readonly text: string) {}
+
+  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
+    const found = new Map<string, LocatedNode>();
+    const trie = buildTrie(paths);
+    const start = this.skipWhitespace(0);
+    if (start >= this.text.length) return found;
+    this.visit(start, trie, undefined, found);
+    return found;
+  }
+
+  /** Records `node` if wanted, descends if it has children; returns the offset after the value. */
+  private visit(offset: number, node: TrieNode, key: Span | undefined, found: Map<string, LocatedNode>): number {
+    const text = this.text;
+    const code = text.charCodeAt(offset);
+    let end: number;
+    if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, found);
+    else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, found);
+    else end = this.skipValue(offset);
+    if (node.wanted !== undefined) {
+      const kind = code === OPEN_BRACE ? 'object' : code === OPEN_BRACKET ? 'array' : code === QUOTE ? 'string' : 'other';
+      found.set(node.wanted, { key, value: { offset, length: end - offset }, kind });
+    }
+    return end;
+  }
+
+  private descendObject(offset: number, children: Map<string | number, TrieNode>, found: Map<string, LocatedNode>): number {
+    const text = this.text;
+    let i = this.skipWhitespace(offset + 1);
+    if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+    for (;;) {
+      const keyStart = i;
+      const keyEnd = this.skipString(i);
+      const raw = text.slice(keyStart + 1, keyEnd - 1);
+      const name = raw.includes('\\') ? (JSON.parse(text.slice(keyStart, keyEnd)) as string) : raw;
+      i = this.skipWhitespace(keyEnd);
+      i = this.skipWhitespace(i + 1); // ':'
+      const child = children.get(name);
+      i = child ? this.visit(i, child, { offset: keyStart, length: keyEnd - keyStart }, found) : this.skipValue(i);
+      i = this.skipWhitespace(i);
+      if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+      i = this.skipWhitespace(i + 1); // ','
+    }
+  }
+
+  private descendArray(offset: number, children: Map<string | number, TrieNode>, found: Map<string, LocatedNode>): number {
+    const text = this.text;
+    let i = this.skipWhitespace(offset + 1);
+    if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    for (let index = 0; ; index++) {
+      const child = children.get(index);
+      i = child ? this.visit(i, child, undefined, found) : this.skipValue(i);
+      i = this.skipWhitespace(i);
+      if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+      i = this.skipWhitespace(i + 1);
+    }
+  }
+
+  private skipWhitespace(i: number): number {
+    const text = this.text;
+    for (;;) {
+      const c = text.charCodeAt(i);
+      if (c === 32 || c === 10 || c === 13 || c === 9) i++;
+      else return i;
+    }
+  }
+
+  /** `i` is at an opening quote; returns the offset after the closing quote. */
+  private skipString(i: number): number {
+    const text = this.text;
+    let from = i + 1;
+    for (;;) {
+      const quote = text.indexOf('"', from);
+      if (quote === -1) return text.length;
+      let backslashes = 0;
+      for (let b = quote - 1; text.charCodeAt(b) === BACKSLASH; b--) backslashes++;
+      if (backslashes % 2 === 0) return quote + 1;
+      from = quote + 1;
+    }
+  }
+
+  private skipValue(i: number): number {
+    const text = this.text;
+    const code = text.charCodeAt(i);
+    if (code === QUOTE) return this.skipString(i);
+    if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      let depth = 0;
+      const length = text.length;
+      while (i < length) {
+        const c = text.charCodeAt(i);
+        if (c === QUOTE) {
+          i = this.skipString(i);
+          continue;
+        }
+        if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
+        else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
+          depth--;
+          if (depth === 0) return i + 1;
+        }
+        i++;
+      }
+      return length;
+    }
+    // number, true, false, null
+    const length = text.length;
+    while (i < length) {
+      const c = text.charCodeAt(i);
+      if (c === 44 || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === 32 || c === 10 || c === 13 || c === 9) return i;
+      i++;
+    }
+    return i;
+  }
+}
+
+/** Locator over jsonc-parser's tolerant tree (documents with syntax errors). */
+export class TreeLocator implements NodeLocator {
+  constructor(private readonly root: Node | undefined) {}
+
+  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
+    const found = new Map<string, LocatedNode>();
+    if (!this.root) return found;
+    for (const path of paths) {
+      const node = findNodeAtLocation(this.root, path as (string | number)[]);
+      if (!node) continue;
+      const keyNode = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
+      found.set(pathKey(path), {
+        key: keyNode ? { offset: keyNode.offset, length: keyNode.length } : undefined,
+        value: { offset: node.offset, length: node.length },
+        kind: node.type === 'object' ? 'object' : node.type === 'array' ? 'array' : node.type === 'string' ? 'string' : 'other',
+      });
+    }
+    return found;
+  }
+}

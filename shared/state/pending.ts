@@ -1,0 +1,32 @@
+/**
+ * Diagnostics as the checks produce them: anchored to a JSON path, not yet to text.
+ * All anchors are resolved to ranges in one locator pass at the end of the analysis.
+ */
+import type { DiagnosticTag, Severity } from '../diagnostics';
+import type { JsonPath } from './locate';
+
+/**
+ * Which part of the node to underline: the whole value, the property name, the property
+ * name when there is one else the first character (for containers), or the first character.
+ */
+export type AnchorPart = 'value' | 'key' | 'name' | 'head';
+
+export interface Anchor {
+  path: JsonPath;
+  part: AnchorPart;
+}
+
+export interface PendingDiagnostic {
+  code: string;
+  severity: Severity;
+  message: string;
+  at: Anchor;
+  related?: Array<{ at: Anchor; message: string }>;
+  tags?: DiagnosticTag[];
+  data?: Record<string, unknown>;
+}
+
+/** Where a resource-level diagnostic goes: the urn value when there is one, else the record. */
+export function resourceAnchor(path: JsonPath, hasUrn: boolean): Anchor {
+  return hasUrn ? { path: [...path, 'urn'], part: 'value' } : { path, part: 'name' };
+}

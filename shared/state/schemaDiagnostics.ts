@@ -1,0 +1,164 @@
+/**
+ * Turns ajv errors into located, readable diagnostics: one per offending node, naming the
+ * property and the expected type. Errors inside inputs/outputs are replaced by one
+ * `malformed-property-value` per malformed special value (the oneOf branch its signature
+ * selects), instead of ajv's list of every failed alternative.
+ */
+import type { ErrorObject } from 'ajv';
+import type { JsonPath } from './locate';
+import { pathKey } from './locate';
+import { isObject, valueAt, type StateDocument } from './model';
+import type { PendingDiagnostic } from './pending';
+import { findMalformedValues, jsonType } from './propertyValues';
+import { NEWER_ENGINE_PROPERTIES } from './schemas';
+
+function pointerToPath(pointer: string): JsonPath {
+  if (pointer === '') return [];
+  return pointer
+    .slice(1)
+    .split('/')
+    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
+    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
+}
+
+function describePath(path: JsonPath): string {
+  const last = path[path.length - 1];
+  if (last === undefined) return 'The document';
+  if (typeof last === 'number') {
+    const owner = path[path.length - 2];
+    return typeof owner === 'string' ? `"${owner}[${last}]"` : `Item ${last}`;
+  }
+  return `"${last}"`;
+}
+
+const TYPE_WORDS: Record<string, string> = {
+  string: 'a string',
+  boolean: 'a boolean',
+  object: 'an object',
+  array: 'an array',
+  number: 'a number',
+  integer: 'an integer',
+  null: 'null',
+};
+
+function expectedTypes(type: unknown): string {
+  const list = Array.isArray(type) ? type : [type];
+  return list.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(' or ');
+}
+
+/** What kind of object holds a property, for "not allowed in a …" messages. */
+function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
+  if (recordPaths.has(pathKey(path))) return 'a resource record';
+  const last = path[path.length - 1];
+  if (last === 'manifest') return 'the manifest';
+  if (last === 'deployment' || last === 'latest' || path.length === 0) return path.length === 0 ? 'this document' : 'the deployment';
+  if (last === 'checkpoint') return 'the checkpoint';
+  return typeof last === 'string' ? `"${last}"` : 'this object';
+}
+
+export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument): PendingDiagnostic[] {
+  const recordPaths = new Set<string>();
+  for (const resource of [...document.resources, ...document.pendingResources]) recordPaths.add(pathKey(resource.path));
+  const diagnostics: PendingDiagnostic[] = [];
+  const seen = new Set<string>();
+  const propertyValueRoots = new Map<string, JsonPath>();
+  const push = (diagnostic: PendingDiagnostic) => {
+    const key = `${pathKey(diagnostic.at.path)}|${diagnostic.message}`;
+    if (seen.has(key)) return;
+    seen.add(key);
+    diagnostics.push(diagnostic);
+  };
+
+  for (const error of errors) {
+    const path = pointerToPath(error.instancePath);
+    // Inside a property value (record/inputs|outputs/<name>/…): handled by signature below.
+    const valueRoot = propertyValueRoot(path, recordPaths);
+    if (valueRoot) {
+      propertyValueRoots.set(pathKey(valueRoot), valueRoot);
+      continue;
+    }
+    switch (error.keyword) {
+      case 'if':
+      case 'oneOf':
+      case 'anyOf':
+      case 'not':
+        continue;
+      case 'additionalProperties': {
+        const property = String((error.params as { additionalProperty: string }).additionalProperty);
+        const isRecord = recordPaths.has(pathKey(path));
+        const newer = isRecord && NEWER_ENGINE_PROPERTIES.has(property);
+        push({
+          code: newer ? 'newer-engine-property' : 'unknown-property',
+          severity: newer ? 'warning' : 'error',
+          message: newer
+            ? `Property "${property}" is written by newer Pulumi engines but is not part of the v3 resource record schema`
+            : `Property "${property}" is not allowed in ${containerLabel(path, recordPaths)}`,
+          at: { path: [...path, property], part: 'key' },
+          data: { path: [...path, property], property },
+        });
+        continue;
+      }
+      case 'required': {
+        const property = String((error.params as { missingProperty: string }).missingProperty);
+        const owner = recordPaths.has(pathKey(path))
+          ? `Resource ${typeof path[path.length - 1] === 'number' ? `at index ${path[path.length - 1]} ` : ''}is`
+          : `${describePath(path)} is`;
+        push({ code: 'schema', severity: 'error', message: `${owner} missing the required property "${property}"`, at: { path, part: 'name' }, data: { path, property } });
+        continue;
+      }
+      case 'type': {
+        const actual = jsonType(valueAt(document.root, path));
+        push({
+          code: 'schema',
+          severity: 'error',
+          message: `${describePath(path)} must be ${expectedTypes((error.params as { type: unknown }).type)}, not ${actual}`,
+          at: { path, part: 'value' },
+          data: { path },
+        });
+        continue;
+      }
+      case 'false schema': {
+        const last = path[path.length - 1];
+        const message =
+          last === 'features' ? `"features" is only allowed with version 4 or later` : `${describePath(path)} is not allowed here`;
+        push({ code: 'schema', severity: 'error', message, at: { path, part: 'key' }, data: { path } });
+        continue;
+      }
+      case 'enum': {
+        const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
+        push({
+          code: 'schema',
+          severity: 'error',
+          message: `${describePath(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+          at: { path, part: 'value' },
+          data: { path },
+        });
+        continue;
+      }
+      default:
+        push({ code: 'schema', severity: 'error', message: `${describePath(path)} ${error.message ?? 'is invalid'}`, at: { path, part: 'value' }, data: { path } });
+    }
+  }
+
+  for (const root of propertyValueRoots.values()) {
+    for (const problem of findMalformedValues(valueAt(document.root, root), root)) {
+      push({ code: 'malformed-property-value', severity: 'error', message: problem.message, at: { path: problem.path, part: 'name' }, data: { path: problem.path } });
+    }
+  }
+  return diagnostics;
+}
+
+/** `record/inputs/<name>` when `path` lies inside (or at) one property value of a record. */
+function propertyValueRoot(path: JsonPath, recordPaths: Set<string>): JsonPath | undefined {
+  // The record path is a prefix; inputs/outputs and a property name follow it.
+  for (let split = path.length - 2; split >= 0; split--) {
+    const section = path[split];
+    if ((section === 'inputs' || section === 'outputs') && recordPaths.has(pathKey(path.slice(0, split)))) {
+      return path.slice(0, split + 2);
+    }
+  }
+  return undefined;
+}
+
+/** Re-exported for callers that want to check an object is a plain record container. */
+export { isObject };

@@ -1,0 +1,61 @@
+/** URNs and provider references (reference/pulumi-state.md §5). */
+
+/** The provider "unknown ID", also the unknown property-value sentinel. */
+export const UNKNOWN_ID = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
+export const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
+export const PROVIDER_TYPE_PREFIX = 'pulumi:providers:';
+
+export interface ParsedUrn {
+  stack: string;
+  project: string;
+  /** Parent types joined with `$`, ending in the resource's own type. */
+  qualifiedType: string;
+  /** The resource's own type (last `$` segment of the qualified type). */
+  type: string;
+  name: string;
+}
+
+/** `urn:pulumi:<stack>::<project>::<qualified type>::<name>`; the name may contain `::`. */
+export function parseUrn(urn: string): ParsedUrn | undefined {
+  if (!urn.startsWith('urn:pulumi:')) return undefined;
+  const parts = urn.slice('urn:pulumi:'.length).split('::');
+  if (parts.length < 4) return undefined;
+  const [stack, project, qualifiedType] = parts;
+  const name = parts.slice(3).join('::');
+  if (!stack || !project || !qualifiedType || !name) return undefined;
+  const type = qualifiedType.slice(qualifiedType.lastIndexOf('$') + 1);
+  return { stack, project, qualifiedType, type, name };
+}
+
+/** Pulumi's own validity test: `urn:pulumi:` prefix and at least three `::`. */
+export function isPulumiValidUrn(urn: string): boolean {
+  return urn.startsWith('urn:pulumi:') && urn.split('::').length >= 4;
+}
+
+export function isProviderType(type: string): boolean {
+  return type.startsWith(PROVIDER_TYPE_PREFIX);
+}
+
+/** Why a urn cannot name a provider, or undefined when it can. */
+export function providerUrnProblem(urn: string): string | undefined {
+  if (!isPulumiValidUrn(urn)) return `${urn} is not a valid URN`;
+  const parsed = parseUrn(urn);
+  const type = parsed?.type ?? '';
+  const colon = type.lastIndexOf(':');
+  const module = colon === -1 ? '' : type.slice(0, colon);
+  if (module !== 'pulumi:providers') return `invalid module in type: expected 'pulumi:providers', got '${module}'`;
+  if (!type.slice(colon + 1)) return 'provider URNs must specify a type name';
+  return undefined;
+}
+
+export type ProviderReference = { urn: string; id: string } | { error: string };
+
+/** `<provider urn>::<id>`, split at the last `::`. */
+export function parseProviderReference(reference: string): ProviderReference {
+  const separator = reference.lastIndexOf('::');
+  if (separator === -1) return { error: `expected '::' in provider reference '${reference}'` };
+  const urn = reference.slice(0, separator);
+  const id = reference.slice(separator + 2);
+  const problem = providerUrnProblem(urn);
+  return problem ? { error: problem } : { urn, id };
+}
