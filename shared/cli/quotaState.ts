@@ -3,7 +3,7 @@
  * Exit codes: check 0 (no Error) / 1 (some Error); evaluate 0 / 1 (over quota for --subject) /
  * 2 (not a valid quota config); every command 2 on usage errors. Never prints a stack trace.
  */
-import { relative } from 'node:path';
+import { isAbsolute, relative } from 'node:path';
 import { analyzeFile } from '../analyze';
 import type { Diagnostic } from '../diagnostics';
 import { analyzeQuotaConfig, isEvaluable } from '../quota/config';
@@ -57,6 +57,12 @@ function readOrFail(path: string, io: CliIO): string {
   }
 }
 
+/** Paths under the working folder print relative (as compilers do); others print as given. */
+function displayPath(cwd: string, file: string): string {
+  const rel = relative(cwd, file);
+  return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
+}
+
 function formatFlag(value: string | undefined): 'text' | 'json' {
   if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
   throw new UsageError(`--format must be text or json, not "${value}"`);
@@ -74,7 +80,7 @@ function check(args: string[], io: CliIO): number {
   const files = expandFileArguments(positional, io.cwd);
   const results = files.map((file) => {
     const text = readOrFail(file, io);
-    const display = relative(io.cwd, file) || file;
+    const display = displayPath(io.cwd, file);
     const { kind, diagnostics } = analyzeFile(file, text);
     return { file: display, kind, diagnostics };
   });
@@ -115,7 +121,7 @@ function evaluate(args: string[], io: CliIO): number {
     throw new UsageError(`"${subject}" is not a quota subject${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
   }
   const text = readOrFail(file, io);
-  const display = relative(io.cwd, file) || file;
+  const display = displayPath(io.cwd, file);
   const analysis = analyzeQuotaConfig(text);
   if (!isEvaluable(analysis)) {
     const errors = analysis.diagnostics.filter((d) => d.severity === 'error');

@@ -136,7 +136,10 @@ export function suggestSubjects(value: string, max = 3): Subject[] {
   const aliasTarget = canonicalSubject(lowered);
   const scored = CANONICAL_SUBJECTS.map((subject) => {
     let distance = editDistance(lowered, subject);
-    if (subject === aliasTarget) distance = 0;
+    // Dropping a middle segment (`size:lfs` for `size:git:lfs`) is a common slip: same last segment ranks higher.
+    const lastSegment = lowered.slice(lowered.lastIndexOf(':') + 1);
+    if (lastSegment && subject.endsWith(`:${lastSegment}`)) distance -= 2;
+    if (subject === aliasTarget) distance = -10;
     return { subject, distance };
   });
   const threshold = Math.max(3, Math.floor(lowered.length / 2));

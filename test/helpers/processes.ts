@@ -1,0 +1,28 @@
+/** Runs the built programs in dist/ as real processes. `npm test` builds first. */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+
+export const ROOT = resolve(__dirname, '..', '..');
+
+export function distPath(relative: string): string {
+  const path = resolve(ROOT, 'dist', relative);
+  if (!existsSync(path)) throw new Error(`${path} is missing: run \`npm run build\` first (npm test does)`);
+  return path;
+}
+
+export interface ProcessResult {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+export function runQuotaState(args: string[], options: { cwd?: string; input?: string } = {}): ProcessResult {
+  const result = spawnSync(process.execPath, [distPath('cli/quota-state.js'), ...args], {
+    cwd: options.cwd ?? ROOT,
+    encoding: 'utf8',
+    input: options.input,
+    timeout: 60_000,
+  });
+  return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
