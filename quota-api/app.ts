@@ -53,6 +53,20 @@ export function buildApp(options: AppOptions): FastifyInstance {
       customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true },
     },
     schemaErrorFormatter: (errors) => badRequest(formatSchemaErrors(errors)),
+    // A path that is not valid percent-encoding: Forgejo-shaped 400 instead of Fastify's own body.
+    frameworkErrors: (error, request, reply) => {
+      (reply as FastifyReply).code(400).send(errorBody(request as FastifyRequest, error.message));
+    },
+    // Malformed HTTP (bad headers, oversized header block): answer JSON before closing.
+    clientErrorHandler: (error, socket) => {
+      if (!socket.writable) return socket.destroy();
+      const status = (error as { code?: string }).code === 'HPE_HEADER_OVERFLOW' ? 431 : 400;
+      const body = JSON.stringify({ message: `malformed HTTP request: ${error.message}`, url: '/api/swagger' });
+      socket.end(
+        `HTTP/1.1 ${status} ${status === 431 ? 'Request Header Fields Too Large' : 'Bad Request'}\r\n` +
+          `Content-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+      );
+    },
   });
 
   // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
