@@ -3,7 +3,7 @@
  * and provider edges (iterative Tarjan, linear). An edge to a urn that exists both live and
  * `delete: true` resolves to the copy of the same kind, so such "false cycles" are not reported.
  */
-import { dependencyReferences, isObject, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from './model';
+import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, ReferenceSite, type ResourceEntry } from './model';
 import type { PendingDiagnostic } from './pending';
 import { parseProviderReference } from './urn';
 
@@ -20,14 +20,14 @@ export function resolveTarget(resources: ResourceEntry[], byUrn: Map<string, num
 }
 
 /** Edges of the dependency graph (self-loops excluded: those are `self-reference`). */
-export function dependencyEdges(resources: ResourceEntry[], byUrn: Map<string, number[]>): Edge[][] {
+export function dependencyEdges(resources: ResourceEntry[], byUrn: Map<string, number[]>, references?: ReferenceSite[][]): Edge[][] {
   return resources.map((resource) => {
-    const sites = dependencyReferences(resource);
+    const sites = [...(references?.[resource.index] ?? dependencyReferences(resource))];
     const record = resource.value;
     if (isObject(record) && typeof record.provider === 'string') {
       const parsed = parseProviderReference(record.provider);
       if (!('error' in parsed)) {
-        sites.push({ kind: 'provider', target: parsed.urn, providerId: parsed.id, path: [...resource.path, 'provider'], from: resource.index });
+        sites.push(providerSite(resource, parsed.urn, parsed.id));
       }
     }
     const edges: Edge[] = [];
@@ -110,8 +110,8 @@ function cycleThrough(start: number, members: Set<number>, edges: Edge[][]): Edg
   return [];
 }
 
-export function findCycles(resources: ResourceEntry[], byUrn: Map<string, number[]>): PendingDiagnostic[] {
-  const edges = dependencyEdges(resources, byUrn);
+export function findCycles(resources: ResourceEntry[], byUrn: Map<string, number[]>, references?: ReferenceSite[][]): PendingDiagnostic[] {
+  const edges = dependencyEdges(resources, byUrn, references);
   const out: PendingDiagnostic[] = [];
   for (const component of components(edges)) {
     const start = component.reduce((a, b) => (a < b ? a : b));

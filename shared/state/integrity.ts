@@ -16,7 +16,7 @@ import {
   type StateDocument,
 } from './model';
 import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
-import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID } from './urn';
+import { isProviderType, parseProviderReference, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, UrnCache } from './urn';
 import { findCycles } from './cycles';
 
 export function magicOf(version: string): string {
@@ -45,6 +45,8 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
   const byUrn = indexUrns(resources);
   const seen = new Set<string>();
   const providers = new Map<string, number>();
+  const urns = new UrnCache();
+  const references: ReferenceSite[][] = [];
 
   for (const resource of resources) {
     const record = resource.value;
@@ -54,7 +56,7 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
     const name = urn ?? `at index ${resource.index}`;
     if (urn === '') {
       out.push({ code: 'schema', severity: 'error', message: `Resource at index ${resource.index} has an empty urn`, at, data: { path: resource.path } });
-    } else if (urn !== undefined && !parseUrn(urn)) {
+    } else if (urn !== undefined && !urns.get(urn)) {
       out.push({
         code: 'invalid-urn',
         severity: 'information',
@@ -88,7 +90,9 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
     if (typeof record.provider === 'string' && record.provider !== '') {
       checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
     }
-    for (const site of dependencyReferences(resource)) {
+    const sites = dependencyReferences(resource);
+    references[resource.index] = sites;
+    for (const site of sites) {
       checkReference(resource, site, seen, byUrn, resources, isolated, out);
     }
     if (urn !== undefined) seen.add(urn);
@@ -97,9 +101,9 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
   if (!isolated) {
     checkDuplicates(resources, byUrn, out);
     checkAliases(resources, out);
-    checkParentUrns(resources, byUrn, out);
-    checkStacks(document, out);
-    out.push(...findCycles(resources, byUrn));
+    checkParentUrns(resources, byUrn, urns, out);
+    checkStacks(document, urns, out);
+    out.push(...findCycles(resources, byUrn, references));
   }
   return out;
 }
@@ -278,13 +282,13 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
   }
 }
 
-function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]>, out: PendingDiagnostic[]): void {
+function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]>, urns: UrnCache, out: PendingDiagnostic[]): void {
   for (const resource of resources) {
     const record = resource.value;
     if (!isObject(record) || typeof record.parent !== 'string' || !resource.urn || !resource.type) continue;
-    const child = parseUrn(resource.urn);
+    const child = urns.get(resource.urn);
     const parentIndex = byUrn.get(record.parent)?.[0];
-    const parent = parseUrn(record.parent);
+    const parent = urns.get(record.parent);
     if (!child || !parent || parentIndex === undefined) continue;
     const parentType = resources[parentIndex].type ?? parent.type;
     const expected = parentType === ROOT_STACK_TYPE ? resource.type : `${parent.qualifiedType}$${resource.type}`;
@@ -301,20 +305,20 @@ function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]
   }
 }
 
-function checkStacks(document: StateDocument, out: PendingDiagnostic[]): void {
+function checkStacks(document: StateDocument, urns: UrnCache, out: PendingDiagnostic[]): void {
   let stack = document.checkpointStack;
   let source = 'the checkpoint';
   if (!stack) {
-    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && r.urn && parseUrn(r.urn));
+    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && r.urn && urns.get(r.urn));
     if (root) {
-      stack = parseUrn(root.urn!)!.stack;
+      stack = urns.get(root.urn!)!.stack;
       source = 'the pulumi:pulumi:Stack resource';
     }
   }
   if (!stack) {
     const counts = new Map<string, number>();
     for (const r of document.resources) {
-      const parsed = r.urn ? parseUrn(r.urn) : undefined;
+      const parsed = r.urn ? urns.get(r.urn) : undefined;
       if (parsed) counts.set(parsed.stack, (counts.get(parsed.stack) ?? 0) + 1);
     }
     let best = 0;
@@ -323,7 +327,7 @@ function checkStacks(document: StateDocument, out: PendingDiagnostic[]): void {
   }
   if (!stack) return;
   for (const resource of document.resources) {
-    const parsed = resource.urn ? parseUrn(resource.urn) : undefined;
+    const parsed = resource.urn ? urns.get(resource.urn) : undefined;
     if (parsed && parsed.stack !== stack) {
       out.push({
         code: 'foreign-stack',

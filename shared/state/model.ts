@@ -115,19 +115,37 @@ export type ReferenceKind =
   | 'alias'
   | 'resourceReference';
 
-/** A urn written somewhere in a resource, pointing at another resource. */
-export interface ReferenceSite {
-  kind: ReferenceKind;
-  /** The referenced urn (for a provider reference, the urn part). */
-  target: string;
+/**
+ * A urn written somewhere in a resource, pointing at another resource. The JSON path is
+ * computed on demand: most references are never reported, and a path array per reference
+ * would dominate the analysis's allocation on large files.
+ */
+export class ReferenceSite {
+  constructor(
+    readonly kind: ReferenceKind,
+    /** The referenced urn (for a provider reference, the urn part). */
+    readonly target: string,
+    /** Index of the referring resource. */
+    readonly from: number,
+    private readonly base: JsonPath,
+    /** Path below the resource: a field, then an optional property name and array index. */
+    private readonly field: string,
+    private readonly index?: number,
+    /** propertyDependencies key. */
+    readonly property?: string,
+    /** Provider references: the id part. */
+    readonly providerId?: string,
+    private readonly tail?: JsonPath,
+  ) {}
+
   /** Path of the JSON string holding the urn. */
-  path: JsonPath;
-  /** Index of the referring resource. */
-  from: number;
-  /** propertyDependencies key. */
-  property?: string;
-  /** Provider references: the id part. */
-  providerId?: string;
+  get path(): JsonPath {
+    const path: Array<string | number> = [...this.base, this.field];
+    if (this.property !== undefined) path.push(this.property);
+    if (this.index !== undefined) path.push(this.index);
+    if (this.tail) path.push(...this.tail);
+    return path;
+  }
 }
 
 /**
@@ -140,30 +158,35 @@ export function dependencyReferences(resource: ResourceEntry): ReferenceSite[] {
   const sites: ReferenceSite[] = [];
   const base = resource.path;
   const from = resource.index;
-  if (typeof record.parent === 'string' && record.parent !== '') sites.push({ kind: 'parent', target: record.parent, path: [...base, 'parent'], from });
-  if (Array.isArray(record.dependencies)) {
-    record.dependencies.forEach((target, i) => {
-      if (typeof target === 'string' && target !== '') sites.push({ kind: 'dependency', target, path: [...base, 'dependencies', i], from });
-    });
+  if (typeof record.parent === 'string' && record.parent !== '') sites.push(new ReferenceSite('parent', record.parent, from, base, 'parent'));
+  const dependencies = record.dependencies;
+  if (Array.isArray(dependencies)) {
+    for (let i = 0; i < dependencies.length; i++) {
+      const target = dependencies[i];
+      if (typeof target === 'string' && target !== '') sites.push(new ReferenceSite('dependency', target, from, base, 'dependencies', i));
+    }
   }
-  if (isObject(record.propertyDependencies)) {
-    for (const [property, targets] of Object.entries(record.propertyDependencies)) {
+  const propertyDependencies = record.propertyDependencies;
+  if (isObject(propertyDependencies)) {
+    for (const property in propertyDependencies) {
+      const targets = propertyDependencies[property];
       if (!Array.isArray(targets)) continue;
-      targets.forEach((target, i) => {
+      for (let i = 0; i < targets.length; i++) {
+        const target = targets[i];
         if (typeof target === 'string' && target !== '') {
-          sites.push({ kind: 'propertyDependency', target, path: [...base, 'propertyDependencies', property, i], from, property });
+          sites.push(new ReferenceSite('propertyDependency', target, from, base, 'propertyDependencies', i, property));
         }
-      });
+      }
     }
   }
   if (typeof record.deletedWith === 'string' && record.deletedWith !== '') {
-    sites.push({ kind: 'deletedWith', target: record.deletedWith, path: [...base, 'deletedWith'], from });
+    sites.push(new ReferenceSite('deletedWith', record.deletedWith, from, base, 'deletedWith'));
   }
   const replaceWith = record.replaceWith;
-  if (typeof replaceWith === 'string' && replaceWith !== '') sites.push({ kind: 'replaceWith', target: replaceWith, path: [...base, 'replaceWith'], from });
+  if (typeof replaceWith === 'string' && replaceWith !== '') sites.push(new ReferenceSite('replaceWith', replaceWith, from, base, 'replaceWith'));
   else if (Array.isArray(replaceWith)) {
     replaceWith.forEach((target, i) => {
-      if (typeof target === 'string' && target !== '') sites.push({ kind: 'replaceWith', target, path: [...base, 'replaceWith', i], from });
+      if (typeof target === 'string' && target !== '') sites.push(new ReferenceSite('replaceWith', target, from, base, 'replaceWith', i));
     });
   }
   return sites;
@@ -174,9 +197,14 @@ export function aliasReferences(resource: ResourceEntry): ReferenceSite[] {
   if (!isObject(record) || !Array.isArray(record.aliases)) return [];
   const sites: ReferenceSite[] = [];
   record.aliases.forEach((target, i) => {
-    if (typeof target === 'string' && target !== '') sites.push({ kind: 'alias', target, path: [...resource.path, 'aliases', i], from: resource.index });
+    if (typeof target === 'string' && target !== '') sites.push(new ReferenceSite('alias', target, resource.index, resource.path, 'aliases', i));
   });
   return sites;
+}
+
+/** The provider reference of a resource, when it parses (see urn.ts). */
+export function providerSite(resource: ResourceEntry, urn: string, id: string): ReferenceSite {
+  return new ReferenceSite('provider', urn, resource.index, resource.path, 'provider', undefined, undefined, id);
 }
 
 export const REFERENCE_KIND_LABEL: Record<ReferenceKind, string> = {

@@ -4,7 +4,7 @@
  * and finds resource references for navigation.
  */
 import type { JsonPath } from './locate';
-import { isObject, type ReferenceSite } from './model';
+import { isObject, ReferenceSite } from './model';
 
 export const SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
 export const SIGNATURES = {
@@ -114,16 +114,29 @@ export function findMalformedValues(value: unknown, path: JsonPath): MalformedVa
   return problems.reverse();
 }
 
-/** Resource references (`{sig: resourceReference, urn}`) anywhere inside a property value. */
-export function findResourceReferences(value: unknown, path: JsonPath, from: number, sites: ReferenceSite[]): void {
-  const stack: Array<[unknown, JsonPath]> = [[value, path]];
+/**
+ * Resource references (`{sig: resourceReference, urn}`) anywhere inside the inputs or outputs
+ * of a record at `resourcePath`.
+ */
+export function findResourceReferences(
+  properties: unknown,
+  resourcePath: JsonPath,
+  section: 'inputs' | 'outputs',
+  from: number,
+  sites: ReferenceSite[],
+): void {
+  if (!isObject(properties)) return;
+  const stack: Array<[unknown, Array<string | number>]> = [];
+  for (const key of Object.keys(properties).reverse()) stack.push([properties[key], [key]]);
   while (stack.length) {
     const [current, at] = stack.pop()!;
     if (Array.isArray(current)) {
       for (let i = current.length - 1; i >= 0; i--) if (typeof current[i] === 'object' && current[i] !== null) stack.push([current[i], [...at, i]]);
     } else if (isObject(current)) {
       if (current[SIGNATURE_KEY] === SIGNATURES.resourceReference) {
-        if (typeof current.urn === 'string' && current.urn !== '') sites.push({ kind: 'resourceReference', target: current.urn, path: [...at, 'urn'], from });
+        if (typeof current.urn === 'string' && current.urn !== '') {
+          sites.push(new ReferenceSite('resourceReference', current.urn, from, resourcePath, section, undefined, undefined, undefined, [...at, 'urn']));
+        }
         continue;
       }
       const keys = Object.keys(current);

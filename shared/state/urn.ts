@@ -15,21 +15,45 @@ export interface ParsedUrn {
   name: string;
 }
 
+const URN_PREFIX = 'urn:pulumi:';
+
 /** `urn:pulumi:<stack>::<project>::<qualified type>::<name>`; the name may contain `::`. */
 export function parseUrn(urn: string): ParsedUrn | undefined {
-  if (!urn.startsWith('urn:pulumi:')) return undefined;
-  const parts = urn.slice('urn:pulumi:'.length).split('::');
-  if (parts.length < 4) return undefined;
-  const [stack, project, qualifiedType] = parts;
-  const name = parts.slice(3).join('::');
+  if (!urn.startsWith(URN_PREFIX)) return undefined;
+  const stackEnd = urn.indexOf('::', URN_PREFIX.length);
+  if (stackEnd === -1) return undefined;
+  const projectEnd = urn.indexOf('::', stackEnd + 2);
+  if (projectEnd === -1) return undefined;
+  const typeEnd = urn.indexOf('::', projectEnd + 2);
+  if (typeEnd === -1) return undefined;
+  const stack = urn.slice(URN_PREFIX.length, stackEnd);
+  const project = urn.slice(stackEnd + 2, projectEnd);
+  const qualifiedType = urn.slice(projectEnd + 2, typeEnd);
+  const name = urn.slice(typeEnd + 2);
   if (!stack || !project || !qualifiedType || !name) return undefined;
   const type = qualifiedType.slice(qualifiedType.lastIndexOf('$') + 1);
   return { stack, project, qualifiedType, type, name };
 }
 
+/** Parses each distinct urn once per analysis. */
+export class UrnCache {
+  private readonly parsed = new Map<string, ParsedUrn | null>();
+  get(urn: string): ParsedUrn | undefined {
+    let result = this.parsed.get(urn);
+    if (result === undefined) {
+      result = parseUrn(urn) ?? null;
+      this.parsed.set(urn, result);
+    }
+    return result ?? undefined;
+  }
+}
+
 /** Pulumi's own validity test: `urn:pulumi:` prefix and at least three `::`. */
 export function isPulumiValidUrn(urn: string): boolean {
-  return urn.startsWith('urn:pulumi:') && urn.split('::').length >= 4;
+  if (!urn.startsWith(URN_PREFIX)) return false;
+  const first = urn.indexOf('::');
+  const second = first === -1 ? -1 : urn.indexOf('::', first + 2);
+  return second !== -1 && urn.indexOf('::', second + 2) !== -1;
 }
 
 export function isProviderType(type: string): boolean {
