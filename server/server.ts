@@ -18,6 +18,7 @@ import { registerRequests } from './features/requests';
 import { Validation } from './features/validation';
 import { createQuotaMode } from './modes/quotaMode';
 import { createStateMode } from './modes/stateMode';
+import { registerAnalyzeFromDisk } from './state/fromDisk';
 import { ServerWorkspace } from './workspace';
 
 const connection = createConnection(ProposedFeatures.all);
@@ -29,6 +30,7 @@ workspace.addMode(quotaMode);
 
 const validation = new Validation(workspace);
 registerRequests(workspace);
+registerAnalyzeFromDisk(workspace);
 
 const refreshViews = () => {
   validation.revalidateAll();

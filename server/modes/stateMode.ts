@@ -1,13 +1,323 @@
-/** Language mode for resource-state files. */
+/**
+ * Language mode for resource-state files: adapts the editor-independent analysis in
+ * shared/state to LSP (diagnostics, quick fixes, urn navigation, rename, symbols, hover,
+ * completion, code lens). One analysis per uri+version; the navigation index is built on the
+ * first request that needs it and kept with that version.
+ */
+import { getLocation } from 'jsonc-parser';
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  SymbolKind,
+  type CodeAction,
+  type CodeLens,
+  type CompletionItem,
+  type DocumentSymbol,
+  type Location,
+  type Range,
+  type SymbolInformation,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeState } from '../../shared/state/analyze';
+import type { Span } from '../../shared/diagnostics';
+import { analyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { fixesFor, type TextEdit } from '../../shared/state/fixes';
+import { isObject } from '../../shared/state/model';
+import { buildNavigationIndex, occurrenceAt, resourceAt, type NavigationIndex } from '../../shared/state/navigation';
+import { isProviderType, parseUrn, UNKNOWN_ID } from '../../shared/state/urn';
+import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
 
-export function createStateMode(_context: ModeContext): LanguageMode {
+interface Cached {
+  version: number;
+  analysis: StateAnalysis;
+  navigation?: NavigationIndex;
+}
+
+const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
+
+export function createStateMode(context: ModeContext): LanguageMode & { analysisOf(document: TextDocument): StateAnalysis } {
+  const cache = new Map<string, Cached>();
+
+  const cached = (document: TextDocument): Cached => {
+    const hit = cache.get(document.uri);
+    if (hit && hit.version === document.version) return hit;
+    const entry: Cached = { version: document.version, analysis: analyzeState(document.getText()) };
+    cache.set(document.uri, entry);
+    return entry;
+  };
+  const navigationOf = (document: TextDocument): { analysis: StateAnalysis; navigation: NavigationIndex } => {
+    const entry = cached(document);
+    entry.navigation ??= buildNavigationIndex(entry.analysis);
+    return { analysis: entry.analysis, navigation: entry.navigation };
+  };
+  const rangeOf = (analysis: StateAnalysis, span: Span): Range => analysis.lines.rangeOf(span);
+  const toLspEdits = (analysis: StateAnalysis, edits: TextEdit[]): LspTextEdit[] =>
+    edits.map((e) => ({ range: rangeOf(analysis, { offset: e.offset, length: e.length }), newText: e.newText }));
+
+  const resourceName = (urn: string) => parseUrn(urn)?.name ?? urn;
+
   return {
     kind: 'state',
-    validate(document: TextDocument) {
-      return analyzeState(document.getText()).diagnostics;
+
+    analysisOf: (document) => cached(document).analysis,
+
+    validate(document) {
+      return cached(document).analysis.diagnostics;
+    },
+
+    status(document) {
+      const { analysis } = cached(document);
+      const unavailable =
+        analysis.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
+      return { shape: analysis.shape, unavailable };
+    },
+
+    hover(document, position) {
+      const { analysis, navigation } = navigationOf(document);
+      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      if (!occurrence) return null;
+      const lines: string[] = [];
+      const definition = navigation.definitions.get(occurrence.urn)?.[0];
+      const resource = definition ? analysis.document.resources[definition.resource] : undefined;
+      const record = resource && isObject(resource.value) ? resource.value : undefined;
+      lines.push(`**${resourceName(occurrence.urn)}**`, '', `\`${occurrence.urn}\``, '');
+      if (!record) {
+        lines.push(occurrence.kind === 'alias' ? 'Alias: a previous urn; it need not exist in this file.' : 'Not defined in this file.');
+      } else {
+        if (typeof record.type === 'string') lines.push(`- type: \`${record.type}\``);
+        if (typeof record.id === 'string' && record.id !== '') lines.push(`- id: \`${record.id}\``);
+        lines.push(`- custom: ${record.custom === true}`);
+        if (record.protect === true) lines.push('- protect: true');
+        if (record.delete === true) lines.push('- delete: true (pending deletion)');
+        const chain: string[] = [];
+        const visited = new Set([occurrence.urn]);
+        let parent = typeof record.parent === 'string' ? record.parent : undefined;
+        while (parent && !visited.has(parent) && chain.length < 20) {
+          visited.add(parent);
+          chain.push(resourceName(parent));
+          const next = navigation.definitions.get(parent)?.[0];
+          const value = next ? analysis.document.resources[next.resource].value : undefined;
+          parent = isObject(value) && typeof value.parent === 'string' ? value.parent : undefined;
+        }
+        if (chain.length) lines.push(`- parent chain: ${chain.join(' → ')}`);
+        const dependents = navigation.dependents.get(occurrence.urn)?.size ?? 0;
+        lines.push(`- dependents: ${dependents}`);
+      }
+      return { contents: { kind: 'markdown', value: lines.join('\n') }, range: rangeOf(analysis, occurrence.span) };
+    },
+
+    definition(document, position) {
+      const { analysis, navigation } = navigationOf(document);
+      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      if (!occurrence) return null;
+      const definitions = navigation.definitions.get(occurrence.urn) ?? [];
+      return definitions.map((d): Location => ({ uri: document.uri, range: rangeOf(analysis, d.span) }));
+    },
+
+    references(document, position, includeDeclaration) {
+      const { analysis, navigation } = navigationOf(document);
+      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      if (!occurrence) return null;
+      const found = [...(includeDeclaration ? navigation.definitions.get(occurrence.urn) ?? [] : []), ...(navigation.references.get(occurrence.urn) ?? [])];
+      found.sort((a, b) => a.span.offset - b.span.offset);
+      return found.map((o): Location => ({ uri: document.uri, range: rangeOf(analysis, o.span) }));
+    },
+
+    prepareRename(document, position) {
+      const { analysis, navigation } = navigationOf(document);
+      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      if (!occurrence) return null;
+      return { range: rangeOf(analysis, occurrence.span), placeholder: occurrence.urn };
+    },
+
+    rename(document, position, newName) {
+      const { analysis, navigation } = navigationOf(document);
+      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      if (!occurrence) return null;
+      const escaped = JSON.stringify(newName).slice(1, -1);
+      const all = [...(navigation.definitions.get(occurrence.urn) ?? []), ...(navigation.references.get(occurrence.urn) ?? [])];
+      const edits = all.map((o): LspTextEdit => {
+        // A literal with escapes is rewritten whole (keeping a provider reference's id).
+        const exact = o.span.length === occurrence.urn.length;
+        if (exact) return { range: rangeOf(analysis, o.span), newText: escaped };
+        return { range: rangeOf(analysis, o.literal), newText: JSON.stringify(o.kind === 'provider' ? `${newName}${providerIdSuffix(analysis, o.resource)}` : newName) };
+      });
+      return { changes: { [document.uri]: edits } };
+    },
+
+    completion(document, position) {
+      const { analysis, navigation } = navigationOf(document);
+      const offset = analysis.lines.offsetAt(position);
+      const index = resourceAt(navigation, offset);
+      const span = index !== undefined ? navigation.resourceSpans[index] : { offset: 0, length: analysis.text.length };
+      if (!span) return null;
+      const slice = analysis.text.slice(span.offset, span.offset + span.length);
+      const location = getLocation(slice, offset - span.offset);
+      if (location.isAtPropertyKey) return null;
+      const field = location.path[0];
+      const typing = location.previousNode?.type === 'string' ? location.previousNode : undefined;
+      const replace: Range | undefined = typing
+        ? rangeOf(analysis, { offset: span.offset + typing.offset, length: typing.length })
+        : undefined;
+      const item = (label: string, value: string, detail: string | undefined): CompletionItem => ({
+        label,
+        kind: CompletionItemKind.Reference,
+        detail,
+        filterText: JSON.stringify(value),
+        ...(replace ? { textEdit: { range: replace, newText: JSON.stringify(value) } } : { insertText: JSON.stringify(value) }),
+      });
+      const resources = analysis.document.resources;
+      const own = index !== undefined ? resources[index]?.urn : undefined;
+      if (field === 'provider') {
+        return resources
+          .filter((r) => r.urn && r.type && isProviderType(r.type))
+          .map((r) => {
+            const id = isObject(r.value) && typeof r.value.id === 'string' && r.value.id !== '' ? r.value.id : UNKNOWN_ID;
+            return item(`${r.urn}::${id}`, `${r.urn}::${id}`, r.type);
+          });
+      }
+      if (typeof field !== 'string' || !REFERENCE_FIELDS.has(field)) return null;
+      if (field === 'propertyDependencies' && location.path.length < 2) return null;
+      const items: CompletionItem[] = [];
+      for (const [urn, definitions] of navigation.definitions) {
+        if (urn === own) continue;
+        items.push(item(urn, urn, resources[definitions[0].resource]?.type));
+      }
+      return { isIncomplete: false, items };
+    },
+
+    codeActions(document, _range, context) {
+      const { analysis } = cached(document);
+      const actions: CodeAction[] = [];
+      const seenTitles = new Set<string>();
+      for (const diagnostic of context.diagnostics) {
+        if (diagnostic.source !== DIAGNOSTIC_SOURCE || !isObject(diagnostic.data)) continue;
+        for (const fix of fixesFor(analysis, diagnostic.data)) {
+          const shared = fix.title === 'Reorder resources into dependency order';
+          if (shared && seenTitles.has(fix.title)) continue;
+          seenTitles.add(fix.title);
+          actions.push({
+            title: fix.title,
+            kind: CodeActionKind.QuickFix,
+            diagnostics: [diagnostic],
+            isPreferred: fix.preferred,
+            edit: { changes: { [document.uri]: toLspEdits(analysis, fix.edits) } },
+          });
+        }
+      }
+      return actions;
+    },
+
+    codeLenses(document) {
+      const { analysis, navigation } = navigationOf(document);
+      const lenses: CodeLens[] = [];
+      for (const [urn, definitions] of navigation.definitions) {
+        const count = navigation.dependents.get(urn)?.size ?? 0;
+        const range = rangeOf(analysis, definitions[0].span);
+        lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: '' } });
+      }
+      return lenses;
+    },
+
+    documentSymbols(document) {
+      const { analysis, navigation } = navigationOf(document);
+      return parentTree(analysis, navigation);
+    },
+
+    workspaceSymbols(query, documents) {
+      const needle = query.toLowerCase();
+      const results: SymbolInformation[] = [];
+      for (const document of documents) {
+        const { analysis, navigation } = navigationOf(document);
+        for (const [urn, definitions] of navigation.definitions) {
+          if (needle && !urn.toLowerCase().includes(needle)) continue;
+          const resource = analysis.document.resources[definitions[0].resource];
+          results.push({
+            name: resourceName(urn),
+            kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : SymbolKind.Object,
+            containerName: resource.type,
+            location: { uri: document.uri, range: rangeOf(analysis, definitions[0].span) },
+          });
+          if (results.length >= 1000) return results;
+        }
+      }
+      return results;
+    },
+
+    forget(uri) {
+      cache.delete(uri);
     },
   };
+
+  function providerIdSuffix(analysis: StateAnalysis, resource: number): string {
+    const value = analysis.document.resources[resource]?.value;
+    const reference = isObject(value) && typeof value.provider === 'string' ? value.provider : '';
+    const separator = reference.lastIndexOf('::');
+    return separator === -1 ? '' : reference.slice(separator);
+  }
+
+  void context;
+}
+
+/** Document symbols as the parent tree (iterative, so deep or cyclic parent chains are safe). */
+function parentTree(analysis: StateAnalysis, navigation: NavigationIndex): DocumentSymbol[] {
+  const resources = analysis.document.resources;
+  const symbols = new Map<number, DocumentSymbol>();
+  const parentOf = new Map<number, number>();
+  for (const resource of resources) {
+    const span = navigation.resourceSpans[resource.index];
+    const urnSpan = resource.urn ? navigation.definitions.get(resource.urn)?.find((d) => d.resource === resource.index)?.span : undefined;
+    if (!span || !resource.urn) continue;
+    const record = resource.value as Record<string, unknown>;
+    symbols.set(resource.index, {
+      name: parseUrn(resource.urn)?.name ?? resource.urn,
+      detail: resource.type,
+      kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : record.custom === true ? SymbolKind.Object : SymbolKind.Module,
+      range: analysis.lines.rangeOf(span),
+      selectionRange: analysis.lines.rangeOf(urnSpan ?? { offset: span.offset, length: 1 }),
+      children: [],
+    });
+    if (typeof record.parent === 'string') {
+      const parent = navigation.definitions.get(record.parent)?.[0]?.resource;
+      if (parent !== undefined && parent !== resource.index) parentOf.set(resource.index, parent);
+    }
+  }
+  // Attach each symbol under its parent unless that would close a cycle.
+  const roots: DocumentSymbol[] = [];
+  const attached = new Set<number>();
+  const childrenOf = new Map<number, number[]>();
+  for (const [child, parent] of parentOf) {
+    if (!symbols.has(parent)) continue;
+    const list = childrenOf.get(parent);
+    if (list) list.push(child);
+    else childrenOf.set(parent, [child]);
+  }
+  const attachFrom = (root: number) => {
+    const stack = [root];
+    attached.add(root);
+    while (stack.length) {
+      const current = stack.pop()!;
+      for (const child of childrenOf.get(current) ?? []) {
+        if (attached.has(child)) continue;
+        attached.add(child);
+        symbols.get(current)!.children!.push(symbols.get(child)!);
+        stack.push(child);
+      }
+    }
+  };
+  for (const index of symbols.keys()) {
+    const parent = parentOf.get(index);
+    if (parent === undefined || !symbols.has(parent)) {
+      roots.push(symbols.get(index)!);
+      attachFrom(index);
+    }
+  }
+  for (const index of symbols.keys()) {
+    if (attached.has(index)) continue;
+    roots.push(symbols.get(index)!);
+    attachFrom(index);
+  }
+  for (const symbol of symbols.values()) symbol.children!.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
+  return roots;
 }

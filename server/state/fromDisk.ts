@@ -1,0 +1,57 @@
+/**
+ * Issue 7: state files the editor cannot hand over (over VS Code's 50 MB sync limit, or an
+ * open editor whose document never arrived). The client sends `quotaState/analyzeFromDisk`;
+ * the server reads the file, publishes its diagnostics for the URI (exactly what the CLI
+ * reports) and tells the language status which features are unavailable and why.
+ */
+import { readFile } from 'node:fs/promises';
+import { applySeverityOverrides } from '../../shared/diagnostics';
+import { AnalyzeFromDiskNotification, DocumentStatusNotification, type DocumentStatusParams } from '../../shared/protocol';
+import { analyzeState } from '../../shared/state/analyze';
+import { toLspDiagnostic } from '../convert';
+import { uriToPath, type ServerWorkspace } from '../workspace';
+
+export const FROM_DISK_UNAVAILABLE: DocumentStatusParams['unavailable'] = [
+  'hover',
+  'definition',
+  'references',
+  'rename',
+  'completion',
+  'quick fixes',
+  'document symbols',
+].map((feature) => ({
+  feature,
+  reason: 'VS Code does not hand this file to extensions (over 50 MB), so it was analysed from disk; editor features need the open document.',
+}));
+
+export function registerAnalyzeFromDisk(workspace: ServerWorkspace): void {
+  const { connection } = workspace;
+  connection.onNotification(AnalyzeFromDiskNotification, async ({ uri }) => {
+    // The editor synced it after all: normal validation owns it.
+    if (workspace.documents.get(uri)) return;
+    let text: string;
+    try {
+      text = await readFile(uriToPath(uri), 'utf8');
+    } catch (error) {
+      const reason = `Could not read the file from disk: ${error instanceof Error ? error.message : String(error)}`;
+      workspace.log(reason);
+      await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
+      return;
+    }
+    try {
+      const analysis = analyzeState(text);
+      const shown = applySeverityOverrides(analysis.diagnostics, workspace.settings.diagnostics?.severity);
+      await connection.sendDiagnostics({ uri, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
+      await connection.sendNotification(DocumentStatusNotification, {
+        uri,
+        kind: 'state',
+        shape: analysis.shape,
+        fromDisk: true,
+        unavailable: FROM_DISK_UNAVAILABLE,
+        diagnosticCount: shown.length,
+      });
+    } catch (error) {
+      workspace.log(`Analysis of ${uri} from disk failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    }
+  });
+}

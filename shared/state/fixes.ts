@@ -1,0 +1,213 @@
+/**
+ * Quick fixes of product.md §5 as offset-based text edits (the server converts them to a
+ * WorkspaceEdit). Every edit keeps the JSON valid and reuses the file's own indentation.
+ */
+import type { StateAnalysis } from './analyze';
+import { pathKey, type JsonPath, type LocatedNode } from './locate';
+import { dependencyReferences, isObject, valueAt } from './model';
+import { resolveTarget } from './cycles';
+import { indexUrns } from './integrity';
+import { parseProviderReference } from './urn';
+
+export interface TextEdit {
+  offset: number;
+  length: number;
+  newText: string;
+}
+
+export interface StateFix {
+  title: string;
+  edits: TextEdit[];
+  /** True for the fix that should be applied by "auto fix". */
+  preferred?: boolean;
+}
+
+const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
+
+function locate(analysis: StateAnalysis, path: JsonPath): LocatedNode | undefined {
+  return analysis.locator.locateAll([path]).get(pathKey(path));
+}
+
+/** Removes an object member or array element together with one adjacent comma. */
+export function removalEdit(text: string, node: LocatedNode): TextEdit {
+  const start = node.key ? node.key.offset : node.value.offset;
+  const end = node.value.offset + node.value.length;
+  let before = start - 1;
+  while (isWhitespace(text[before])) before--;
+  if (text[before] === ',') return { offset: before, length: end - before, newText: '' };
+  // First member: remove it, its comma and the whitespace up to the next member.
+  let after = end;
+  while (isWhitespace(text[after])) after++;
+  if (text[after] === ',') {
+    after++;
+    while (isWhitespace(text[after])) after++;
+    return { offset: start, length: after - start, newText: '' };
+  }
+  // Only member: collapse the container.
+  return { offset: before + 1, length: end - (before + 1), newText: '' };
+}
+
+function replaceValue(node: LocatedNode, value: unknown): TextEdit {
+  return { offset: node.value.offset, length: node.value.length, newText: JSON.stringify(value) };
+}
+
+/** `"delete": true` as the record's first member, indented like its first existing member. */
+function markDeletedEdit(analysis: StateAnalysis, resourcePath: JsonPath): TextEdit | undefined {
+  const existing = locate(analysis, [...resourcePath, 'delete']);
+  if (existing) return replaceValue(existing, true);
+  const record = locate(analysis, resourcePath);
+  if (!record || record.kind !== 'object') return undefined;
+  const text = analysis.text;
+  let first = record.value.offset + 1;
+  while (isWhitespace(text[first])) first++;
+  if (text[first] === '}') return { offset: first, length: 0, newText: '"delete": true' };
+  const gap = text.slice(record.value.offset + 1, first);
+  const newline = gap.lastIndexOf('\n');
+  const separator = newline === -1 ? ' ' : `\n${gap.slice(newline + 1)}`;
+  return { offset: first, length: 0, newText: `"delete": true,${separator}` };
+}
+
+/** The quick fixes for one diagnostic, from its `data`. */
+export function fixesFor(analysis: StateAnalysis, data: Record<string, unknown>): StateFix[] {
+  const code = data.code;
+  const path = Array.isArray(data.path) ? (data.path as JsonPath) : undefined;
+  const fixes: StateFix[] = [];
+  switch (code) {
+    case 'missing-reference':
+    case 'self-reference': {
+      const node = path && locate(analysis, path);
+      if (node && data.kind !== 'provider') {
+        fixes.push({ title: `Remove the reference to ${String(data.target)}`, edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' });
+      }
+      break;
+    }
+    case 'forward-reference':
+      pushReorder(analysis, fixes);
+      break;
+    case 'dependency-cycle':
+      break;
+    case 'magic-mismatch': {
+      const node = path && locate(analysis, path);
+      if (node && typeof data.expected === 'string') fixes.push({ title: 'Recompute the manifest magic', edits: [replaceValue(node, data.expected)], preferred: true });
+      break;
+    }
+    case 'duplicate-urn': {
+      const edit = path && markDeletedEdit(analysis, path);
+      if (edit) fixes.push({ title: 'Mark this duplicate "delete": true', edits: [edit], preferred: true });
+      break;
+    }
+    case 'unknown-provider': {
+      const node = path && locate(analysis, path);
+      if (node && typeof data.suggestion === 'string') {
+        fixes.push({ title: `Point the provider reference at ${data.suggestion}`, edits: [replaceValue(node, data.suggestion)], preferred: true });
+      }
+      if (data.later === true) pushReorder(analysis, fixes);
+      break;
+    }
+    case 'unknown-property':
+    case 'newer-engine-property': {
+      const node = path && locate(analysis, path);
+      if (node) fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: code === 'unknown-property' });
+      break;
+    }
+  }
+  return fixes;
+}
+
+function pushReorder(analysis: StateAnalysis, fixes: StateFix[]): void {
+  const edit = reorderEdit(analysis);
+  if (edit) fixes.push({ title: 'Reorder resources into dependency order', edits: [edit], preferred: true });
+}
+
+/**
+ * The order that puts every referenced resource before its referrers while keeping the
+ * original order wherever it can: Kahn's algorithm always taking the smallest original index
+ * (a binary heap, O(E log V)). Resources on a cycle keep their relative order at the end.
+ */
+export function dependencyOrder(analysis: StateAnalysis): number[] {
+  const resources = analysis.document.resources;
+  const byUrn = indexUrns(resources);
+  const successors: number[][] = resources.map(() => []);
+  const indegree = new Int32Array(resources.length);
+  for (const resource of resources) {
+    const targets = dependencyReferences(resource).map((site) => site.target);
+    const record = resource.value;
+    if (isObject(record) && typeof record.provider === 'string') {
+      const parsed = parseProviderReference(record.provider);
+      if (!('error' in parsed)) targets.push(parsed.urn);
+    }
+    for (const target of new Set(targets)) {
+      const from = resolveTarget(resources, byUrn, resource.index, target);
+      if (from === undefined || from === resource.index) continue;
+      successors[from].push(resource.index);
+      indegree[resource.index]++;
+    }
+  }
+  const heap = new MinHeap();
+  for (let i = 0; i < resources.length; i++) if (indegree[i] === 0) heap.push(i);
+  const order: number[] = [];
+  const placed = new Uint8Array(resources.length);
+  while (heap.size) {
+    const next = heap.pop();
+    order.push(next);
+    placed[next] = 1;
+    for (const successor of successors[next]) if (--indegree[successor] === 0) heap.push(successor);
+  }
+  for (let i = 0; i < resources.length; i++) if (!placed[i]) order.push(i);
+  return order;
+}
+
+export function reorderEdit(analysis: StateAnalysis): TextEdit | undefined {
+  const { document, text } = analysis;
+  if (!document.resourcesPath || document.resources.length < 2) return undefined;
+  const order = dependencyOrder(analysis);
+  if (order.every((index, position) => index === position)) return undefined;
+  const located = analysis.locator.locateAll(document.resources.map((r) => r.path));
+  const spans = document.resources.map((r) => located.get(pathKey(r.path))?.value);
+  if (spans.some((s) => !s)) return undefined;
+  const first = spans[0]!;
+  const last = spans[spans.length - 1]!;
+  const separator = text.slice(first.offset + first.length, spans[1]!.offset);
+  const newText = order.map((i) => text.slice(spans[i]!.offset, spans[i]!.offset + spans[i]!.length)).join(separator);
+  return { offset: first.offset, length: last.offset + last.length - first.offset, newText };
+}
+
+class MinHeap {
+  private readonly items: number[] = [];
+  get size(): number {
+    return this.items.length;
+  }
+  push(value: number): void {
+    const items = this.items;
+    items.push(value);
+    let i = items.length - 1;
+    while (i > 0) {
+      const parent = (i - 1) >> 1;
+      if (items[parent] <= items[i]) break;
+      [items[parent], items[i]] = [items[i], items[parent]];
+      i = parent;
+    }
+  }
+  pop(): number {
+    const items = this.items;
+    const top = items[0];
+    const last = items.pop()!;
+    if (items.length) {
+      items[0] = last;
+      let i = 0;
+      for (;;) {
+        const left = 2 * i + 1;
+        const right = left + 1;
+        let smallest = i;
+        if (left < items.length && items[left] < items[smallest]) smallest = left;
+        if (right < items.length && items[right] < items[smallest]) smallest = right;
+        if (smallest === i) break;
+        [items[smallest], items[i]] = [items[i], items[smallest]];
+        i = smallest;
+      }
+    }
+    return top;
+  }
+}
+
+export { valueAt };
