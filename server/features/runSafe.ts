@@ -1,8 +1,8 @@
 /**
- * Every request handler runs through here: a thrown error is logged and answered with the
+ * Every request handler runs through here: an unexpected error is logged and answered with the
  * fallback, so no input a person can type takes the server down.
  */
-import type { CancellationToken } from 'vscode-languageserver';
+import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { ServerWorkspace } from '../workspace';
 
 export async function runSafe<T>(
@@ -17,6 +17,8 @@ export async function runSafe<T>(
     const result = await handler();
     return token?.isCancellationRequested ? fallback : result;
   } catch (error) {
+    // Deliberate answers (e.g. "that name is taken" for a rename) go back to the client as errors.
+    if (error instanceof ResponseError) throw error;
     workspace.log(`${what} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     return fallback;
   }

@@ -1,11 +1,20 @@
 /**
  * Language mode for quota config and instance files (product.md §4, §7). The analysis is
- * computed once per document version and shared by every feature.
+ * computed once per document version and shared by every feature; the features themselves
+ * live in shared/quota/services and this module only converts positions and errors.
  */
+import { ErrorCodes, ResponseError, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/config';
 import { leafUsageFromQuotaUsed } from '../../shared/quota/quotaInfo';
 import { buildEvaluationReport, type EvaluationReport, type ReportOptions } from '../../shared/quota/report';
+import { quotaCodeActions } from '../../shared/quota/services/codeActions';
+import { quotaCompletion } from '../../shared/quota/services/completion';
+import { quotaHover } from '../../shared/quota/services/hover';
+import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
+import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
+import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
+import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
 
 export interface QuotaMode extends LanguageMode {
@@ -14,19 +23,36 @@ export interface QuotaMode extends LanguageMode {
 }
 
 export function createQuotaMode(context: ModeContext): QuotaMode {
-  const cache = new Map<string, { version: number; analysis: QuotaAnalysis }>();
+  interface CacheEntry {
+    version: number;
+    analysis: QuotaAnalysis;
+    previews?: { live: unknown; accounts: PreviewAccount[] };
+  }
+  const cache = new Map<string, CacheEntry>();
 
-  const analysis = (document: TextDocument): QuotaAnalysis => {
+  const entry = (document: TextDocument): CacheEntry => {
     const cached = cache.get(document.uri);
-    if (cached && cached.version === document.version) return cached.analysis;
-    const fresh = analyzeQuotaConfig(document.getText());
-    cache.set(document.uri, { version: document.version, analysis: fresh });
+    if (cached && cached.version === document.version) return cached;
+    const fresh: CacheEntry = { version: document.version, analysis: analyzeQuotaConfig(document.getText()) };
+    cache.set(document.uri, fresh);
     return fresh;
   };
+  const analysis = (document: TextDocument) => entry(document).analysis;
+  const offset = (document: TextDocument, position: Position) => analysis(document).lines.offsetAt(position);
 
   const liveOption = (): ReportOptions['live'] => {
     const live = context.liveUsage();
-    return live ? { account: live.account, server: live.server, usage: leafUsageFromQuotaUsed(live.quota.used) } : undefined;
+    return live ? { account: live.account, server: live.server, usage: leafUsageFromQuotaUsed(live.quota?.used) } : undefined;
+  };
+
+  /** Preview verdicts, cached per document version and live usage. */
+  const previews = (document: TextDocument): PreviewAccount[] => {
+    const cached = entry(document);
+    const live = context.liveUsage();
+    if (!cached.previews || cached.previews.live !== live) {
+      cached.previews = { live, accounts: previewAccounts(cached.analysis, liveOption()) };
+    }
+    return cached.previews.accounts;
   };
 
   return {
@@ -35,6 +61,29 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     validate: (document) => analysis(document).diagnostics,
     status: (document) => ({ shape: analysis(document).isInstance ? 'instance' : 'quota config' }),
     evaluationReport: (document, options = {}) => buildEvaluationReport(analysis(document), { ...options, live: liveOption() }),
+    hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document)),
+    completion: (document, position) => ({ isIncomplete: false, items: quotaCompletion(analysis(document), offset(document, position)) }),
+    definition: (document, position) => findDefinition(analysis(document), document.uri, offset(document, position)),
+    references: (document, position, includeDeclaration) =>
+      findReferences(analysis(document), document.uri, offset(document, position), includeDeclaration),
+    prepareRename: (document, position) => prepareRename(analysis(document), offset(document, position)),
+    rename: (document, position, newName) => {
+      try {
+        return rename(analysis(document), document.uri, offset(document, position), newName);
+      } catch (error) {
+        if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+        throw error;
+      }
+    },
+    codeActions: (document, _range, codeActionContext) =>
+      quotaCodeActions(
+        analysis(document),
+        document.uri,
+        codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
+      ),
+    codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
+    inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),
+    documentSymbols: (document) => quotaDocumentSymbols(analysis(document)),
     forget: (uri) => void cache.delete(uri),
   };
 }

@@ -1,0 +1,11 @@
+/** Sentences about quota verdicts, shared by hovers, inlay hints, code lenses and the CLI. */
+import type { RuleVerdict } from '../evaluate';
+import { formatSize } from '../sizes';
+
+export function ruleFigure(rule: RuleVerdict): string {
+  return `${formatSize(rule.used)} / ${formatSize(rule.limit)}`;
+}
+
+export function ruleSentence(rule: RuleVerdict): string {
+  return `${rule.name}: ${ruleFigure(rule)} ${rule.stands ? 'stands' : 'fails'}`;
+}

@@ -1,0 +1,87 @@
+/** Hovers in quota files: sizes, subjects, rules, groups and accounts (product.md §4). */
+import { MarkupKind, type Hover } from 'vscode-languageserver-types';
+import type { QuotaAnalysis } from '../config';
+import { QuotaIndex } from '../evaluate';
+import { describeSize, formatSize, parseSize } from '../sizes';
+import { canonicalSubject, isSubjectAlias, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
+import { ruleFigure } from './describe';
+import { occurrenceAt, quotaContextAt } from './location';
+import type { PreviewAccount } from './previews';
+
+function markdown(lines: string[]): Hover['contents'] {
+  return { kind: MarkupKind.Markdown, value: lines.join('\n') };
+}
+
+export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[]): Hover | null {
+  const context = quotaContextAt(analysis, offset);
+  if (context.kind === 'size') {
+    const parsed = parseSize(context.node.value);
+    if (!parsed.ok) return null;
+    return {
+      contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', `The ${context.owner}.`]),
+      range: analysis.lines.rangeOf(context.node),
+    };
+  }
+  if (context.kind === 'subject' && context.node) {
+    const value = context.node.value as string;
+    const canonical = canonicalSubject(value);
+    if (!canonical) return null;
+    const ancestors = subjectAncestors(canonical);
+    return {
+      contents: markdown([
+        `**${canonical}** — ${SUBJECT_DESCRIPTIONS[canonical]}`,
+        ...(isSubjectAlias(value) ? ['', `\`${value}\` is the seed's spelling of \`${canonical}\`; real Forgejo servers accept only \`${canonical}\`.`] : []),
+        '',
+        ancestors.length ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)` : 'No ancestors: only rules listing this subject apply to it.',
+      ]),
+      range: analysis.lines.rangeOf(context.node),
+    };
+  }
+  const occurrence = occurrenceAt(analysis, offset);
+  if (!occurrence) return null;
+  const range = analysis.lines.rangeOf(occurrence.span);
+  const index = new QuotaIndex(analysis.model);
+  if (occurrence.kind === 'rule') {
+    const rule = index.rules.get(occurrence.name);
+    if (!rule) return { contents: markdown([`Rule **${occurrence.name}** is not defined.`]), range };
+    const groups = analysis.model.groups.filter((g) => g.rules.includes(rule.name)).map((g) => g.name);
+    const lines = [
+      `Rule **${rule.name}**: ${Number.isNaN(rule.limit) ? 'no valid limit' : `limit ${formatSize(rule.limit)}`} on ${rule.subjects.length ? rule.subjects.map((s) => `\`${s}\``).join(' + ') : 'no subject'}`,
+      '',
+      groups.length ? `Used by ${groups.length === 1 ? 'group' : 'groups'} ${groups.map((g) => `**${g}**`).join(', ')}.` : 'Not used by any group.',
+    ];
+    for (const account of accounts) {
+      const verdict = account.report.groups.flatMap((g) => g.rules).find((r) => r.name === rule.name);
+      if (verdict) lines.push(`- ${account.report.name}${account.source === 'live' ? ' (live)' : ''}: ${ruleFigure(verdict)} — ${verdict.stands ? 'stands' : 'fails'}`);
+    }
+    return { contents: markdown(lines), range };
+  }
+  if (occurrence.kind === 'group') {
+    const group = index.groups.get(occurrence.name);
+    if (!group) return { contents: markdown([`Group **${occurrence.name}** is not defined.`]), range };
+    const lines = [`Group **${group.name}**: ${group.rules.length ? group.rules.map((r) => `\`${r}\``).join(', ') : 'no rules (an empty group always stands)'}`];
+    if (analysis.model.defaultGroups.includes(group.name)) lines.push('', 'A default group: it stands for every account with no assigned group.');
+    for (const account of accounts) {
+      const verdict = account.report.groups.find((g) => g.name === group.name && !g.builtin);
+      if (verdict) lines.push(`- ${account.report.name}: ${verdict.stands ? 'stands' : `fails (${verdict.rules.filter((r) => !r.stands).map((r) => r.name).join(', ')})`}`);
+    }
+    return { contents: markdown(lines), range };
+  }
+  if (occurrence.kind === 'account') {
+    const name = occurrence.name;
+    const preview = accounts.find((a) => a.report.name === name);
+    const source = index.groupListSource(name);
+    const list = index.groupListOf(name).map((g) => g.group.name);
+    const lines = [
+      `Account **${name}**: ${source === 'assigned' ? 'assigned groups' : source === 'default' ? 'default groups' : 'no group: the built-in group'} ${list.map((g) => `**${g}**`).join(', ')}`,
+    ];
+    if (!preview) {
+      lines.push('', 'No preview usage for this account: add it to `usage`, or give it repositories or assets.');
+      return { contents: markdown(lines), range };
+    }
+    lines.push('', `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`, '', '| subject | verdict |', '|---|---|');
+    for (const [subject, allowed] of Object.entries(preview.report.checks)) lines.push(`| \`${subject}\` | ${allowed ? 'within quota' : 'over quota'} |`);
+    return { contents: markdown(lines), range };
+  }
+  return null;
+}

@@ -1,0 +1,51 @@
+/** Definition, references and rename for rule, group and account names in quota files. */
+import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { QuotaAnalysis } from '../config';
+import type { NameOccurrence } from '../semantics';
+import { occurrenceAt, occurrencesOf } from './location';
+
+const RENAMEABLE = new Set(['rule', 'group', 'account']);
+
+function rangeOf(analysis: QuotaAnalysis, occurrence: NameOccurrence, insideQuotes = false): Range {
+  const { offset, length } = occurrence.span;
+  return analysis.lines.rangeOf(insideQuotes ? { offset: offset + 1, length: Math.max(0, length - 2) } : { offset, length });
+}
+
+export function findDefinition(analysis: QuotaAnalysis, uri: string, offset: number): Location[] {
+  const at = occurrenceAt(analysis, offset);
+  if (!at) return [];
+  return occurrencesOf(analysis, at.kind, at.name)
+    .filter((o) => o.role === 'definition')
+    .slice(0, 1)
+    .map((o) => ({ uri, range: rangeOf(analysis, o) }));
+}
+
+export function findReferences(analysis: QuotaAnalysis, uri: string, offset: number, includeDeclaration: boolean): Location[] {
+  const at = occurrenceAt(analysis, offset);
+  if (!at) return [];
+  return occurrencesOf(analysis, at.kind, at.name)
+    .filter((o) => includeDeclaration || o.role === 'reference')
+    .map((o) => ({ uri, range: rangeOf(analysis, o) }));
+}
+
+export function prepareRename(analysis: QuotaAnalysis, offset: number): { range: Range; placeholder: string } | null {
+  const at = occurrenceAt(analysis, offset);
+  if (!at || !RENAMEABLE.has(at.kind)) return null;
+  return { range: rangeOf(analysis, at, true), placeholder: at.name };
+}
+
+export class RenameError extends Error {}
+
+/** Renames every occurrence of the name under the cursor; the new name is JSON-escaped. */
+export function rename(analysis: QuotaAnalysis, uri: string, offset: number, newName: string): WorkspaceEdit | null {
+  const at = occurrenceAt(analysis, offset);
+  if (!at || !RENAMEABLE.has(at.kind)) return null;
+  if (newName.trim() === '') throw new RenameError(`A ${at.kind} name cannot be empty`);
+  if (at.kind !== 'account' && newName.includes('/')) throw new RenameError(`A ${at.kind} name cannot contain "/": it is used as a URL path segment`);
+  if (newName !== at.name && occurrencesOf(analysis, at.kind, newName).some((o) => o.role === 'definition')) {
+    throw new RenameError(`There is already a ${at.kind} named "${newName}"`);
+  }
+  const escaped = JSON.stringify(newName).slice(1, -1);
+  const edits: TextEdit[] = occurrencesOf(analysis, at.kind, at.name).map((o) => ({ range: rangeOf(analysis, o, true), newText: escaped }));
+  return { changes: { [uri]: edits } };
+}

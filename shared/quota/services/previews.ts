@@ -1,0 +1,83 @@
+/**
+ * Evaluation previews inside a quota file (product.md §4): per account with preview usage
+ * (the `usage` section, usage computed from instance content, or the signed-in user's live
+ * usage), an inlay hint at each rule's limit and a code lens on each group.
+ */
+import { InlayHintKind, type CodeLens, type InlayHint, type Range } from 'vscode-languageserver-types';
+import type { QuotaAnalysis } from '../config';
+import { buildEvaluationReport, type AccountReport, type ReportOptions } from '../report';
+import { formatSize } from '../sizes';
+import { ruleFigure } from './describe';
+
+export interface PreviewAccount {
+  report: AccountReport;
+  source: 'usage' | 'content' | 'live';
+}
+
+/** Accounts that have preview usage, evaluated; the live account (if any) last and marked. */
+export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live']): PreviewAccount[] {
+  const names = [...analysis.usage.keys()].filter((name) => name !== live?.account);
+  if (live) names.push(live.account);
+  if (names.length === 0) return [];
+  const report = buildEvaluationReport({ ...analysis, accountNames: names }, { live });
+  return report.accounts.map((account) => ({
+    report: account,
+    source: account.live ? 'live' : analysis.usageSource.get(account.name) ?? 'usage',
+  }));
+}
+
+function accountLabel(account: PreviewAccount): string {
+  return account.source === 'live' ? `${account.report.name} (live)` : account.report.name;
+}
+
+function within(range: Range | undefined, line: number): boolean {
+  return !range || (line >= range.start.line && line <= range.end.line);
+}
+
+/** One hint per account whose group list contains the rule, placed after the rule's limit. */
+export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAccount[], range?: Range): InlayHint[] {
+  const hints: InlayHint[] = [];
+  for (const layout of analysis.ruleLayout) {
+    if (!layout.limitSpan || !layout.limitValid) continue;
+    const position = analysis.lines.positionAt(layout.limitSpan.offset + layout.limitSpan.length);
+    if (!within(range, position.line)) continue;
+    for (const account of accounts) {
+      const verdict = account.report.groups.flatMap((g) => g.rules).find((r) => r.name === layout.rule.name);
+      if (!verdict) continue;
+      hints.push({
+        position,
+        label: `${accountLabel(account)}: ${ruleFigure(verdict)} ${verdict.stands ? '✓' : '✗'}`,
+        kind: InlayHintKind.Parameter,
+        paddingLeft: true,
+        tooltip: `${account.report.name} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.report.live?.server})` : ''}`,
+      });
+    }
+  }
+  return hints;
+}
+
+/** A lens on each group: the accounts it stands for, and for the others the first failing rule. */
+export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAccount[]): CodeLens[] {
+  const lenses: CodeLens[] = [];
+  for (const layout of analysis.groupLayout) {
+    const span = layout.nameSpan ?? layout.node;
+    const range = analysis.lines.rangeOf(span);
+    const standsFor: string[] = [];
+    const failsFor: string[] = [];
+    for (const account of accounts) {
+      const group = account.report.groups.find((g) => g.name === layout.group.name && !g.builtin);
+      if (!group) continue;
+      if (group.stands) standsFor.push(accountLabel(account));
+      else {
+        const failing = group.rules.find((r) => !r.stands)!;
+        failsFor.push(`${accountLabel(account)} (${failing.name}: ${ruleFigure(failing)})`);
+      }
+    }
+    const parts: string[] = [];
+    if (standsFor.length) parts.push(`✓ stands for ${standsFor.join(', ')}`);
+    if (failsFor.length) parts.push(`✗ fails for ${failsFor.join(', ')}`);
+    if (parts.length === 0) parts.push(accounts.length ? 'no previewed account is in this group' : 'no account has preview usage');
+    lenses.push({ range, command: { title: parts.join(' · '), command: '' } });
+  }
+  return lenses;
+}

@@ -1,0 +1,47 @@
+/** Document symbols for quota files: rules, groups (with their rules) and accounts. */
+import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
+import type { QuotaAnalysis } from '../config';
+import { formatSize } from '../sizes';
+
+export function quotaDocumentSymbols(analysis: QuotaAnalysis): DocumentSymbol[] {
+  const symbols: DocumentSymbol[] = [];
+  const container = (name: string, children: DocumentSymbol[]) => {
+    if (children.length === 0) return;
+    const first = children[0].range.start;
+    const last = children[children.length - 1].range.end;
+    symbols.push({ name, kind: SymbolKind.Namespace, range: { start: first, end: last }, selectionRange: { start: first, end: first }, children });
+  };
+  container(
+    'rules',
+    analysis.ruleLayout.map((layout) => ({
+      name: layout.rule.name,
+      detail: `${layout.limitValid ? formatSize(layout.rule.limit) : 'no valid limit'} on ${layout.rule.subjects.join(' + ') || 'nothing'}`,
+      kind: SymbolKind.Constant,
+      range: analysis.lines.rangeOf(layout.node),
+      selectionRange: analysis.lines.rangeOf(layout.nameSpan ?? layout.node),
+    })),
+  );
+  container(
+    'groups',
+    analysis.groupLayout.map((layout) => ({
+      name: layout.group.name,
+      detail: layout.group.rules.join(', '),
+      kind: SymbolKind.Class,
+      range: analysis.lines.rangeOf(layout.node),
+      selectionRange: analysis.lines.rangeOf(layout.nameSpan ?? layout.node),
+    })),
+  );
+  container(
+    'accounts',
+    analysis.names.occurrences
+      .filter((o) => o.kind === 'account' && o.role === 'definition')
+      .map((o) => ({
+        name: o.name,
+        detail: analysis.content.accounts.find((a) => a.name === o.name)?.type ?? 'account',
+        kind: SymbolKind.Object,
+        range: analysis.lines.rangeOf(o.span),
+        selectionRange: analysis.lines.rangeOf(o.span),
+      })),
+  );
+  return symbols;
+}

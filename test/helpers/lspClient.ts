@@ -1,0 +1,145 @@
+/**
+ * A minimal LSP client for tests: starts the real built server (`dist/server/server.js --stdio`)
+ * as a child process and speaks JSON-RPC to it, the way an editor does.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import {
+  createProtocolConnection,
+  DidChangeTextDocumentNotification,
+  DidCloseTextDocumentNotification,
+  DidOpenTextDocumentNotification,
+  ExitNotification,
+  InitializedNotification,
+  InitializeRequest,
+  PublishDiagnosticsNotification,
+  ShutdownRequest,
+  StreamMessageReader,
+  StreamMessageWriter,
+  type ClientCapabilities,
+  type Diagnostic,
+  type NotificationType,
+  type ProtocolConnection,
+  type PublishDiagnosticsParams,
+  type RequestType,
+  type TextDocumentContentChangeEvent,
+} from 'vscode-languageserver-protocol/node';
+import { distPath } from './processes';
+
+export interface LspClientOptions {
+  capabilities?: ClientCapabilities;
+  initializationOptions?: unknown;
+}
+
+export class LspTestClient {
+  readonly connection: ProtocolConnection;
+  readonly process: ChildProcess;
+  private readonly versions = new Map<string, number>();
+  private readonly latest = new Map<string, PublishDiagnosticsParams>();
+  private readonly waiters: Array<{ uri: string; version?: number; resolve: (p: PublishDiagnosticsParams) => void }> = [];
+  readonly notifications: Array<{ method: string; params: unknown }> = [];
+  stderr = '';
+
+  private constructor() {
+    this.process = spawn(process.execPath, [distPath('server/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+    this.process.stderr!.on('data', (chunk) => (this.stderr += chunk));
+    this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
+    this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
+      this.latest.set(params.uri, params);
+      for (let i = this.waiters.length - 1; i >= 0; i--) {
+        const waiter = this.waiters[i];
+        if (waiter.uri === params.uri && (waiter.version === undefined || params.version === waiter.version)) {
+          this.waiters.splice(i, 1);
+          waiter.resolve(params);
+        }
+      }
+    });
+    this.connection.onNotification((method: string, params: unknown) => this.notifications.push({ method, params }));
+    this.connection.onRequest('workspace/configuration', () => [null]);
+    this.connection.onRequest('client/registerCapability', () => null);
+    this.connection.onRequest('workspace/inlayHint/refresh', () => null);
+    this.connection.onRequest('workspace/codeLens/refresh', () => null);
+    this.connection.listen();
+  }
+
+  static async start(options: LspClientOptions = {}): Promise<LspTestClient> {
+    const client = new LspTestClient();
+    await client.connection.sendRequest(InitializeRequest.type, {
+      processId: process.pid,
+      rootUri: null,
+      capabilities: options.capabilities ?? {},
+      initializationOptions: options.initializationOptions,
+    });
+    await client.connection.sendNotification(InitializedNotification.type, {});
+    return client;
+  }
+
+  /** Opens a document and resolves with its first published diagnostics. */
+  async open(uri: string, text: string, languageId = 'json'): Promise<Diagnostic[]> {
+    this.versions.set(uri, 1);
+    const published = this.waitForDiagnostics(uri, 1);
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    return (await published).diagnostics;
+  }
+
+  /** Sends changes (full text when a string) and resolves with the diagnostics of the new version. */
+  async change(uri: string, change: string | TextDocumentContentChangeEvent[]): Promise<Diagnostic[]> {
+    const version = (this.versions.get(uri) ?? 1) + 1;
+    this.versions.set(uri, version);
+    const published = this.waitForDiagnostics(uri, version);
+    await this.connection.sendNotification(DidChangeTextDocumentNotification.type, {
+      textDocument: { uri, version },
+      contentChanges: typeof change === 'string' ? [{ text: change }] : change,
+    });
+    return (await published).diagnostics;
+  }
+
+  async close(uri: string): Promise<void> {
+    this.versions.delete(uri);
+    await this.connection.sendNotification(DidCloseTextDocumentNotification.type, { textDocument: { uri } });
+  }
+
+  waitForDiagnostics(uri: string, version?: number, timeoutMs = 20_000): Promise<PublishDiagnosticsParams> {
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no diagnostics for ${uri} v${version} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.waiters.push({ uri, version, resolve: (p) => (clearTimeout(timer), resolve(p)) });
+    });
+  }
+
+  lastDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
+    return this.latest.get(uri);
+  }
+
+  request<P, R>(type: RequestType<P, R, unknown> | string, params: P): Promise<R> {
+    return this.connection.sendRequest(type as string, params) as Promise<R>;
+  }
+
+  notify<P>(type: NotificationType<P> | string, params: P): Promise<void> {
+    return this.connection.sendNotification(type as string, params);
+  }
+
+  get alive(): boolean {
+    return this.process.exitCode === null && this.process.signalCode === null;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.alive) return;
+    try {
+      await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
+      await this.connection.sendNotification(ExitNotification.type);
+    } catch {
+      // The process may already be gone; kill below.
+    }
+    this.connection.dispose();
+    if (this.alive) this.process.kill();
+  }
+}
+
+/** The position of the `|` marker in a text, and the text without it. */
+export function cursor(textWithMarker: string): { text: string; position: { line: number; character: number } } {
+  const offset = textWithMarker.indexOf('|');
+  if (offset === -1) throw new Error('no | cursor marker in the text');
+  const text = textWithMarker.slice(0, offset) + textWithMarker.slice(offset + 1);
+  const before = text.slice(0, offset);
+  const line = before.split('\n').length - 1;
+  return { text, position: { line, character: offset - (before.lastIndexOf('\n') + 1) } };
+}
