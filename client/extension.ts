@@ -1,5 +1,111 @@
+/**
+ * Entry point of the Quota & State extension: wires the language client, the language status,
+ * the large-file fallback, the session (SecretStorage), the quota API commands and the view.
+ * Each feature lives in its own module; this file only connects them.
+ */
 import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
+import { ApiAccess } from './apiAccess';
+import { AuthCommands } from './auth';
+import type { CommandContext } from './commands/context';
+import { GroupCommands } from './commands/groups';
+import { MyQuotaCommands } from './commands/myQuota';
+import { PreviewCommands } from './commands/preview';
+import { RuleCommands } from './commands/rules';
+import { SyncCommands } from './commands/sync';
+import { createLanguageClient } from './languageClient';
+import { LanguageStatus } from './languageStatus';
+import { LargeFileWatcher } from './largeFiles';
+import { LiveUsage } from './liveUsage';
+import { Notifier, type ShownMessage } from './notifier';
+import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
+import { Session } from './session';
+import { affectsApiSettings } from './settings';
 
-export function activate(_context: vscode.ExtensionContext): void {}
+/** Exposed only when VS Code runs the extension for tests (`ExtensionMode.Test`). */
+export interface TestHooks {
+  shownMessages(): readonly ShownMessage[];
+  documentStatus(uri: string): DocumentStatusParams | undefined;
+  onDocumentStatus: vscode.Event<DocumentStatusParams>;
+  liveUsage(): LiveUsageParams | null;
+  treeChildren(node?: QuotaNode): Promise<QuotaNode[]>;
+  /** Where the log channel writes its file, to prove secrets never reach it. */
+  logUri: vscode.Uri;
+  languageClient: LanguageClient;
+}
 
-export function deactivate(): void {}
+let languageClient: LanguageClient | undefined;
+
+export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
+  const log = vscode.window.createOutputChannel('Quota & State', { log: true });
+  const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const notifier = new Notifier(log, testing);
+  const session = new Session(context.secrets);
+  const api = new ApiAccess(session, notifier, log);
+  const tree = new QuotaTreeProvider(api);
+
+  const client = createLanguageClient(context, log);
+  languageClient = client;
+  const status = new LanguageStatus(client);
+  const liveUsage = new LiveUsage(client, session, log);
+
+  const commandContext: CommandContext = {
+    api,
+    notifier,
+    log,
+    languageClient: client,
+    serverChanged: () => tree.refresh(),
+  };
+
+  context.subscriptions.push(
+    log,
+    session,
+    status,
+    tree,
+    vscode.window.registerTreeDataProvider('quotaState.quota', tree),
+    vscode.commands.registerCommand('quotaState.refreshView', async () => {
+      await liveUsage.refresh();
+      tree.refresh();
+    }),
+    vscode.commands.registerCommand('quotaState.showLog', () => log.show()),
+    ...new AuthCommands(commandContext, session, liveUsage).register(),
+    ...new RuleCommands(commandContext).register(),
+    ...new GroupCommands(commandContext).register(),
+    ...new MyQuotaCommands(commandContext).register(),
+    ...new SyncCommands(commandContext).register(),
+    ...new PreviewCommands(commandContext).register(),
+    vscode.workspace.onDidChangeConfiguration((event) => {
+      if (affectsApiSettings(event)) {
+        void liveUsage.refresh();
+        tree.refresh();
+      }
+    }),
+    session.onDidChange(() => tree.refresh()),
+  );
+
+  try {
+    await client.start();
+  } catch (error) {
+    log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
+    void notifier.error('The Quota & State language server did not start; see the "Quota & State" output for details.');
+  }
+  context.subscriptions.push(new LargeFileWatcher(client, log));
+  await liveUsage.refresh();
+
+  if (!testing) return undefined;
+  return {
+    shownMessages: () => notifier.shown,
+    documentStatus: (uri) => status.status(uri),
+    onDocumentStatus: status.onDidChange,
+    liveUsage: () => liveUsage.current(),
+    treeChildren: (node) => tree.getChildren(node),
+    logUri: context.logUri,
+    languageClient: client,
+  };
+}
+
+export async function deactivate(): Promise<void> {
+  await languageClient?.stop();
+  languageClient = undefined;
+}

@@ -1,0 +1,199 @@
+/**
+ * Rule commands: List, Create, Edit, Delete. Each runs without UI when given arguments
+ * (`{name, limit, subjects}`), and keeps the user's input after a failed create or edit so
+ * "Retry" does not make them type it again.
+ */
+import * as vscode from 'vscode';
+import type { QuotaRuleInfo } from '../../shared/api/types';
+import { describeSize, formatSize } from '../../shared/quota/sizes';
+import { askLimit, askName, askSubjects, limitFromArgument, nameProblem, subjectsFromArgument } from '../prompts';
+import { argumentsOf, stringArgument, type CommandContext } from './context';
+
+interface RuleDraft {
+  name?: string;
+  limit?: number;
+  subjects?: string[];
+}
+
+const RETRY = 'Retry';
+const EDIT = 'Edit';
+const DELETE = 'Delete';
+
+export function describeRule(rule: QuotaRuleInfo): string {
+  const subjects = rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects';
+  return `${rule.name ?? '(unnamed)'}: ${formatSize(rule.limit)} on ${subjects}`;
+}
+
+/** The tree view passes its node; tests and keybindings pass `{name}` or the name itself. */
+function ruleNameOf(argument: unknown): string | undefined {
+  if (typeof argument === 'string') return stringArgument(argument);
+  const args = argumentsOf<{ name: string; rule: QuotaRuleInfo }>(argument);
+  return stringArgument(args?.name) ?? stringArgument(args?.rule?.name);
+}
+
+export class RuleCommands {
+  /** Input kept after a failure, per command. */
+  private createDraft: RuleDraft | undefined;
+  private readonly editDrafts = new Map<string, RuleDraft>();
+
+  constructor(private readonly context: CommandContext) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand('quotaState.listRules', (args?: unknown) => this.list(args)),
+      vscode.commands.registerCommand('quotaState.createRule', (args?: unknown) => this.create(args)),
+      vscode.commands.registerCommand('quotaState.editRule', (args?: unknown) => this.edit(args)),
+      vscode.commands.registerCommand('quotaState.deleteRule', (args?: unknown) => this.delete(args)),
+    ];
+  }
+
+  async list(args?: unknown): Promise<QuotaRuleInfo[] | undefined> {
+    const result = await this.context.api.run('Quota: listing rules…', (client, signal) => client.listRules({ signal }));
+    if (!result.ok) return undefined;
+    const rules = result.value;
+    this.context.log.info(`Rules on the server: ${rules.length ? rules.map(describeRule).join('; ') : 'none'}`);
+    if (args !== undefined) return rules;
+    if (rules.length === 0) {
+      void this.context.notifier.info('The server has no quota rules yet. Create one with "Quota: Create Rule".');
+      return rules;
+    }
+    const picked = await vscode.window.showQuickPick(
+      rules.map((rule) => ({
+        label: rule.name ?? '(unnamed)',
+        description: describeSize(rule.limit),
+        detail: rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects (applies to nothing)',
+        rule,
+      })),
+      { title: `Quota rules (${rules.length})`, matchOnDetail: true },
+    );
+    if (picked) {
+      const action = await vscode.window.showQuickPick([EDIT, DELETE], { title: `Rule "${picked.label}"` });
+      if (action === EDIT) await this.edit({ rule: picked.rule, interactive: true });
+      if (action === DELETE) await this.delete({ name: picked.rule.name });
+    }
+    return rules;
+  }
+
+  async create(args?: unknown): Promise<QuotaRuleInfo | undefined> {
+    const given = argumentsOf<{ name: string; limit: number | string; subjects: string[] }>(args);
+    let draft: RuleDraft;
+    if (given && given.name !== undefined) {
+      try {
+        draft = {
+          name: String(given.name),
+          limit: limitFromArgument(given.limit),
+          subjects: given.subjects === undefined ? [] : subjectsFromArgument(given.subjects),
+        };
+      } catch (error) {
+        void this.context.notifier.error(`Could not create the rule: ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+    } else {
+      const asked = await this.askRule(this.createDraft ?? {});
+      if (!asked) return undefined;
+      draft = asked;
+    }
+    const problem = nameProblem(draft.name ?? '', 'rule');
+    if (problem) {
+      void this.context.notifier.error(`Could not create the rule: ${problem}`);
+      return undefined;
+    }
+    const rule = { name: draft.name!, limit: draft.limit!, subjects: draft.subjects ?? [] };
+    const result = await this.context.api.run(`Quota: creating rule "${rule.name}"…`, (client, signal) => client.createRule(rule, { signal }), {
+      quiet: true,
+    });
+    if (!result.ok) {
+      this.createDraft = draft;
+      void this.context.notifier.error(result.message, RETRY).then((choice) => {
+        if (choice === RETRY) void this.create();
+      });
+      return undefined;
+    }
+    this.createDraft = undefined;
+    void this.context.notifier.info(`Created the rule ${describeRule(result.value)}.`);
+    this.context.serverChanged();
+    return result.value;
+  }
+
+  async edit(args?: unknown): Promise<QuotaRuleInfo | undefined> {
+    const given = argumentsOf<{ name: string; limit: number | string; subjects: string[]; rule: QuotaRuleInfo; interactive: boolean }>(args);
+    const name = ruleNameOf(args) ?? (await this.pickRuleName('Edit which rule?'));
+    if (!name) return undefined;
+    let change: { limit?: number; subjects?: string[] };
+    const nonInteractive = given && !given.interactive && !given.rule && (given.limit !== undefined || given.subjects !== undefined);
+    if (nonInteractive) {
+      try {
+        change = {};
+        if (given.limit !== undefined) change.limit = limitFromArgument(given.limit);
+        if (given.subjects !== undefined) change.subjects = subjectsFromArgument(given.subjects);
+      } catch (error) {
+        void this.context.notifier.error(`Could not edit the rule "${name}": ${error instanceof Error ? error.message : String(error)}`);
+        return undefined;
+      }
+    } else {
+      let current = this.editDrafts.get(name) ?? given?.rule;
+      if (!current) {
+        const fetched = await this.context.api.run(`Quota: reading rule "${name}"…`, (client, signal) => client.getRule(name, { signal }));
+        if (!fetched.ok) return undefined;
+        current = fetched.value;
+      }
+      const limit = await askLimit(`Quota: limit of rule "${name}"`, current.limit);
+      if (limit === undefined) return undefined;
+      const subjects = await askSubjects(`Quota: subjects of rule "${name}"`, current.subjects ?? []);
+      if (subjects === undefined) return undefined;
+      change = { limit, subjects };
+    }
+    const result = await this.context.api.run(`Quota: editing rule "${name}"…`, (client, signal) => client.editRule(name, change, { signal }), {
+      quiet: true,
+    });
+    if (!result.ok) {
+      this.editDrafts.set(name, { name, ...change });
+      void this.context.notifier.error(result.message, RETRY).then((choice) => {
+        if (choice === RETRY) void this.edit({ name, interactive: true });
+      });
+      return undefined;
+    }
+    this.editDrafts.delete(name);
+    void this.context.notifier.info(`Changed the rule ${describeRule(result.value)}.`);
+    this.context.serverChanged();
+    return result.value;
+  }
+
+  async delete(args?: unknown): Promise<boolean> {
+    const name = ruleNameOf(args) ?? (await this.pickRuleName('Delete which rule?'));
+    if (!name) return false;
+    const confirmed =
+      argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
+      (await vscode.window.showWarningMessage(
+        `Delete the quota rule "${name}"? It is also removed from every group that uses it.`,
+        { modal: true },
+        DELETE,
+      )) === DELETE;
+    if (!confirmed) return false;
+    const result = await this.context.api.run(`Quota: deleting rule "${name}"…`, (client, signal) => client.deleteRule(name, { signal }));
+    if (!result.ok) return false;
+    void this.context.notifier.info(`Deleted the rule "${name}".`);
+    this.context.serverChanged();
+    return true;
+  }
+
+  private async askRule(start: RuleDraft): Promise<RuleDraft | undefined> {
+    const name = await askName('rule', start.name);
+    if (name === undefined) return undefined;
+    const limit = await askLimit(`Quota: limit of rule "${name}"`, start.limit);
+    if (limit === undefined) return undefined;
+    const subjects = await askSubjects(`Quota: subjects of rule "${name}"`, start.subjects ?? []);
+    if (subjects === undefined) return undefined;
+    return { name, limit, subjects };
+  }
+
+  private async pickRuleName(title: string): Promise<string | undefined> {
+    const result = await this.context.api.run('Quota: listing rules…', (client, signal) => client.listRules({ signal }));
+    if (!result.ok) return undefined;
+    const picked = await vscode.window.showQuickPick(
+      result.value.map((rule) => ({ label: rule.name ?? '', description: describeRule(rule) })),
+      { title },
+    );
+    return picked?.label;
+  }
+}

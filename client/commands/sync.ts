@@ -1,0 +1,164 @@
+/**
+ * Push Quota File to Server (plan → confirm → apply with progress → per-item report) and
+ * Pull Server Rules into a quota file. `{uri, confirm: true}` runs a push without prompts.
+ */
+import * as vscode from 'vscode';
+import type { QuotaApiClient } from '../../shared/api/client';
+import { QuotaApiError } from '../../shared/api/errors';
+import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
+import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep, type ServerQuotaState } from '../quotaPlan';
+import { argumentsOf, stringArgument, type CommandContext } from './context';
+
+const APPLY = 'Apply';
+
+export interface StepResult {
+  step: string;
+  ok: boolean;
+  message?: string;
+}
+
+async function documentFrom(args: unknown): Promise<vscode.TextDocument | undefined> {
+  const uri = stringArgument(argumentsOf<{ uri: string }>(args)?.uri);
+  if (uri) return vscode.workspace.openTextDocument(vscode.Uri.parse(uri));
+  return vscode.window.activeTextEditor?.document;
+}
+
+function applyStep(client: QuotaApiClient, step: PlanStep, signal: AbortSignal): Promise<unknown> {
+  switch (step.action) {
+    case 'create-rule':
+      return client.createRule(step.rule, { signal });
+    case 'update-rule':
+      return client.editRule(step.rule.name, { limit: step.rule.limit, subjects: step.rule.subjects }, { signal });
+    case 'create-group':
+      return client.createGroup({ name: step.group }, { signal });
+    case 'add-rule-to-group':
+      return client.addRuleToGroup(step.group, step.rule, { signal });
+    case 'remove-rule-from-group':
+      return client.removeRuleFromGroup(step.group, step.rule, { signal });
+    case 'set-user-groups':
+      return client.setUserGroups(step.user, step.groups, { signal });
+    case 'delete-group':
+      return client.deleteGroup(step.group, { signal });
+    case 'delete-rule':
+      return client.deleteRule(step.rule, { signal });
+  }
+}
+
+export class SyncCommands {
+  constructor(private readonly context: CommandContext) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand('quotaState.pushQuotaFile', (args?: unknown) => this.push(args)),
+      vscode.commands.registerCommand('quotaState.pullServerRules', (args?: unknown) => this.pull(args)),
+    ];
+  }
+
+  async push(args?: unknown): Promise<{ plan: string[]; results: StepResult[] } | undefined> {
+    const document = await documentFrom(args);
+    if (!document) {
+      void this.context.notifier.error('Open a quota file (or pass its uri) to push it to the server.');
+      return undefined;
+    }
+    const fileName = vscode.workspace.asRelativePath(document.uri);
+    const analysis = analyzeQuotaConfig(document.getText());
+    if (!isEvaluable(analysis)) {
+      const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
+      void this.context.notifier.error(
+        `Could not push ${fileName}: it has ${errors.length} error${errors.length === 1 ? '' : 's'} (first: line ${errors[0].range.start.line + 1}: ${errors[0].message}). Fix them first.`,
+      );
+      return undefined;
+    }
+    const model = analysis.model;
+    const planned = await this.context.api.run(`Quota: comparing ${fileName} with the server…`, async (client, signal) => {
+      const [rules, groups] = await Promise.all([client.listRules({ signal }), client.listGroups({ signal })]);
+      const accountGroups: ServerQuotaState['accountGroups'] = {};
+      for (const user of Object.keys(model.assignments)) {
+        try {
+          const quota = await client.userQuota(user, { signal });
+          accountGroups[user] = quota.groups.map((group) => group.name ?? '').filter(Boolean);
+        } catch (error) {
+          // An account the server does not know: the step will fail and be reported.
+          if (!(error instanceof QuotaApiError && error.kind === 'not-found')) throw error;
+          accountGroups[user] = [];
+        }
+      }
+      return { steps: planPush(model, { rules, groups, accountGroups }), server: client.baseUrl };
+    });
+    if (!planned.ok) return undefined;
+    const { steps, server } = planned.value;
+    const plan = steps.map(describeStep);
+    for (const note of unpushableSettings(model)) this.context.log.info(note);
+    if (steps.length === 0) {
+      void this.context.notifier.info(`${server} already matches ${fileName}: nothing to push.`);
+      return { plan, results: [] };
+    }
+    this.context.log.info(`Push plan for ${fileName} → ${server}:\n${plan.map((line) => `  - ${line}`).join('\n')}`);
+    const confirmed =
+      argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
+      (await vscode.window.showWarningMessage(
+        `Apply ${steps.length} change${steps.length === 1 ? '' : 's'} to ${server}?`,
+        { modal: true, detail: plan.map((line) => `• ${line}`).join('\n') },
+        APPLY,
+      )) === APPLY;
+    if (!confirmed) return { plan, results: [] };
+
+    const applied = await this.context.api.run(`Quota: pushing ${fileName}…`, async (client, signal, progress) => {
+      const results: StepResult[] = [];
+      for (const [index, step] of steps.entries()) {
+        const description = plan[index];
+        progress.report({ message: `${index + 1}/${steps.length}: ${description}`, increment: 100 / steps.length });
+        try {
+          await applyStep(client, step, signal);
+          results.push({ step: description, ok: true });
+        } catch (error) {
+          if (error instanceof QuotaApiError && error.kind === 'cancelled') throw error;
+          results.push({ step: description, ok: false, message: error instanceof Error ? error.message : String(error) });
+        }
+      }
+      return results;
+    });
+    this.context.serverChanged();
+    if (!applied.ok) return { plan, results: [] };
+    const results = applied.value;
+    const failed = results.filter((r) => !r.ok);
+    this.context.log.info(
+      `Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`,
+    );
+    if (failed.length === 0) {
+      void this.context.notifier.info(`Pushed ${fileName} to ${server}: ${results.length} change${results.length === 1 ? '' : 's'} applied.`);
+    } else {
+      void this.context.notifier.error(
+        `Pushed ${fileName} to ${server}: ${results.length - failed.length} of ${results.length} changes applied; failed: ${failed
+          .map((r) => `${r.step} (${r.message})`)
+          .join('; ')}`,
+      );
+    }
+    return { plan, results };
+  }
+
+  /** Replaces the file's `rules` and `groups` with the server's (comments and other properties kept). */
+  async pull(args?: unknown): Promise<string | undefined> {
+    const fetched = await this.context.api.run('Quota: reading the server\'s rules and groups…', async (client, signal) => ({
+      rules: await client.listRules({ signal }),
+      groups: await client.listGroups({ signal }),
+      server: client.baseUrl,
+    }));
+    if (!fetched.ok) return undefined;
+    const { rules, groups, server } = fetched.value;
+    let document = await documentFrom(args);
+    if (!document) document = await vscode.workspace.openTextDocument({ language: 'jsonc', content: '{\n  "enabled": true\n}\n' });
+    const text = pullIntoText(document.getText(), rules, groups);
+    const edit = new vscode.WorkspaceEdit();
+    edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
+    if (!(await vscode.workspace.applyEdit(edit))) {
+      void this.context.notifier.error(`Could not write the server's rules into ${vscode.workspace.asRelativePath(document.uri)}.`);
+      return undefined;
+    }
+    await vscode.window.showTextDocument(document);
+    void this.context.notifier.info(
+      `Pulled ${rules.length} rule${rules.length === 1 ? '' : 's'} and ${groups.length} group${groups.length === 1 ? '' : 's'} from ${server} into ${vscode.workspace.asRelativePath(document.uri)} (not saved yet). Assignments are not listed by the API and were left as they were.`,
+    );
+    return text;
+  }
+}

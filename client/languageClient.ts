@@ -1,0 +1,32 @@
+/** Starts the bundled language server (dist/server/server.js) over IPC and connects it to VS Code. */
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+import { SETTINGS_SECTION } from '../shared/protocol';
+
+/**
+ * JSON and JSONC documents on disk or untitled: the server recognises state and quota files by
+ * name first, then by content (an exported stack is often just `stack.json`), and ignores the rest.
+ */
+export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
+  { scheme: 'file', language: 'json' },
+  { scheme: 'file', language: 'jsonc' },
+  { scheme: 'untitled', language: 'json' },
+  { scheme: 'untitled', language: 'jsonc' },
+];
+
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
+  const serverModule = context.asAbsolutePath('dist/server/server.js');
+  const serverOptions: ServerOptions = {
+    run: { module: serverModule, transport: TransportKind.ipc },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+  };
+  const clientOptions: LanguageClientOptions = {
+    documentSelector: DOCUMENT_SELECTOR,
+    outputChannel: log,
+    // The server pulls `quotaState` through workspace/configuration; this also sends it at start.
+    initializationOptions: { settings: vscode.workspace.getConfiguration(SETTINGS_SECTION) },
+    synchronize: { configurationSection: SETTINGS_SECTION },
+  };
+  // The id makes the client honour the `quotaState.trace.server` setting.
+  return new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);
+}

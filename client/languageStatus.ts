@@ -1,0 +1,92 @@
+/**
+ * Shows what the language server recognised the active file as (resource state, quota config,
+ * or neither), how many problems it found, and which features are unavailable and why.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { DocumentStatusNotification, type DocumentStatusParams } from '../shared/protocol';
+import { DOCUMENT_SELECTOR } from './languageClient';
+
+const KIND_LABELS = { state: 'Resource state', quota: 'Quota config' } as const;
+
+export function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
+  const kind = status.kind ? KIND_LABELS[status.kind] : 'Not a quota or state file';
+  const text = status.shape && status.kind ? `${kind} (${status.shape})` : kind;
+  const details: string[] = [];
+  if (status.diagnosticCount !== undefined && status.kind) {
+    details.push(status.diagnosticCount === 0 ? 'no problems' : `${status.diagnosticCount} problem${status.diagnosticCount === 1 ? '' : 's'}`);
+  }
+  if (status.fromDisk) details.push('analysed from disk');
+  for (const missing of status.unavailable ?? []) details.push(`${missing.feature} unavailable: ${missing.reason}`);
+  return { text, detail: details.join('; '), warn: Boolean(status.fromDisk || status.unavailable?.length) };
+}
+
+export class LanguageStatus implements vscode.Disposable {
+  private readonly statuses = new Map<string, DocumentStatusParams>();
+  private readonly item: vscode.LanguageStatusItem;
+  /** For files the editor never hands to extensions (over 50 MB) there is no document to attach a language status to. */
+  private readonly diskItem: vscode.StatusBarItem;
+  private readonly disposables: vscode.Disposable[] = [];
+  private readonly changed = new vscode.EventEmitter<DocumentStatusParams>();
+  readonly onDidChange = this.changed.event;
+
+  constructor(client: LanguageClient) {
+    this.item = vscode.languages.createLanguageStatusItem('quotaState.documentKind', DOCUMENT_SELECTOR);
+    this.item.name = 'Quota & State: file kind';
+    this.item.command = { title: 'Show Log', command: 'quotaState.showLog' };
+    this.diskItem = vscode.window.createStatusBarItem('quotaState.fromDisk', vscode.StatusBarAlignment.Right, 100);
+    this.diskItem.name = 'Quota & State: large file';
+    this.disposables.push(
+      this.item,
+      this.diskItem,
+      this.changed,
+      client.onNotification(DocumentStatusNotification, (status) => {
+        this.statuses.set(status.uri, status);
+        this.changed.fire(status);
+        this.refresh();
+      }),
+      vscode.window.onDidChangeActiveTextEditor(() => this.refresh()),
+      vscode.window.tabGroups.onDidChangeTabs(() => this.refresh()),
+    );
+    this.refresh();
+  }
+
+  status(uri: string): DocumentStatusParams | undefined {
+    return this.statuses.get(uri);
+  }
+
+  forget(uri: string): void {
+    this.statuses.delete(uri);
+  }
+
+  private refresh(): void {
+    const editor = vscode.window.activeTextEditor;
+    const status = editor ? this.statuses.get(editor.document.uri.toString()) : undefined;
+    if (status) {
+      const { text, detail, warn } = describeStatus(status);
+      this.item.text = text;
+      this.item.detail = detail;
+      this.item.severity = warn ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
+    } else {
+      this.item.text = 'Quota & State';
+      this.item.detail = 'not analysed yet';
+      this.item.severity = vscode.LanguageStatusSeverity.Information;
+    }
+
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    const tabUri = tab?.input instanceof vscode.TabInputText ? tab.input.uri.toString() : undefined;
+    const diskStatus = tabUri && !editor ? this.statuses.get(tabUri) : undefined;
+    if (diskStatus?.fromDisk) {
+      const { text, detail } = describeStatus(diskStatus);
+      this.diskItem.text = `$(warning) ${text}`;
+      this.diskItem.tooltip = `${detail}. The file is too large for VS Code to hand to extensions, so it was analysed from disk: problems are listed, editor features are not available.`;
+      this.diskItem.show();
+    } else {
+      this.diskItem.hide();
+    }
+  }
+
+  dispose(): void {
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}

@@ -1,0 +1,49 @@
+/**
+ * Keeps the language server told about the signed-in user's live usage (GET /user/quota), so
+ * quota previews can show "you" next to the file's scenarios; sends `null` after sign-out.
+ * Also keeps the `quotaState.signedIn` context key for the view's welcome content.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { QuotaApiClient } from '../shared/api/client';
+import { LiveUsageNotification, type LiveUsageParams } from '../shared/protocol';
+import type { Session } from './session';
+import { readApiSettings } from './settings';
+
+export class LiveUsage {
+  private last: LiveUsageParams | null = null;
+  private generation = 0;
+
+  constructor(
+    private readonly languageClient: LanguageClient,
+    private readonly session: Session,
+    private readonly log: vscode.LogOutputChannel,
+  ) {}
+
+  current(): LiveUsageParams | null {
+    return this.last;
+  }
+
+  /** Re-reads the usage quietly: a failure is logged, never shown (previews just lack "you"). */
+  async refresh(): Promise<LiveUsageParams | null> {
+    const generation = ++this.generation;
+    const settings = readApiSettings();
+    const token = settings.baseUrl ? await this.session.token(settings.baseUrl) : undefined;
+    await vscode.commands.executeCommand('setContext', 'quotaState.signedIn', Boolean(token));
+    let live: LiveUsageParams | null = null;
+    if (settings.baseUrl && token) {
+      const client = new QuotaApiClient({ baseUrl: settings.baseUrl, token, timeoutMs: settings.timeoutMs });
+      try {
+        const [user, quota] = await Promise.all([client.currentUser(), client.myQuota()]);
+        live = { account: user.login, server: settings.baseUrl, quota };
+      } catch (error) {
+        this.log.warn(`Live usage for previews is not available: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    if (generation !== this.generation) return this.last; // a newer refresh won
+    this.last = live;
+    await this.languageClient.sendNotification(LiveUsageNotification, live);
+    if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);
+    return live;
+  }
+}

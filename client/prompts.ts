@@ -1,0 +1,71 @@
+/** Small input helpers shared by the commands: sizes with units, subjects with descriptions, names. */
+import * as vscode from 'vscode';
+import { describeSize, formatSizeExact, parseSize } from '../shared/quota/sizes';
+import { ACCEPTED_SUBJECTS, CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS, canonicalSubject } from '../shared/quota/subjects';
+
+/** Rule and group names are path segments on the server: non-empty, no `/`. */
+export function nameProblem(value: string, what: string): string | undefined {
+  if (value.trim() === '') return `A ${what} name cannot be empty.`;
+  if (value.includes('/')) return `A ${what} name cannot contain "/" (it is part of the API's URL).`;
+  return undefined;
+}
+
+export async function askName(what: string, value?: string): Promise<string | undefined> {
+  const name = await vscode.window.showInputBox({
+    title: `Quota: ${what} name`,
+    prompt: `Name of the ${what}`,
+    value,
+    ignoreFocusOut: true,
+    validateInput: (input) => nameProblem(input, what),
+  });
+  return name?.trim();
+}
+
+/** Accepts `1 GiB`, `500M`, `2k`, `1073741824`, `-1` (unlimited); shows the byte count while typing. */
+export async function askLimit(title: string, value?: number): Promise<number | undefined> {
+  const input = await vscode.window.showInputBox({
+    title,
+    prompt: 'Limit in bytes or with a unit: 500M, 1 GiB, 2k … (-1 = unlimited)',
+    value: value === undefined ? undefined : String(formatSizeExact(value)),
+    ignoreFocusOut: true,
+    validateInput: (text) => {
+      const parsed = parseSize(text);
+      if (!parsed.ok) return parsed.error;
+      return { message: describeSize(parsed.bytes), severity: vscode.InputBoxValidationSeverity.Info };
+    },
+  });
+  if (input === undefined) return undefined;
+  const parsed = parseSize(input);
+  return parsed.ok ? parsed.bytes : undefined;
+}
+
+/** Multi-select of the canonical subjects, each with its description; `picked` are preselected. */
+export async function askSubjects(title: string, picked: readonly string[] = []): Promise<string[] | undefined> {
+  const items = CANONICAL_SUBJECTS.map((subject) => ({
+    label: subject,
+    detail: SUBJECT_DESCRIPTIONS[subject],
+    picked: picked.includes(subject) || picked.some((p) => canonicalSubject(p) === subject),
+  }));
+  const chosen = await vscode.window.showQuickPick(items, { title, canPickMany: true, ignoreFocusOut: true, matchOnDetail: true });
+  return chosen?.map((item) => item.label);
+}
+
+export async function askSubject(title: string): Promise<string | undefined> {
+  const items = CANONICAL_SUBJECTS.map((subject) => ({ label: subject, detail: SUBJECT_DESCRIPTIONS[subject] }));
+  return (await vscode.window.showQuickPick(items, { title, ignoreFocusOut: true, matchOnDetail: true }))?.label;
+}
+
+/** A limit from a command argument: a byte count or a size string. Throws a readable error. */
+export function limitFromArgument(value: unknown): number {
+  const parsed = parseSize(value);
+  if (!parsed.ok) throw new Error(`The limit ${JSON.stringify(value)} is not a size: ${parsed.error}`);
+  return parsed.bytes;
+}
+
+/** Subjects from a command argument: must be accepted spellings (the server rejects others with 422 anyway). */
+export function subjectsFromArgument(value: unknown): string[] {
+  if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
+    throw new Error(`Subjects must be a list of strings such as ${JSON.stringify(ACCEPTED_SUBJECTS.slice(1, 3))}.`);
+  }
+  return value;
+}

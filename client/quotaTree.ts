@@ -1,0 +1,127 @@
+/**
+ * The "Quota" view: your usage for everyone; the server's rules and groups for site
+ * administrators (a 403 on the admin lists just hides those sections).
+ */
+import * as vscode from 'vscode';
+import { QuotaApiError } from '../shared/api/errors';
+import type { QuotaGroup, QuotaInfo, QuotaRuleInfo } from '../shared/api/types';
+import { formatSize } from '../shared/quota/sizes';
+import { CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
+import { usageBySubject } from '../shared/quota/usage';
+import type { ApiAccess } from './apiAccess';
+import { describeRule } from './commands/rules';
+import { leafUsageOf } from './usageReport';
+
+export type QuotaNode =
+  | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
+  | { kind: 'usage'; subject: string; bytes: number }
+  | { kind: 'rule'; rule: QuotaRuleInfo }
+  | { kind: 'group'; group: QuotaGroup }
+  | { kind: 'message'; text: string; icon: string };
+
+export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<QuotaNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+
+  constructor(private readonly api: ApiAccess) {}
+
+  refresh(): void {
+    this.changed.fire(undefined);
+  }
+
+  async getChildren(node?: QuotaNode): Promise<QuotaNode[]> {
+    if (!node) return this.loadRoot();
+    if (node.kind === 'section') return node.children;
+    if (node.kind === 'group') return node.group.rules.map((rule) => ({ kind: 'rule', rule }));
+    return [];
+  }
+
+  getTreeItem(node: QuotaNode): vscode.TreeItem {
+    switch (node.kind) {
+      case 'section': {
+        const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        return item;
+      }
+      case 'usage': {
+        const item = new vscode.TreeItem(node.subject);
+        item.description = formatSize(node.bytes);
+        item.tooltip = `${SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject}: ${node.bytes} bytes`;
+        return item;
+      }
+      case 'rule': {
+        const item = new vscode.TreeItem(node.rule.name ?? '(unnamed rule)');
+        item.description = `${formatSize(node.rule.limit)} · ${node.rule.subjects?.join(', ') || 'no subjects'}`;
+        item.tooltip = describeRule(node.rule);
+        item.contextValue = 'rule';
+        item.iconPath = new vscode.ThemeIcon('law');
+        return item;
+      }
+      case 'group': {
+        const item = new vscode.TreeItem(node.group.name ?? '(unnamed group)', vscode.TreeItemCollapsibleState.Collapsed);
+        item.description = `${node.group.rules.length} rule${node.group.rules.length === 1 ? '' : 's'}`;
+        item.contextValue = 'group';
+        item.iconPath = new vscode.ThemeIcon('organization');
+        return item;
+      }
+      case 'message': {
+        const item = new vscode.TreeItem(node.text);
+        item.iconPath = new vscode.ThemeIcon(node.icon);
+        item.tooltip = node.text;
+        return item;
+      }
+    }
+  }
+
+  private async loadRoot(): Promise<QuotaNode[]> {
+    const connection = await this.api.connect({ requireToken: false });
+    if (!connection.ok) return [];
+    const { client } = connection.value;
+    if (!client.signedIn) return [];
+    const [quota, rules, groups] = await Promise.allSettled([client.myQuota(), client.listRules(), client.listGroups()]);
+    const nodes: QuotaNode[] = [];
+    nodes.push(
+      quota.status === 'fulfilled'
+        ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(quota.value) }
+        : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
+    );
+    if (rules.status === 'fulfilled') {
+      nodes.push({
+        kind: 'section',
+        label: `Rules (${rules.value.length})`,
+        icon: 'law',
+        children: rules.value.map((rule): QuotaNode => ({ kind: 'rule', rule })),
+      });
+    } else if (!isForbidden(rules.reason)) {
+      nodes.push({ kind: 'message', text: failureText(rules.reason), icon: 'error' });
+    }
+    if (groups.status === 'fulfilled') {
+      nodes.push({
+        kind: 'section',
+        label: `Groups (${groups.value.length})`,
+        icon: 'organization',
+        children: groups.value.map((group): QuotaNode => ({ kind: 'group', group })),
+      });
+    } else if (!isForbidden(groups.reason)) {
+      nodes.push({ kind: 'message', text: failureText(groups.reason), icon: 'error' });
+    }
+    return nodes;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
+  }
+}
+
+function usageNodes(quota: QuotaInfo): QuotaNode[] {
+  const bySubject = usageBySubject(leafUsageOf(quota));
+  return CANONICAL_SUBJECTS.filter((subject) => subject !== 'none').map((subject) => ({ kind: 'usage', subject, bytes: bySubject[subject] }));
+}
+
+function isForbidden(error: unknown): boolean {
+  return error instanceof QuotaApiError && error.kind === 'forbidden';
+}
+
+function failureText(error: unknown): string {
+  return error instanceof Error ? error.message : String(error);
+}
