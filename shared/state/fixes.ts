@@ -43,8 +43,8 @@ export function removalEdit(text: string, node: LocatedNode): TextEdit {
     while (isWhitespace(text[after])) after++;
     return { offset: start, length: after - start, newText: '' };
   }
-  // Only member: collapse the container.
-  return { offset: before + 1, length: end - (before + 1), newText: '' };
+  // Only member: collapse the container to `[]` / `{}`.
+  return { offset: before + 1, length: after - (before + 1), newText: '' };
 }
 
 function replaceValue(node: LocatedNode, value: unknown): TextEdit {

@@ -1,0 +1,142 @@
+/**
+ * Every quick fix of product.md §5, applied the way the editor applies it: the result is
+ * valid JSON, keeps the file's indentation, and the diagnostic it fixes is gone.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Diagnostic } from '../../shared/diagnostics';
+import { analyzeState } from '../../shared/state/analyze';
+import { dependencyOrder, fixesFor, type TextEdit } from '../../shared/state/fixes';
+import { FIXTURES } from './fixtures';
+
+export function applyEdits(text: string, edits: TextEdit[]): string {
+  const sorted = [...edits].sort((a, b) => b.offset - a.offset);
+  let result = text;
+  for (const edit of sorted) result = result.slice(0, edit.offset) + edit.newText + result.slice(edit.offset + edit.length);
+  return result;
+}
+
+function fixture(name: string): string {
+  return readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
+}
+
+function only(diagnostics: Diagnostic[], code: string, messagePart = ''): Diagnostic {
+  const found = diagnostics.filter((d) => d.code === code && d.message.includes(messagePart));
+  assert.equal(found.length, 1, `one ${code} diagnostic matching "${messagePart}"; got ${found.length}`);
+  return found[0];
+}
+
+/** Applies the fix titled `title` for `diagnostic` and returns the new text. */
+function applyFix(text: string, diagnostic: Diagnostic, title: string | RegExp): string {
+  const analysis = analyzeState(text);
+  const fixes = fixesFor(analysis, diagnostic.data as Record<string, unknown>);
+  const fix = fixes.find((f) => (typeof title === 'string' ? f.title === title : title.test(f.title)));
+  assert.ok(fix, `fix "${title}" offered; got ${fixes.map((f) => f.title).join(', ') || 'none'}`);
+  return applyEdits(text, fix.edits);
+}
+
+/** Every line is indented with a multiple of the file's 4 spaces (no tabs, no odd widths). */
+function assertIndentation(text: string): void {
+  for (const line of text.split('\n')) {
+    const indent = line.length - line.trimStart().length;
+    assert.equal(indent % 4, 0, `indentation preserved: ${JSON.stringify(line)}`);
+    assert.ok(!line.startsWith('\t'));
+  }
+}
+
+const codesOf = (text: string) => analyzeState(text).diagnostics.map((d) => `${d.code}: ${d.message}`);
+
+describe('state quick fixes (product.md §5)', () => {
+  it('removes a missing dependency from its array', () => {
+    const text = fixture('references');
+    const diagnostic = only(analyzeState(text).diagnostics, 'missing-reference', 'Gone::old ');
+    const fixed = applyFix(text, diagnostic, /^Remove the reference/);
+    JSON.parse(fixed);
+    assertIndentation(fixed);
+    assert.ok(!codesOf(fixed).some((m) => m.includes('Gone::old ')));
+    assert.ok(fixed.includes('"dependencies": [ "urn:pulumi:dev::shop::x:y:Topic::events" ]'));
+  });
+
+  it('removes a missing parent property, and the only element of a property dependency list', () => {
+    let text = fixture('references');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'missing-reference', 'nobody'), /^Remove the reference/);
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'missing-reference', 'older'), /^Remove the reference/);
+    JSON.parse(text);
+    assertIndentation(text);
+    assert.ok(!text.includes('nobody') && !text.includes('Gone::older'));
+    assert.ok(text.includes('"topic": []'), 'the emptied list collapses to []');
+  });
+
+  it('removes a self-reference', () => {
+    const text = fixture('references');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'self-reference'), /^Remove the reference/);
+    JSON.parse(fixed);
+    assert.ok(!codesOf(fixed).some((m) => m.startsWith('self-reference')));
+  });
+
+  it('reorders resources into dependency order, fixing every forward reference at once', () => {
+    const text = fixture('deployment');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'forward-reference'), 'Reorder resources into dependency order');
+    JSON.parse(fixed);
+    assert.ok(!codesOf(fixed).some((m) => m.startsWith('forward-reference')));
+    assert.ok(fixed.indexOf('::second"') < fixed.indexOf('::first"'));
+    // Stable: nothing left to reorder, so no second fix.
+    const again = analyzeState(fixed);
+    assert.deepEqual(dependencyOrder(again), [0, 1]);
+  });
+
+  it('reorders stably: only what must move moves; a cycle keeps its forward reference', () => {
+    const text = fixture('references');
+    const before = analyzeState(text);
+    const fixed = applyFix(text, before.diagnostics.find((d) => d.code === 'forward-reference')!, 'Reorder resources into dependency order');
+    JSON.parse(fixed);
+    assertIndentation(fixed);
+    const order = ['shop-dev', 'Topic::events', 'Queue::jobs', 'A::a', 'B::b'].map((name) => fixed.indexOf(`${name}",\n`));
+    assert.deepEqual([...order].sort((a, b) => a - b), order, 'stack, events, jobs, then the a/b cycle in its original order');
+    const remaining = analyzeState(fixed).diagnostics.filter((d) => d.code === 'forward-reference');
+    assert.equal(remaining.length, 1, 'only the cycle a → b → a remains');
+    assert.match(remaining[0].message, /x:y:B::b comes after/);
+  });
+
+  it('recomputes the manifest magic', () => {
+    const text = fixture('providers');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'magic-mismatch'), 'Recompute the manifest magic');
+    assert.ok(!codesOf(fixed).some((m) => m.startsWith('magic-mismatch')));
+    assert.ok(fixed.includes('"magic": "3ff53efef69f38d19e364655131bbb113e416d3bf64bfb819065fa12acb29250"'));
+  });
+
+  it('marks a duplicate "delete": true with the record\'s own indentation', () => {
+    const text = fixture('records');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'duplicate-urn'), 'Mark this duplicate "delete": true');
+    JSON.parse(fixed);
+    assertIndentation(fixed);
+    assert.ok(!codesOf(fixed).some((m) => m.startsWith('duplicate-urn')));
+    assert.match(fixed, /\n {16}"delete": true,\n {16}"urn": "urn:pulumi:dev::shop::my:app:Part::twice"/);
+  });
+
+  it('points a provider reference at the matching provider\'s current id', () => {
+    const text = fixture('providers');
+    const diagnostic = only(analyzeState(text).diagnostics, 'unknown-provider', 'old-id');
+    const fixed = applyFix(text, diagnostic, /^Point the provider reference at/);
+    assert.ok(fixed.includes('"provider": "urn:pulumi:dev::shop::pulumi:providers:aws::default::current-id"'));
+    assert.ok(!codesOf(fixed).some((m) => m.includes('old-id')));
+  });
+
+  it('offers the reorder for a provider declared after its user', () => {
+    const text = fixture('providers');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-provider', 'declared after'), 'Reorder resources into dependency order');
+    assert.ok(!codesOf(fixed).some((m) => m.includes('declared after')));
+  });
+
+  it('removes a disallowed property (unknown and newer-engine)', () => {
+    let text = fixture('schema');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-property', 'colour'), 'Remove property "colour"');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'newer-engine-property', 'created'), 'Remove property "created"');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-property', 'extra'), 'Remove property "extra"');
+    JSON.parse(text);
+    assertIndentation(text);
+    const left = codesOf(text);
+    assert.ok(!left.some((m) => /colour|created|extra/.test(m)), left.join('\n'));
+  });
+});

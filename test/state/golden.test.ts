@@ -1,0 +1,81 @@
+/**
+ * Golden fixtures: each `test/fixtures/state/<name>.state.json` has its expected diagnostics
+ * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
+ * message and the lines of related information). Together they cover every code of
+ * product.md §5 and every recognised shape.
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { analyzeState } from '../../shared/state/analyze';
+import { FIXTURES, fixtureNames, STATE_CODES } from './fixtures';
+
+interface Expected {
+  line: number;
+  code: string;
+  severity: string;
+  text?: string;
+  message: string;
+  relatedLines?: number[];
+}
+
+const SEVERITY_OF: Record<string, string> = {
+  syntax: 'error',
+  schema: 'error',
+  'unknown-property': 'error',
+  'newer-engine-property': 'warning',
+  'unsupported-version': 'warning',
+  'missing-reference': 'error',
+  'forward-reference': 'error',
+  'dependency-cycle': 'error',
+  'self-reference': 'error',
+  'duplicate-urn': 'error',
+  'invalid-provider-reference': 'error',
+  'unknown-provider': 'error',
+  'missing-type': 'error',
+  'component-with-id': 'error',
+  'magic-mismatch': 'error',
+  'foreign-stack': 'warning',
+  'malformed-property-value': 'error',
+  'duplicate-alias': 'error',
+  'parent-urn-mismatch': 'information',
+  'invalid-urn': 'information',
+};
+
+describe('state golden fixtures (product.md §5)', () => {
+  const seenCodes = new Set<string>();
+  const seenShapes = new Set<string>();
+
+  for (const name of fixtureNames()) {
+    it(`${name}: exactly the expected diagnostics`, () => {
+      const text = readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `${name}.expect.json`), 'utf8')) as { shape: string; diagnostics: Expected[] };
+      const analysis = analyzeState(text);
+      const lines = text.split('\n');
+      const actual = analysis.diagnostics.map((d) => {
+        const { start, end } = d.range;
+        const out: Expected = {
+          line: start.line + 1,
+          code: d.code,
+          severity: d.severity,
+          text: start.line === end.line ? lines[start.line].slice(start.character, end.character) : undefined,
+          message: d.message,
+        };
+        if (d.relatedInformation) out.relatedLines = d.relatedInformation.map((r) => r.range.start.line + 1);
+        return out;
+      });
+      assert.equal(analysis.shape, expected.shape);
+      assert.deepEqual(JSON.parse(JSON.stringify(actual)), expected.diagnostics);
+      for (const d of analysis.diagnostics) {
+        assert.equal(d.severity, SEVERITY_OF[d.code], `default severity of ${d.code}`);
+        seenCodes.add(d.code);
+      }
+      seenShapes.add(analysis.shape);
+    });
+  }
+
+  it('the fixtures cover every code of the table and every shape', () => {
+    assert.deepEqual(STATE_CODES.filter((c) => !seenCodes.has(c)), []);
+    assert.deepEqual(['record', 'deployment', 'export', 'checkpoint', 'unknown'].filter((s) => !seenShapes.has(s)), []);
+  });
+});
