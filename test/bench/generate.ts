@@ -70,7 +70,7 @@ export function generateState(options: GenerateOptions): string {
       tags: { env: stack, owner: pick(['alice', 'bob', 'carol']), index: String(n) },
       settings: { enabled: rand() < 0.5, retries: Math.floor(rand() * 10), nested: { list: [1, 2, 3].map(() => hex(rand, 6)) } },
     };
-    if (rand() < 0.15) inputs.blob = blob(rand, 1024 + Math.floor(rand() * 9 * 1024));
+    if (rand() < 0.1) inputs.blob = blob(rand, 1024 + Math.floor(rand() * 9 * 1024));
     if (rand() < 0.2) inputs.password = { [SIG]: '1b47061264138c4ac30d75fd1eb44270', ciphertext: `v1:${b64(rand, 16)}:${b64(rand, 48)}` };
     if (dependencies.length && rand() < 0.3) inputs.target = { [SIG]: '5cf8f73096256a8f31e491e813e4eb8e', urn: dependencies[0], id: '', packageVersion: '' };
     const outputs: Record<string, unknown> = { ...inputs, id, arn: `arn:aws:${type}:${id}`, createdAt: '2024-05-01T12:00:00Z' };

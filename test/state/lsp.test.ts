@@ -54,7 +54,7 @@ describe('state language server (LSP over stdio)', function () {
   it('re-publishes after a change, and a quick fix applied through codeAction removes the diagnostic', async () => {
     const text = fixture('references');
     const diagnostics = client.lastDiagnostics(uri)!.diagnostics as Diagnostic[];
-    const missing = diagnostics.find((d) => d.code === 'missing-reference' && d.message.includes('Gone::old '))!;
+    const missing = diagnostics.find((d) => d.code === 'missing-reference' && String(d.message).includes('Gone::old '))!;
     const actions = await client.request<unknown, CodeAction[]>('textDocument/codeAction', {
       textDocument: { uri },
       range: missing.range,
@@ -65,7 +65,7 @@ describe('state language server (LSP over stdio)', function () {
     const fixed = applyLspEdits(text, (remove.edit as WorkspaceEdit).changes![uri]);
     JSON.parse(fixed);
     const after = await client.change(uri, fixed);
-    assert.ok(!after.some((d) => d.message.includes('Gone::old ')));
+    assert.ok(!after.some((d) => String(d.message).includes('Gone::old ')));
     assert.equal(after.length, diagnostics.length - 1);
   });
 

@@ -1,0 +1,161 @@
+/**
+ * `npm run bench` (issue 7): synthetic state files of 1k / 10k / 30k resources (deterministic
+ * seed, written to the OS temp folder), then, as medians after warm-up and as ratios to
+ * `JSON.parse` of the same text timed alternately in the same process:
+ *   JSON.parse · vscode-json-languageservice parse+doValidation with our schemas · our full
+ *   analysis · re-analysis after value / key / syntax-breaking edits (10k) · peak RSS per figure
+ *   (child processes) · end to end through the real server (didOpen/didChange on 10k, from-disk on 30k).
+ * Prints a table and writes bench-results.json beside the generated files. No assertions.
+ */
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { AnalyzeFromDiskNotification } from '../../shared/protocol';
+import { LspTestClient } from '../lsp/client';
+import { edit, floor, jsonLanguageService, ours } from './figures';
+import { generateState } from './generate';
+
+const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
+const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 3000);
+const ITERATIONS = Number(process.env.BENCH_ITERATIONS ?? 5);
+const OUT = join(tmpdir(), 'quota-state-bench');
+const ROOT = resolve(__dirname, '..', '..');
+
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+async function time(f: () => unknown): Promise<number> {
+  const start = performance.now();
+  await f();
+  return performance.now() - start;
+}
+
+/** Median of `subject` and of JSON.parse, timed alternately, after warm-up. */
+async function measure(text: string, subject: () => unknown, iterations = ITERATIONS, warmupMs = WARMUP_MS): Promise<{ ms: number; parseMs: number }> {
+  const warmEnd = performance.now() + warmupMs;
+  do {
+    await subject();
+    floor(text);
+  } while (performance.now() < warmEnd);
+  const a: number[] = [];
+  const p: number[] = [];
+  for (let i = 0; i < iterations; i++) {
+    p.push(await time(() => floor(text)));
+    a.push(await time(subject));
+  }
+  return { ms: median(a), parseMs: median(p) };
+}
+
+function peakRss(figure: string, file: string): number | undefined {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', resolve(__dirname, 'child.ts'), figure, file], {
+    cwd: ROOT,
+    encoding: 'utf8',
+    maxBuffer: 1 << 20,
+  });
+  try {
+    // The figure's own memory: the peak above what the process held with the text loaded.
+    const measured = JSON.parse(result.stdout) as { maxRssBytes: number; rssBeforeBytes: number };
+    return measured.maxRssBytes - measured.rssBeforeBytes;
+  } catch {
+    return undefined;
+  }
+}
+
+interface Row {
+  size: number;
+  figure: string;
+  ms: number;
+  ratio: number;
+  peakRssMB?: number;
+  rssPerFileSize?: number;
+}
+
+async function main(): Promise<void> {
+  mkdirSync(OUT, { recursive: true });
+  const rows: Row[] = [];
+  const files = new Map<number, { file: string; text: string }>();
+  for (const size of SIZES) {
+    const text = generateState({ resources: size, seed: 7 });
+    const file = join(OUT, `bench-${size}.state.json`);
+    writeFileSync(file, text);
+    files.set(size, { file, text });
+    const mb = text.length / 1e6;
+    console.error(`generated ${size} resources: ${mb.toFixed(1)} MB → ${file}`);
+
+    const add = (figure: string, m: { ms: number; parseMs: number }, rss?: number) =>
+      rows.push({ size, figure, ms: m.ms, ratio: m.ms / m.parseMs, peakRssMB: rss && rss / 1e6, rssPerFileSize: rss && rss / text.length });
+    const parse = await measure(text, () => floor(text));
+    add('JSON.parse', parse, peakRss('json-parse', file));
+    add('ours: full analysis', await measure(text, () => ours(text)), peakRss('ours', file));
+    const big = size >= 10000;
+    add(
+      'vscode-json-languageservice',
+      await measure(text, () => jsonLanguageService(text), big ? 1 : 3, big ? 0 : WARMUP_MS),
+      process.env.BENCH_SKIP_JLS_RSS ? undefined : peakRss('json-languageservice', file),
+    );
+    if (size === 10000) {
+      for (const kind of ['value', 'key', 'syntax'] as const) {
+        const edited = edit(text, kind);
+        add(`ours: after a ${kind} edit`, await measure(text, () => ours(edited)), kind === 'syntax' ? peakRss('ours-syntax-edit', file) : undefined);
+      }
+    }
+  }
+
+  // End to end through the real server process.
+  const client = await LspTestClient.start();
+  try {
+    const ten = files.get(10000) ?? files.get(SIZES[SIZES.length - 1])!;
+    const uri = 'file:///bench/ten.state.json';
+    const open = await time(() => client.open(uri, ten.text));
+    const parseMs = median([1, 2, 3].map(() => { const s = performance.now(); floor(ten.text); return performance.now() - s; }));
+    const tenSize = files.has(10000) ? 10000 : SIZES[SIZES.length - 1];
+    rows.push({ size: tenSize, figure: 'server: didOpen → publishDiagnostics', ms: open, ratio: open / parseMs });
+    const changed = await time(() =>
+      client.change(uri, [{ range: positionRange(ten.text, edit(ten.text, 'value')), text: 'x' }]),
+    );
+    // Includes the server's 150 ms change debounce.
+    rows.push({ size: tenSize, figure: 'server: didChange → publishDiagnostics (incl. 150 ms debounce)', ms: changed, ratio: changed / parseMs });
+    const thirty = files.get(30000);
+    if (thirty) {
+      const diskUri = pathToFileURL(thirty.file).toString();
+      const t0 = performance.now();
+      const published = client.waitForDiagnostics(diskUri, undefined, 300_000);
+      await client.notify(AnalyzeFromDiskNotification.method, { uri: diskUri });
+      await published;
+      const ms = performance.now() - t0;
+      const p = median([1, 2, 3].map(() => { const s = performance.now(); floor(thirty.text); return performance.now() - s; }));
+      rows.push({ size: 30000, figure: 'server: analyzeFromDisk → publishDiagnostics', ms, ratio: ms / p });
+    }
+  } finally {
+    await client.stop();
+  }
+
+  const table = rows.map((r) => ({
+    resources: r.size,
+    figure: r.figure,
+    'median ms': r.ms.toFixed(0),
+    '× JSON.parse': r.ratio.toFixed(2),
+    'peak RSS Δ MB': r.peakRssMB?.toFixed(0) ?? '',
+    'Δ RSS / file size': r.rssPerFileSize?.toFixed(2) ?? '',
+  }));
+  console.table(table);
+  const resultsFile = join(OUT, 'bench-results.json');
+  writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));
+  console.log(`results: ${resultsFile}`);
+}
+
+/** The range of the single inserted character between `text` and `edited`. */
+function positionRange(text: string, edited: string) {
+  let at = 0;
+  while (at < text.length && text[at] === edited[at]) at++;
+  const before = text.slice(0, at);
+  const line = before.split('\n').length - 1;
+  const character = at - before.lastIndexOf('\n') - 1;
+  return { start: { line, character }, end: { line, character } };
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exit(1);
+});
