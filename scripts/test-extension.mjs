@@ -4,7 +4,7 @@
 // Chromium through playwright-core, and the extension + compiled mocha suite loaded into the
 // server's Node extension host (see spec/extension-tests.md).
 //
-// Usage: node scripts/test-extension.mjs [--timeout SECONDS] [--grep PATTERN] [--keep] [--verbose]
+// Usage: node scripts/test-extension.mjs [--timeout SECONDS] [--grep PATTERN] [--keep] [--verbose] [--build-only]
 // Prints mocha's output and a closing `N passed, M failed` line. Exit code: 0 when every test
 // passed (and there was at least one), 1 when any failed, 2 on timeout or setup failure.
 // Everything it starts (server process group, browser) is killed on every way out.
@@ -52,7 +52,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
 main().then(
   async (code) => {
     await cleanup();
-    process.exit(code);
+    process.exit(code === 'built' ? 0 : code);
   },
   async (error) => {
     console.error(`extension tests: setup failed: ${error instanceof Error ? error.stack ?? error.message : error}`);
@@ -63,6 +63,10 @@ main().then(
 );
 
 async function main() {
+  if (options.buildOnly) {
+    await buildTests();
+    return 'built';
+  }
   ensureVsCodeHost();
   if (!existsSync(chromiumPath)) {
     throw new Error(`no browser at ${chromiumPath}; install the Debian package "chromium" (or set CHROMIUM_PATH)`);
@@ -109,13 +113,14 @@ async function main() {
 }
 
 function parseArguments(args) {
-  const parsed = { timeoutSeconds: 300, grep: undefined, keep: false, verbose: false };
+  const parsed = { timeoutSeconds: 300, grep: undefined, keep: false, verbose: false, buildOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--timeout') parsed.timeoutSeconds = Number(args[++i]);
     else if (arg === '--grep') parsed.grep = args[++i];
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--verbose') parsed.verbose = true;
+    else if (arg === '--build-only') parsed.buildOnly = true;
     else {
       console.error(`unknown argument ${arg}`);
       process.exit(SETUP_FAILURE);
