@@ -88,12 +88,6 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
     }
   }
   const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr } });
-  await app.listen({ host: options.host, port: Number(options.port) });
-  const address = app.server.address();
-  const port = typeof address === 'object' && address ? address.port : Number(options.port);
-  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
-  process.stdout.write(`http://${host}:${port}${API_BASE_PATH}\n`);
-
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) process.exit(1); // a second signal: stop waiting for requests in flight
@@ -109,6 +103,13 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
   };
   process.on('SIGINT', () => shutdown('SIGINT'));
   process.on('SIGTERM', () => shutdown('SIGTERM'));
+
+  // Signal handlers are in place before the URL is printed: whoever read it may stop us at once.
+  await app.listen({ host: options.host, port: Number(options.port) });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address ? address.port : Number(options.port);
+  const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  process.stdout.write(`http://${host}:${port}${API_BASE_PATH}\n`);
 }
 
 async function main(argv: string[]): Promise<void> {
