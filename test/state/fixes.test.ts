@@ -140,3 +140,21 @@ describe('state quick fixes (product.md §5)', () => {
     assert.ok(!left.some((m) => /colour|created|extra/.test(m)), left.join('\n'));
   });
 });
+
+describe('the example export (examples/webshop.state.json)', () => {
+  it('shows every deliberate problem, and one click per problem leaves a clean file', () => {
+    let text = readFileSync(join(__dirname, '..', '..', 'examples', 'webshop.state.json'), 'utf8');
+    const codes = analyzeState(text).diagnostics.map((d) => d.code);
+    assert.deepEqual(codes, ['forward-reference', 'forward-reference', 'unknown-provider', 'missing-reference']);
+    for (let clicks = 0; clicks < 10; clicks++) {
+      const next = analyzeState(text).diagnostics[0];
+      if (!next) break;
+      const fix = fixesFor(analyzeState(text), next.data as Record<string, unknown>).find((f) => f.preferred);
+      assert.ok(fix, `a preferred fix for ${next.code}`);
+      text = applyEdits(text, fix.edits);
+      JSON.parse(text);
+      assertIndentation(text);
+    }
+    assert.deepEqual(analyzeState(text).diagnostics, []);
+  });
+});
