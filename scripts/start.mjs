@@ -1,0 +1,100 @@
+// `npm start`: builds, then runs the product on the embedded default — the reference quota API
+// server with the demo instance (examples/demo.quota.jsonc) on a persistent database under
+// .data/ — and prints the base URL and the demo tokens. Ctrl+C stops everything.
+//
+// Each service is a `start…()` returning `{ describe(): string[], stop(): Promise<void> }`;
+// more services (e.g. the browser VS Code) are added to `services` in main().
+// Environment: QUOTA_API_PORT (default 3000; 0 = any free port), QUOTA_API_DB (default .data/quota-api.sqlite).
+import { spawn, spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+export const demoInstance = join(repoRoot, 'examples', 'demo.quota.jsonc');
+
+export function build() {
+  const result = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
+  if (result.status !== 0) throw new Error(`build failed (exit ${result.status})`);
+}
+
+/** The demo accounts that have tokens, read from the instance file (JSONC: comments are stripped first). */
+export function demoTokens(file = demoInstance) {
+  const text = readFileSync(file, 'utf8');
+  const tokens = [];
+  for (const match of text.matchAll(/\{[^{}]*"name"\s*:\s*"([^"]+)"[^{}]*"token"\s*:\s*"([^"]+)"[^{}]*\}/g)) {
+    tokens.push({ account: match[1], token: match[2], admin: /"admin"\s*:\s*true/.test(match[0]) });
+  }
+  return tokens;
+}
+
+/**
+ * Starts `quota-api` on the demo instance; resolves once it printed its base URL.
+ * @returns {Promise<{ baseUrl: string, describe(): string[], stop(): Promise<void> }>}
+ */
+export function startQuotaApi({
+  host = '127.0.0.1',
+  port = Number(process.env.QUOTA_API_PORT ?? 3000),
+  db = process.env.QUOTA_API_DB ?? join(repoRoot, '.data', 'quota-api.sqlite'),
+  seed = demoInstance,
+} = {}) {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--host', host, '--port', String(port), '--db', db, '--seed', seed, '--log-level', 'warn'],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
+  );
+  const exited = new Promise((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal)));
+  return new Promise((resolveStart, rejectStart) => {
+    let out = '';
+    child.stdout.on('data', (chunk) => {
+      out += chunk;
+      const newline = out.indexOf('\n');
+      if (newline === -1) return;
+      const baseUrl = out.slice(0, newline).trim();
+      child.stdout.removeAllListeners('data');
+      child.stdout.resume();
+      resolveStart({
+        baseUrl,
+        describe: () => [
+          `quota API:   ${baseUrl}   (database ${db})`,
+          ...demoTokens(seed).map(({ account, token, admin }) => `  token for ${account}${admin ? ' (site admin)' : ''}: ${token}`),
+          `  try: curl -H 'Authorization: token ${demoTokens(seed)[0]?.token ?? '<token>'}' ${baseUrl}/admin/quota/rules`,
+        ],
+        stop: async () => {
+          if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+          await exited;
+        },
+      });
+    });
+    exited.then((code) => rejectStart(new Error(`quota-api exited (${code}) before listening`)));
+  });
+}
+
+async function main() {
+  build();
+  const services = [];
+  const stopAll = async () => {
+    await Promise.allSettled(services.map((service) => service.stop()));
+    process.exit(0);
+  };
+  process.on('SIGINT', stopAll);
+  process.on('SIGTERM', stopAll);
+  try {
+    services.push(await startQuotaApi());
+  } catch (error) {
+    console.error(`npm start: ${error instanceof Error ? error.message : error}`);
+    await stopAll();
+    process.exitCode = 1;
+    return;
+  }
+  console.log('');
+  for (const service of services) for (const line of service.describe()) console.log(line);
+  console.log('\nCtrl+C to stop.');
+}
+
+if (process.argv[1] && resolve(process.argv[1]) === fileURLToPath(import.meta.url)) {
+  main().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
