@@ -117,6 +117,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
       return reply.code(413).send(errorBody(request, `request body is larger than the limit of ${bodyLimit} bytes`));
     }
+    if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') {
+      // Another process held the database longer than busy_timeout: nothing was written; retry is safe.
+      return reply.code(503).header('retry-after', '1').send(errorBody(request, 'the database is busy; retry the request'));
+    }
     const status = error.statusCode;
     if (typeof status === 'number' && status >= 400 && status < 500) {
       return reply.code(status).send(errorBody(request, error.message));
