@@ -9,6 +9,7 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { startVsCodeWeb } from './vscode-web.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const demoInstance = join(repoRoot, 'examples', 'demo.quota.jsonc');
@@ -80,7 +81,9 @@ async function main() {
   process.on('SIGINT', stopAll);
   process.on('SIGTERM', stopAll);
   try {
-    services.push(await startQuotaApi());
+    const api = await startQuotaApi();
+    services.push(api);
+    services.push(await startVsCodeWeb(api.baseUrl));
   } catch (error) {
     console.error(`npm start: ${error instanceof Error ? error.message : error}`);
     await stopAll();

@@ -85,3 +85,25 @@ export async function serveVsCode({ folder, dataDir, settings, host = '127.0.0.1
   const url = `http://${host}:${listeningPort}/?folder=${encodeURIComponent(resolve(folder))}`;
   return { url, stop };
 }
+
+/**
+ * The `npm start` service: VS Code in the browser on examples/, with the extension installed and
+ * `quotaState.api.baseUrl` pointing at the local quota API.
+ * Environment: QUOTA_VSCODE_PORT (default 8080; 0 = any free port).
+ * @returns {Promise<{ describe(): string[], stop(): Promise<void> }>}
+ */
+export async function startVsCodeWeb(apiBaseUrl, { port = Number(process.env.QUOTA_VSCODE_PORT ?? 8080) } = {}) {
+  const { url, stop } = await serveVsCode({
+    folder: join(repoRoot, 'examples'),
+    dataDir: join(repoRoot, '.data', 'vscode'),
+    port,
+    settings: { 'quotaState.api.baseUrl': apiBaseUrl, 'security.workspace.trust.enabled': false, 'git.openRepositoryInParentFolders': 'never' },
+  });
+  return {
+    describe: () => [
+      `VS Code:     ${url}`,
+      '  open it in a browser; run "Quota: Sign In" (Ctrl+Shift+P) with one of the tokens above',
+    ],
+    stop,
+  };
+}
