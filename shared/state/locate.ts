@@ -61,6 +61,7 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
+const STRUCTURAL = /[{}[\]"]/g;
 
 /** Locator for text that `JSON.parse` accepted. */
 export class ScanLocator implements NodeLocator {
@@ -150,22 +151,21 @@ export class ScanLocator implements NodeLocator {
     const code = text.charCodeAt(i);
     if (code === QUOTE) return this.skipString(i);
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      // Jump between structural characters with a native regex search instead of a char loop.
+      const structural = STRUCTURAL;
+      structural.lastIndex = i;
       let depth = 0;
-      const length = text.length;
-      while (i < length) {
-        const c = text.charCodeAt(i);
+      for (let match = structural.exec(text); match; match = structural.exec(text)) {
+        const at = match.index;
+        const c = text.charCodeAt(at);
         if (c === QUOTE) {
-          i = this.skipString(i);
+          structural.lastIndex = this.skipString(at);
           continue;
         }
         if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-        else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
-          depth--;
-          if (depth === 0) return i + 1;
-        }
-        i++;
+        else if (--depth === 0) return at + 1;
       }
-      return length;
+      return text.length;
     }
     // number, true, false, null
     const length = text.length;
