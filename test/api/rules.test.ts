@@ -149,10 +149,15 @@ describe('quota API: admin rules (/admin/quota/rules)', () => {
       assert.deepEqual(response.body.errors, ['rule not found: [name: nope]']);
     });
 
-    it('400 for a path segment that is not valid percent-encoding', async () => {
-      const response = await admin.get('/admin/quota/rules/%E0%A4%A');
-      assert.equal(response.status, 400);
-      errorMessage(response);
+    it('400 for a path segment that is not valid percent-encoding (GET, PATCH and DELETE)', async () => {
+      for (const response of [
+        await admin.get('/admin/quota/rules/%E0%A4%A'),
+        await admin.patch('/admin/quota/rules/%E0%A4%A', { limit: 1 }),
+        await admin.delete('/admin/quota/rules/%E0%A4%A'),
+      ]) {
+        assert.equal(response.status, 400);
+        errorMessage(response);
+      }
     });
 
     it('403 for a non-admin', async () => {
