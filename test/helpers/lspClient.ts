@@ -23,6 +23,7 @@ import {
   type RequestType,
   type TextDocumentContentChangeEvent,
 } from 'vscode-languageserver-protocol/node';
+import { DocumentStatusNotification } from '../../shared/protocol';
 import { distPath } from './processes';
 
 export interface LspClientOptions {
@@ -53,7 +54,9 @@ export class LspTestClient {
         }
       }
     });
-    this.connection.onNotification((method: string, params: unknown) => this.notifications.push({ method, params }));
+    this.connection.onNotification(DocumentStatusNotification.method, (params: unknown) =>
+      this.notifications.push({ method: DocumentStatusNotification.method, params }),
+    );
     this.connection.onRequest('workspace/configuration', () => [null]);
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/inlayHint/refresh', () => null);

@@ -79,7 +79,7 @@ describe('quota files through the language server: diagnostics', () => {
   });
 
   it('names the thing and suggests the closest spelling', () => {
-    const message = (code: string) => diagnostics.find((d) => d.code === code)!.message;
+    const message = (code: string) => String(diagnostics.find((d) => d.code === code)!.message);
     assert.equal(message('unknown-subject'), '"size:repo:all" in rule "typo" is not a quota subject. Did you mean "size:repos:all" or "size:git:all" or "size:all"?');
     assert.equal(message('unknown-rule'), 'Group "free" refers to unknown rule "reps". Did you mean "repos"?');
     assert.equal(message('subject-alias'), `"sizeall" is the seed's spelling of "size:git:all"; real Forgejo servers accept only "size:git:all"`);
