@@ -54,9 +54,9 @@ export class LspTestClient {
         }
       }
     });
-    this.connection.onNotification(DocumentStatusNotification.method, (params: unknown) =>
-      this.notifications.push({ method: DocumentStatusNotification.method, params }),
-    );
+    this.connection.onNotification(DocumentStatusNotification.method, (params: unknown) => {
+      this.notifications.push({ method: DocumentStatusNotification.method, params });
+    });
     this.connection.onRequest('workspace/configuration', () => [null]);
     this.connection.onRequest('client/registerCapability', () => null);
     this.connection.onRequest('workspace/inlayHint/refresh', () => null);
