@@ -9,6 +9,9 @@ import { spawn, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import jsonc from 'jsonc-parser';
+
+const { parse: parseJsonc } = jsonc;
 import { startVsCodeWeb } from './vscode-web.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
@@ -21,12 +24,11 @@ export function build() {
 
 /** The demo accounts that have tokens, read from the instance file (JSONC: comments are stripped first). */
 export function demoTokens(file = demoInstance) {
-  const text = readFileSync(file, 'utf8');
-  const tokens = [];
-  for (const match of text.matchAll(/\{[^{}]*"name"\s*:\s*"([^"]+)"[^{}]*"token"\s*:\s*"([^"]+)"[^{}]*\}/g)) {
-    tokens.push({ account: match[1], token: match[2], admin: /"admin"\s*:\s*true/.test(match[0]) });
-  }
-  return tokens;
+  // The instance file is JSONC: parse it with the same parser the product uses.
+  const instance = parseJsonc(readFileSync(file, 'utf8')) ?? {};
+  return (Array.isArray(instance.accounts) ? instance.accounts : [])
+    .filter((account) => typeof account?.name === 'string' && typeof account?.token === 'string')
+    .map((account) => ({ account: account.name, token: account.token, admin: account.admin === true }));
 }
 
 /**
