@@ -91,7 +91,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     void notifier.error('The Quota & State language server did not start; see the "Quota & State" output for details.');
   }
   context.subscriptions.push(new LargeFileWatcher(client, log));
-  await liveUsage.refresh();
+  // Not awaited: an unreachable server must not hold up activation for the request timeout.
+  void liveUsage.refresh();
 
   if (!testing) return undefined;
   return {

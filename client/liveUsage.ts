@@ -42,8 +42,12 @@ export class LiveUsage {
     }
     if (generation !== this.generation) return this.last; // a newer refresh won
     this.last = live;
-    await this.languageClient.sendNotification(LiveUsageNotification, live);
-    if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);
+    try {
+      await this.languageClient.sendNotification(LiveUsageNotification, live);
+      if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);
+    } catch (error) {
+      this.log.warn(`Could not send the live usage to the language server: ${error instanceof Error ? error.message : String(error)}`);
+    }
     return live;
   }
 }

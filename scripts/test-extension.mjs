@@ -113,7 +113,7 @@ async function main() {
 }
 
 function parseArguments(args) {
-  const parsed = { timeoutSeconds: 300, grep: undefined, keep: false, verbose: false, buildOnly: false };
+  const parsed = { timeoutSeconds: 900, grep: undefined, keep: false, verbose: false, buildOnly: false };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--timeout') parsed.timeoutSeconds = Number(args[++i]);

@@ -21,7 +21,7 @@ export function workspaceUri(name: string): vscode.Uri {
 }
 
 /** Resolves when `check` returns a value; re-checks on each event and gives up with `what` after a generous limit. */
-export function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, events: vscode.Event<unknown>[], limitMs = 30_000): Promise<T> {
+export function waitFor<T>(what: string, check: () => T | undefined | Promise<T | undefined>, events: vscode.Event<unknown>[], limitMs = 150_000): Promise<T> {
   return new Promise((resolve, reject) => {
     const subscriptions: vscode.Disposable[] = [];
     let settled = false;
