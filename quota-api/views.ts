@@ -16,6 +16,7 @@ import type { LeafUsage, QuotaRule } from '../shared/quota/model';
 import { QuotaIndex } from '../shared/quota/evaluate';
 import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore } from './store';
 import { repoOwner } from './store';
+import { quotaUsedFromLeafUsage } from '../shared/quota/quotaInfo';
 
 export type NameVisibility = 'show-names' | 'hide-names';
 
@@ -30,19 +31,6 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
   return visibility === 'show-names' ? { name: group.name, rules } : { rules };
 }
 
-export function quotaUsed(usage: LeafUsage): QuotaUsed {
-  return {
-    size: {
-      repos: { public: usage['size:repos:public'], private: usage['size:repos:private'] },
-      git: { LFS: usage['size:git:lfs'] },
-      assets: {
-        attachments: { issues: usage['size:assets:attachments:issues'], releases: usage['size:assets:attachments:releases'] },
-        artifacts: usage['size:assets:artifacts'],
-        packages: { all: usage['size:assets:packages:all'] },
-      },
-    },
-  };
-}
 
 /**
  * QuotaInfo of an account: its usage and the groups that apply to it (explicit, else the
@@ -54,7 +42,7 @@ export function quotaInfo(store: QuotaStore, account: Account, visibility: NameV
     .groupListOf(account.name)
     .filter((resolved) => !resolved.builtin)
     .map((resolved) => groupInfo({ name: resolved.group.name, rules: resolved.rules }, visibility));
-  return { used: quotaUsed(store.usageOf(account)), groups };
+  return { used: quotaUsedFromLeafUsage(store.usageOf(account)), groups };
 }
 
 const seg = encodeURIComponent;

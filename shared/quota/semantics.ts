@@ -10,6 +10,7 @@ import type { InstanceContent, LeafUsage, QuotaGroup, QuotaModel, QuotaRule } fr
 import { parseSize } from './sizes';
 import { canonicalSubject, isLeafSubject, isSubjectAlias, subjectLeaves, suggestSubjects, type Subject } from './subjects';
 import { computeUsage, zeroUsage } from './usage';
+import { editDistance } from '../text/editDistance';
 
 export type NameKind = 'rule' | 'group' | 'account' | 'repo';
 
@@ -380,7 +381,7 @@ function unknownAccount(name: string, node: Node, where: string, diagnostics: Di
 function closest(value: string, candidates: string[]): string[] {
   const lowered = value.toLowerCase();
   return candidates
-    .map((c) => ({ c, d: distance(lowered, c.toLowerCase()) }))
+    .map((c) => ({ c, d: editDistance(lowered, c.toLowerCase()) }))
     .filter(({ d, c }) => d <= Math.max(2, Math.floor(c.length / 3)))
     .sort((a, b) => a.d - b.d)
     .slice(0, 3)
@@ -390,20 +391,6 @@ function closest(value: string, candidates: string[]): string[] {
 function didYouMean(value: string, candidates: string[]): string {
   const best = closest(value, candidates);
   return best.length ? `. Did you mean "${best[0]}"?` : '';
-}
-
-function distance(a: string, b: string): number {
-  const row = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = row[0];
-    row[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = row[j];
-      row[j] = Math.min(row[j] + 1, row[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return row[b.length];
 }
 
 type SizeAt = (node: Node | undefined, what: string) => number | undefined;

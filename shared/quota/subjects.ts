@@ -3,6 +3,8 @@
  * the seed's alias spellings, what each one measures, and the ancestry used by checks (§3).
  */
 
+import { editDistance } from '../text/editDistance';
+
 export const CANONICAL_SUBJECTS = [
   'none',
   'size:all',
@@ -110,21 +112,6 @@ export function subjectLeaves(subject: Subject): LeafSubject[] {
 
 export function isLeafSubject(value: string): value is LeafSubject {
   return (LEAF_SUBJECTS as readonly string[]).includes(value);
-}
-
-/** Edit distance, used for "did you mean" suggestions. */
-function editDistance(a: string, b: string): number {
-  const previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    let diagonal = previous[0];
-    previous[0] = i;
-    for (let j = 1; j <= b.length; j++) {
-      const above = previous[j];
-      previous[j] = Math.min(previous[j] + 1, previous[j - 1] + 1, diagonal + (a[i - 1] === b[j - 1] ? 0 : 1));
-      diagonal = above;
-    }
-  }
-  return previous[b.length];
 }
 
 /**

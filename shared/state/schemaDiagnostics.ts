@@ -11,15 +11,7 @@ import { isObject, valueAt, type StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
 import { findMalformedValues, jsonType } from './propertyValues';
 import { NEWER_ENGINE_PROPERTIES } from './schemas';
-
-function pointerToPath(pointer: string): JsonPath {
-  if (pointer === '') return [];
-  return pointer
-    .slice(1)
-    .split('/')
-    .map((raw) => raw.replace(/~1/g, '/').replace(/~0/g, '~'))
-    .map((segment) => (/^(0|[1-9][0-9]*)$/.test(segment) ? Number(segment) : segment));
-}
+import { pointerToPath } from '../json/jsoncTree';
 
 function describePath(path: JsonPath): string {
   const last = path[path.length - 1];
