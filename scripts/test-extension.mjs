@@ -14,6 +14,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureVsCodeHost } from './vscode-web.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
@@ -131,21 +132,6 @@ function parseArguments(args) {
     process.exit(SETUP_FAILURE);
   }
   return parsed;
-}
-
-/** Installs test/vscode-host (code-server + playwright-core) from its lockfile when it is missing. */
-function ensureVsCodeHost() {
-  if (existsSync(serverMain) && existsSync(join(hostDir, 'node_modules', 'playwright-core'))) return;
-  console.error('installing the VS Code host for extension tests (test/vscode-host, about a minute)…');
-  const seed = spawnSync(process.execPath, [join(hostDir, 'seed-ripgrep-cache.mjs')], { stdio: 'inherit' });
-  if (seed.status !== 0) throw new Error('could not seed the ripgrep cache (is the Debian package "ripgrep" installed?)');
-  const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
-    cwd: hostDir,
-    stdio: 'inherit',
-    // code-server's postinstall fails as root without unsafe-perm; node-pty's runs `npx node-gyp`.
-    env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
-  });
-  if (install.status !== 0) throw new Error(`npm ci in ${hostDir} failed (exit ${install.status})`);
 }
 
 /** Bundles the mocha index and every *.test.ts into dist/test/extension (mocha and vscode stay runtime requires). */

@@ -10,15 +10,16 @@ const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
 const serverMain = join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
 
-/** Installs test/vscode-host from its lockfile when missing (about a minute, npm registry only). */
+/** Installs test/vscode-host (code-server + playwright-core) from its lockfile when missing (about a minute, npm registry only). */
 export function ensureVsCodeHost() {
-  if (existsSync(serverMain)) return;
+  if (existsSync(serverMain) && existsSync(join(hostDir, 'node_modules', 'playwright-core'))) return;
   console.error('installing the VS Code server (test/vscode-host, about a minute)…');
   const seed = spawnSync(process.execPath, [join(hostDir, 'seed-ripgrep-cache.mjs')], { stdio: 'inherit' });
   if (seed.status !== 0) throw new Error('could not seed the ripgrep cache (is the Debian package "ripgrep" installed?)');
   const install = spawnSync('npm', ['ci', '--no-audit', '--no-fund'], {
     cwd: hostDir,
     stdio: 'inherit',
+    // code-server's postinstall fails as root without unsafe-perm; node-pty's runs `npx node-gyp`.
     env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
   });
   if (install.status !== 0) throw new Error(`npm ci in ${hostDir} failed (exit ${install.status})`);

@@ -103,17 +103,7 @@ export function runSemanticChecks(root: Node, at: At): { diagnostics: Diagnostic
     const label = name ? `rule "${name.value}"` : 'this rule';
     if (name) {
       note('rule', 'definition', name.value, name.node);
-      const first = firstRule.get(name.value);
-      if (first) {
-        diagnostics.push({
-          code: 'duplicate-rule',
-          severity: 'error',
-          message: `Rule "${name.value}" is defined more than once`,
-          range: at(spanOf(name.node)),
-          relatedInformation: [{ range: at(spanOf(first)), message: `First definition of rule "${name.value}"` }],
-          data: { name: name.value },
-        });
-      } else firstRule.set(name.value, name.node);
+      checkUnique('rule', name.value, name.node, firstRule, diagnostics, at);
     }
 
     const limitNode = propertyValueNode(ruleNode, 'limit');
@@ -181,17 +171,7 @@ export function runSemanticChecks(root: Node, at: At): { diagnostics: Diagnostic
     const name = stringAt(groupNode, 'name');
     if (name) {
       note('group', 'definition', name.value, name.node);
-      const first = firstGroup.get(name.value);
-      if (first) {
-        diagnostics.push({
-          code: 'duplicate-group',
-          severity: 'error',
-          message: `Group "${name.value}" is defined more than once`,
-          range: at(spanOf(name.node)),
-          relatedInformation: [{ range: at(spanOf(first)), message: `First definition of group "${name.value}"` }],
-          data: { name: name.value },
-        });
-      } else firstGroup.set(name.value, name.node);
+      checkUnique('group', name.value, name.node, firstGroup, diagnostics, at);
     }
     const ruleNames: string[] = [];
     for (const ref of stringItems(propertyValueNode(groupNode, 'rules'))) {
@@ -342,6 +322,28 @@ export function runSemanticChecks(root: Node, at: At): { diagnostics: Diagnostic
   };
 }
 
+/**
+ * Records the first definition of a name; reports `duplicate-<kind>` on a later one, with related
+ * information pointing at the first. Returns true for a first definition.
+ */
+function checkUnique(kind: NameKind, name: string, node: Node, first: Map<string, Node>, diagnostics: Diagnostic[], at: At): boolean {
+  const earlier = first.get(name);
+  if (!earlier) {
+    first.set(name, node);
+    return true;
+  }
+  const label = kind[0].toUpperCase() + kind.slice(1);
+  diagnostics.push({
+    code: `duplicate-${kind}`,
+    severity: 'error',
+    message: `${label} "${name}" is defined more than once`,
+    range: at(spanOf(node)),
+    relatedInformation: [{ range: at(spanOf(earlier)), message: `First definition of ${kind} "${name}"` }],
+    data: { name },
+  });
+  return false;
+}
+
 /** Reports unknown subjects and aliases; returns the canonical meaning when the subject is accepted. */
 function checkSubject(value: string, node: Node, diagnostics: Diagnostic[], at: At, where: string): Subject | undefined {
   const canonical = canonicalSubject(value);
@@ -405,19 +407,7 @@ function readInstanceContent(root: Node, diagnostics: Diagnostic[], at: At, size
     const name = stringAt(node, 'name');
     if (!name) continue;
     note('account', 'definition', name.value, name.node);
-    const first = firstAccount.get(name.value);
-    if (first) {
-      diagnostics.push({
-        code: 'duplicate-account',
-        severity: 'error',
-        message: `Account "${name.value}" is defined more than once`,
-        range: at(spanOf(name.node)),
-        relatedInformation: [{ range: at(spanOf(first)), message: `First definition of account "${name.value}"` }],
-        data: { name: name.value },
-      });
-      continue;
-    }
-    firstAccount.set(name.value, name.node);
+    if (!checkUnique('account', name.value, name.node, firstAccount, diagnostics, at)) continue;
     const type = stringAt(node, 'type')?.value === 'org' ? 'org' : 'user';
     const admin = propertyValueNode(node, 'admin');
     const token = stringAt(node, 'token');
@@ -450,19 +440,7 @@ function readInstanceContent(root: Node, diagnostics: Diagnostic[], at: At, size
     accountRef(owner, `Repo "${owner.value}/${name.value}"`);
     const fullName = `${owner.value}/${name.value}`;
     note('repo', 'definition', fullName, name.node);
-    const first = firstRepo.get(fullName);
-    if (first) {
-      diagnostics.push({
-        code: 'duplicate-repo',
-        severity: 'error',
-        message: `Repo "${fullName}" is defined more than once`,
-        range: at(spanOf(name.node)),
-        relatedInformation: [{ range: at(spanOf(first)), message: `First definition of repo "${fullName}"` }],
-        data: { name: fullName },
-      });
-      continue;
-    }
-    firstRepo.set(fullName, name.node);
+    if (!checkUnique('repo', fullName, name.node, firstRepo, diagnostics, at)) continue;
     const privateNode = propertyValueNode(node, 'private');
     content.repos.push({
       owner: owner.value,
