@@ -15,6 +15,7 @@ import { findDefinition, findReferences, prepareRename, rename, RenameError } fr
 import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
 import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
 import { DIAGNOSTIC_SOURCE } from '../convert';
+import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 
 export interface QuotaMode extends LanguageMode {
@@ -24,19 +25,11 @@ export interface QuotaMode extends LanguageMode {
 
 export function createQuotaMode(context: ModeContext): QuotaMode {
   interface CacheEntry {
-    version: number;
     analysis: QuotaAnalysis;
     previews?: { live: unknown; accounts: PreviewAccount[] };
   }
-  const cache = new Map<string, CacheEntry>();
-
-  const entry = (document: TextDocument): CacheEntry => {
-    const cached = cache.get(document.uri);
-    if (cached && cached.version === document.version) return cached;
-    const fresh: CacheEntry = { version: document.version, analysis: analyzeQuotaConfig(document.getText()) };
-    cache.set(document.uri, fresh);
-    return fresh;
-  };
+  const cache = new DocumentCache<CacheEntry>((document) => ({ analysis: analyzeQuotaConfig(document.getText()) }));
+  const entry = (document: TextDocument) => cache.get(document);
   const analysis = (document: TextDocument) => entry(document).analysis;
   const offset = (document: TextDocument, position: Position) => analysis(document).lines.offsetAt(position);
 
@@ -84,6 +77,6 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
     inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),
     documentSymbols: (document) => quotaDocumentSymbols(analysis(document)),
-    forget: (uri) => void cache.delete(uri),
+    forget: (uri) => cache.forget(uri),
   };
 }

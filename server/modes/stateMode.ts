@@ -27,9 +27,9 @@ import { buildNavigationIndex, occurrenceAt, resourceAt, type NavigationIndex } 
 import { isProviderType, parseUrn, UNKNOWN_ID } from '../../shared/state/urn';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
+import { DocumentCache } from './documentCache';
 
 interface Cached {
-  version: number;
   analysis: StateAnalysis;
   navigation?: NavigationIndex;
 }
@@ -37,15 +37,8 @@ interface Cached {
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
 
 export function createStateMode(context: ModeContext): LanguageMode & { analysisOf(document: TextDocument): StateAnalysis } {
-  const cache = new Map<string, Cached>();
-
-  const cached = (document: TextDocument): Cached => {
-    const hit = cache.get(document.uri);
-    if (hit && hit.version === document.version) return hit;
-    const entry: Cached = { version: document.version, analysis: analyzeState(document.getText()) };
-    cache.set(document.uri, entry);
-    return entry;
-  };
+  const cache = new DocumentCache<Cached>((document) => ({ analysis: analyzeState(document.getText()) }));
+  const cached = (document: TextDocument): Cached => cache.get(document);
   const navigationOf = (document: TextDocument): { analysis: StateAnalysis; navigation: NavigationIndex } => {
     const entry = cached(document);
     entry.navigation ??= buildNavigationIndex(entry.analysis);
@@ -246,7 +239,7 @@ export function createStateMode(context: ModeContext): LanguageMode & { analysis
     },
 
     forget(uri) {
-      cache.delete(uri);
+      cache.forget(uri);
     },
   };
 
