@@ -470,8 +470,9 @@ function readInstanceContent(root: Node, diagnostics: Diagnostic[], at: At, size
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
     const label = `Attachment "${name}"`;
+    const uploader = stringAt(node, 'uploader');
     repoRef(repo, label);
-    accountRef(stringAt(node, 'uploader'), label);
+    accountRef(uploader, label);
     const size = sizeAt(propertyValueNode(node, 'size'), `the size of attachment "${name}"`);
     const release = stringAt(node, 'release');
     const issue = propertyValueNode(node, 'issue');
@@ -484,7 +485,7 @@ function readInstanceContent(root: Node, diagnostics: Diagnostic[], at: At, size
         ...(release ? { release: release.value } : {}),
         ...(issue?.type === 'number' ? { issue: issue.value as number } : {}),
         ...(comment?.type === 'number' ? { comment: comment.value as number } : {}),
-        ...(stringAt(node, 'uploader') ? { uploader: stringAt(node, 'uploader')!.value } : {}),
+        ...(uploader ? { uploader: uploader.value } : {}),
       });
     }
   }
