@@ -52,7 +52,9 @@ export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {
     a.range.start.character - b.range.start.character ||
     SEVERITY_ORDER[a.severity] - SEVERITY_ORDER[b.severity] ||
     (a.code < b.code ? -1 : a.code > b.code ? 1 : 0) ||
-    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0)
+    (a.message < b.message ? -1 : a.message > b.message ? 1 : 0) ||
+    a.range.end.line - b.range.end.line ||
+    a.range.end.character - b.range.end.character
   );
 }
 

@@ -8,7 +8,7 @@
  * It requires text that `JSON.parse` accepted. Documents with syntax errors use `treeLocator`
  * over jsonc-parser's tolerant tree instead.
  */
-import { findNodeAtLocation, type Node } from 'jsonc-parser';
+import type { Node } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 
 export type JsonPath = ReadonlyArray<string | number>;
@@ -27,6 +27,13 @@ export interface NodeLocator {
   locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode>;
 }
 
+/** Whether `path` is `prefix` or lies below it. */
+export function isWithin(path: JsonPath, prefix: JsonPath): boolean {
+  if (path.length < prefix.length) return false;
+  for (let i = 0; i < prefix.length; i++) if (path[i] !== prefix[i]) return false;
+  return true;
+}
+
 /** Map key of a path (paths are compared structurally). */
 export function pathKey(path: JsonPath): string {
   return JSON.stringify(path);
@@ -35,6 +42,8 @@ export function pathKey(path: JsonPath): string {
 interface TrieNode {
   wanted?: string;
   children?: Map<string | number, TrieNode>;
+  /** Set when the caller wants the span of every element of this (array) node. */
+  elements?: Span[];
 }
 
 function buildTrie(paths: Iterable<JsonPath>): TrieNode {
@@ -63,9 +72,19 @@ const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 const STRUCTURAL = /[{}[\]"]/g;
 
+/** Containers whose extent is already known, so a scan can jump over them. */
+export interface KnownExtents {
+  /** The end (exclusive) of the container starting at `offset`, when known. */
+  endOf(offset: number): number | undefined;
+}
+
 /** Locator for text that `JSON.parse` accepted. */
 export class ScanLocator implements NodeLocator {
-  constructor(private readonly text: string) {}
+  constructor(
+    private readonly text: string,
+    /** Consulted before skipping a container; returns undefined while not (yet) known. */
+    private readonly known: () => KnownExtents | undefined = () => undefined,
+  ) {}
 
   locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
     const found = new Map<string, LocatedNode>();
@@ -76,12 +95,31 @@ export class ScanLocator implements NodeLocator {
     return found;
   }
 
+  /**
+   * The span of the array at `path` and of each of its elements, in one scan; undefined when
+   * `path` is not an array. With duplicate keys the last occurrence wins, as with JSON.parse.
+   */
+  elementSpans(path: JsonPath): { array: Span; elements: Span[] } | undefined {
+    const trie = buildTrie([path]);
+    let node = trie;
+    for (const segment of path) node = node.children!.get(segment)!;
+    node.elements = [];
+    const start = this.skipWhitespace(0);
+    if (start >= this.text.length) return undefined;
+    const found = new Map<string, LocatedNode>();
+    this.visit(start, trie, undefined, found);
+    const array = found.get(pathKey(path));
+    if (!array || array.kind !== 'array') return undefined;
+    return { array: array.value, elements: node.elements };
+  }
+
   /** Records `node` if wanted, descends if it has children; returns the offset after the value. */
   private visit(offset: number, node: TrieNode, key: Span | undefined, found: Map<string, LocatedNode>): number {
     const text = this.text;
     const code = text.charCodeAt(offset);
     let end: number;
-    if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, found);
+    if (node.elements && code === OPEN_BRACKET) end = this.collectElements(offset, node);
+    else if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, found);
     else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, found);
     else end = this.skipValue(offset);
     if (node.wanted !== undefined) {
@@ -107,6 +145,20 @@ export class ScanLocator implements NodeLocator {
       i = this.skipWhitespace(i);
       if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
       i = this.skipWhitespace(i + 1); // ','
+    }
+  }
+
+  private collectElements(offset: number, node: TrieNode): number {
+    const text = this.text;
+    const elements: Span[] = (node.elements = []);
+    let i = this.skipWhitespace(offset + 1);
+    if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    for (;;) {
+      const end = this.skipValue(i);
+      elements.push({ offset: i, length: end - i });
+      i = this.skipWhitespace(end);
+      if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+      i = this.skipWhitespace(i + 1);
     }
   }
 
@@ -151,6 +203,8 @@ export class ScanLocator implements NodeLocator {
     const code = text.charCodeAt(i);
     if (code === QUOTE) return this.skipString(i);
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
+      const known = this.known()?.endOf(i);
+      if (known !== undefined) return known;
       // Jump between structural characters with a native regex search instead of a char loop.
       const structural = STRUCTURAL;
       structural.lastIndex = i;
@@ -178,6 +232,30 @@ export class ScanLocator implements NodeLocator {
   }
 }
 
+/**
+ * Like jsonc-parser's findNodeAtLocation, but a duplicated key resolves to its last occurrence,
+ * the one whose value JSON.parse and getNodeValue keep (findNodeAtLocation takes the first).
+ */
+function nodeAtPath(root: Node, path: JsonPath): Node | undefined {
+  let node: Node | undefined = root;
+  for (const segment of path) {
+    if (!node?.children) return undefined;
+    if (typeof segment === 'string') {
+      if (node.type !== 'object') return undefined;
+      let match: Node | undefined;
+      for (const property of node.children) {
+        const [key, value] = property.children ?? [];
+        if (key?.value === segment && value) match = value;
+      }
+      node = match;
+    } else {
+      if (node.type !== 'array' || segment < 0 || segment >= node.children.length) return undefined;
+      node = node.children[segment];
+    }
+  }
+  return node;
+}
+
 /** Locator over jsonc-parser's tolerant tree (documents with syntax errors). */
 export class TreeLocator implements NodeLocator {
   constructor(private readonly root: Node | undefined) {}
@@ -186,7 +264,7 @@ export class TreeLocator implements NodeLocator {
     const found = new Map<string, LocatedNode>();
     if (!this.root) return found;
     for (const path of paths) {
-      const node = findNodeAtLocation(this.root, path as (string | number)[]);
+      const node = nodeAtPath(this.root, path);
       if (!node) continue;
       const keyNode = node.parent?.type === 'property' ? node.parent.children?.[0] : undefined;
       found.set(pathKey(path), {
@@ -195,6 +273,35 @@ export class TreeLocator implements NodeLocator {
         kind: node.type === 'object' ? 'object' : node.type === 'array' ? 'array' : node.type === 'string' ? 'string' : 'other',
       });
     }
+    return found;
+  }
+}
+
+/**
+ * A valid document but for one record with syntax errors: that record's nodes come from its
+ * own tolerant tree (offsets shifted into the document), everything else from the scan, which
+ * jumps over the broken record using the known record spans.
+ */
+export class PatchedLocator implements NodeLocator {
+  constructor(
+    private readonly scan: ScanLocator,
+    private readonly recordPath: JsonPath,
+    private readonly record: TreeLocator,
+    private readonly recordOffset: number,
+  ) {}
+
+  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
+    const outside: JsonPath[] = [];
+    const inside: JsonPath[] = [];
+    for (const path of paths) (isWithin(path, this.recordPath) ? inside : outside).push(path);
+    const found = this.scan.locateAll(outside);
+    const below = inside.map((path) => path.slice(this.recordPath.length));
+    const located = this.record.locateAll(below);
+    const shift = (span: Span): Span => ({ offset: span.offset + this.recordOffset, length: span.length });
+    inside.forEach((path, i) => {
+      const node = located.get(pathKey(below[i]));
+      if (node) found.set(pathKey(path), { key: node.key && shift(node.key), value: shift(node.value), kind: node.kind });
+    });
     return found;
   }
 }

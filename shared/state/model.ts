@@ -48,7 +48,7 @@ export function detectShape(root: unknown): StateShape {
   return 'unknown';
 }
 
-function entry(index: number, path: JsonPath, value: unknown): ResourceEntry {
+export function resourceEntry(index: number, path: JsonPath, value: unknown): ResourceEntry {
   const record = isObject(value) ? value : undefined;
   return {
     index,
@@ -64,7 +64,7 @@ export function buildStateDocument(root: unknown): StateDocument {
   const shape = detectShape(root);
   const document: StateDocument = { root, shape, resources: [], pendingResources: [] };
   if (shape === 'record') {
-    document.resources.push(entry(0, [], root));
+    document.resources.push(resourceEntry(0, [], root));
     return document;
   }
   let deploymentPath: JsonPath | undefined;
@@ -83,16 +83,38 @@ export function buildStateDocument(root: unknown): StateDocument {
   document.deploymentPath = deploymentPath;
   if (Array.isArray(deployment.resources)) {
     document.resourcesPath = [...deploymentPath, 'resources'];
-    deployment.resources.forEach((value, index) => document.resources.push(entry(index, [...deploymentPath, 'resources', index], value)));
+    deployment.resources.forEach((value, index) => document.resources.push(resourceEntry(index, [...deploymentPath, 'resources', index], value)));
   }
   if (Array.isArray(deployment.pending_operations)) {
     deployment.pending_operations.forEach((operation, index) => {
       if (isObject(operation) && 'resource' in operation) {
-        document.pendingResources.push(entry(index, [...deploymentPath, 'pending_operations', index, 'resource'], operation.resource));
+        document.pendingResources.push(resourceEntry(index, [...deploymentPath, 'pending_operations', index, 'resource'], operation.resource));
       }
     });
   }
   return document;
+}
+
+/**
+ * The document with resource `index` replaced by `value`. The containers on the way to it are
+ * copied (never mutated: the previous version's document stays intact); everything else,
+ * including every other resource, is shared.
+ */
+export function withResource(document: StateDocument, index: number, value: unknown): StateDocument {
+  const path = document.resourcesPath!;
+  const replaceAt = (container: unknown, depth: number): unknown => {
+    if (depth === path.length) {
+      const resources = [...(container as unknown[])];
+      resources[index] = value;
+      return resources;
+    }
+    const segment = path[depth] as string;
+    const object = container as JsonObject;
+    return { ...object, [segment]: replaceAt(object[segment], depth + 1) };
+  };
+  const resources = [...document.resources];
+  resources[index] = resourceEntry(index, document.resources[index].path, value);
+  return { ...document, root: replaceAt(document.root, 0), resources };
 }
 
 export function valueAt(root: unknown, path: JsonPath): unknown {

@@ -54,3 +54,14 @@ export function validateShape(shape: Exclude<StateShape, 'unknown'>, root: unkno
   const validate = validators[shape];
   return validate(root) ? [] : [...(validate.errors ?? [])];
 }
+
+/**
+ * Validates one resource record of a document, as the whole-document validation would at
+ * `pointer` (the record's JSON pointer): ajv's errors with their instance paths under it.
+ */
+export function validateRecordAt(record: unknown, pointer: string): ErrorObject[] {
+  validators ??= compile();
+  const validate = validators.record;
+  if (validate(record)) return [];
+  return (validate.errors ?? []).map((error) => ({ ...error, instancePath: pointer + error.instancePath }));
+}

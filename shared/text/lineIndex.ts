@@ -1,4 +1,5 @@
 import type { Position, Range, Span } from '../diagnostics';
+import type { ChangedRegion } from './changedRegion';
 
 /**
  * Converts offsets to LSP positions (UTF-16 code units, which is what JS string
@@ -8,14 +9,37 @@ import type { Position, Range, Span } from '../diagnostics';
 export class LineIndex {
   private readonly lineStarts: number[];
 
-  constructor(private readonly text: string) {
-    const starts = [0];
-    let i = text.indexOf('\n');
-    while (i !== -1) {
+  constructor(
+    private readonly text: string,
+    lineStarts?: number[],
+  ) {
+    this.lineStarts = lineStarts ?? LineIndex.scan(text, 0, text.length, [0]);
+  }
+
+  /**
+   * The index of `text`, which differs from `previous`'s text only in `region`: lines before
+   * the region are kept, lines inside it are scanned, lines after it are shifted.
+   */
+  static afterEdit(previous: LineIndex, text: string, region: ChangedRegion): LineIndex {
+    const old = previous.lineStarts;
+    // Line starts at or before the region's start are unaffected (a start is the offset after a '\n').
+    let keep = upperBound(old, region.start);
+    const starts = old.slice(0, keep);
+    LineIndex.scan(text, region.start, region.newEnd, starts);
+    keep = upperBound(old, region.oldEnd);
+    const delta = region.newEnd - region.oldEnd;
+    for (let i = keep; i < old.length; i++) starts.push(old[i] + delta);
+    return new LineIndex(text, starts);
+  }
+
+  /** Appends the start of every line that begins after a '\n' in text[from, to). */
+  private static scan(text: string, from: number, to: number, starts: number[]): number[] {
+    let i = text.indexOf('\n', from);
+    while (i !== -1 && i < to) {
       starts.push(i + 1);
       i = text.indexOf('\n', i + 1);
     }
-    this.lineStarts = starts;
+    return starts;
   }
 
   get lineCount(): number {
@@ -46,4 +70,16 @@ export class LineIndex {
   rangeOf(span: Span): Range {
     return { start: this.positionAt(span.offset), end: this.positionAt(span.offset + span.length) };
   }
+}
+
+/** Number of elements of the ascending `values` that are ≤ `offset`. */
+function upperBound(values: number[], offset: number): number {
+  let low = 0;
+  let high = values.length;
+  while (low < high) {
+    const mid = (low + high) >> 1;
+    if (values[mid] <= offset) low = mid + 1;
+    else high = mid;
+  }
+  return low;
 }

@@ -1,0 +1,83 @@
+/**
+ * Tolerant parsing for text `JSON.parse` refused: jsonc-parser's tree, its errors as located
+ * messages, and whatever value could be recovered. Used for a whole document, or for one
+ * resource record whose edit broke the syntax while the rest of the document stayed valid.
+ */
+import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
+import type { Span } from '../diagnostics';
+
+export interface SyntaxError {
+  span: Span;
+  message: string;
+}
+
+export interface TolerantParse {
+  tree: Node | undefined;
+  /** The recovered value; undefined when nothing parsed (or it nests too deeply to build). */
+  value: unknown;
+  errors: SyntaxError[];
+}
+
+const OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
+
+/** The tolerant parse of a whole document; `reason` is JSON.parse's error, for text only it refuses. */
+export function parseTolerant(text: string, reason: string): TolerantParse {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, OPTIONS);
+  const syntax = errors.map(toSyntaxError);
+  // jsonc-parser accepted what JSON.parse refused (e.g. a byte-order mark): report JSON.parse's reason.
+  if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: `JSON syntax error: ${reason}` });
+  return { tree, value: tree ? safeNodeValue(tree) : undefined, errors: syntax };
+}
+
+/**
+ * The tolerant parse of one array element's text, when it is self-contained: its value ends
+ * exactly at the text's last character and every error lies before that. The parser decides
+ * from the tokens it has read, and the tokens of the element are the same alone as in the
+ * whole document, so the whole document's tolerant parse would read this element the same way
+ * and then carry on exactly as before. Undefined when that cannot be guaranteed.
+ */
+export function parseTolerantElement(text: string): TolerantParse | undefined {
+  const errors: ParseError[] = [];
+  const tree = parseTree(text, errors, OPTIONS);
+  if (!tree || tree.offset !== 0 || tree.length !== text.length || !errors.length) return undefined;
+  if (errors.some((error) => error.offset >= text.length)) return undefined;
+  const value = safeNodeValue(tree);
+  if (value === undefined) return undefined;
+  return { tree, value, errors: errors.map(toSyntaxError) };
+}
+
+function toSyntaxError(error: ParseError): SyntaxError {
+  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: `JSON syntax error: ${describeParseError(error)}` };
+}
+
+function describeParseError(error: ParseError): string {
+  const name = printParseErrorCode(error.error);
+  const words: Record<string, string> = {
+    InvalidSymbol: 'unexpected character',
+    InvalidNumberFormat: 'invalid number',
+    PropertyNameExpected: 'property name expected',
+    ValueExpected: 'value expected',
+    ColonExpected: 'colon expected',
+    CommaExpected: 'comma expected',
+    CloseBraceExpected: 'closing brace expected',
+    CloseBracketExpected: 'closing bracket expected',
+    EndOfFileExpected: 'end of file expected',
+    InvalidCommentToken: 'comments are not allowed in JSON',
+    UnexpectedEndOfComment: 'unterminated comment',
+    UnexpectedEndOfString: 'unterminated string',
+    UnexpectedEndOfNumber: 'unterminated number',
+    InvalidUnicode: 'invalid unicode escape',
+    InvalidEscapeCharacter: 'invalid escape character',
+    InvalidCharacter: 'invalid character in string',
+  };
+  return words[name] ?? name;
+}
+
+function safeNodeValue(tree: Node): unknown {
+  try {
+    return getNodeValue(tree);
+  } catch {
+    return undefined; // pathologically deep input: report syntax only
+  }
+}

@@ -1,0 +1,161 @@
+/**
+ * Issue 7: re-analysis after an edit (`reanalyzeState`) gives exactly what a fresh analysis of
+ * the new text gives, for edits inside one record (the incremental path), edits that cross
+ * records or break the syntax (the full path), and long chains of edits carried version to
+ * version, on the fixtures and on generated exports.
+ */
+import { strict as assert } from 'node:assert';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { analyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { reanalyzeState, resourceLayoutOf } from '../../shared/state/reanalyze';
+import { changedRegion } from '../../shared/text/changedRegion';
+import { LineIndex } from '../../shared/text/lineIndex';
+import { generateState } from '../bench/generate';
+import { FIXTURES, fixtureNames } from './fixtures';
+
+const seeds = [
+  ...fixtureNames().map((name) => readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')),
+  generateState({ resources: 60, seed: 3, problemsPerThousand: 80 }),
+];
+
+const snippets = [
+  'x',
+  '"',
+  ',',
+  '{',
+  '}',
+  '1',
+  ' ',
+  '\n',
+  '"protect": true, ',
+  '"parent": "urn:pulumi:dev::bench::my:index:Component1::missing", ',
+  '"delete": true, ',
+  '"custom": "yes", ',
+  '"id": "', 
+  ']',
+  '"\\u00e9"',
+];
+
+const edit = fc.record({ at: fc.nat(), cut: fc.nat({ max: 12 }), insert: fc.constantFrom(...snippets) });
+
+function apply(text: string, { at, cut, insert }: { at: number; cut: number; insert: string }): string {
+  const offset = at % (text.length + 1);
+  return text.slice(0, offset) + insert + text.slice(offset + cut);
+}
+
+function assertSameAsFresh(incremental: StateAnalysis, text: string): void {
+  const fresh = analyzeState(text);
+  assert.deepEqual(incremental.diagnostics, fresh.diagnostics);
+  assert.equal(incremental.parsedWith, fresh.parsedWith);
+  assert.equal(incremental.shape, fresh.shape);
+  // (The tolerant parser builds prototype-less objects: compare the JSON.)
+  assert.equal(JSON.stringify(incremental.document.root), JSON.stringify(fresh.document.root));
+  assert.equal(incremental.lines.lineCount, fresh.lines.lineCount);
+  for (const offset of [0, text.length >> 2, text.length >> 1, text.length - 1, text.length]) {
+    assert.deepEqual(incremental.lines.positionAt(offset), fresh.lines.positionAt(offset));
+  }
+}
+
+describe('state: re-analysis after edits (issue 7)', () => {
+  it('equals a fresh analysis after any single edit', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...seeds), edit, (seed, change) => {
+        const previous = analyzeState(seed);
+        const text = apply(seed, change);
+        assertSameAsFresh(reanalyzeState(previous, text), text);
+      }),
+      { numRuns: 400 },
+    );
+  });
+
+  it('equals a fresh analysis at every step of a chain of edits', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...seeds), fc.array(edit, { minLength: 1, maxLength: 15 }), (seed, changes) => {
+        let analysis = analyzeState(seed);
+        let text = seed;
+        for (const change of changes) {
+          text = apply(text, change);
+          analysis = reanalyzeState(analysis, text);
+          assertSameAsFresh(analysis, text);
+        }
+      }),
+      { numRuns: 60 },
+    );
+  });
+
+  it('re-reads only the edited record for an edit inside it, and keeps the other records', () => {
+    const seed = generateState({ resources: 40, seed: 5, problemsPerThousand: 50 });
+    const previous = analyzeState(seed);
+    const layout = resourceLayoutOf(previous)!;
+    assert.ok(layout, 'a valid export has a layout');
+    assert.equal(layout.starts.length, previous.document.resources.length);
+    const target = 17;
+    const at = seed.indexOf('"type"', layout.starts[target]);
+    const text = seed.slice(0, at) + '"protect": true, ' + seed.slice(at);
+    const next = reanalyzeState(previous, text);
+    assertSameAsFresh(next, text);
+    assert.ok(next.incremental, 'the incremental path was taken');
+    assert.notEqual(next.document.resources[target].value, previous.document.resources[target].value);
+    for (const index of [0, target - 1, target + 1, layout.starts.length - 1]) {
+      // Untouched records are the very same objects: nothing else was re-parsed.
+      assert.equal(next.document.resources[index].value, previous.document.resources[index].value);
+    }
+    assert.equal((next.document.resources[target].value as { protect?: boolean }).protect, true);
+    assert.equal((previous.document.resources[target].value as { protect?: boolean }).protect, undefined, 'the previous version is not mutated');
+  });
+
+  it('reports the new problem on the edited record, located in the new text', () => {
+    const seed = readFileSync(join(FIXTURES, 'clean-export.state.json'), 'utf8');
+    const previous = analyzeState(seed);
+    assert.deepEqual(previous.diagnostics, []);
+    const at = seed.lastIndexOf('"custom": true');
+    const text = seed.slice(0, at) + '"colour": 1, ' + seed.slice(at);
+    const next = reanalyzeState(previous, text);
+    const unknown = next.diagnostics.find((d: { code: string }) => d.code === 'unknown-property');
+    assert.ok(unknown, JSON.stringify(next.diagnostics));
+    assert.equal(text.slice(next.lines.offsetAt(unknown.range.start), next.lines.offsetAt(unknown.range.end)), '"colour"');
+  });
+});
+
+describe('text: changed region and line index after an edit', () => {
+  const region = fc.record({ text: fc.string({ maxLength: 300 }), at: fc.nat(), cut: fc.nat({ max: 20 }), insert: fc.string({ maxLength: 20 }) });
+
+  it('finds a region outside which both texts agree', () => {
+    fc.assert(
+      fc.property(region, ({ text, at, cut, insert }) => {
+        const edited = apply(text, { at, cut, insert });
+        const found = changedRegion(text, edited);
+        if (text === edited) return assert.equal(found, undefined);
+        assert.ok(found);
+        assert.equal(text.slice(0, found.start), edited.slice(0, found.start));
+        assert.equal(text.slice(found.oldEnd), edited.slice(found.newEnd));
+        assert.ok(found.start <= found.oldEnd && found.start <= found.newEnd);
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('finds the region in texts longer than its comparison chunk', () => {
+    const text = 'a'.repeat(200_000) + '\n'.repeat(70_000) + 'b'.repeat(100_000);
+    const edited = text.slice(0, 150_001) + 'xyz' + text.slice(150_002);
+    assert.deepEqual(changedRegion(text, edited), { start: 150_001, oldEnd: 150_002, newEnd: 150_004 });
+  });
+
+  it('updates line starts like a fresh scan', () => {
+    const lines = fc.string({ maxLength: 200 }).map((s) => s.replace(/[^\n]/g, (c) => (c.charCodeAt(0) % 3 === 0 ? '\n' : c)));
+    fc.assert(
+      fc.property(lines, fc.nat(), fc.nat({ max: 20 }), lines, (text, at, cut, insert) => {
+        const edited = apply(text, { at, cut, insert });
+        const found = changedRegion(text, edited);
+        if (!found) return;
+        const updated = LineIndex.afterEdit(new LineIndex(text), edited, found);
+        const fresh = new LineIndex(edited);
+        assert.equal(updated.lineCount, fresh.lineCount);
+        for (let offset = 0; offset <= edited.length; offset++) assert.deepEqual(updated.positionAt(offset), fresh.positionAt(offset));
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
