@@ -10,6 +10,8 @@ const watch = process.argv.includes('--watch');
 export const entries = [
   { in: 'client/extension.ts', out: 'client/extension', external: ['vscode'] },
   { in: 'server/server.ts', out: 'server/server', external: [] },
+  // Loaded by the server with new Worker(): validates state files off the request thread.
+  { in: 'server/state/analysisWorker.ts', out: 'server/stateWorker', external: [] },
   { in: 'shared/cli/main.ts', out: 'cli/quota-state', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },

@@ -12,25 +12,30 @@ import {
   TextDocumentSyncKind,
   type InitializeResult,
 } from 'vscode-languageserver/node';
-import { TextDocument } from 'vscode-languageserver-textdocument';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
 import { Validation } from './features/validation';
 import { createQuotaMode } from './modes/quotaMode';
 import { createStateMode } from './modes/stateMode';
+import { EditLog } from './state/editLog';
 import { registerAnalyzeFromDisk } from './state/fromDisk';
+import { StateAnalyzer } from './state/stateAnalyzer';
 import { ServerWorkspace } from './workspace';
 
 const connection = createConnection(ProposedFeatures.all);
-const documents = new TextDocuments(TextDocument);
+// The edit log doubles as the documents' update function, recording edits for the analysis worker.
+const editLog = new EditLog();
+const documents = new TextDocuments<TextDocument>(editLog);
 const workspace = new ServerWorkspace(connection, documents);
+const stateAnalyzer = new StateAnalyzer(editLog, (message) => workspace.log(message));
 const quotaMode = createQuotaMode(workspace);
-workspace.addMode(createStateMode(workspace));
+workspace.addMode(createStateMode(workspace, stateAnalyzer));
 workspace.addMode(quotaMode);
 
 const validation = new Validation(workspace);
 registerRequests(workspace);
-registerAnalyzeFromDisk(workspace);
+registerAnalyzeFromDisk(workspace, stateAnalyzer);
 
 const refreshViews = () => {
   validation.revalidateAll();

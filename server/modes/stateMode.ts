@@ -1,7 +1,9 @@
 /**
  * Language mode for resource-state files: adapts the editor-independent analysis in
  * shared/state to LSP (diagnostics, quick fixes, urn navigation, rename, symbols, hover,
- * completion, code lens). One analysis per uri+version; the navigation index is built on the
+ * completion, code lens). Validation runs in the analysis worker, off this thread (issue 7);
+ * the editor features read a snapshot (parsed text, no validation) kept per uri+version and
+ * derived from the previous version record by record. The navigation index is built on the
  * first request that needs it and kept with that version.
  */
 import { getLocation } from 'jsonc-parser';
@@ -20,7 +22,9 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Span } from '../../shared/diagnostics';
-import { analyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import type { StateShape } from '../../shared/state/model';
+import { parseState, updateState, type StateSnapshot } from '../../shared/state/snapshot';
+import type { StateAnalyzer } from '../state/stateAnalyzer';
 import { fixesFor, type TextEdit } from '../../shared/state/fixes';
 import { isObject } from '../../shared/state/model';
 import { buildNavigationIndex, occurrenceAt, resourceAt, type NavigationIndex } from '../../shared/state/navigation';
@@ -30,22 +34,26 @@ import type { LanguageMode, ModeContext } from './languageMode';
 import { DocumentCache } from './documentCache';
 
 interface Cached {
-  analysis: StateAnalysis;
+  analysis: StateSnapshot;
   navigation?: NavigationIndex;
 }
 
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
 
-export function createStateMode(context: ModeContext): LanguageMode & { analysisOf(document: TextDocument): StateAnalysis } {
-  const cache = new DocumentCache<Cached>((document) => ({ analysis: analyzeState(document.getText()) }));
+export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): LanguageMode {
+  const cache = new DocumentCache<Cached>((document, previous) => ({
+    analysis: previous ? updateState(previous.analysis, document.getText()) : parseState(document.getText()),
+  }));
+  /** What the last validation found, for the language status. */
+  const validated = new Map<string, { version: number; shape: StateShape; parsedWith: 'json' | 'tolerant' }>();
   const cached = (document: TextDocument): Cached => cache.get(document);
-  const navigationOf = (document: TextDocument): { analysis: StateAnalysis; navigation: NavigationIndex } => {
+  const navigationOf = (document: TextDocument): { analysis: StateSnapshot; navigation: NavigationIndex } => {
     const entry = cached(document);
     entry.navigation ??= buildNavigationIndex(entry.analysis);
     return { analysis: entry.analysis, navigation: entry.navigation };
   };
-  const rangeOf = (analysis: StateAnalysis, span: Span): Range => analysis.lines.rangeOf(span);
-  const toLspEdits = (analysis: StateAnalysis, edits: TextEdit[]): LspTextEdit[] =>
+  const rangeOf = (analysis: StateSnapshot, span: Span): Range => analysis.lines.rangeOf(span);
+  const toLspEdits = (analysis: StateSnapshot, edits: TextEdit[]): LspTextEdit[] =>
     edits.map((e) => ({ range: rangeOf(analysis, { offset: e.offset, length: e.length }), newText: e.newText }));
 
   const resourceName = (urn: string) => parseUrn(urn)?.name ?? urn;
@@ -53,17 +61,18 @@ export function createStateMode(context: ModeContext): LanguageMode & { analysis
   return {
     kind: 'state',
 
-    analysisOf: (document) => cached(document).analysis,
-
-    validate(document) {
-      return cached(document).analysis.diagnostics;
+    async validate(document) {
+      const version = document.version;
+      const { diagnostics, shape, parsedWith } = await analyzer.analyzeDocument(document);
+      validated.set(document.uri, { version, shape, parsedWith });
+      return diagnostics;
     },
 
     status(document) {
-      const { analysis } = cached(document);
-      const unavailable =
-        analysis.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
-      return { shape: analysis.shape, unavailable };
+      const last = validated.get(document.uri);
+      if (!last) return {};
+      const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
+      return { shape: last.shape, unavailable };
     },
 
     hover(document, position) {
@@ -240,10 +249,12 @@ export function createStateMode(context: ModeContext): LanguageMode & { analysis
 
     forget(uri) {
       cache.forget(uri);
+      validated.delete(uri);
+      analyzer.forget(uri);
     },
   };
 
-  function providerIdSuffix(analysis: StateAnalysis, resource: number): string {
+  function providerIdSuffix(analysis: StateSnapshot, resource: number): string {
     const value = analysis.document.resources[resource]?.value;
     const reference = isObject(value) && typeof value.provider === 'string' ? value.provider : '';
     const separator = reference.lastIndexOf('::');
@@ -254,7 +265,7 @@ export function createStateMode(context: ModeContext): LanguageMode & { analysis
 }
 
 /** Document symbols as the parent tree (iterative, so deep or cyclic parent chains are safe). */
-function parentTree(analysis: StateAnalysis, navigation: NavigationIndex): DocumentSymbol[] {
+function parentTree(analysis: StateSnapshot, navigation: NavigationIndex): DocumentSymbol[] {
   const resources = analysis.document.resources;
   const symbols = new Map<number, DocumentSymbol>();
   const parentOf = new Map<number, number>();

@@ -4,12 +4,11 @@
  * the server reads the file, publishes its diagnostics for the URI (exactly what the CLI
  * reports) and tells the language status which features are unavailable and why.
  */
-import { readFile } from 'node:fs/promises';
 import { applySeverityOverrides } from '../../shared/diagnostics';
 import { AnalyzeFromDiskNotification, DocumentStatusNotification, type DocumentStatusParams } from '../../shared/protocol';
-import { analyzeState } from '../../shared/state/analyze';
 import { toLspDiagnostic } from '../convert';
 import { uriToPath, type ServerWorkspace } from '../workspace';
+import { FileReadError, type StateAnalyzer } from './stateAnalyzer';
 
 export const FROM_DISK_UNAVAILABLE: DocumentStatusParams['unavailable'] = [
   'hover',
@@ -24,22 +23,15 @@ export const FROM_DISK_UNAVAILABLE: DocumentStatusParams['unavailable'] = [
   reason: 'VS Code does not hand this file to extensions (over 50 MB), so it was analysed from disk; editor features need the open document.',
 }));
 
-export function registerAnalyzeFromDisk(workspace: ServerWorkspace): void {
+export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: StateAnalyzer): void {
   const { connection } = workspace;
   connection.onNotification(AnalyzeFromDiskNotification, async ({ uri }) => {
     // The editor synced it after all: normal validation owns it.
     if (workspace.documents.get(uri)) return;
-    let text: string;
     try {
-      text = await readFile(uriToPath(uri), 'utf8');
-    } catch (error) {
-      const reason = `Could not read the file from disk: ${error instanceof Error ? error.message : String(error)}`;
-      workspace.log(reason);
-      await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
-      return;
-    }
-    try {
-      const analysis = analyzeState(text);
+      // The worker reads and analyses the file: a 100 MB text never crosses threads or blocks requests.
+      const analysis = await analyzer.analyzeFile(uriToPath(uri));
+      if (workspace.documents.get(uri)) return;
       const shown = applySeverityOverrides(analysis.diagnostics, workspace.settings.diagnostics?.severity);
       await connection.sendDiagnostics({ uri, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
       await connection.sendNotification(DocumentStatusNotification, {
@@ -51,6 +43,12 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace): void {
         diagnosticCount: shown.length,
       });
     } catch (error) {
+      if (error instanceof FileReadError) {
+        const reason = `Could not read the file from disk: ${error.message}`;
+        workspace.log(reason);
+        await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
+        return;
+      }
       workspace.log(`Analysis of ${uri} from disk failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     }
   });

@@ -3,98 +3,81 @@
  * CLI. Fast path: `JSON.parse` + compiled ajv + integrity checks on the object, then one scan
  * of the text to locate only the nodes that carry diagnostics. Only when `JSON.parse` throws
  * does it fall back to jsonc-parser's tolerant tree (syntax diagnostics, then the same checks
- * on whatever parsed). `reanalyzeState` (reanalyze.ts) is the keystroke path.
+ * on whatever parsed).
+ *
+ * `reanalyzeState` is the keystroke path: when an edit stays inside one record (see
+ * snapshot.ts), only that record is validated against the schema again and the other records'
+ * schema diagnostics are carried over; the cross-resource checks run on the updated object.
+ * The result equals `analyzeState(text)` (property-tested).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
-import { LineIndex } from '../text/lineIndex';
 import { integrityDiagnostics } from './integrity';
-import type { ResourceLayout } from './layout';
-import { ScanLocator, TreeLocator, type NodeLocator } from './locate';
-import { buildStateDocument, type StateDocument, type StateShape } from './model';
+import { isWithin, type JsonPath } from './locate';
+import type { StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
 import { resolve } from './resolve';
 import { schemaDiagnostics } from './schemaDiagnostics';
-import { validateShape } from './schemas';
-import { parseTolerant, type SyntaxError } from './syntax';
+import { validateRecordAt, validateShape } from './schemas';
+import { editRecord, parseState, type StateSnapshot } from './snapshot';
 
 export type { StateShape } from './model';
+export type { StateSnapshot } from './snapshot';
 
-export interface StateAnalysis {
+export interface StateAnalysis extends StateSnapshot {
   /** Final diagnostics, sorted with `compareDiagnostics`. */
   diagnostics: Diagnostic[];
-  shape: StateShape;
-  /** 'json' when JSON.parse accepted the text, 'tolerant' when the syntax was broken. */
-  parsedWith: 'json' | 'tolerant';
-  text: string;
-  document: StateDocument;
-  lines: LineIndex;
-  /** Finds spans of JSON paths in `text` (navigation and quick fixes). */
-  locator: NodeLocator;
-  /** What re-analysis carries to the next version; absent when the next version must start over. */
-  incremental?: IncrementalState;
-}
-
-/** Carried from version to version by `reanalyzeState`. */
-export interface IncrementalState {
-  /** Schema diagnostics before resolution; each lies inside one record or outside all of them. */
-  schemaPending: PendingDiagnostic[];
-  /** Spans of the records: undefined until first needed, null when they could not be found. */
-  layout?: ResourceLayout | null;
-  /** The one record with syntax errors (the rest of the text is valid JSON), if any. */
-  broken?: { index: number; errors: SyntaxError[] };
+  /** Schema diagnostics before location, carried to the next version; absent when incomplete. */
+  schema?: PendingDiagnostic[];
 }
 
 export function analyzeState(text: string): StateAnalysis {
-  const schemaPending: PendingDiagnostic[] = [];
-  const incremental: IncrementalState = { schemaPending };
-  let syntax: SyntaxError[] = [];
-  let root: unknown;
-  let locator: NodeLocator;
-  let parsedWith: StateAnalysis['parsedWith'] = 'json';
-  let schemaComplete = true;
-  try {
-    root = JSON.parse(text);
-    locator = new ScanLocator(text, () => incremental.layout ?? undefined);
-  } catch (parseError) {
-    parsedWith = 'tolerant';
-    const tolerant = parseTolerant(text, (parseError as Error).message);
-    syntax = tolerant.errors;
-    root = tolerant.value;
-    locator = new TreeLocator(tolerant.tree);
-  }
+  return analyzeSnapshot(parseState(text));
+}
 
-  const document = buildStateDocument(root);
+/** The analysis of `text`, a later version of `previous`'s text. */
+export function reanalyzeState(previous: StateAnalysis, text: string): StateAnalysis {
+  if (text === previous.text) return previous;
+  const edit = previous.schema && editRecord(previous, text);
+  if (!edit) return analyzeState(text);
+  const { snapshot, index } = edit;
+  const resource = snapshot.document.resources[index];
+  const single: StateDocument = { ...snapshot.document, resources: [resource], pendingResources: [] };
+  const schema = [
+    ...previous.schema!.filter((p) => !isWithin(p.at.path, resource.path)),
+    ...schemaDiagnostics(validateRecordAt(resource.value, pathToPointer(resource.path)), single),
+  ];
+  return { ...snapshot, diagnostics: diagnose(snapshot, schema), schema };
+}
+
+function analyzeSnapshot(snapshot: StateSnapshot): StateAnalysis {
+  const { document } = snapshot;
+  const schema: PendingDiagnostic[] = [];
+  let complete = true;
   if (document.shape === 'unknown') {
-    if (parsedWith === 'json' || root !== undefined) schemaPending.push(unknownShape(root));
+    if (snapshot.parsedWith === 'json' || document.root !== undefined) schema.push(unknownShape(document.root));
   } else {
     try {
-      schemaPending.push(...schemaDiagnostics(validateShape(document.shape, root), document));
+      schema.push(...schemaDiagnostics(validateShape(document.shape, document.root), document));
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
-      schemaComplete = false;
-      schemaPending.push({ code: 'schema', severity: 'error', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
+      complete = false;
+      schema.push({ code: 'schema', severity: 'error', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
     }
   }
-
-  const lines = new LineIndex(text);
-  const diagnostics = finishDiagnostics(document, schemaPending, syntax, locator, lines, text);
-  const incrementable = parsedWith === 'json' && schemaComplete && document.resourcesPath !== undefined;
-  return { diagnostics, shape: document.shape, parsedWith, text, document, lines, locator, incremental: incrementable ? incremental : undefined };
+  return { ...snapshot, diagnostics: diagnose(snapshot, schema), schema: complete ? schema : undefined };
 }
 
 /** Adds the cross-resource checks and the syntax errors to the schema diagnostics, locates and sorts them. */
-export function finishDiagnostics(
-  document: StateDocument,
-  schemaPending: PendingDiagnostic[],
-  syntax: SyntaxError[],
-  locator: NodeLocator,
-  lines: LineIndex,
-  text: string,
-): Diagnostic[] {
-  const pending = document.shape === 'unknown' ? schemaPending : [...schemaPending, ...integrityDiagnostics(document)];
+function diagnose(snapshot: StateSnapshot, schema: PendingDiagnostic[]): Diagnostic[] {
+  const { document, locator, lines, text } = snapshot;
+  const pending = document.shape === 'unknown' ? schema : [...schema, ...integrityDiagnostics(document)];
   const diagnostics = resolve(pending, locator, lines, text);
-  for (const error of syntax) diagnostics.push({ code: 'syntax', severity: 'error', message: error.message, range: lines.rangeOf(error.span) });
+  for (const error of snapshot.syntax) diagnostics.push({ code: 'syntax', severity: 'error', message: error.message, range: lines.rangeOf(error.span) });
   return diagnostics.sort(compareDiagnostics);
+}
+
+function pathToPointer(path: JsonPath): string {
+  return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
 function unknownShape(root: unknown): PendingDiagnostic {

@@ -2,7 +2,7 @@
  * Quick fixes of product.md §5 as offset-based text edits (the server converts them to a
  * WorkspaceEdit). Every edit keeps the JSON valid and reuses the file's own indentation.
  */
-import type { StateAnalysis } from './analyze';
+import type { StateSnapshot } from './snapshot';
 import { pathKey, type JsonPath, type LocatedNode } from './locate';
 import { dependencyReferences, isObject, valueAt } from './model';
 import { resolveTarget } from './cycles';
@@ -24,7 +24,7 @@ export interface StateFix {
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 
-function locate(analysis: StateAnalysis, path: JsonPath): LocatedNode | undefined {
+function locate(analysis: StateSnapshot, path: JsonPath): LocatedNode | undefined {
   return analysis.locator.locateAll([path]).get(pathKey(path));
 }
 
@@ -52,7 +52,7 @@ function replaceValue(node: LocatedNode, value: unknown): TextEdit {
 }
 
 /** `"delete": true` as the record's first member, indented like its first existing member. */
-function markDeletedEdit(analysis: StateAnalysis, resourcePath: JsonPath): TextEdit | undefined {
+function markDeletedEdit(analysis: StateSnapshot, resourcePath: JsonPath): TextEdit | undefined {
   const existing = locate(analysis, [...resourcePath, 'delete']);
   if (existing) return replaceValue(existing, true);
   const record = locate(analysis, resourcePath);
@@ -68,7 +68,7 @@ function markDeletedEdit(analysis: StateAnalysis, resourcePath: JsonPath): TextE
 }
 
 /** The quick fixes for one diagnostic, from its `data`. */
-export function fixesFor(analysis: StateAnalysis, data: Record<string, unknown>): StateFix[] {
+export function fixesFor(analysis: StateSnapshot, data: Record<string, unknown>): StateFix[] {
   const code = data.code;
   const path = Array.isArray(data.path) ? (data.path as JsonPath) : undefined;
   const fixes: StateFix[] = [];
@@ -114,7 +114,7 @@ export function fixesFor(analysis: StateAnalysis, data: Record<string, unknown>)
   return fixes;
 }
 
-function pushReorder(analysis: StateAnalysis, fixes: StateFix[]): void {
+function pushReorder(analysis: StateSnapshot, fixes: StateFix[]): void {
   const edit = reorderEdit(analysis);
   if (edit) fixes.push({ title: 'Reorder resources into dependency order', edits: [edit], preferred: true });
 }
@@ -124,7 +124,7 @@ function pushReorder(analysis: StateAnalysis, fixes: StateFix[]): void {
  * original order wherever it can: Kahn's algorithm always taking the smallest original index
  * (a binary heap, O(E log V)). Resources on a cycle keep their relative order at the end.
  */
-export function dependencyOrder(analysis: StateAnalysis): number[] {
+export function dependencyOrder(analysis: StateSnapshot): number[] {
   const resources = analysis.document.resources;
   const byUrn = indexUrns(resources);
   const successors: number[][] = resources.map(() => []);
@@ -157,7 +157,7 @@ export function dependencyOrder(analysis: StateAnalysis): number[] {
   return order;
 }
 
-export function reorderEdit(analysis: StateAnalysis): TextEdit | undefined {
+export function reorderEdit(analysis: StateSnapshot): TextEdit | undefined {
   const { document, text } = analysis;
   if (!document.resourcesPath || document.resources.length < 2) return undefined;
   const order = dependencyOrder(analysis);

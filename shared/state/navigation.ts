@@ -5,7 +5,7 @@
  * definition, rename…), not on every keystroke.
  */
 import type { Span } from '../diagnostics';
-import type { StateAnalysis } from './analyze';
+import type { StateSnapshot } from './snapshot';
 import { pathKey, type JsonPath, type LocatedNode } from './locate';
 import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from './model';
 import { findResourceReferences } from './propertyValues';
@@ -33,7 +33,7 @@ export interface NavigationIndex {
   dependents: Map<string, Set<number>>;
 }
 
-export function buildNavigationIndex(analysis: StateAnalysis): NavigationIndex {
+export function buildNavigationIndex(analysis: StateSnapshot): NavigationIndex {
   const { document, text } = analysis;
   const sites: Array<{ site: ReferenceSite | { kind: 'definition'; target: string; from: number; path: JsonPath }; path: JsonPath }> = [];
   for (const resource of document.resources) {

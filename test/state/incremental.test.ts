@@ -8,8 +8,8 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { analyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import { reanalyzeState, resourceLayoutOf } from '../../shared/state/reanalyze';
+import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { resourceLayoutOf } from '../../shared/state/snapshot';
 import { changedRegion } from '../../shared/text/changedRegion';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { generateState } from '../bench/generate';
@@ -96,7 +96,7 @@ describe('state: re-analysis after edits (issue 7)', () => {
     const text = seed.slice(0, at) + '"protect": true, ' + seed.slice(at);
     const next = reanalyzeState(previous, text);
     assertSameAsFresh(next, text);
-    assert.ok(next.incremental, 'the incremental path was taken');
+    assert.ok(next.records?.layout, 'the incremental path was taken');
     assert.notEqual(next.document.resources[target].value, previous.document.resources[target].value);
     for (const index of [0, target - 1, target + 1, layout.starts.length - 1]) {
       // Untouched records are the very same objects: nothing else was re-parsed.

@@ -1,0 +1,57 @@
+/**
+ * Records each document's content changes as offset edits, as they arrive, so the analysis
+ * worker can be sent a few bytes per keystroke instead of the whole (possibly 50 MB) text.
+ * Plugged into TextDocuments as its update function; costs one offset conversion per change.
+ */
+import type { TextDocumentContentChangeEvent, TextDocumentsConfiguration } from 'vscode-languageserver';
+import { TextDocument } from 'vscode-languageserver-textdocument';
+
+/** Replace text[offset, offset + length) with `text`. */
+export interface OffsetEdit {
+  offset: number;
+  length: number;
+  text: string;
+}
+
+export class EditLog implements TextDocumentsConfiguration<TextDocument> {
+  /** Edits since the last `take`, or null when a change replaced the whole text. */
+  private readonly pending = new Map<string, OffsetEdit[] | null>();
+
+  create(uri: string, languageId: string, version: number, content: string): TextDocument {
+    this.pending.set(uri, null);
+    return TextDocument.create(uri, languageId, version, content);
+  }
+
+  update(document: TextDocument, changes: TextDocumentContentChangeEvent[], version: number): TextDocument {
+    let edits = this.pending.get(document.uri);
+    for (const change of changes) {
+      if ('range' in change) {
+        const offset = document.offsetAt(change.range.start);
+        edits?.push({ offset, length: document.offsetAt(change.range.end) - offset, text: change.text });
+      } else {
+        edits = null;
+      }
+      // One change at a time: each range refers to the text after the previous change.
+      TextDocument.update(document, [change], version);
+    }
+    this.pending.set(document.uri, edits === undefined ? null : edits);
+    return document;
+  }
+
+  /** The edits since the last call (null: send the whole text); starts a new log for `uri`. */
+  take(uri: string): OffsetEdit[] | null {
+    const edits = this.pending.get(uri) ?? null;
+    this.pending.set(uri, []);
+    return edits;
+  }
+
+  forget(uri: string): void {
+    this.pending.delete(uri);
+  }
+}
+
+/** Applies edits recorded by `EditLog` (in order) to the text they were recorded against. */
+export function applyEdits(text: string, edits: OffsetEdit[]): string {
+  for (const edit of edits) text = text.slice(0, edit.offset) + edit.text + text.slice(edit.offset + edit.length);
+  return text;
+}

@@ -1,0 +1,106 @@
+/**
+ * The server's side of the state analysis worker: sends each open document's edits (or whole
+ * text when the worker has none to build on) and the paths of files analysed from disk, and
+ * resolves with the worker's diagnostics. A worker that dies is replaced on the next request,
+ * which then sends whole texts again; requests in flight fail with a clear error.
+ */
+import { join } from 'node:path';
+import { Worker } from 'node:worker_threads';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { EditLog } from './editLog';
+import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
+
+type Pending = { resolve: (response: WorkerResponse) => void; reject: (error: Error) => void };
+type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
+
+export class FileReadError extends Error {
+  constructor(
+    message: string,
+    readonly notFound: boolean,
+  ) {
+    super(message);
+  }
+}
+
+export class StateAnalyzer {
+  private worker: Worker | undefined;
+  private nextId = 1;
+  private readonly waiting = new Map<number, Pending>();
+  /** Documents whose text the current worker holds. */
+  private readonly synced = new Set<string>();
+
+  constructor(
+    private readonly edits: EditLog,
+    private readonly log: (message: string) => void,
+    private readonly script = join(__dirname, 'stateWorker.js'),
+  ) {}
+
+  async analyzeDocument(document: TextDocument): Promise<WorkerAnalysis> {
+    const uri = document.uri;
+    const edits = this.edits.take(uri);
+    const expectedLength = document.getText().length;
+    const first = edits && this.synced.has(uri) ? { kind: 'document' as const, uri, edits, expectedLength } : this.wholeText(document);
+    this.synced.add(uri);
+    let response = await this.send(first);
+    if ('resync' in response) {
+      this.edits.take(uri); // the whole text includes them
+      response = await this.send(this.wholeText(document));
+    }
+    if ('error' in response) throw new Error(response.error);
+    if ('resync' in response) throw new Error(`The analysis worker could not take the text of ${uri}`);
+    return response.analysis;
+  }
+
+  async analyzeFile(path: string): Promise<WorkerAnalysis> {
+    const response = await this.send({ kind: 'file', path });
+    if ('error' in response) throw new FileReadError(response.error, response.notFound === true);
+    if ('resync' in response) throw new Error('unexpected resync');
+    return response.analysis;
+  }
+
+  forget(uri: string): void {
+    this.edits.forget(uri);
+    if (this.synced.delete(uri)) this.worker?.postMessage({ kind: 'forget', uri } satisfies WorkerRequest);
+  }
+
+  dispose(): void {
+    void this.worker?.terminate();
+    this.worker = undefined;
+  }
+
+  private wholeText(document: TextDocument) {
+    const text = document.getText();
+    return { kind: 'document' as const, uri: document.uri, text, expectedLength: text.length };
+  }
+
+  private send(request: WithoutId<WorkerRequest>): Promise<WorkerResponse> {
+    const worker = this.worker ?? this.start();
+    const id = this.nextId++;
+    return new Promise<WorkerResponse>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      worker.postMessage({ ...request, id });
+    });
+  }
+
+  private start(): Worker {
+    const worker = new Worker(this.script);
+    worker.unref(); // never keeps the server process alive on its own
+    worker.on('message', (response: WorkerResponse) => {
+      const pending = this.waiting.get(response.id);
+      this.waiting.delete(response.id);
+      pending?.resolve(response);
+    });
+    const fail = (reason: string) => {
+      if (this.worker !== worker) return;
+      this.worker = undefined;
+      this.synced.clear();
+      this.log(`State analysis worker stopped: ${reason}`);
+      for (const pending of this.waiting.values()) pending.reject(new Error(`The state analysis worker stopped: ${reason}`));
+      this.waiting.clear();
+    };
+    worker.on('error', (error) => fail(error.message));
+    worker.on('exit', (code) => fail(`exit code ${code}`));
+    this.worker = worker;
+    return worker;
+  }
+}

@@ -1,0 +1,23 @@
+/** Messages between the server and its state analysis worker (analysisWorker.ts). */
+import type { Diagnostic } from '../../shared/diagnostics';
+import type { StateShape } from '../../shared/state/model';
+import type { OffsetEdit } from './editLog';
+
+export type WorkerRequest =
+  /** An open document: its whole text, or the edits since the version the worker last saw. */
+  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number }
+  /** A file the editor does not sync: the worker reads it itself (no 100 MB message). */
+  | { id: number; kind: 'file'; path: string }
+  | { id?: undefined; kind: 'forget'; uri: string };
+
+export interface WorkerAnalysis {
+  diagnostics: Diagnostic[];
+  shape: StateShape;
+  parsedWith: 'json' | 'tolerant';
+}
+
+export type WorkerResponse =
+  | { id: number; analysis: WorkerAnalysis }
+  /** The worker had no base text for the edits (or they did not add up): send the whole text. */
+  | { id: number; resync: true }
+  | { id: number; error: string; notFound?: boolean };

@@ -1,0 +1,124 @@
+/**
+ * A parsed version of a state file: the value, its shape and resources, the syntax errors, and
+ * the means to find text spans (locator, line index). Everything editor features need, none of
+ * the validation. `updateState` is the keystroke path (issue 7): when an edit stays inside one
+ * resource record (its braces untouched), only that record's text is parsed again, with
+ * JSON.parse, or tolerantly when the edit broke its syntax; every other record, and its span,
+ * is carried over. Either way the result is what `parseState` gives for the same text.
+ */
+import { changedRegion } from '../text/changedRegion';
+import { LineIndex } from '../text/lineIndex';
+import { ResourceLayout } from './layout';
+import { PatchedLocator, ScanLocator, TreeLocator, type NodeLocator } from './locate';
+import { buildStateDocument, withResource, type StateDocument, type StateShape } from './model';
+import { parseTolerant, parseTolerantElement, type SyntaxError } from './syntax';
+
+export type { StateShape } from './model';
+
+export interface StateSnapshot {
+  text: string;
+  /** 'json' when the text is valid JSON, 'tolerant' when the syntax is broken. */
+  parsedWith: 'json' | 'tolerant';
+  shape: StateShape;
+  document: StateDocument;
+  /** JSON syntax errors (empty when parsedWith is 'json'). */
+  syntax: SyntaxError[];
+  lines: LineIndex;
+  /** Finds spans of JSON paths in `text` (diagnostics, navigation and quick fixes). */
+  locator: NodeLocator;
+  /** Present when the next version can be derived record by record. */
+  records?: RecordIndex;
+}
+
+export interface RecordIndex {
+  /** Spans of the records: undefined until first needed, null when they could not be found. */
+  layout?: ResourceLayout | null;
+  /** The one record with syntax errors (the rest of the text is valid JSON), if any. */
+  broken?: number;
+}
+
+export function parseState(text: string): StateSnapshot {
+  const records: RecordIndex = {};
+  try {
+    const document = buildStateDocument(JSON.parse(text));
+    const locator = new ScanLocator(text, () => records.layout ?? undefined);
+    return {
+      text,
+      parsedWith: 'json',
+      shape: document.shape,
+      document,
+      syntax: [],
+      lines: new LineIndex(text),
+      locator,
+      records: document.resourcesPath ? records : undefined,
+    };
+  } catch (parseError) {
+    const tolerant = parseTolerant(text, (parseError as Error).message);
+    const document = buildStateDocument(tolerant.value);
+    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax: tolerant.errors, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
+  }
+}
+
+/** The snapshot of `text`, a later version of `previous`'s text. */
+export function updateState(previous: StateSnapshot, text: string): StateSnapshot {
+  if (text === previous.text) return previous;
+  return editRecord(previous, text)?.snapshot ?? parseState(text);
+}
+
+/** The spans of the records, scanned on first use. */
+export function resourceLayoutOf(snapshot: StateSnapshot): ResourceLayout | undefined {
+  const records = snapshot.records;
+  if (!records) return undefined;
+  if (records.layout === undefined) {
+    const { locator, document } = snapshot;
+    const spans = locator instanceof ScanLocator && document.resourcesPath ? locator.elementSpans(document.resourcesPath) : undefined;
+    records.layout = spans && spans.elements.length === document.resources.length ? ResourceLayout.fromSpans(spans.array, spans.elements) : null;
+  }
+  return records.layout ?? undefined;
+}
+
+/**
+ * The snapshot of `text` when it differs from `previous`'s text only inside one record, with
+ * that record's index; undefined when the whole text must be parsed again.
+ */
+export function editRecord(previous: StateSnapshot, text: string): { snapshot: StateSnapshot; index: number } | undefined {
+  const layout = resourceLayoutOf(previous);
+  const region = layout && changedRegion(previous.text, text);
+  if (!layout || !region) return undefined;
+  const index = layout.containing(region.start, region.oldEnd);
+  // With one broken record, only edits inside that record keep the rest known-valid.
+  const broken = previous.records?.broken;
+  if (index === undefined || (broken !== undefined && broken !== index)) return undefined;
+  const delta = region.newEnd - region.oldEnd;
+  const start = layout.starts[index];
+  const recordText = text.slice(start, layout.ends[index] + delta);
+
+  let record: unknown;
+  let syntax: SyntaxError[] = [];
+  let tree: TreeLocator | undefined;
+  try {
+    // The braces are untouched, so if the record's text is one JSON value the whole text is valid JSON.
+    record = JSON.parse(recordText);
+  } catch {
+    const tolerant = parseTolerantElement(recordText);
+    if (!tolerant) return undefined;
+    record = tolerant.value;
+    syntax = tolerant.errors.map((e) => ({ ...e, span: { offset: e.span.offset + start, length: e.span.length } }));
+    tree = new TreeLocator(tolerant.tree);
+  }
+
+  const document = withResource(previous.document, index, record);
+  const records: RecordIndex = { layout: layout.resized(index, delta), broken: tree ? index : undefined };
+  const scan = new ScanLocator(text, () => records.layout ?? undefined);
+  const snapshot: StateSnapshot = {
+    text,
+    parsedWith: tree ? 'tolerant' : 'json',
+    shape: document.shape,
+    document,
+    syntax,
+    lines: LineIndex.afterEdit(previous.lines, text, region),
+    locator: tree ? new PatchedLocator(scan, document.resources[index].path, tree, start) : scan,
+    records,
+  };
+  return { snapshot, index };
+}
