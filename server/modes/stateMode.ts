@@ -23,11 +23,11 @@ import {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Span } from '../../shared/diagnostics';
 import type { StateShape } from '../../shared/state/model';
-import { parseState, updateState, type StateSnapshot } from '../../shared/state/snapshot';
+import { editRecord, parseState, type StateSnapshot } from '../../shared/state/snapshot';
 import type { StateAnalyzer } from '../state/stateAnalyzer';
 import { fixesFor, type TextEdit } from '../../shared/state/fixes';
 import { isObject } from '../../shared/state/model';
-import { buildNavigationIndex, occurrenceAt, resourceAt, type NavigationIndex } from '../../shared/state/navigation';
+import { NavigationIndex } from '../../shared/state/navigation';
 import { isProviderType, parseUrn, UNKNOWN_ID } from '../../shared/state/urn';
 import { DIAGNOSTIC_SOURCE } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
@@ -41,15 +41,20 @@ interface Cached {
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
 
 export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): LanguageMode {
-  const cache = new DocumentCache<Cached>((document, previous) => ({
-    analysis: previous ? updateState(previous.analysis, document.getText()) : parseState(document.getText()),
-  }));
+  const cache = new DocumentCache<Cached>((document, previous): Cached => {
+    const text = document.getText();
+    if (previous && text === previous.analysis.text) return previous;
+    // An edit inside one record: carry the rest of the snapshot and of the navigation index over.
+    const edit = previous && editRecord(previous.analysis, text);
+    if (edit) return { analysis: edit.snapshot, navigation: previous.navigation?.derive(edit.snapshot, edit.index) };
+    return { analysis: parseState(text) };
+  });
   /** What the last validation found, for the language status. */
   const validated = new Map<string, { version: number; shape: StateShape; parsedWith: 'json' | 'tolerant' }>();
   const cached = (document: TextDocument): Cached => cache.get(document);
   const navigationOf = (document: TextDocument): { analysis: StateSnapshot; navigation: NavigationIndex } => {
     const entry = cached(document);
-    entry.navigation ??= buildNavigationIndex(entry.analysis);
+    entry.navigation ??= new NavigationIndex(entry.analysis);
     return { analysis: entry.analysis, navigation: entry.navigation };
   };
   const rangeOf = (analysis: StateSnapshot, span: Span): Range => analysis.lines.rangeOf(span);
@@ -77,11 +82,11 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
 
     hover(document, position) {
       const { analysis, navigation } = navigationOf(document);
-      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
       const lines: string[] = [];
-      const definition = navigation.definitions.get(occurrence.urn)?.[0];
-      const resource = definition ? analysis.document.resources[definition.resource] : undefined;
+      const definition = navigation.definingRecords(occurrence.urn)[0];
+      const resource = definition !== undefined ? analysis.document.resources[definition] : undefined;
       const record = resource && isObject(resource.value) ? resource.value : undefined;
       lines.push(`**${resourceName(occurrence.urn)}**`, '', `\`${occurrence.urn}\``, '');
       if (!record) {
@@ -98,47 +103,46 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
         while (parent && !visited.has(parent) && chain.length < 20) {
           visited.add(parent);
           chain.push(resourceName(parent));
-          const next = navigation.definitions.get(parent)?.[0];
-          const value = next ? analysis.document.resources[next.resource].value : undefined;
+          const next = navigation.definingRecords(parent)[0];
+          const value = next !== undefined ? analysis.document.resources[next].value : undefined;
           parent = isObject(value) && typeof value.parent === 'string' ? value.parent : undefined;
         }
         if (chain.length) lines.push(`- parent chain: ${chain.join(' → ')}`);
-        const dependents = navigation.dependents.get(occurrence.urn)?.size ?? 0;
-        lines.push(`- dependents: ${dependents}`);
+        lines.push(`- dependents: ${navigation.dependentCount(occurrence.urn)}`);
       }
       return { contents: { kind: 'markdown', value: lines.join('\n') }, range: rangeOf(analysis, occurrence.span) };
     },
 
     definition(document, position) {
       const { analysis, navigation } = navigationOf(document);
-      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
-      const definitions = navigation.definitions.get(occurrence.urn) ?? [];
+      const definitions = navigation.definitions(occurrence.urn);
       return definitions.map((d): Location => ({ uri: document.uri, range: rangeOf(analysis, d.span) }));
     },
 
     references(document, position, includeDeclaration) {
       const { analysis, navigation } = navigationOf(document);
-      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
-      const found = [...(includeDeclaration ? navigation.definitions.get(occurrence.urn) ?? [] : []), ...(navigation.references.get(occurrence.urn) ?? [])];
+      const found = [...(includeDeclaration ? navigation.definitions(occurrence.urn) : []), ...navigation.references(occurrence.urn)];
       found.sort((a, b) => a.span.offset - b.span.offset);
       return found.map((o): Location => ({ uri: document.uri, range: rangeOf(analysis, o.span) }));
     },
 
     prepareRename(document, position) {
       const { analysis, navigation } = navigationOf(document);
-      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
       return { range: rangeOf(analysis, occurrence.span), placeholder: occurrence.urn };
     },
 
     rename(document, position, newName) {
       const { analysis, navigation } = navigationOf(document);
-      const occurrence = occurrenceAt(navigation, analysis.lines.offsetAt(position));
+      const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
       const escaped = JSON.stringify(newName).slice(1, -1);
-      const all = [...(navigation.definitions.get(occurrence.urn) ?? []), ...(navigation.references.get(occurrence.urn) ?? [])];
+      const all = [...navigation.definitions(occurrence.urn), ...navigation.references(occurrence.urn)];
       const edits = all.map((o): LspTextEdit => {
         // A literal with escapes is rewritten whole (keeping a provider reference's id).
         const exact = o.span.length === occurrence.urn.length;
@@ -151,8 +155,8 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     completion(document, position) {
       const { analysis, navigation } = navigationOf(document);
       const offset = analysis.lines.offsetAt(position);
-      const index = resourceAt(navigation, offset);
-      const span = index !== undefined ? navigation.resourceSpans[index] : { offset: 0, length: analysis.text.length };
+      const index = navigation.recordAt(offset);
+      const span = index !== undefined ? navigation.recordSpan(index) : { offset: 0, length: analysis.text.length };
       if (!span) return null;
       const slice = analysis.text.slice(span.offset, span.offset + span.length);
       const location = getLocation(slice, offset - span.offset);
@@ -182,9 +186,9 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       if (typeof field !== 'string' || !REFERENCE_FIELDS.has(field)) return null;
       if (field === 'propertyDependencies' && location.path.length < 2) return null;
       const items: CompletionItem[] = [];
-      for (const [urn, definitions] of navigation.definitions) {
+      for (const [urn, definitions] of navigation.definedUrns()) {
         if (urn === own) continue;
-        items.push(item(urn, urn, resources[definitions[0].resource]?.type));
+        items.push(item(urn, urn, resources[definitions[0]]?.type));
       }
       return { isIncomplete: false, items };
     },
@@ -214,9 +218,12 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     codeLenses(document) {
       const { analysis, navigation } = navigationOf(document);
       const lenses: CodeLens[] = [];
-      for (const [urn, definitions] of navigation.definitions) {
-        const count = navigation.dependents.get(urn)?.size ?? 0;
-        const range = rangeOf(analysis, definitions[0].span);
+      const located = navigation.allDefinitions();
+      for (const [urn, definitions] of navigation.definedUrns()) {
+        const definition = located.get(definitions[0]);
+        if (!definition) continue;
+        const count = navigation.dependentCount(urn);
+        const range = rangeOf(analysis, definition.span);
         lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: '' } });
       }
       return lenses;
@@ -232,14 +239,16 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       const results: SymbolInformation[] = [];
       for (const document of documents) {
         const { analysis, navigation } = navigationOf(document);
-        for (const [urn, definitions] of navigation.definitions) {
+        for (const [urn, definitions] of navigation.definedUrns()) {
           if (needle && !urn.toLowerCase().includes(needle)) continue;
-          const resource = analysis.document.resources[definitions[0].resource];
+          const definition = navigation.definitions(urn)[0];
+          if (!definition) continue;
+          const resource = analysis.document.resources[definitions[0]];
           results.push({
             name: resourceName(urn),
             kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : SymbolKind.Object,
             containerName: resource.type,
-            location: { uri: document.uri, range: rangeOf(analysis, definitions[0].span) },
+            location: { uri: document.uri, range: rangeOf(analysis, definition.span) },
           });
           if (results.length >= 1000) return results;
         }
@@ -269,9 +278,10 @@ function parentTree(analysis: StateSnapshot, navigation: NavigationIndex): Docum
   const resources = analysis.document.resources;
   const symbols = new Map<number, DocumentSymbol>();
   const parentOf = new Map<number, number>();
+  const definitions = navigation.allDefinitions();
   for (const resource of resources) {
-    const span = navigation.resourceSpans[resource.index];
-    const urnSpan = resource.urn ? navigation.definitions.get(resource.urn)?.find((d) => d.resource === resource.index)?.span : undefined;
+    const span = navigation.recordSpan(resource.index);
+    const urnSpan = definitions.get(resource.index)?.span;
     if (!span || !resource.urn) continue;
     const record = resource.value as Record<string, unknown>;
     symbols.set(resource.index, {
@@ -283,7 +293,7 @@ function parentTree(analysis: StateSnapshot, navigation: NavigationIndex): Docum
       children: [],
     });
     if (typeof record.parent === 'string') {
-      const parent = navigation.definitions.get(record.parent)?.[0]?.resource;
+      const parent = navigation.definingRecords(record.parent)[0];
       if (parent !== undefined && parent !== resource.index) parentOf.set(resource.index, parent);
     }
   }

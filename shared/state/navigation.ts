@@ -1,14 +1,20 @@
 /**
- * Urn navigation index: every urn definition and every reference (parent, dependencies,
+ * Urn navigation: every urn definition and every reference (parent, dependencies,
  * propertyDependencies, deletedWith, replaceWith, provider `urn::id`, aliases, resource
- * references inside inputs/outputs), located with one scan. Built on demand (first hover,
- * definition, rename…), not on every keystroke.
+ * references inside inputs/outputs).
+ *
+ * Lazy and local (issue 7): who refers to whom comes from the parsed object (no text), and
+ * text spans are found only for the records a request touches (the record under the cursor,
+ * the records defining or referring to one urn), with a scan that jumps over every other
+ * record. A hover after a keystroke in a 30,000-resource file so costs a few records, not the
+ * file. Code lenses and symbols, which need every record, locate them in one batch.
  */
 import type { Span } from '../diagnostics';
-import type { StateSnapshot } from './snapshot';
+import { indexUrns } from './integrity';
 import { pathKey, type JsonPath, type LocatedNode } from './locate';
 import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from './model';
 import { findResourceReferences } from './propertyValues';
+import { resourceLayoutOf, type StateSnapshot } from './snapshot';
 import { parseProviderReference } from './urn';
 
 export interface UrnOccurrence {
@@ -22,61 +28,193 @@ export interface UrnOccurrence {
   resource: number;
 }
 
-export interface NavigationIndex {
-  /** Sorted by offset. */
-  occurrences: UrnOccurrence[];
-  definitions: Map<string, UrnOccurrence[]>;
-  references: Map<string, UrnOccurrence[]>;
-  /** Span of each resource record (by index); undefined when not located. */
-  resourceSpans: Array<Span | undefined>;
-  /** Distinct resources referring to each urn (aliases excluded: those are its own former names). */
-  dependents: Map<string, Set<number>>;
-}
+/** A urn written in a record; ReferenceSite computes its path only when it is located. */
+type Site = ReferenceSite | { kind: 'definition'; target: string; path: JsonPath };
 
-export function buildNavigationIndex(analysis: StateSnapshot): NavigationIndex {
-  const { document, text } = analysis;
-  const sites: Array<{ site: ReferenceSite | { kind: 'definition'; target: string; from: number; path: JsonPath }; path: JsonPath }> = [];
-  for (const resource of document.resources) {
-    const record = resource.value;
-    if (!isObject(record)) continue;
-    if (resource.urn) sites.push({ site: { kind: 'definition', target: resource.urn, from: resource.index, path: [...resource.path, 'urn'] }, path: [...resource.path, 'urn'] });
-    const found: ReferenceSite[] = [...dependencyReferences(resource), ...aliasReferences(resource)];
-    if (typeof record.provider === 'string') {
-      const parsed = parseProviderReference(record.provider);
-      if (!('error' in parsed)) found.push(providerSite(resource, parsed.urn, parsed.id));
+export class NavigationIndex {
+  private byUrn?: Map<string, number[]>;
+  /** urn → records referring to it, aliases included (flagged). */
+  private referrers?: Map<string, Map<number, { alias: boolean; other: boolean }>>;
+  private sites: Array<Site[] | undefined> = [];
+  private readonly located: Array<UrnOccurrence[] | undefined> = [];
+  private spans?: Array<Span | undefined>;
+  private definitionsByRecord?: Map<number, UrnOccurrence>;
+
+  constructor(private readonly snapshot: StateSnapshot) {}
+
+  /**
+   * The index of `snapshot`, a later version that differs from this one only inside record
+   * `changed` (snapshot.ts editRecord). It takes over who-refers-to-whom, replacing only that
+   * record's part, so a hover after a keystroke does not walk every record again. This index
+   * must not be used afterwards.
+   */
+  derive(snapshot: StateSnapshot, changed: number): NavigationIndex {
+    const next = new NavigationIndex(snapshot);
+    next.sites = this.sites;
+    if (this.referrers) {
+      for (const site of this.sitesOf(changed)) if (site.kind !== 'definition') this.referrers.get(site.target)?.delete(changed);
+      next.referrers = this.referrers;
     }
-    findResourceReferences(record.inputs, resource.path, 'inputs', resource.index, found);
-    findResourceReferences(record.outputs, resource.path, 'outputs', resource.index, found);
-    for (const site of found) sites.push({ site, path: site.path });
+    next.sites[changed] = undefined;
+    if (next.referrers) next.addReferrers(next.referrers, changed);
+    this.sites = [];
+    this.referrers = undefined;
+    return next;
   }
-  const wanted: JsonPath[] = sites.map((s) => s.path);
-  for (const resource of document.resources) wanted.push(resource.path);
-  const located = analysis.locator.locateAll(wanted);
 
-  const occurrences: UrnOccurrence[] = [];
-  for (const { site, path } of sites) {
-    const node = located.get(pathKey(path));
-    if (!node || node.kind !== 'string') continue;
-    occurrences.push({ urn: site.target, kind: site.kind, span: innerSpan(text, node, site.target), literal: node.value, resource: site.from });
+  /** Records defining `urn`, in file order. */
+  definingRecords(urn: string): number[] {
+    this.byUrn ??= indexUrns(this.snapshot.document.resources);
+    return this.byUrn.get(urn) ?? [];
   }
-  occurrences.sort((a, b) => a.span.offset - b.span.offset);
 
-  const definitions = new Map<string, UrnOccurrence[]>();
-  const references = new Map<string, UrnOccurrence[]>();
-  const dependents = new Map<string, Set<number>>();
-  for (const occurrence of occurrences) {
-    const map = occurrence.kind === 'definition' ? definitions : references;
-    const list = map.get(occurrence.urn);
-    if (list) list.push(occurrence);
-    else map.set(occurrence.urn, [occurrence]);
-    if (occurrence.kind !== 'definition' && occurrence.kind !== 'alias') {
-      let set = dependents.get(occurrence.urn);
-      if (!set) dependents.set(occurrence.urn, (set = new Set()));
-      set.add(occurrence.resource);
+  /** Every urn defined in the file with its defining records. */
+  definedUrns(): ReadonlyMap<string, number[]> {
+    this.byUrn ??= indexUrns(this.snapshot.document.resources);
+    return this.byUrn;
+  }
+
+  /** Distinct records referring to `urn` (aliases excluded: those are a record's own former names). */
+  dependentCount(urn: string): number {
+    let count = 0;
+    for (const use of this.referrersOf(urn).values()) if (use.other) count++;
+    return count;
+  }
+
+  definitions(urn: string): UrnOccurrence[] {
+    return this.definingRecords(urn).flatMap((index) => this.occurrencesIn(index).filter((o) => o.kind === 'definition' && o.urn === urn));
+  }
+
+  /** References to `urn` (aliases included), in file order. */
+  references(urn: string): UrnOccurrence[] {
+    const records = [...this.referrersOf(urn).keys()].sort((a, b) => a - b);
+    return records.flatMap((index) => this.occurrencesIn(index).filter((o) => o.kind !== 'definition' && o.urn === urn));
+  }
+
+  /** The occurrence whose literal contains `offset` (inclusive of its end, for a cursor after it). */
+  occurrenceAt(offset: number): UrnOccurrence | undefined {
+    const record = this.recordAt(offset);
+    if (record === undefined) return undefined;
+    const list = this.occurrencesIn(record);
+    let low = 0;
+    let high = list.length - 1;
+    while (low <= high) {
+      const mid = (low + high) >> 1;
+      const span = list[mid].literal;
+      if (offset < span.offset) high = mid - 1;
+      else if (offset > span.offset + span.length) low = mid + 1;
+      else return list[mid];
+    }
+    return undefined;
+  }
+
+  /** Index of the record whose text contains `offset`. */
+  recordAt(offset: number): number | undefined {
+    const layout = resourceLayoutOf(this.snapshot);
+    if (layout) {
+      const index = upperBound(layout.starts, offset) - 1;
+      return index >= 0 && offset <= layout.ends[index] ? index : undefined;
+    }
+    const spans = this.allRecordSpans();
+    const found = spans.findIndex((s) => s !== undefined && offset >= s.offset && offset <= s.offset + s.length);
+    return found === -1 ? undefined : found;
+  }
+
+  recordSpan(index: number): Span | undefined {
+    const layout = resourceLayoutOf(this.snapshot);
+    if (layout) return index < layout.starts.length ? { offset: layout.starts[index], length: layout.ends[index] - layout.starts[index] } : undefined;
+    return this.allRecordSpans()[index];
+  }
+
+  /** The definition occurrence of every record that has a urn, located in one batch (only the urns). */
+  allDefinitions(): Map<number, UrnOccurrence> {
+    if (this.definitionsByRecord) return this.definitionsByRecord;
+    const defined = this.snapshot.document.resources.filter((r) => r.urn && isObject(r.value));
+    const found = this.snapshot.locator.locateAll(defined.map((r) => [...r.path, 'urn']));
+    const result = new Map<number, UrnOccurrence>();
+    for (const resource of defined) {
+      const node = found.get(pathKey([...resource.path, 'urn']));
+      if (!node || node.kind !== 'string') continue;
+      const urn = resource.urn!;
+      result.set(resource.index, { urn, kind: 'definition', span: innerSpan(this.snapshot.text, node, urn), literal: node.value, resource: resource.index });
+    }
+    return (this.definitionsByRecord = result);
+  }
+
+  /** The occurrences written in record `index`, sorted by offset. */
+  occurrencesIn(index: number): UrnOccurrence[] {
+    if (this.located[index] === undefined) this.locate([index]);
+    return this.located[index] ?? [];
+  }
+
+  private locate(indices: number[]): void {
+    if (!indices.length) return;
+    const wanted: JsonPath[] = [];
+    for (const index of indices) for (const site of this.sitesOf(index)) wanted.push(site.path);
+    const found = wanted.length ? this.snapshot.locator.locateAll(wanted) : new Map<string, LocatedNode>();
+    const text = this.snapshot.text;
+    for (const index of indices) {
+      const occurrences: UrnOccurrence[] = [];
+      for (const site of this.sitesOf(index)) {
+        const node = found.get(pathKey(site.path));
+        if (!node || node.kind !== 'string') continue;
+        occurrences.push({ urn: site.target, kind: site.kind, span: innerSpan(text, node, site.target), literal: node.value, resource: index });
+      }
+      this.located[index] = occurrences.sort((a, b) => a.span.offset - b.span.offset);
     }
   }
-  const resourceSpans = document.resources.map((r) => located.get(pathKey(r.path))?.value);
-  return { occurrences, definitions, references, resourceSpans, dependents };
+
+  private sitesOf(index: number): Site[] {
+    let sites = this.sites[index];
+    if (sites) return sites;
+    sites = [];
+    const resource = this.snapshot.document.resources[index];
+    const record = resource?.value;
+    if (isObject(record)) {
+      if (resource.urn) sites.push({ kind: 'definition', target: resource.urn, path: [...resource.path, 'urn'] });
+      const found: ReferenceSite[] = [...dependencyReferences(resource), ...aliasReferences(resource)];
+      if (typeof record.provider === 'string') {
+        const parsed = parseProviderReference(record.provider);
+        if (!('error' in parsed)) found.push(providerSite(resource, parsed.urn, parsed.id));
+      }
+      findResourceReferences(record.inputs, resource.path, 'inputs', resource.index, found);
+      findResourceReferences(record.outputs, resource.path, 'outputs', resource.index, found);
+      sites.push(...found);
+    }
+    this.sites[index] = sites;
+    return sites;
+  }
+
+  private referrersOf(urn: string): Map<number, { alias: boolean; other: boolean }> {
+    if (!this.referrers) {
+      const referrers = new Map<string, Map<number, { alias: boolean; other: boolean }>>();
+      for (const resource of this.snapshot.document.resources) this.addReferrers(referrers, resource.index);
+      this.referrers = referrers;
+    }
+    return this.referrers.get(urn) ?? new Map();
+  }
+
+  private addReferrers(referrers: Map<string, Map<number, { alias: boolean; other: boolean }>>, index: number): void {
+    for (const site of this.sitesOf(index)) {
+      if (site.kind === 'definition') continue;
+      let byRecord = referrers.get(site.target);
+      if (!byRecord) referrers.set(site.target, (byRecord = new Map()));
+      let use = byRecord.get(index);
+      if (!use) byRecord.set(index, (use = { alias: false, other: false }));
+      if (site.kind === 'alias') use.alias = true;
+      else use.other = true;
+    }
+  }
+
+  /** Record spans when the text has no record layout (syntax errors): located in one batch. */
+  private allRecordSpans(): Array<Span | undefined> {
+    if (!this.spans) {
+      const resources = this.snapshot.document.resources;
+      const found = this.snapshot.locator.locateAll(resources.map((r) => r.path));
+      this.spans = resources.map((r) => found.get(pathKey(r.path))?.value);
+    }
+    return this.spans;
+  }
 }
 
 /** The urn's own characters inside the literal; the whole content when escapes make that ambiguous. */
@@ -87,36 +225,13 @@ function innerSpan(text: string, node: LocatedNode, urn: string): Span {
   return { offset: contentStart, length: content.length };
 }
 
-/** The occurrence whose span contains `offset` (inclusive of its end, for a cursor after it). */
-export function occurrenceAt(index: NavigationIndex, offset: number): UrnOccurrence | undefined {
-  const list = index.occurrences;
+function upperBound(values: readonly number[], offset: number): number {
   let low = 0;
-  let high = list.length - 1;
-  while (low <= high) {
+  let high = values.length;
+  while (low < high) {
     const mid = (low + high) >> 1;
-    const span = list[mid].literal;
-    if (offset < span.offset) high = mid - 1;
-    else if (offset > span.offset + span.length) low = mid + 1;
-    else return list[mid];
+    if (values[mid] <= offset) low = mid + 1;
+    else high = mid;
   }
-  return undefined;
-}
-
-/** Index of the resource whose record contains `offset`. */
-export function resourceAt(index: NavigationIndex, offset: number): number | undefined {
-  const spans = index.resourceSpans;
-  let low = 0;
-  let high = spans.length - 1;
-  while (low <= high) {
-    const mid = (low + high) >> 1;
-    const span = spans[mid];
-    if (!span) {
-      const found = spans.findIndex((s) => s !== undefined && offset >= s.offset && offset <= s.offset + s.length);
-      return found === -1 ? undefined : found;
-    }
-    if (offset < span.offset) high = mid - 1;
-    else if (offset > span.offset + span.length) low = mid + 1;
-    else return mid;
-  }
-  return undefined;
+  return low;
 }

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { analyzeState } from '../../shared/state/analyze';
-import { buildNavigationIndex } from '../../shared/state/navigation';
+import { NavigationIndex } from '../../shared/state/navigation';
 import { fixesFor } from '../../shared/state/fixes';
 import { LspTestClient } from '../lsp/client';
 import { FIXTURES, fixtureNames } from './fixtures';
@@ -50,8 +50,8 @@ const extremes = [
 function exercise(text: string): void {
   const analysis = analyzeState(text);
   assert.ok(Array.isArray(analysis.diagnostics));
-  const navigation = buildNavigationIndex(analysis);
-  assert.ok(navigation.occurrences.length >= 0);
+  const navigation = new NavigationIndex(analysis);
+  for (const occurrence of navigation.allDefinitions().values()) assert.equal(navigation.occurrenceAt(occurrence.span.offset)?.urn, occurrence.urn);
   for (const diagnostic of analysis.diagnostics.slice(0, 20)) fixesFor(analysis, (diagnostic.data ?? {}) as Record<string, unknown>);
 }
 

@@ -9,7 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import { resourceLayoutOf } from '../../shared/state/snapshot';
+import { NavigationIndex } from '../../shared/state/navigation';
+import { editRecord, parseState, resourceLayoutOf, updateState } from '../../shared/state/snapshot';
 import { changedRegion } from '../../shared/text/changedRegion';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { generateState } from '../bench/generate';
@@ -82,6 +83,35 @@ describe('state: re-analysis after edits (issue 7)', () => {
         }
       }),
       { numRuns: 60 },
+    );
+  });
+
+  it('navigates a snapshot derived from the previous version exactly as a fresh one', () => {
+    fc.assert(
+      fc.property(fc.constantFrom(...seeds), edit, (seed, change) => {
+        const text = apply(seed, change);
+        // As the server does: carry the previous version's index over when only one record changed.
+        const before = parseState(seed);
+        const previous = new NavigationIndex(before);
+        previous.dependentCount(before.document.resources[0]?.urn ?? '');
+        const edit = editRecord(before, text);
+        const derived = edit ? previous.derive(edit.snapshot, edit.index) : new NavigationIndex(updateState(before, text));
+        const fresh = new NavigationIndex(parseState(text));
+        const records = parseState(text).document.resources.length;
+        for (let index = 0; index < records; index++) {
+          const occurrences = fresh.occurrencesIn(index);
+          assert.deepEqual(derived.occurrencesIn(index), occurrences);
+          assert.deepEqual(derived.recordSpan(index), fresh.recordSpan(index));
+          for (const occurrence of occurrences) {
+            assert.deepEqual(derived.occurrenceAt(occurrence.literal.offset + 1), occurrence);
+            if (occurrence.span.length === occurrence.urn.length) assert.equal(text.slice(occurrence.span.offset, occurrence.span.offset + occurrence.span.length), occurrence.urn);
+            assert.deepEqual(derived.references(occurrence.urn), fresh.references(occurrence.urn));
+            assert.equal(derived.dependentCount(occurrence.urn), fresh.dependentCount(occurrence.urn));
+          }
+        }
+        assert.deepEqual([...derived.allDefinitions()], [...fresh.allDefinitions()]);
+      }),
+      { numRuns: 150 },
     );
   });
 
