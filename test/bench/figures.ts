@@ -5,7 +5,8 @@
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
-import { analyzeState } from '../../shared/state/analyze';
+import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { resourceLayoutOf } from '../../shared/state/snapshot';
 
 const ROOT = resolve(__dirname, '..', '..');
 const schema = (name: string) => JSON.parse(readFileSync(resolve(ROOT, 'schemas', name), 'utf8'));
@@ -38,6 +39,18 @@ export async function jsonLanguageService(text: string): Promise<number> {
 
 export function ours(text: string): number {
   return analyzeState(text).diagnostics.length;
+}
+
+/** The analysis a keystroke starts from; `warm` when the record spans were already scanned. */
+export function previousAnalysis(text: string, warm: boolean): StateAnalysis {
+  const analysis = analyzeState(text);
+  if (warm) resourceLayoutOf(analysis);
+  return analysis;
+}
+
+/** Re-analysis of `edited` from the previous version's analysis (the server's keystroke path). */
+export function oursAfterEdit(previous: StateAnalysis, edited: string): number {
+  return reanalyzeState(previous, edited).diagnostics.length;
 }
 
 export function floor(text: string): number {

@@ -14,7 +14,8 @@ import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnalyzeFromDiskNotification } from '../../shared/protocol';
 import { LspTestClient } from '../lsp/client';
-import { edit, floor, jsonLanguageService, ours } from './figures';
+import type { Hover } from 'vscode-languageserver-protocol';
+import { edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState } from './generate';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
@@ -31,18 +32,28 @@ async function time(f: () => unknown): Promise<number> {
   return performance.now() - start;
 }
 
-/** Median of `subject` and of JSON.parse, timed alternately, after warm-up. */
-async function measure(text: string, subject: () => unknown, iterations = ITERATIONS, warmupMs = WARMUP_MS): Promise<{ ms: number; parseMs: number }> {
+/**
+ * Median of `subject` and of JSON.parse, timed alternately, after warm-up. `setup` (untimed)
+ * prepares each run's input, e.g. the previous version's analysis for a keystroke.
+ */
+async function measure<T = void>(
+  text: string,
+  subject: (input: T) => unknown,
+  iterations = ITERATIONS,
+  warmupMs = WARMUP_MS,
+  setup: () => T = () => undefined as T,
+): Promise<{ ms: number; parseMs: number }> {
   const warmEnd = performance.now() + warmupMs;
   do {
-    await subject();
+    await subject(setup());
     floor(text);
   } while (performance.now() < warmEnd);
   const a: number[] = [];
   const p: number[] = [];
   for (let i = 0; i < iterations; i++) {
     p.push(await time(() => floor(text)));
-    a.push(await time(subject));
+    const input = setup();
+    a.push(await time(() => subject(input)));
   }
   return { ms: median(a), parseMs: median(p) };
 }
@@ -95,10 +106,15 @@ async function main(): Promise<void> {
       process.env.BENCH_SKIP_JLS_RSS ? undefined : peakRss('json-languageservice', file),
     );
     if (size === 10000) {
+      // The server's keystroke path: re-analysis from the previous version's analysis.
+      const warm = previousAnalysis(text, true);
       for (const kind of ['value', 'key', 'syntax'] as const) {
         const edited = edit(text, kind);
-        add(`ours: after a ${kind} edit`, await measure(text, () => ours(edited)), kind === 'syntax' ? peakRss('ours-syntax-edit', file) : undefined);
+        add(`ours: after a ${kind} edit`, await measure(text, () => oursAfterEdit(warm, edited)), kind === 'syntax' ? peakRss('ours-syntax-edit', file) : undefined);
       }
+      // The first keystroke after opening also scans where each record is (once per document).
+      const edited = edit(text, 'value');
+      add('ours: first value edit after open (scans record spans)', await measure(text, (previous) => oursAfterEdit(previous, edited), 3, 0, () => previousAnalysis(text, false)));
     }
   }
 
@@ -116,6 +132,36 @@ async function main(): Promise<void> {
     );
     // Includes the server's 150 ms change debounce.
     rows.push({ size: tenSize, figure: 'server: didChange → publishDiagnostics (incl. 150 ms debounce)', ms: changed, ratio: changed / parseMs });
+
+    // Responsiveness: hovers sent every 10 ms from a keystroke until its diagnostics arrive
+    // (the worker validates meanwhile); each hover's own round trip is measured.
+    let keystrokeText = edit(ten.text, 'value');
+    const hoverAt = keystrokeText.indexOf('"parent": "urn', keystrokeText.length >> 1) + 12;
+    // The first feature request on a document builds its snapshot on the request thread.
+    const firstStart = performance.now();
+    await client.request('textDocument/hover', { textDocument: { uri }, position: positionAt(keystrokeText, hoverAt) });
+    const first = performance.now() - firstStart;
+    rows.push({ size: tenSize, figure: 'server: first hover on the document (parses it once)', ms: first, ratio: first / parseMs });
+    const latencies: number[] = [];
+    for (let round = 0; round < 5; round++) {
+      // Type one character 40 characters before the hovered urn, in the same record.
+      const range = { start: positionAt(keystrokeText, hoverAt - 40), end: positionAt(keystrokeText, hoverAt - 40) };
+      keystrokeText = keystrokeText.slice(0, hoverAt - 40) + 'y' + keystrokeText.slice(hoverAt - 40);
+      let done = false;
+      const published = client.change(uri, [{ range, text: 'y' }]).then(() => (done = true));
+      const position = positionAt(keystrokeText, hoverAt + round + 1); // the urn moved right by one per round
+      while (!done) {
+        const start = performance.now();
+        const hover = await client.request<unknown, Hover | null>('textDocument/hover', { textDocument: { uri }, position });
+        latencies.push(performance.now() - start);
+        if (!hover) throw new Error('hover found nothing at the urn');
+        await new Promise((r) => setTimeout(r, 10));
+      }
+      await published;
+    }
+    const sorted = [...latencies].sort((a, b) => a - b);
+    rows.push({ size: tenSize, figure: `server: hover during validation, median of ${sorted.length}`, ms: median(sorted), ratio: median(sorted) / parseMs });
+    rows.push({ size: tenSize, figure: 'server: hover during validation, max', ms: sorted[sorted.length - 1], ratio: sorted[sorted.length - 1] / parseMs });
     const thirty = files.get(30000);
     if (thirty) {
       const diskUri = pathToFileURL(thirty.file).toString();
@@ -143,6 +189,11 @@ async function main(): Promise<void> {
   const resultsFile = join(OUT, 'bench-results.json');
   writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));
   console.log(`results: ${resultsFile}`);
+}
+
+function positionAt(text: string, offset: number) {
+  const before = text.slice(0, offset);
+  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
 }
 
 /** The range of the single inserted character between `text` and `edited`. */
