@@ -15,6 +15,7 @@ interface Edge {
 export function resolveTarget(resources: ResourceEntry[], byUrn: Map<string, number[]>, from: number, target: string): number | undefined {
   const copies = byUrn.get(target);
   if (!copies) return undefined;
+  if (copies.length === 1) return copies[0];
   const deleted = resources[from].deleted;
   return copies.find((i) => resources[i].deleted === deleted) ?? copies[0];
 }
@@ -22,18 +23,16 @@ export function resolveTarget(resources: ResourceEntry[], byUrn: Map<string, num
 /** Edges of the dependency graph (self-loops excluded: those are `self-reference`). */
 export function dependencyEdges(resources: ResourceEntry[], byUrn: Map<string, number[]>, references?: ReferenceSite[][]): Edge[][] {
   return resources.map((resource) => {
-    const sites = [...(references?.[resource.index] ?? dependencyReferences(resource))];
+    const edges: Edge[] = [];
+    const add = (site: ReferenceSite) => {
+      const to = resolveTarget(resources, byUrn, resource.index, site.target);
+      if (to !== undefined && to !== resource.index) edges.push({ to, site });
+    };
+    for (const site of references?.[resource.index] ?? dependencyReferences(resource)) add(site);
     const record = resource.value;
     if (isObject(record) && typeof record.provider === 'string') {
       const parsed = parseProviderReference(record.provider);
-      if (!('error' in parsed)) {
-        sites.push(providerSite(resource, parsed.urn, parsed.id));
-      }
-    }
-    const edges: Edge[] = [];
-    for (const site of sites) {
-      const to = resolveTarget(resources, byUrn, resource.index, site.target);
-      if (to !== undefined && to !== resource.index) edges.push({ to, site });
+      if (!('error' in parsed)) add(providerSite(resource, parsed.urn, parsed.id));
     }
     return edges;
   });

@@ -205,12 +205,13 @@ export class ScanLocator implements NodeLocator {
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       const known = this.known()?.endOf(i);
       if (known !== undefined) return known;
-      // Jump between structural characters with a native regex search instead of a char loop.
+      // Jump between structural characters with a native regex search instead of a char loop;
+      // test() (unlike exec()) allocates nothing per match.
       const structural = STRUCTURAL;
       structural.lastIndex = i;
       let depth = 0;
-      for (let match = structural.exec(text); match; match = structural.exec(text)) {
-        const at = match.index;
+      while (structural.test(text)) {
+        const at = structural.lastIndex - 1;
         const c = text.charCodeAt(at);
         if (c === QUOTE) {
           structural.lastIndex = this.skipString(at);

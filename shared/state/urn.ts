@@ -74,8 +74,21 @@ export function providerUrnProblem(urn: string): string | undefined {
 
 export type ProviderReference = { urn: string; id: string } | { error: string };
 
-/** `<provider urn>::<id>`, split at the last `::`. */
+/** A file has few distinct provider references, each written by thousands of records. */
+const providerReferences = new Map<string, ProviderReference>();
+
+/** `<provider urn>::<id>`, split at the last `::` (memoised: the function is pure). */
 export function parseProviderReference(reference: string): ProviderReference {
+  let parsed = providerReferences.get(reference);
+  if (!parsed) {
+    if (providerReferences.size >= 4096) providerReferences.clear();
+    parsed = splitProviderReference(reference);
+    providerReferences.set(reference, parsed);
+  }
+  return parsed;
+}
+
+function splitProviderReference(reference: string): ProviderReference {
   const separator = reference.lastIndexOf('::');
   if (separator === -1) return { error: `expected '::' in provider reference '${reference}'` };
   const urn = reference.slice(0, separator);
