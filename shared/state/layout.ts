@@ -4,6 +4,7 @@
  * re-reads only that record and the locator can jump over every other one.
  */
 import type { Span } from '../diagnostics';
+import { upperBound } from '../text/upperBound';
 import type { KnownExtents } from './locate';
 
 export class ResourceLayout implements KnownExtents {
@@ -54,14 +55,7 @@ export class ResourceLayout implements KnownExtents {
 
   /** The last record starting at or before `offset`. */
   private indexAt(offset: number): number | undefined {
-    const starts = this.starts;
-    let low = 0;
-    let high = starts.length;
-    while (low < high) {
-      const mid = (low + high) >> 1;
-      if (starts[mid] <= offset) low = mid + 1;
-      else high = mid;
-    }
-    return low === 0 ? undefined : low - 1;
+    const count = upperBound(this.starts, offset);
+    return count === 0 ? undefined : count - 1;
   }
 }

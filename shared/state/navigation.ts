@@ -16,6 +16,7 @@ import { aliasReferences, dependencyReferences, isObject, providerSite, type Ref
 import { findResourceReferences } from './propertyValues';
 import { resourceLayoutOf, type StateSnapshot } from './snapshot';
 import { parseProviderReference } from './urn';
+import { upperBound } from '../text/upperBound';
 
 export interface UrnOccurrence {
   urn: string;
@@ -223,15 +224,4 @@ function innerSpan(text: string, node: LocatedNode, urn: string): Span {
   const content = text.slice(contentStart, node.value.offset + node.value.length - 1);
   if (content.startsWith(urn)) return { offset: contentStart, length: urn.length };
   return { offset: contentStart, length: content.length };
-}
-
-function upperBound(values: readonly number[], offset: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] <= offset) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }

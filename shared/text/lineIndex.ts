@@ -1,5 +1,6 @@
 import type { Position, Range, Span } from '../diagnostics';
 import type { ChangedRegion } from './changedRegion';
+import { upperBound } from './upperBound';
 
 /**
  * Converts offsets to LSP positions (UTF-16 code units, which is what JS string
@@ -70,16 +71,4 @@ export class LineIndex {
   rangeOf(span: Span): Range {
     return { start: this.positionAt(span.offset), end: this.positionAt(span.offset + span.length) };
   }
-}
-
-/** Number of elements of the ascending `values` that are ≤ `offset`. */
-function upperBound(values: number[], offset: number): number {
-  let low = 0;
-  let high = values.length;
-  while (low < high) {
-    const mid = (low + high) >> 1;
-    if (values[mid] <= offset) low = mid + 1;
-    else high = mid;
-  }
-  return low;
 }
