@@ -50,7 +50,7 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     return { analysis: parseState(text) };
   });
   /** What the last validation found, for the language status. */
-  const validated = new Map<string, { version: number; shape: StateShape; parsedWith: 'json' | 'tolerant' }>();
+  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant' }>();
   const cached = (document: TextDocument): Cached => cache.get(document);
   const navigationOf = (document: TextDocument): { analysis: StateSnapshot; navigation: NavigationIndex } => {
     const entry = cached(document);
@@ -67,9 +67,8 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     kind: 'state',
 
     async validate(document) {
-      const version = document.version;
       const { diagnostics, shape, parsedWith } = await analyzer.analyzeDocument(document);
-      validated.set(document.uri, { version, shape, parsedWith });
+      validated.set(document.uri, { shape, parsedWith });
       return diagnostics;
     },
 

@@ -19,12 +19,13 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse | undefine
       documents.delete(request.uri);
       return undefined;
     case 'file': {
+      let text: string;
       try {
-        return { id: request.id, analysis: summary(analyzeState(await readFile(request.path, 'utf8'))) };
+        text = await readFile(request.path, 'utf8');
       } catch (error) {
-        const code = (error as NodeJS.ErrnoException).code;
-        return { id: request.id, error: error instanceof Error ? error.message : String(error), notFound: code === 'ENOENT' };
+        return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
       }
+      return { id: request.id, analysis: summary(analyzeState(text)) };
     }
     case 'document': {
       const previous = documents.get(request.uri);

@@ -13,6 +13,12 @@ export interface OffsetEdit {
   text: string;
 }
 
+/**
+ * Past this many edits since the last `take`, the log gives up and the whole text is sent:
+ * documents nobody takes edits for (quota files) must not grow a log for as long as they are open.
+ */
+const MAX_PENDING_EDITS = 512;
+
 export class EditLog implements TextDocumentsConfiguration<TextDocument> {
   /** Edits since the last `take`, or null when a change replaced the whole text. */
   private readonly pending = new Map<string, OffsetEdit[] | null>();
@@ -34,7 +40,7 @@ export class EditLog implements TextDocumentsConfiguration<TextDocument> {
       // One change at a time: each range refers to the text after the previous change.
       TextDocument.update(document, [change], version);
     }
-    this.pending.set(document.uri, edits === undefined ? null : edits);
+    this.pending.set(document.uri, edits === undefined || (edits && edits.length > MAX_PENDING_EDITS) ? null : edits);
     return document;
   }
 

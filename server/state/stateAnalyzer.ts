@@ -13,14 +13,8 @@ import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMess
 type Pending = { resolve: (response: WorkerResponse) => void; reject: (error: Error) => void };
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
 
-export class FileReadError extends Error {
-  constructor(
-    message: string,
-    readonly notFound: boolean,
-  ) {
-    super(message);
-  }
-}
+/** The file to analyse from disk could not be read. */
+export class FileReadError extends Error {}
 
 export class StateAnalyzer {
   private worker: Worker | undefined;
@@ -53,7 +47,7 @@ export class StateAnalyzer {
 
   async analyzeFile(path: string): Promise<WorkerAnalysis> {
     const response = await this.send({ kind: 'file', path });
-    if ('error' in response) throw new FileReadError(response.error, response.notFound === true);
+    if ('error' in response) throw response.unreadable ? new FileReadError(response.error) : new Error(response.error);
     if ('resync' in response) throw new Error('unexpected resync');
     return response.analysis;
   }
@@ -61,11 +55,6 @@ export class StateAnalyzer {
   forget(uri: string): void {
     this.edits.forget(uri);
     if (this.synced.delete(uri)) this.worker?.postMessage({ kind: 'forget', uri } satisfies WorkerRequest);
-  }
-
-  dispose(): void {
-    void this.worker?.terminate();
-    this.worker = undefined;
   }
 
   private wholeText(document: TextDocument) {

@@ -20,4 +20,5 @@ export type WorkerResponse =
   | { id: number; analysis: WorkerAnalysis }
   /** The worker had no base text for the edits (or they did not add up): send the whole text. */
   | { id: number; resync: true }
-  | { id: number; error: string; notFound?: boolean };
+  /** `unreadable`: the file could not be read (as opposed to a failed analysis). */
+  | { id: number; error: string; unreadable?: boolean };
