@@ -238,9 +238,10 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       const results: SymbolInformation[] = [];
       for (const document of documents) {
         const { analysis, navigation } = navigationOf(document);
+        const located = navigation.allDefinitions();
         for (const [urn, definitions] of navigation.definedUrns()) {
           if (needle && !urn.toLowerCase().includes(needle)) continue;
-          const definition = navigation.definitions(urn)[0];
+          const definition = located.get(definitions[0]);
           if (!definition) continue;
           const resource = analysis.document.resources[definitions[0]];
           results.push({

@@ -83,12 +83,16 @@ export class NavigationIndex {
   }
 
   definitions(urn: string): UrnOccurrence[] {
-    return this.definingRecords(urn).flatMap((index) => this.occurrencesIn(index).filter((o) => o.kind === 'definition' && o.urn === urn));
+    const records = this.definingRecords(urn);
+    this.locateMissing(records);
+    return records.flatMap((index) => this.occurrencesIn(index).filter((o) => o.kind === 'definition' && o.urn === urn));
   }
 
   /** References to `urn` (aliases included), in file order. */
   references(urn: string): UrnOccurrence[] {
     const records = [...this.referrersOf(urn).keys()].sort((a, b) => a - b);
+    // One scan for all of them: a urn such as the stack's can be referred to by every record.
+    this.locateMissing(records);
     return records.flatMap((index) => this.occurrencesIn(index).filter((o) => o.kind !== 'definition' && o.urn === urn));
   }
 
@@ -144,8 +148,12 @@ export class NavigationIndex {
 
   /** The occurrences written in record `index`, sorted by offset. */
   occurrencesIn(index: number): UrnOccurrence[] {
-    if (this.located[index] === undefined) this.locate([index]);
+    this.locateMissing([index]);
     return this.located[index] ?? [];
+  }
+
+  private locateMissing(indices: number[]): void {
+    this.locate(indices.filter((index) => this.located[index] === undefined));
   }
 
   private locate(indices: number[]): void {
