@@ -115,6 +115,18 @@ describe('state: re-analysis after edits (issue 7)', () => {
     );
   });
 
+  it('locates every record of a find-references request in one scan', () => {
+    const snapshot = parseState(generateState({ resources: 200, seed: 9 }));
+    let scans = 0;
+    const locator = snapshot.locator;
+    const counted = { ...snapshot, locator: { locateAll: (paths: Parameters<typeof locator.locateAll>[0]) => (scans++, locator.locateAll(paths)) } };
+    const navigation = new NavigationIndex(counted);
+    const stack = snapshot.document.resources[0].urn!;
+    const references = navigation.references(stack);
+    assert.ok(references.length > 20, `the stack is every top-level record's parent (${references.length})`);
+    assert.equal(scans, 1);
+  });
+
   it('re-reads only the edited record for an edit inside it, and keeps the other records', () => {
     const seed = generateState({ resources: 40, seed: 5, problemsPerThousand: 50 });
     const previous = analyzeState(seed);
