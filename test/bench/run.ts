@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { AnalyzeFromDiskNotification } from '../../shared/protocol';
-import { LspTestClient } from '../lsp/client';
+import { LspTestClient, positionAt } from '../lsp/client';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState } from './generate';
@@ -191,19 +191,12 @@ async function main(): Promise<void> {
   console.log(`results: ${resultsFile}`);
 }
 
-function positionAt(text: string, offset: number) {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-}
-
 /** The range of the single inserted character between `text` and `edited`. */
 function positionRange(text: string, edited: string) {
   let at = 0;
   while (at < text.length && text[at] === edited[at]) at++;
-  const before = text.slice(0, at);
-  const line = before.split('\n').length - 1;
-  const character = at - before.lastIndexOf('\n') - 1;
-  return { start: { line, character }, end: { line, character } };
+  const position = positionAt(text, at);
+  return { start: position, end: position };
 }
 
 main().catch((error) => {

@@ -142,7 +142,11 @@ export function cursor(textWithMarker: string): { text: string; position: { line
   const offset = textWithMarker.indexOf('|');
   if (offset === -1) throw new Error('no | cursor marker in the text');
   const text = textWithMarker.slice(0, offset) + textWithMarker.slice(offset + 1);
+  return { text, position: positionAt(text, offset) };
+}
+
+/** The LSP position of `offset` in `text` (a test's own slow but obvious conversion). */
+export function positionAt(text: string, offset: number): { line: number; character: number } {
   const before = text.slice(0, offset);
-  const line = before.split('\n').length - 1;
-  return { text, position: { line, character: offset - (before.lastIndexOf('\n') + 1) } };
+  return { line: before.split('\n').length - 1, character: offset - (before.lastIndexOf('\n') + 1) };
 }

@@ -9,12 +9,7 @@ import { strict as assert } from 'node:assert';
 import type { Diagnostic, Hover, TextDocumentContentChangeEvent } from 'vscode-languageserver-protocol';
 import { analyzeState } from '../../shared/state/analyze';
 import { generateState } from '../bench/generate';
-import { LspTestClient } from '../lsp/client';
-
-const positionAt = (text: string, offset: number) => {
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-};
+import { LspTestClient, positionAt } from '../lsp/client';
 
 /** A range change replacing text[offset, offset+length) with `insert`, and the text after it. */
 function rangeChange(text: string, offset: number, length: number, insert: string): { change: TextDocumentContentChangeEvent; text: string } {

@@ -10,7 +10,7 @@ import { pathToFileURL } from 'node:url';
 import type { CodeAction, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { analyzeState } from '../../shared/state/analyze';
 import { AnalyzeFromDiskNotification } from '../../shared/protocol';
-import { LspTestClient } from '../lsp/client';
+import { LspTestClient, positionAt } from '../lsp/client';
 import { FIXTURES } from './fixtures';
 
 function applyLspEdits(text: string, edits: TextEdit[]): string {
@@ -22,11 +22,7 @@ function applyLspEdits(text: string, edits: TextEdit[]): string {
 }
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
-const positionOf = (text: string, needle: string, delta = 1) => {
-  const offset = text.indexOf(needle) + delta;
-  const before = text.slice(0, offset);
-  return { line: before.split('\n').length - 1, character: offset - before.lastIndexOf('\n') - 1 };
-};
+const positionOf = (text: string, needle: string, delta = 1) => positionAt(text, text.indexOf(needle) + delta);
 
 describe('state language server (LSP over stdio)', function () {
   this.timeout(60_000);
