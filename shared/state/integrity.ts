@@ -16,8 +16,8 @@ import {
   type StateDocument,
 } from './model';
 import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
-import { isProviderType, parseProviderReference, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, UrnCache } from './urn';
-import { findCycles } from './cycles';
+import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from './urn';
+import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles';
 
 export function magicOf(version: string): string {
   return version === '' ? '' : createHash('sha256').update(version, 'utf8').digest('hex');
@@ -43,30 +43,34 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
   const resources = document.resources;
   const isolated = document.shape === 'record';
   const byUrn = indexUrns(resources);
-  const seen = new Set<string>();
   const providers = new Map<string, number>();
-  const urns = new UrnCache();
-  const references: ReferenceSite[][] = [];
+  // Each resource's own urn, parsed once; a reference to a urn of the file reuses its parse.
+  const parsedUrns: Array<ParsedUrn | undefined> = new Array(resources.length);
+  // The first resource named by each resource's parent (-1: none, or not in the file).
+  const parentIndices = new Int32Array(resources.length).fill(-1);
+  const graph = new DependencyGraph(resources.length);
 
   for (const resource of resources) {
+    graph.begin(resource.index);
     const record = resource.value;
     if (!isObject(record)) continue;
     const urn = resource.urn;
-    const at = resourceAnchor(resource.path, urn !== undefined);
+    const parsedUrn = urn ? parseUrn(urn) : undefined;
+    parsedUrns[resource.index] = parsedUrn;
     const name = urn ?? `at index ${resource.index}`;
     if (urn === '') {
-      out.push({ code: 'schema', severity: 'error', message: `Resource at index ${resource.index} has an empty urn`, at, data: { path: resource.path } });
-    } else if (urn !== undefined && !urns.get(urn)) {
+      out.push({ code: 'schema', severity: 'error', message: `Resource at index ${resource.index} has an empty urn`, at: resourceAnchor(resource.path, true), data: { path: resource.path } });
+    } else if (urn !== undefined && !parsedUrn) {
       out.push({
         code: 'invalid-urn',
         severity: 'information',
         message: `"${urn}" is not a urn of the form urn:pulumi:<stack>::<project>::<type>::<name>`,
-        at,
+        at: resourceAnchor(resource.path, true),
         data: { urn },
       });
     }
     if (resource.type === undefined || resource.type === '') {
-      out.push({ code: 'missing-type', severity: 'error', message: `Resource ${name} has no "type" (import requires it)`, at, data: { path: resource.path } });
+      out.push({ code: 'missing-type', severity: 'error', message: `Resource ${name} has no "type" (import requires it)`, at: resourceAnchor(resource.path, urn !== undefined), data: { path: resource.path } });
     }
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
       out.push({
@@ -80,7 +84,7 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
     if (urn && resource.type && isProviderType(resource.type)) {
       const problem = providerUrnProblem(urn);
       if (problem) {
-        out.push({ code: 'invalid-provider-reference', severity: 'error', message: `Provider ${urn} is not referenceable: ${problem}`, at, data: { urn } });
+        out.push({ code: 'invalid-provider-reference', severity: 'error', message: `Provider ${urn} is not referenceable: ${problem}`, at: resourceAnchor(resource.path, true), data: { urn } });
       } else {
         const id = typeof record.id === 'string' && record.id !== '' ? record.id : UNKNOWN_ID;
         const key = `${urn}::${id}`;
@@ -91,19 +95,27 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
       checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
     }
     const sites = dependencyReferences(resource);
-    references[resource.index] = sites;
-    for (const site of sites) {
-      checkReference(resource, site, seen, byUrn, resources, isolated, out);
+    for (let s = 0; s < sites.length; s++) {
+      const site = sites[s];
+      // One lookup per reference serves the ordering check, the parent check and the graph.
+      const copies = byUrn.get(site.target);
+      if (copies) {
+        const to = pickCopy(resources, copies, resource.index);
+        if (to !== resource.index) graph.add(to, s);
+        if (site.kind === 'parent') parentIndices[resource.index] = copies[0];
+      }
+      checkReference(resource, site, copies, resources, isolated, out);
     }
-    if (urn !== undefined) seen.add(urn);
+    addProviderEdge(graph, resources, byUrn, resource);
   }
+  graph.finish();
 
   if (!isolated) {
     checkDuplicates(resources, byUrn, out);
     checkAliases(resources, out);
-    checkParentUrns(resources, byUrn, urns, out);
-    checkStacks(document, urns, out);
-    out.push(...findCycles(resources, byUrn, references));
+    checkParentUrns(resources, parsedUrns, parentIndices, out);
+    checkStacks(document, parsedUrns, out);
+    out.push(...findCycles(resources, graph));
   }
   return out;
 }
@@ -143,43 +155,49 @@ function definitionAnchor(resources: ResourceEntry[], index: number): Anchor {
   return resourceAnchor(target.path, target.urn !== undefined);
 }
 
+/** `copies`: the indices of the resources named `site.target` (undefined when none). */
 function checkReference(
   resource: ResourceEntry,
   site: ReferenceSite,
-  seen: Set<string>,
-  byUrn: Map<string, number[]>,
+  copies: number[] | undefined,
   resources: ResourceEntry[],
   isolated: boolean,
   out: PendingDiagnostic[],
 ): void {
   const urn = resource.urn ?? `at index ${resource.index}`;
-  const label = site.kind === 'propertyDependency' ? `property dependency (from property "${site.property}")` : REFERENCE_KIND_LABEL[site.kind];
-  const data = { path: site.path, kind: site.kind, target: site.target, from: resource.index };
   if (site.target === resource.urn) {
-    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its ${label}`, at: valueAnchor(site.path), data });
+    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its ${labelOf(site)}`, at: valueAnchor(site.path), data: dataOf(site) });
     return;
   }
-  if (isolated || seen.has(site.target)) return;
-  const copies = byUrn.get(site.target);
+  // Import requires every reference to name a resource that comes earlier.
+  if (isolated || (copies && copies[0] < resource.index)) return;
   if (copies) {
     const later = copies.find((i) => i > resource.index) ?? copies[0];
     out.push({
       code: 'forward-reference',
       severity: 'error',
-      message: `Resource ${urn}'s ${label} ${site.target} comes after it (at index ${later}); import requires it to come first`,
+      message: `Resource ${urn}'s ${labelOf(site)} ${site.target} comes after it (at index ${later}); import requires it to come first`,
       at: valueAnchor(site.path),
       related: [{ at: definitionAnchor(resources, later), message: `${site.target} is defined here` }],
-      data,
+      data: dataOf(site),
     });
   } else {
     out.push({
       code: 'missing-reference',
       severity: 'error',
-      message: `Resource ${urn}'s ${label} ${site.target} is not in this file`,
+      message: `Resource ${urn}'s ${labelOf(site)} ${site.target} is not in this file`,
       at: valueAnchor(site.path),
-      data,
+      data: dataOf(site),
     });
   }
+}
+
+function labelOf(site: ReferenceSite): string {
+  return site.kind === 'propertyDependency' ? `property dependency (from property "${site.property}")` : REFERENCE_KIND_LABEL[site.kind];
+}
+
+function dataOf(site: ReferenceSite): Record<string, unknown> {
+  return { path: site.path, kind: site.kind, target: site.target, from: site.from };
 }
 
 function checkProviderReference(
@@ -282,17 +300,19 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
   }
 }
 
-function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]>, urns: UrnCache, out: PendingDiagnostic[]): void {
+function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn | undefined>, parentIndices: Int32Array, out: PendingDiagnostic[]): void {
   for (const resource of resources) {
     const record = resource.value;
-    if (!isObject(record) || typeof record.parent !== 'string' || !resource.urn || !resource.type) continue;
-    const child = urns.get(resource.urn);
-    const parentIndex = byUrn.get(record.parent)?.[0];
-    const parent = urns.get(record.parent);
-    if (!child || !parent || parentIndex === undefined) continue;
+    const parentIndex = parentIndices[resource.index];
+    if (parentIndex === -1 || !isObject(record) || !resource.urn || !resource.type) continue;
+    const child = parsedUrns[resource.index];
+    // The parent's urn is record.parent itself, so its parse is the parent resource's.
+    const parent = parsedUrns[parentIndex];
+    if (!child || !parent) continue;
     const parentType = resources[parentIndex].type ?? parent.type;
-    const expected = parentType === ROOT_STACK_TYPE ? resource.type : `${parent.qualifiedType}$${resource.type}`;
-    if (child.qualifiedType !== expected) {
+    const underStack = parentType === ROOT_STACK_TYPE;
+    if (underStack ? child.qualifiedType !== resource.type : !isQualifiedBy(child.qualifiedType, parent.qualifiedType, resource.type)) {
+      const expected = underStack ? resource.type : `${parent.qualifiedType}$${resource.type}`;
       out.push({
         code: 'parent-urn-mismatch',
         severity: 'information',
@@ -305,20 +325,30 @@ function checkParentUrns(resources: ResourceEntry[], byUrn: Map<string, number[]
   }
 }
 
-function checkStacks(document: StateDocument, urns: UrnCache, out: PendingDiagnostic[]): void {
+/** Whether `qualified` is `parent + '$' + type`, without building that string for every resource. */
+function isQualifiedBy(qualified: string, parent: string, type: string): boolean {
+  return (
+    qualified.length === parent.length + 1 + type.length &&
+    qualified.charCodeAt(parent.length) === 36 /* $ */ &&
+    qualified.startsWith(parent) &&
+    qualified.endsWith(type)
+  );
+}
+
+function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | undefined>, out: PendingDiagnostic[]): void {
   let stack = document.checkpointStack;
   let source = 'the checkpoint';
   if (!stack) {
-    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && r.urn && urns.get(r.urn));
+    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && parsedUrns[r.index]);
     if (root) {
-      stack = urns.get(root.urn!)!.stack;
+      stack = parsedUrns[root.index]!.stack;
       source = 'the pulumi:pulumi:Stack resource';
     }
   }
   if (!stack) {
     const counts = new Map<string, number>();
     for (const r of document.resources) {
-      const parsed = r.urn ? urns.get(r.urn) : undefined;
+      const parsed = parsedUrns[r.index];
       if (parsed) counts.set(parsed.stack, (counts.get(parsed.stack) ?? 0) + 1);
     }
     let best = 0;
@@ -327,7 +357,7 @@ function checkStacks(document: StateDocument, urns: UrnCache, out: PendingDiagno
   }
   if (!stack) return;
   for (const resource of document.resources) {
-    const parsed = resource.urn ? urns.get(resource.urn) : undefined;
+    const parsed = parsedUrns[resource.index];
     if (parsed && parsed.stack !== stack) {
       out.push({
         code: 'foreign-stack',

@@ -35,19 +35,6 @@ export function parseUrn(urn: string): ParsedUrn | undefined {
   return { stack, project, qualifiedType, type, name };
 }
 
-/** Parses each distinct urn once per analysis. */
-export class UrnCache {
-  private readonly parsed = new Map<string, ParsedUrn | null>();
-  get(urn: string): ParsedUrn | undefined {
-    let result = this.parsed.get(urn);
-    if (result === undefined) {
-      result = parseUrn(urn) ?? null;
-      this.parsed.set(urn, result);
-    }
-    return result ?? undefined;
-  }
-}
-
 /** Pulumi's own validity test: `urn:pulumi:` prefix and at least three `::`. */
 export function isPulumiValidUrn(urn: string): boolean {
   if (!urn.startsWith(URN_PREFIX)) return false;
