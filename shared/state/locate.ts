@@ -70,7 +70,14 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
-const STRUCTURAL = /[{}[\]"]/g;
+/**
+ * From inside a container, to just after its next bracket: strings (with their escapes) are
+ * consumed whole, so brackets inside them never stop the search. Written in the unrolled
+ * form (`a*(?:b a*)*`) so the engine loops over character classes without backtracking.
+ * Sticky: it matches at lastIndex or not at all, so text without a closing bracket (never
+ * valid JSON, but cheap to guard) fails in one pass instead of being retried at every offset.
+ */
+const NEXT_BRACKET = /[^"{}[\]]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"{}[\]]*)*[{}[\]]/y;
 
 /** Containers whose extent is already known, so a scan can jump over them. */
 export interface KnownExtents {
@@ -144,6 +151,7 @@ export class ScanLocator implements NodeLocator {
       i = child ? this.visit(i, child, { offset: keyStart, length: keyEnd - keyStart }, found) : this.skipValue(i);
       i = this.skipWhitespace(i);
       if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
+      if (i >= text.length) return i; // unterminated: only in text JSON.parse refused
       i = this.skipWhitespace(i + 1); // ','
     }
   }
@@ -158,6 +166,7 @@ export class ScanLocator implements NodeLocator {
       elements.push({ offset: i, length: end - i });
       i = this.skipWhitespace(end);
       if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+      if (i >= text.length) return i;
       i = this.skipWhitespace(i + 1);
     }
   }
@@ -171,6 +180,7 @@ export class ScanLocator implements NodeLocator {
       i = child ? this.visit(i, child, undefined, found) : this.skipValue(i);
       i = this.skipWhitespace(i);
       if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+      if (i >= text.length) return i;
       i = this.skipWhitespace(i + 1);
     }
   }
@@ -205,20 +215,15 @@ export class ScanLocator implements NodeLocator {
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
       const known = this.known()?.endOf(i);
       if (known !== undefined) return known;
-      // Jump between structural characters with a native regex search instead of a char loop;
+      // Jump from bracket to bracket with a native regex search instead of a char loop;
       // test() (unlike exec()) allocates nothing per match.
-      const structural = STRUCTURAL;
-      structural.lastIndex = i;
-      let depth = 0;
-      while (structural.test(text)) {
-        const at = structural.lastIndex - 1;
-        const c = text.charCodeAt(at);
-        if (c === QUOTE) {
-          structural.lastIndex = this.skipString(at);
-          continue;
-        }
+      const next = NEXT_BRACKET;
+      next.lastIndex = i + 1;
+      let depth = 1;
+      while (next.test(text)) {
+        const c = text.charCodeAt(next.lastIndex - 1);
         if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-        else if (--depth === 0) return at + 1;
+        else if (--depth === 0) return next.lastIndex;
       }
       return text.length;
     }

@@ -1,0 +1,60 @@
+/**
+ * The scan locator finds spans in valid JSON without a syntax tree (issue 7). Whatever the
+ * value and its layout, the span it gives for a path must hold exactly the value at that path,
+ * and the key span exactly the quoted key, including strings full of brackets, quotes and
+ * escapes that a bracket search must step over.
+ */
+import { strict as assert } from 'node:assert';
+import fc from 'fast-check';
+import { pathKey, ScanLocator, type JsonPath } from '../../shared/state/locate';
+
+/** Every path of `value`, the root included. */
+function pathsOf(value: unknown, path: JsonPath = []): JsonPath[] {
+  const paths = [path];
+  if (Array.isArray(value)) value.forEach((item, i) => paths.push(...pathsOf(item, [...path, i])));
+  else if (value !== null && typeof value === 'object') for (const [key, item] of Object.entries(value)) paths.push(...pathsOf(item, [...path, key]));
+  return paths;
+}
+
+function valueAt(value: unknown, path: JsonPath): unknown {
+  return path.reduce<unknown>((v, segment) => (v as Record<string | number, unknown>)[segment], value);
+}
+
+// Strings a bracket search could trip on: brackets, quotes, backslashes, escaped quotes.
+const tricky = fc.stringMatching(/^[a-z{}[\]"\\ ]{0,8}$/);
+const json = fc.letrec((tie) => ({
+  value: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
+  array: fc.array(tie('value'), { maxLength: 4 }),
+  // Duplicate keys cannot come from JSON.stringify; keys avoid __proto__, which it treats specially.
+  object: fc.dictionary(tricky.filter((k) => k !== '__proto__'), tie('value'), { maxKeys: 4 }),
+})).value;
+
+describe('state: locating paths in valid JSON without a tree', () => {
+  it('gives, for every path, a span holding exactly the value at that path', () => {
+    fc.assert(
+      fc.property(json, fc.constantFrom(undefined, 0, 2, '\t'), (value, indent) => {
+        const text = JSON.stringify(value, null, indent);
+        const paths = pathsOf(value);
+        const found = new ScanLocator(text).locateAll(paths);
+        for (const path of paths) {
+          const node = found.get(pathKey(path));
+          assert.ok(node, `path ${pathKey(path)} located in ${text}`);
+          const slice = text.slice(node.value.offset, node.value.offset + node.value.length);
+          assert.equal(JSON.stringify(JSON.parse(slice)), JSON.stringify(valueAt(value, path)), `span of ${pathKey(path)}`);
+          const last = path[path.length - 1];
+          if (typeof last === 'string') assert.equal(text.slice(node.key!.offset, node.key!.offset + node.key!.length), JSON.stringify(last));
+        }
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('gives up at the end of unterminated text instead of scanning forever', () => {
+    // Never valid JSON (the scan only serves text JSON.parse accepted), but it must not hang.
+    for (const text of ['{"a": [' + '"x{", '.repeat(2000), '{"a": [' + '"open '.repeat(2000), '{"a": {"b": [1, ']) {
+      const found = new ScanLocator(text).locateAll([['a'], ['c']]);
+      assert.equal(found.get(pathKey(['a']))?.value.offset, 6);
+      assert.equal(found.has(pathKey(['c'])), false);
+    }
+  });
+});
