@@ -15,7 +15,7 @@ import { pathToFileURL } from 'node:url';
 import { AnalyzeFromDiskNotification } from '../../shared/protocol';
 import { LspTestClient, positionAt } from '../lsp/client';
 import type { Hover } from 'vscode-languageserver-protocol';
-import { edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
+import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState } from './generate';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
@@ -84,6 +84,7 @@ interface Row {
 
 async function main(): Promise<void> {
   mkdirSync(OUT, { recursive: true });
+  await checkReferencePoint();
   const rows: Row[] = [];
   const files = new Map<number, { file: string; text: string }>();
   for (const size of SIZES) {
