@@ -96,6 +96,8 @@ export class ScanLocator implements NodeLocator {
   locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
     const found = new Map<string, LocatedNode>();
     const trie = buildTrie(paths);
+    // Nothing asked for: without this, the scan would skip the whole document to find nothing.
+    if (!trie.children && trie.wanted === undefined) return found;
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return found;
     this.visit(start, trie, undefined, found);
@@ -300,7 +302,8 @@ export class PatchedLocator implements NodeLocator {
     const outside: JsonPath[] = [];
     const inside: JsonPath[] = [];
     for (const path of paths) (isWithin(path, this.recordPath) ? inside : outside).push(path);
-    const found = this.scan.locateAll(outside);
+    // A request about the broken record alone (a hover while typing in it) scans nothing else.
+    const found = outside.length ? this.scan.locateAll(outside) : new Map<string, LocatedNode>();
     const below = inside.map((path) => path.slice(this.recordPath.length));
     const located = this.record.locateAll(below);
     const shift = (span: Span): Span => ({ offset: span.offset + this.recordOffset, length: span.length });

@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import fc from 'fast-check';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { ScanLocator } from '../../shared/state/locate';
 import { NavigationIndex } from '../../shared/state/navigation';
 import { editRecord, parseState, resourceLayoutOf, updateState } from '../../shared/state/snapshot';
 import { changedRegion } from '../../shared/text/changedRegion';
@@ -125,6 +126,33 @@ describe('state: re-analysis after edits (issue 7)', () => {
     const references = navigation.references(stack);
     assert.ok(references.length > 20, `the stack is every top-level record's parent (${references.length})`);
     assert.equal(scans, 1);
+  });
+
+  it('answers a hover in the record being typed in (syntax broken) without scanning the rest of the file', () => {
+    const seed = generateState({ resources: 200, seed: 9 });
+    const previous = parseState(seed);
+    const layout = resourceLayoutOf(previous)!;
+    const target = 120;
+    const parentAt = seed.indexOf('"parent": "urn', layout.starts[target]);
+    assert.ok(parentAt < layout.ends[target], 'the record has a parent');
+    // A stray character between two members: the record's syntax breaks, the rest stays valid.
+    const text = seed.slice(0, parentAt) + 'y' + seed.slice(parentAt);
+    const edit = editRecord(previous, text);
+    assert.ok(edit && edit.snapshot.parsedWith === 'tolerant' && edit.index === target, 'the one-record tolerant path was taken');
+    const navigation = new NavigationIndex(previous).derive(edit.snapshot, edit.index);
+    const scan = ScanLocator.prototype.locateAll;
+    let scans = 0;
+    ScanLocator.prototype.locateAll = function (this: ScanLocator, paths) {
+      scans++;
+      return scan.call(this, paths);
+    };
+    try {
+      const occurrence = navigation.occurrenceAt(text.indexOf('urn:', parentAt + 1));
+      assert.equal(occurrence?.kind, 'parent');
+    } finally {
+      ScanLocator.prototype.locateAll = scan;
+    }
+    assert.equal(scans, 0, 'only the broken record was read');
   });
 
   it('re-reads only the edited record for an edit inside it, and keeps the other records', () => {
