@@ -3,8 +3,9 @@
  * shared/state to LSP (diagnostics, quick fixes, urn navigation, rename, symbols, hover,
  * completion, code lens). Validation runs in the analysis worker, off this thread (issue 7);
  * the editor features read a snapshot (parsed text, no validation) kept per uri+version and
- * derived from the previous version record by record. The navigation index is built on the
- * first request that needs it and kept with that version.
+ * derived from the previous version record by record, made on this thread while the worker
+ * validates. The navigation index is built on the first request that needs it and kept with
+ * that version.
  */
 import { getLocation } from 'jsonc-parser';
 import {
@@ -67,7 +68,17 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     kind: 'state',
 
     async validate(document) {
-      const { diagnostics, shape, parsedWith } = await analyzer.analyzeDocument(document);
+      const analysis = analyzer.analyzeDocument(document);
+      // While the worker validates, ready what the editor features read: the outline and the
+      // dependents code lenses ask for all of it right after open and after each change anyway,
+      // and the first hover then finds it made. After an edit inside one record it is derived
+      // from the previous version, so this costs the whole file only after open.
+      try {
+        navigationOf(document).navigation.prepare();
+      } catch (error) {
+        context.log(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
+      }
+      const { diagnostics, shape, parsedWith } = await analysis;
       validated.set(document.uri, { shape, parsedWith });
       return diagnostics;
     },

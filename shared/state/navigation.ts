@@ -51,6 +51,8 @@ export class NavigationIndex {
    */
   derive(snapshot: StateSnapshot, changed: number): NavigationIndex {
     const next = new NavigationIndex(snapshot);
+    // Which records define which urn changes only when the edited record's own urn does.
+    if (this.byUrn && this.snapshot.document.resources[changed]?.urn === snapshot.document.resources[changed]?.urn) next.byUrn = this.byUrn;
     next.sites = this.sites;
     if (this.referrers) {
       for (const site of this.sitesOf(changed)) if (site.kind !== 'definition') this.referrers.get(site.target)?.delete(changed);
@@ -60,7 +62,14 @@ export class NavigationIndex {
     if (next.referrers) next.addReferrers(next.referrers, changed);
     this.sites = [];
     this.referrers = undefined;
+    this.byUrn = undefined;
     return next;
+  }
+
+  /** Builds now, rather than on the first request, what every hover reads: definers and referrers. */
+  prepare(): void {
+    this.definedUrns();
+    this.referrersOf('');
   }
 
   /** Records defining `urn`, in file order. */

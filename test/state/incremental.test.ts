@@ -94,7 +94,7 @@ describe('state: re-analysis after edits (issue 7)', () => {
         // As the server does: carry the previous version's index over when only one record changed.
         const before = parseState(seed);
         const previous = new NavigationIndex(before);
-        previous.dependentCount(before.document.resources[0]?.urn ?? '');
+        previous.prepare();
         const edit = editRecord(before, text);
         const derived = edit ? previous.derive(edit.snapshot, edit.index) : new NavigationIndex(updateState(before, text));
         const fresh = new NavigationIndex(parseState(text));
@@ -111,6 +111,7 @@ describe('state: re-analysis after edits (issue 7)', () => {
           }
         }
         assert.deepEqual([...derived.allDefinitions()], [...fresh.allDefinitions()]);
+        assert.deepEqual([...derived.definedUrns()], [...fresh.definedUrns()]);
       }),
       { numRuns: 150 },
     );
