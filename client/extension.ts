@@ -11,6 +11,7 @@ import { AuthCommands } from './auth';
 import type { CommandContext } from './commands/context';
 import { GroupCommands } from './commands/groups';
 import { MyQuotaCommands } from './commands/myQuota';
+import { DependentsCommands } from './commands/dependents';
 import { PreviewCommands } from './commands/preview';
 import { RuleCommands } from './commands/rules';
 import { SyncCommands } from './commands/sync';
@@ -75,6 +76,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new MyQuotaCommands(commandContext).register(),
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
+    ...new DependentsCommands(commandContext).register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
         void liveUsage.refresh();

@@ -13,6 +13,7 @@ import {
   type InitializeResult,
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { registerDependents } from './features/dependents';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
 import { Validation } from './features/validation';
@@ -30,12 +31,14 @@ const documents = new TextDocuments<TextDocument>(editLog);
 const workspace = new ServerWorkspace(connection, documents);
 const stateAnalyzer = new StateAnalyzer(editLog, (message) => workspace.log(message));
 const quotaMode = createQuotaMode(workspace);
-workspace.addMode(createStateMode(workspace, stateAnalyzer));
+const stateMode = createStateMode(workspace, stateAnalyzer);
+workspace.addMode(stateMode);
 workspace.addMode(quotaMode);
 
 const validation = new Validation(workspace);
 registerRequests(workspace);
 registerAnalyzeFromDisk(workspace, stateAnalyzer);
+registerDependents(workspace, stateMode);
 
 const refreshViews = () => {
   validation.revalidateAll();

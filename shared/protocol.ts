@@ -2,7 +2,7 @@
  * The one protocol module: custom LSP requests and notifications, imported by both the
  * client and the server so names and shapes are declared exactly once.
  */
-import { NotificationType, RequestType } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, type Location, type Position } from 'vscode-languageserver-protocol';
 import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
 import type { EvaluationReport } from './quota/report';
@@ -69,3 +69,22 @@ export interface DocumentStatusParams {
   diagnosticCount?: number;
 }
 export const DocumentStatusNotification = new NotificationType<DocumentStatusParams>('quotaState/documentStatus');
+
+/**
+ * The command a state file's "N dependents" code lens runs (registered by the client): shows,
+ * as a peek at `position`, where the records depending on `urn` refer to it.
+ */
+export const SHOW_DEPENDENTS_COMMAND = 'quotaState.showDependents';
+export interface ShowDependentsArguments {
+  uri: string;
+  urn: string;
+  /** Where the peek opens: the urn's definition. */
+  position: Position;
+}
+
+/** Client → server: where the records depending on `urn` refer to it (aliases are not dependents). */
+export interface DependentsParams {
+  uri: string;
+  urn: string;
+}
+export const DependentsRequest = new RequestType<DependentsParams, Location[], void>('quotaState/dependents');

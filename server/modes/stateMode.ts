@@ -23,6 +23,7 @@ import {
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Span } from '../../shared/diagnostics';
+import { SHOW_DEPENDENTS_COMMAND, type ShowDependentsArguments } from '../../shared/protocol';
 import type { StateShape } from '../../shared/state/model';
 import { editRecord, parseState, type StateSnapshot } from '../../shared/state/snapshot';
 import type { StateAnalyzer } from '../state/stateAnalyzer';
@@ -41,7 +42,12 @@ interface Cached {
 
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
 
-export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): LanguageMode {
+export interface StateMode extends LanguageMode {
+  /** Where the records depending on `urn` refer to it, in file order (what the dependents lens counts). */
+  dependents(document: TextDocument, urn: string): Location[];
+}
+
+export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): StateMode {
   const cache = new DocumentCache<Cached>((document, previous): Cached => {
     const text = document.getText();
     if (previous && text === previous.analysis.text) return previous;
@@ -129,6 +135,14 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       if (!occurrence) return null;
       const definitions = navigation.definitions(occurrence.urn);
       return definitions.map((d): Location => ({ uri: document.uri, range: rangeOf(analysis, d.span) }));
+    },
+
+    dependents(document, urn) {
+      const { analysis, navigation } = navigationOf(document);
+      return navigation
+        .references(urn)
+        .filter((o) => o.kind !== 'alias')
+        .map((o): Location => ({ uri: document.uri, range: rangeOf(analysis, o.span) }));
     },
 
     references(document, position, includeDeclaration) {
@@ -234,7 +248,8 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
         if (!definition) continue;
         const count = navigation.dependentCount(urn);
         const range = rangeOf(analysis, definition.span);
-        lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: '' } });
+        const show: ShowDependentsArguments = { uri: document.uri, urn, position: range.start };
+        lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: SHOW_DEPENDENTS_COMMAND, arguments: [show] } });
       }
       return lenses;
     },

@@ -7,9 +7,9 @@ import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import type { CodeAction, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, Command, CompletionList, Diagnostic, DocumentSymbol, Hover, Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { analyzeState } from '../../shared/state/analyze';
-import { AnalyzeFromDiskNotification } from '../../shared/protocol';
+import { AnalyzeFromDiskNotification, DependentsRequest, SHOW_DEPENDENTS_COMMAND, type DependentsParams, type ShowDependentsArguments } from '../../shared/protocol';
 import { LspTestClient, positionAt } from '../lsp/client';
 import { FIXTURES } from './fixtures';
 
@@ -23,6 +23,10 @@ function applyLspEdits(text: string, edits: TextEdit[]): string {
 
 const fixture = (name: string) => readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
 const positionOf = (text: string, needle: string, delta = 1) => positionAt(text, text.indexOf(needle) + delta);
+const textIn = (text: string, range: Range) => {
+  const lines = text.split('\n');
+  return range.start.line === range.end.line ? lines[range.start.line].slice(range.start.character, range.end.character) : undefined;
+};
 
 describe('state language server (LSP over stdio)', function () {
   this.timeout(60_000);
@@ -105,8 +109,30 @@ describe('state language server (LSP over stdio)', function () {
     assert.deepEqual(stack.children!.map((c) => c.name), ['site']);
     assert.deepEqual(stack.children![0].children!.map((c) => c.name), ['assets', 'policy']);
 
-    const lenses = await client.request<unknown, Array<{ command: { title: string } }>>('textDocument/codeLens', { textDocument: { uri: cleanUri } });
-    assert.ok(lenses.some((l) => l.command.title === '2 dependents'), 'site has two children');
+    const lenses = await client.request<unknown, Array<{ command: Command }>>('textDocument/codeLens', { textDocument: { uri: cleanUri } });
+    const siteUrn = 'urn:pulumi:dev::shop::my:web:Site::site';
+    const siteLens = lenses.find((l) => (l.command.arguments?.[0] as ShowDependentsArguments | undefined)?.urn === siteUrn);
+    assert.equal(siteLens?.command.title, '2 dependents', 'site has two children');
+    // Clicking the lens asks the server where its dependents refer to the urn.
+    assert.equal(siteLens.command.command, SHOW_DEPENDENTS_COMMAND);
+    const [show] = siteLens.command.arguments as ShowDependentsArguments[];
+    assert.deepEqual(show.position, positionOf(text, `"urn": "${show.urn}`, '"urn": "'.length));
+    const dependents = await client.request<DependentsParams, Location[]>(DependentsRequest.method, { uri: cleanUri, urn: show.urn });
+    assert.equal(dependents.length, 2);
+    for (const dependent of dependents) assert.equal(textIn(text, dependent.range), show.urn);
+    // An alias names a record's own former urn: it is not a dependent.
+    const aliased = 'urn:pulumi:dev::shop::aws:s3/bucketPolicy:BucketPolicy::policy';
+    const withAliasDefined = text.replace(`"urn": "${bucketUrn}"`, `"urn": "${aliased}"`).split(bucketUrn).join(aliased);
+    await client.change(cleanUri, withAliasDefined);
+    const aliasedReferences = await client.request<unknown, Location[]>('textDocument/references', {
+      textDocument: { uri: cleanUri },
+      position: positionOf(withAliasDefined, `"urn": "${aliased}`, '"urn": "'.length + 2),
+      context: { includeDeclaration: false },
+    });
+    const viaDependents = await client.request<DependentsParams, Location[]>(DependentsRequest.method, { uri: cleanUri, urn: aliased });
+    assert.equal(aliasedReferences.length, viaDependents.length + 1, 'every reference but the alias');
+    assert.ok(viaDependents.every((d) => textIn(withAliasDefined, d.range) === aliased));
+    await client.change(cleanUri, text);
 
     const completionAt = positionOf(text, '"parent": "urn:pulumi:dev::shop::my:web:Site::site"', '"parent": "'.length);
     const completion = await client.request<unknown, CompletionList>('textDocument/completion', { textDocument: { uri: cleanUri }, position: completionAt });

@@ -82,6 +82,30 @@ describe('language features through the language server', () => {
     assert.equal(text.split(newUrn).length - 1, 2, 'the declaration and the dependency were not both renamed');
   });
 
+  it('shows where a urn is depended on from its dependents code lens', async () => {
+    const uri = workspaceUri('stack.state.json');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    await diagnosticsWith(uri, ['missing-reference']);
+    const stackUrn = 'urn:pulumi:dev::site::pulumi:pulumi:Stack::site-dev';
+    const lens = await waitFor(
+      'the code lens of the stack',
+      async () => {
+        const lenses = await vscode.commands.executeCommand<vscode.CodeLens[]>('vscode.executeCodeLensProvider', uri);
+        return lenses?.find((l) => l.range.start.line === document.positionAt(document.getText().indexOf(stackUrn)).line);
+      },
+      [vscode.languages.onDidChangeDiagnostics],
+    );
+    assert.equal(lens.command?.title, '2 dependents');
+    // What clicking the lens runs: the client's command, which opens a references peek.
+    const locations = await vscode.commands.executeCommand<vscode.Location[]>(lens.command!.command, ...(lens.command!.arguments ?? []));
+    assert.equal(locations.length, 2, 'the two records whose parent is the stack');
+    for (const location of locations) {
+      assert.equal(location.uri.toString(), uri.toString());
+      assert.equal(document.getText(location.range), stackUrn);
+    }
+  });
+
   it('previews the evaluation of a quota file as a readable table', async () => {
     const uri = workspaceUri('team.quota.jsonc');
     await vscode.window.showTextDocument(uri);
