@@ -98,6 +98,16 @@ function isUniqueViolation(error: unknown): boolean {
   return code === 'SQLITE_CONSTRAINT_UNIQUE' || code === 'SQLITE_CONSTRAINT_PRIMARYKEY';
 }
 
+/** Runs an insert; a row that already exists becomes a 409 with `conflictMessage`. */
+function insertUnique<T>(insert: () => T, conflictMessage: () => string): T {
+  try {
+    return insert();
+  } catch (error) {
+    if (isUniqueViolation(error)) throw conflict(conflictMessage());
+    throw error;
+  }
+}
+
 /** `owner/name` → owner: whoever owns the repository pays (product.md §2). */
 export function repoOwner(fullName: string): string {
   const slash = fullName.indexOf('/');
@@ -281,16 +291,10 @@ export class QuotaStore {
   }
 
   createRule(rule: QuotaRule): QuotaRule {
-    try {
-      this.db.prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?)').run(
-        rule.name,
-        rule.limit,
-        JSON.stringify(rule.subjects),
-      );
-    } catch (error) {
-      if (isUniqueViolation(error)) throw conflict(messages.ruleExists(rule.name));
-      throw error;
-    }
+    insertUnique(
+      () => this.db.prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?)').run(rule.name, rule.limit, JSON.stringify(rule.subjects)),
+      () => messages.ruleExists(rule.name),
+    );
     return this.getRule(rule.name);
   }
 
@@ -351,13 +355,10 @@ export class QuotaStore {
    */
   createGroup(name: string, inlineRules: InlineRule[]): StoredGroup {
     return this.db.transaction(() => {
-      let groupId: number;
-      try {
-        groupId = Number(this.db.prepare('INSERT INTO quota_groups (name) VALUES (?)').run(name).lastInsertRowid);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(messages.groupExists(name));
-        throw error;
-      }
+      const groupId = insertUnique(
+        () => Number(this.db.prepare('INSERT INTO quota_groups (name) VALUES (?)').run(name).lastInsertRowid),
+        () => messages.groupExists(name),
+      );
       for (const rule of inlineRules) {
         this.db
           .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
@@ -378,12 +379,10 @@ export class QuotaStore {
     this.db.transaction(() => {
       const groupId = this.groupId(group);
       const ruleId = this.ruleId(rule);
-      try {
-        this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, ruleId);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(messages.ruleInGroup(group, rule));
-        throw error;
-      }
+      insertUnique(
+        () => this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, ruleId),
+        () => messages.ruleInGroup(group, rule),
+      );
     }).immediate();
   }
 
@@ -421,12 +420,10 @@ export class QuotaStore {
     this.db.transaction(() => {
       const groupId = this.groupId(group);
       const account = this.requireAccount(accountName);
-      try {
-        this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id);
-      } catch (error) {
-        if (isUniqueViolation(error)) throw conflict(messages.userInGroup(group, account.id));
-        throw error;
-      }
+      insertUnique(
+        () => this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id),
+        () => messages.userInGroup(group, account.id),
+      );
     }).immediate();
   }
 
