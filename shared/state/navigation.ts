@@ -69,7 +69,7 @@ export class NavigationIndex {
   /** Builds now, rather than on the first request, what every hover reads: definers and referrers. */
   prepare(): void {
     this.definedUrns();
-    this.referrersOf('');
+    this.allReferrers();
   }
 
   /** Records defining `urn`, in file order. */
@@ -204,12 +204,17 @@ export class NavigationIndex {
   }
 
   private referrersOf(urn: string): Map<number, { alias: boolean; other: boolean }> {
+    return this.allReferrers().get(urn) ?? new Map();
+  }
+
+  /** Who refers to whom, built from every record on first use. */
+  private allReferrers(): Map<string, Map<number, { alias: boolean; other: boolean }>> {
     if (!this.referrers) {
       const referrers = new Map<string, Map<number, { alias: boolean; other: boolean }>>();
       for (const resource of this.snapshot.document.resources) this.addReferrers(referrers, resource.index);
       this.referrers = referrers;
     }
-    return this.referrers.get(urn) ?? new Map();
+    return this.referrers;
   }
 
   private addReferrers(referrers: Map<string, Map<number, { alias: boolean; other: boolean }>>, index: number): void {
