@@ -4,6 +4,8 @@ import { readFileSync } from 'node:fs';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';
 import { runQuotaState } from '../helpers/processes';
 import { LspTestClient } from '../helpers/lspClient';
+import { codeList } from '../../shared/codes';
+import { QUOTA_CODES } from '../../shared/quota/codes';
 
 const FIXTURE = 'test/fixtures/quota/every-code.quota.jsonc';
 const URI = 'file:///workspace/every-code.quota.jsonc';
@@ -18,25 +20,15 @@ function expectations(text: string): string[] {
   return wants.sort();
 }
 
-const SEVERITY: Record<string, DiagnosticSeverity> = {
-  syntax: DiagnosticSeverity.Error,
-  schema: DiagnosticSeverity.Error,
-  'unknown-subject': DiagnosticSeverity.Error,
-  'subject-alias': DiagnosticSeverity.Information,
-  'duplicate-rule': DiagnosticSeverity.Error,
-  'duplicate-group': DiagnosticSeverity.Error,
-  'unknown-rule': DiagnosticSeverity.Error,
-  'unknown-group': DiagnosticSeverity.Error,
-  'missing-limit': DiagnosticSeverity.Error,
-  'never-stands': DiagnosticSeverity.Warning,
-  'invalid-size': DiagnosticSeverity.Error,
-  'unused-rule': DiagnosticSeverity.Hint,
-  'empty-subjects': DiagnosticSeverity.Warning,
-  'unknown-account': DiagnosticSeverity.Error,
-  'unknown-repo': DiagnosticSeverity.Error,
-  'duplicate-account': DiagnosticSeverity.Error,
-  'duplicate-repo': DiagnosticSeverity.Error,
+const LSP_SEVERITY: Record<string, DiagnosticSeverity> = {
+  error: DiagnosticSeverity.Error,
+  warning: DiagnosticSeverity.Warning,
+  information: DiagnosticSeverity.Information,
+  hint: DiagnosticSeverity.Hint,
 };
+const SEVERITY: Record<string, DiagnosticSeverity> = Object.fromEntries(
+  codeList(QUOTA_CODES).map((info) => [info.code, LSP_SEVERITY[info.severity]]),
+);
 
 describe('quota files through the language server: diagnostics', () => {
   let client: LspTestClient;

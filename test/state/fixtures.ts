@@ -1,32 +1,12 @@
 /** Where the state fixtures live, and the codes they must cover. */
 import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { STATE_CODES as STATE_CODE_REGISTRY } from '../../shared/state/codes';
 
 export const FIXTURES = resolve(__dirname, '..', 'fixtures', 'state');
 
-/** Every code of the product.md §5 table. */
-export const STATE_CODES = [
-  'syntax',
-  'schema',
-  'unknown-property',
-  'newer-engine-property',
-  'unsupported-version',
-  'missing-reference',
-  'forward-reference',
-  'dependency-cycle',
-  'self-reference',
-  'duplicate-urn',
-  'invalid-provider-reference',
-  'unknown-provider',
-  'missing-type',
-  'component-with-id',
-  'magic-mismatch',
-  'foreign-stack',
-  'malformed-property-value',
-  'duplicate-alias',
-  'parent-urn-mismatch',
-  'invalid-urn',
-];
+/** Every state diagnostic code: the fixtures must cover them all. */
+export const STATE_CODES = Object.keys(STATE_CODE_REGISTRY);
 
 export function fixtureNames(): string[] {
   return readdirSync(FIXTURES)

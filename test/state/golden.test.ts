@@ -9,6 +9,8 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { FIXTURES, fixtureNames, STATE_CODES } from './fixtures';
+import { codeList } from '../../shared/codes';
+import { STATE_CODES as STATE_CODE_REGISTRY } from '../../shared/state/codes';
 
 interface Expected {
   line: number;
@@ -19,28 +21,7 @@ interface Expected {
   relatedLines?: number[];
 }
 
-const SEVERITY_OF: Record<string, string> = {
-  syntax: 'error',
-  schema: 'error',
-  'unknown-property': 'error',
-  'newer-engine-property': 'warning',
-  'unsupported-version': 'warning',
-  'missing-reference': 'error',
-  'forward-reference': 'error',
-  'dependency-cycle': 'error',
-  'self-reference': 'error',
-  'duplicate-urn': 'error',
-  'invalid-provider-reference': 'error',
-  'unknown-provider': 'error',
-  'missing-type': 'error',
-  'component-with-id': 'error',
-  'magic-mismatch': 'error',
-  'foreign-stack': 'warning',
-  'malformed-property-value': 'error',
-  'duplicate-alias': 'error',
-  'parent-urn-mismatch': 'information',
-  'invalid-urn': 'information',
-};
+const SEVERITY_OF: Record<string, string> = Object.fromEntries(codeList(STATE_CODE_REGISTRY).map((info) => [info.code, info.severity]));
 
 describe('state golden fixtures (product.md §5)', () => {
   const seenCodes = new Set<string>();

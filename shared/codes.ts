@@ -1,0 +1,33 @@
+/**
+ * The shape of a diagnostic-code registry. Each file kind keeps one registry (its `codes.ts`); the
+ * checks, the tests, the README tables, the CLI's SARIF rules and the settings' code list all read it,
+ * so a code, its default severity and its one-line documentation are written exactly once.
+ */
+import type { Severity } from './diagnostics';
+
+export interface CodeInfo {
+  /** Stable code shown in the Problems view and used in severity overrides. */
+  readonly code: string;
+  /** Severity used unless the user's settings override it. */
+  readonly severity: Severity;
+  /** One sentence for hovers, settings completion and SARIF rule descriptions. */
+  readonly description: string;
+}
+
+export type CodeRegistry<C extends string> = { readonly [K in C]: CodeInfo & { readonly code: K } };
+
+/** Builds a registry keyed by code from a list, so the code is not spelt twice per entry. */
+export function defineCodes<const C extends string>(
+  entries: readonly { code: C; severity: Severity; description: string }[],
+): CodeRegistry<C> {
+  const registry = {} as Record<string, CodeInfo>;
+  for (const entry of entries) {
+    if (registry[entry.code]) throw new Error(`diagnostic code ${entry.code} is registered twice`);
+    registry[entry.code] = Object.freeze({ ...entry });
+  }
+  return Object.freeze(registry) as CodeRegistry<C>;
+}
+
+export function codeList<C extends string>(registry: CodeRegistry<C>): CodeInfo[] {
+  return Object.values(registry) as CodeInfo[];
+}
