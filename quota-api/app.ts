@@ -14,6 +14,7 @@ import { registerMiscRoutes } from './routes/misc';
 import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors } from './validation';
+import { canonicalName } from '../shared/names';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -83,6 +84,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.addHook('onRequest', async (request) => {
+    // NFC and NFD spellings of a name are one name: look every path name up in NFC.
+    const params = request.params as Record<string, unknown>;
+    for (const key of Object.keys(params)) {
+      if (typeof params[key] === 'string') params[key] = canonicalName(params[key] as string);
+    }
     const config = request.routeOptions.config;
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
     if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);

@@ -9,6 +9,7 @@ import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
 import { conflict, messages, notFound, unprocessable } from './errors';
+import { canonicalName } from '../shared/names';
 
 export interface Account {
   id: number;
@@ -446,7 +447,7 @@ export class QuotaStore {
     this.db.transaction(() => {
       const account = this.requireAccount(accountName);
       this.db.prepare('DELETE FROM quota_group_accounts WHERE account_id = ?').run(account.id);
-      for (const group of new Set(groups)) {
+      for (const group of new Set(groups.map(canonicalName))) {
         const groupId = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(group) as number | undefined;
         if (groupId === undefined) throw unprocessable(messages.groupNotFound(group));
         this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id);
