@@ -24,6 +24,11 @@ export interface AppOptions {
   log?: false | { level?: string; stream?: NodeJS.WritableStream };
   /** Largest accepted request body in bytes; larger ones answer 413. */
   bodyLimit?: number;
+  /**
+   * Base of every absolute URL (`https://forge.example/`), read per request because the
+   * default, the listening address, is only known once the server listens.
+   */
+  publicUrl: () => string;
 }
 
 function errorBody(request: FastifyRequest, message: string, errors?: string[]): APIError {
@@ -32,9 +37,34 @@ function errorBody(request: FastifyRequest, message: string, errors?: string[]):
   return body;
 }
 
-/** Query parameters that could carry a credential are blanked before logging. */
-function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token|sudo)=)[^&]*/gi, '$1[redacted]');
+/** Query parameters whose values are logged as sent; every other value could be a credential. */
+const LOGGED_QUERY_KEYS = new Set(['page', 'limit', 'subject', 'order_by', 'sort', 'order', 'q', 'mode', 'uid', 'private', 'archived']);
+
+function decodedKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * The request URL for the log, with the value of every query parameter that is not known to
+ * be harmless replaced by `[redacted]`. An allow-list, because a deny-list of credential names
+ * is bypassed by spellings a server still reads (`%74oken`, `token[]`, `;token=`).
+ */
+export function redactUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question === -1) return url;
+  const pairs = url.slice(question + 1).split(/([&;])/);
+  const redacted = pairs.map((part) => {
+    if (part === '&' || part === ';' || part === '') return part;
+    const equals = part.indexOf('=');
+    if (equals === -1) return LOGGED_QUERY_KEYS.has(decodedKey(part)) ? part : '[redacted]';
+    const key = part.slice(0, equals);
+    return LOGGED_QUERY_KEYS.has(decodedKey(key)) ? part : `${key}=[redacted]`;
+  });
+  return `${url.slice(0, question)}?${redacted.join('')}`;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -69,6 +99,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
       );
     },
   });
+
+  app.decorate('publicUrl', options.publicUrl);
 
   // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
   app.removeAllContentTypeParsers();

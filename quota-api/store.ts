@@ -5,6 +5,7 @@
  *
  * Domain failures are thrown as `HttpError`s carrying Forgejo's messages.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
@@ -251,9 +252,9 @@ export class QuotaStore {
   }
 
   accountByTokenHash(sha256: string): Account | undefined {
-    const row = this.db
-      .prepare('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?')
-      .get(sha256) as AccountRow | undefined;
+    const row = this.cached('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?').get(
+      sha256,
+    ) as AccountRow | undefined;
     return row && toAccount(row);
   }
 
@@ -291,12 +292,19 @@ export class QuotaStore {
     return toRule(row);
   }
 
+  /**
+   * Inserts and reads back in one statement: a separate read could find the rule already
+   * deleted by another process and answer 404 for a create that committed.
+   */
   createRule(rule: QuotaRule): QuotaRule {
-    insertUnique(
-      () => this.db.prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?)').run(rule.name, rule.limit, JSON.stringify(rule.subjects)),
+    const row = insertUnique(
+      () =>
+        this.db
+          .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING *')
+          .get(rule.name, rule.limit, JSON.stringify(rule.subjects)) as RuleRow,
       () => messages.ruleExists(rule.name),
     );
-    return this.getRule(rule.name);
+    return toRule(row);
   }
 
   editRule(name: string, changes: { limit?: number; subjects?: string[] }): QuotaRule {
@@ -459,24 +467,48 @@ export class QuotaStore {
   // Evaluation inputs
 
   /**
-   * The quota model the engine evaluates, read in one snapshot. Only `account`'s assignment
-   * is loaded (the engine looks at no other), which keeps `/check` cheap.
+   * The quota model the engine evaluates for `account`, read in one snapshot: only the groups
+   * that can apply to it (its explicit groups, else the default groups) and their rules, each
+   * read through an index. A check then costs the same with 50 rules on the server or 50,000.
    */
   modelFor(account: Account): QuotaModel {
     return this.db.transaction(() => {
       const settings = this.settings();
-      const rules = this.listRules();
-      const groups = this.listGroups().map((g) => ({ name: g.name, rules: g.rules.map((r) => r.name) }));
-      const assigned = this.db
-        .prepare(
-          `SELECT g.name FROM quota_group_accounts ga JOIN quota_groups g ON g.id = ga.group_id
-           WHERE ga.account_id = ? ORDER BY ga.rowid`,
-        )
-        .pluck()
-        .all(account.id) as string[];
-      const assignments: Record<string, string[]> = assigned.length > 0 ? { [account.name]: assigned } : {};
-      return { ...settings, rules, groups, assignments };
+      const assigned = this.cached(
+        `SELECT g.id, g.name FROM quota_group_accounts ga JOIN quota_groups g ON g.id = ga.group_id
+         WHERE ga.account_id = ? ORDER BY ga.rowid`,
+      ).all(account.id) as Array<{ id: number; name: string }>;
+      const groupByName = this.cached('SELECT id, name FROM quota_groups WHERE name = ?');
+      const chosen = assigned.length > 0
+        ? assigned
+        : settings.defaultGroups
+            .map((name) => groupByName.get(name) as { id: number; name: string } | undefined)
+            .filter((g): g is { id: number; name: string } => g !== undefined);
+      const rulesOfGroup = this.cached(
+        `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+         WHERE gr.group_id = ? ORDER BY gr.rowid`,
+      );
+      const rules = new Map<string, QuotaRule>();
+      const groups = chosen.map((group) => {
+        const groupRules = (rulesOfGroup.all(group.id) as RuleRow[]).map(toRule);
+        for (const rule of groupRules) if (!rules.has(rule.name)) rules.set(rule.name, rule);
+        return { name: group.name, rules: groupRules.map((rule) => rule.name) };
+      });
+      const assignments: Record<string, string[]> = assigned.length > 0 ? { [account.name]: assigned.map((g) => g.name) } : {};
+      return { ...settings, rules: [...rules.values()], groups, assignments };
     })();
+  }
+
+  private readonly statements = new Map<string, Statement>();
+
+  /** A prepared statement compiled once per store (the hot paths: sign-in and checks). */
+  private cached(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Leaf usage of an account, computed by the shared engine from the stored content. */

@@ -38,7 +38,10 @@ function sendPage<Row, Json>(
   const appUrl = appUrlOf(request);
   reply.header(TOTAL_COUNT_HEADER, String(page.total));
   reply.header('access-control-expose-headers', 'X-Total-Count, Link');
-  const link = linkHeader(new URL(request.url, appUrl), paging, page.total);
+  // Only the path and query of the request are kept (even an absolute-form request target
+  // cannot choose the host); the public URL may add a prefix, e.g. a proxy's sub-path.
+  const seen = new URL(request.url, 'http://request.invalid');
+  const link = linkHeader(new URL(`${seen.pathname.replace(/^\/+/, '')}${seen.search}`, appUrl), paging, page.total);
   if (link) reply.header('link', link);
   return page.items.map((row) => toJson(row, appUrl));
 }
