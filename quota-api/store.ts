@@ -252,6 +252,15 @@ export class QuotaStore {
   }
 
   accountByTokenHash(sha256: string): Account | undefined {
+    const generation = this.generation();
+    const cached = this.tokenCache.get(sha256);
+    if (cached && cached.generation === generation) return cached.account;
+    const account = this.readAccountByTokenHash(sha256);
+    this.remember(this.tokenCache, sha256, { generation, account });
+    return account;
+  }
+
+  private readAccountByTokenHash(sha256: string): Account | undefined {
     const row = this.cached('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?').get(
       sha256,
     ) as AccountRow | undefined;
@@ -472,6 +481,15 @@ export class QuotaStore {
    * read through an index. A check then costs the same with 50 rules on the server or 50,000.
    */
   modelFor(account: Account): QuotaModel {
+    const generation = this.generation();
+    const cached = this.modelCache.get(account.id);
+    if (cached && cached.generation === generation) return cached.model;
+    const model = this.readModelFor(account);
+    this.remember(this.modelCache, account.id, { generation, model });
+    return model;
+  }
+
+  private readModelFor(account: Account): QuotaModel {
     return this.db.transaction(() => {
       const settings = this.settings();
       const assigned = this.cached(
@@ -500,6 +518,26 @@ export class QuotaStore {
   }
 
   private readonly statements = new Map<string, Statement>();
+  private readonly modelCache = new Map<number, { generation: string; model: QuotaModel }>();
+  private readonly tokenCache = new Map<string, { generation: string; account: Account | undefined }>();
+
+  /**
+   * Changes whenever anything is committed, by this connection (total_changes) or by another
+   * process (data_version): cached reads are reused only while it stays the same.
+   */
+  generation(): string {
+    const row = this.cached('SELECT total_changes() AS own, (SELECT data_version FROM pragma_data_version) AS others').get() as {
+      own: number;
+      others: number;
+    };
+    return `${row.own}:${row.others}`;
+  }
+
+  private remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+    // Bounded: a burst of distinct accounts or tokens cannot grow memory without limit.
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, value);
+  }
 
   /** A prepared statement compiled once per store (the hot paths: sign-in and checks). */
   private cached(sql: string): Statement {
