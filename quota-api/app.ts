@@ -11,6 +11,7 @@ import { registerAdminGroupRoutes } from './routes/adminGroups';
 import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
 import { registerMiscRoutes } from './routes/misc';
+import { registerRepoRoutes } from './routes/repos';
 import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors } from './validation';
@@ -178,6 +179,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       registerAdminGroupRoutes(api, store);
       registerAdminUserRoutes(api, store);
       registerAccountQuotaRoutes(api, store);
+      registerRepoRoutes(api, store);
     },
     { prefix: API_BASE_PATH },
   );

@@ -71,6 +71,37 @@ export interface ArtifactRow {
   runId: number;
 }
 
+export interface RepoRow {
+  id: number;
+  owner: string;
+  name: string;
+  is_private: number;
+  git_size: number;
+  lfs_size: number;
+}
+
+/** SQL ORDER BY of each Forgejo repository order (models/repo/search.go); ties by id. */
+export const REPOSITORY_ORDER_SQL: Record<string, string> = {
+  name: 'name ASC',
+  id: 'id ASC',
+  newest: 'id DESC',
+  oldest: 'id ASC',
+  recentupdate: 'id DESC',
+  leastupdate: 'id ASC',
+  reversealphabetically: 'owner DESC, name DESC',
+  alphabetically: 'owner ASC, name ASC',
+  reversesize: '(git_size + lfs_size) DESC',
+  size: '(git_size + lfs_size) ASC',
+  reversegitsize: 'git_size DESC',
+  gitsize: 'git_size ASC',
+  reverselfssize: 'lfs_size DESC',
+  lfssize: 'lfs_size ASC',
+  moststars: 'id ASC',
+  feweststars: 'id ASC',
+  mostforks: 'id ASC',
+  fewestforks: 'id ASC',
+};
+
 interface RuleRow {
   id: number;
   name: string;
@@ -242,7 +273,8 @@ export class QuotaStore {
   // Accounts and tokens
 
   findAccount(name: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
+    // Account names compare without case, as Forgejo's lower_name does (its names are ASCII).
+    const row = this.cached('SELECT * FROM accounts WHERE name = ? COLLATE NOCASE').get(name) as AccountRow | undefined;
     return row && toAccount(row);
   }
 
@@ -598,6 +630,22 @@ export class QuotaStore {
 
   artifactsOf(account: Account, offset: number, limit: number): Page<ArtifactRow> {
     return this.page('artifacts', 'id, repo, name, size, run_id AS runId', 'AND expired = 0', account, offset, limit);
+  }
+
+  /**
+   * Repositories `viewer` may see, in a Forgejo order: with `ownedBy`, that account's own;
+   * otherwise every public repository plus the viewer's private ones.
+   */
+  repositories(viewer: Account, options: { ownedBy?: Account; orderSql: string; offset: number; limit: number }): Page<RepoRow> {
+    const where = options.ownedBy ? 'lower(owner) = lower(?)' : '(is_private = 0 OR lower(owner) = lower(?))';
+    const param = options.ownedBy ? options.ownedBy.name : viewer.name;
+    return this.db.transaction(() => {
+      const total = this.db.prepare(`SELECT COUNT(*) FROM repos WHERE ${where}`).pluck().get(param) as number;
+      const items = this.db
+        .prepare(`SELECT * FROM repos WHERE ${where} ORDER BY ${options.orderSql}, id LIMIT ? OFFSET ?`)
+        .all(param, options.limit, options.offset) as RepoRow[];
+      return { total, items };
+    })();
   }
 
   private page<T>(table: string, columns: string, filter: string, account: Account, offset: number, limit: number): Page<T> {

@@ -83,20 +83,21 @@ export interface Paging {
   limit: number;
 }
 
-function parseIntegerQuery(name: string, raw: unknown): number | undefined {
+/** Go's `ctx.FormInt`: an integer in decimal, anything else (absent, empty, words, overflow) is 0. */
+export function formInt(raw: unknown): number {
   const value = firstValue(raw);
-  if (value === undefined || value === '') return undefined;
-  if (!/^[+-]?\d{1,15}$/.test(value.trim())) throw badRequest(`[${name}]: must be an integer, not "${value}"`);
-  return Number(value.trim());
+  if (value === undefined || !/^[+-]?\d+$/.test(value)) return 0;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : 0;
 }
 
-/** `page` 1-based (≤0 or absent → 1); `limit` ≤0 or absent → 30, above 50 → 50. */
+/** As Forgejo's GetListOptions: `page` ≤0 → 1; `limit` ≤0 → 30, above 50 → 50. Never an error. */
 export function parsePaging(query: Record<string, unknown>): Paging {
-  const page = parseIntegerQuery('page', query.page);
-  const limit = parseIntegerQuery('limit', query.limit);
+  const page = formInt(query.page);
+  const limit = formInt(query.limit);
   return {
-    page: page === undefined || page <= 0 ? 1 : page,
-    limit: limit === undefined || limit <= 0 ? DEFAULT_PAGE_LIMIT : Math.min(limit, MAX_PAGE_LIMIT),
+    page: page <= 0 ? 1 : page,
+    limit: limit <= 0 ? DEFAULT_PAGE_LIMIT : Math.min(limit, MAX_PAGE_LIMIT),
   };
 }
 
