@@ -23,7 +23,7 @@ describe('API client: listMyRepositories', () => {
     assert.ok(largest.items[0].html_url?.endsWith('/bob/dotfiles'));
   });
 
-  it('an account with no repositories gets an empty page; an unknown order is the server's 422', async () => {
+  it('an account with no repositories gets an empty page; an unknown order is the server 422', async () => {
     const root = new QuotaApiClient({ baseUrl: server.baseUrl, token: DEMO_TOKENS.root });
     const none = await root.listMyRepositories({ orderBy: 'size', page: 1, limit: 1 });
     assert.deepEqual(none.items, [], 'root owns no repositories');
