@@ -2,12 +2,12 @@
 import * as vscode from 'vscode';
 import { describeSize, formatSizeExact, parseSize } from '../shared/quota/sizes';
 import { ACCEPTED_SUBJECTS, CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS, canonicalSubject } from '../shared/quota/subjects';
+import { nameProblem as sharedNameProblem, canonicalName } from '../shared/names';
 
-/** Rule and group names are path segments on the server: non-empty, no `/`. */
+/** The project's one name rule (shared/names.ts), phrased for an input box. */
 export function nameProblem(value: string, what: string): string | undefined {
   if (value.trim() === '') return `A ${what} name cannot be empty.`;
-  if (value.includes('/')) return `A ${what} name cannot contain "/" (it is part of the API's URL).`;
-  return undefined;
+  return sharedNameProblem(what === 'group' ? 'group' : 'rule', value);
 }
 
 export async function askName(what: string, value?: string): Promise<string | undefined> {
@@ -18,7 +18,7 @@ export async function askName(what: string, value?: string): Promise<string | un
     ignoreFocusOut: true,
     validateInput: (input) => nameProblem(input, what),
   });
-  return name?.trim();
+  return name === undefined ? undefined : canonicalName(name);
 }
 
 /** Accepts `1 GiB`, `500M`, `2k`, `1073741824`, `-1` (unlimited); shows the byte count while typing. */

@@ -11,9 +11,11 @@ import { registerAdminGroupRoutes } from './routes/adminGroups';
 import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
 import { registerMiscRoutes } from './routes/misc';
+import { registerRepoRoutes } from './routes/repos';
 import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors } from './validation';
+import { canonicalName } from '../shared/names';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -23,6 +25,11 @@ export interface AppOptions {
   log?: false | { level?: string; stream?: NodeJS.WritableStream };
   /** Largest accepted request body in bytes; larger ones answer 413. */
   bodyLimit?: number;
+  /**
+   * Base of every absolute URL (`https://forge.example/`), read per request because the
+   * default, the listening address, is only known once the server listens.
+   */
+  publicUrl: () => string;
 }
 
 function errorBody(request: FastifyRequest, message: string, errors?: string[]): APIError {
@@ -31,9 +38,34 @@ function errorBody(request: FastifyRequest, message: string, errors?: string[]):
   return body;
 }
 
-/** Query parameters that could carry a credential are blanked before logging. */
-function redactUrl(url: string): string {
-  return url.replace(/([?&](?:token|access_token|sudo)=)[^&]*/gi, '$1[redacted]');
+/** Query parameters whose values are logged as sent; every other value could be a credential. */
+const LOGGED_QUERY_KEYS = new Set(['page', 'limit', 'subject', 'order_by', 'sort', 'order', 'q', 'mode', 'uid', 'private', 'archived']);
+
+function decodedKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw.replace(/\+/g, ' ')).trim().toLowerCase();
+  } catch {
+    return raw.toLowerCase();
+  }
+}
+
+/**
+ * The request URL for the log, with the value of every query parameter that is not known to
+ * be harmless replaced by `[redacted]`. An allow-list, because a deny-list of credential names
+ * is bypassed by spellings a server still reads (`%74oken`, `token[]`, `;token=`).
+ */
+export function redactUrl(url: string): string {
+  const question = url.indexOf('?');
+  if (question === -1) return url;
+  const pairs = url.slice(question + 1).split(/([&;])/);
+  const redacted = pairs.map((part) => {
+    if (part === '&' || part === ';' || part === '') return part;
+    const equals = part.indexOf('=');
+    if (equals === -1) return LOGGED_QUERY_KEYS.has(decodedKey(part)) ? part : '[redacted]';
+    const key = part.slice(0, equals);
+    return LOGGED_QUERY_KEYS.has(decodedKey(key)) ? part : `${key}=[redacted]`;
+  });
+  return `${url.slice(0, question)}?${redacted.join('')}`;
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
@@ -69,6 +101,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
   });
 
+  app.decorate('publicUrl', options.publicUrl);
+
   // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
@@ -83,6 +117,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.addHook('onRequest', async (request) => {
+    // NFC and NFD spellings of a name are one name: look every path name up in NFC.
+    const params = request.params as Record<string, unknown>;
+    for (const key of Object.keys(params)) {
+      if (typeof params[key] === 'string') params[key] = canonicalName(params[key] as string);
+    }
     const config = request.routeOptions.config;
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
     if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
@@ -140,6 +179,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
       registerAdminGroupRoutes(api, store);
       registerAdminUserRoutes(api, store);
       registerAccountQuotaRoutes(api, store);
+      registerRepoRoutes(api, store);
     },
     { prefix: API_BASE_PATH },
   );

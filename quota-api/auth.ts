@@ -44,14 +44,18 @@ export function authenticate(store: QuotaStore, request: FastifyRequest): Accoun
 /** Applies a route's access level; sets `request.account` and `request.quotaAccount`. */
 export function authorize(store: QuotaStore, request: FastifyRequest, access: Access): void {
   if (access === 'public') return;
+  let org: Account | undefined;
+  if (access === 'org-owner') {
+    // Forgejo resolves the org before it looks at the token: an unknown org is a 404 for anyone.
+    const orgName = (request.params as { org?: string }).org ?? '';
+    org = store.findAccount(orgName);
+    if (!org || org.type !== 'org') throw notFound(messages.orgNotFound(orgName));
+  }
   const account = authenticate(store, request);
   request.account = account;
   request.quotaAccount = account;
   if (access === 'admin' && !account.isAdmin) throw new HttpError(403, messages.siteAdminRequired);
-  if (access === 'org-owner') {
-    const orgName = (request.params as { org?: string }).org ?? '';
-    const org = store.findAccount(orgName);
-    if (!org || org.type !== 'org') throw notFound(messages.orgNotFound(orgName));
+  if (org) {
     if (!account.isAdmin && !store.isOrgOwner(org, account)) throw new HttpError(403, messages.orgOwnerRequired);
     request.quotaAccount = org;
   }

@@ -1,7 +1,7 @@
 /**
  * `quota-api`: the reference quota API server (product.md §8).
  *
- *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level LEVEL]
+ *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level LEVEL] [--public-url URL]
  *   quota-api token create <account> [--admin] [--db PATH]
  *
  * Prints `http://HOST:PORT/api/v1` on stdout once listening (`--port 0` picks a free port);
@@ -15,13 +15,17 @@ import { openDatabase } from './db';
 import { SeedError, seedFromFile } from './seed';
 import { QuotaStore } from './store';
 import { generateToken, hashToken } from './tokens';
+import { parsePublicUrl } from './urls';
 
 export const DEFAULT_DB = '.data/quota-api.sqlite';
 
 const USAGE = `usage:
   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level info|warn|error|silent]
+            [--public-url URL]
       Serves the quota API at http://HOST:PORT${API_BASE_PATH}. The seed file (a quota instance
       file) is loaded only into an empty database. Default database: ${DEFAULT_DB}.
+      --public-url is the address clients reach the server at (e.g. behind a proxy); absolute
+      URLs in answers start with it. Default: the listening address.
   quota-api token create <account> [--admin] [--db PATH]
       Prints a new access token for a user (created when missing); --admin makes the user a site admin.`;
 
@@ -52,6 +56,7 @@ function parse(args: string[]) {
         db: { type: 'string', default: DEFAULT_DB },
         seed: { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
+        'public-url': { type: 'string' },
         admin: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -73,12 +78,21 @@ function createToken(account: string | undefined, db: string, admin: boolean): v
   }
 }
 
-async function serve(options: { host: string; port: string; db: string; seed?: string; logLevel: string }): Promise<void> {
+async function serve(options: { host: string; port: string; db: string; seed?: string; logLevel: string; publicUrl?: string }): Promise<void> {
   if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65535) {
     throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}"`);
   }
   const levels = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
   if (!levels.includes(options.logLevel)) throw new UsageError(`--log-level must be one of ${levels.join(', ')}`);
+
+  let publicUrl: string | undefined;
+  if (options.publicUrl !== undefined) {
+    try {
+      publicUrl = parsePublicUrl(options.publicUrl);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
 
   const store = new QuotaStore(openDatabase(options.db));
   if (options.seed) {
@@ -87,7 +101,8 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
       process.stderr.write(`quota-api: ${options.db} already holds data; the seed ${options.seed} was not loaded\n`);
     }
   }
-  const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr } });
+  let listeningUrl = 'http://localhost/';
+  const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr }, publicUrl: () => publicUrl ?? listeningUrl });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) process.exit(1); // a second signal: stop waiting for requests in flight
@@ -109,6 +124,7 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
   const address = app.server.address();
   const port = typeof address === 'object' && address ? address.port : Number(options.port);
   const host = options.host.includes(':') ? `[${options.host}]` : options.host;
+  listeningUrl = `http://${host}:${port}/`;
   process.stdout.write(`http://${host}:${port}${API_BASE_PATH}\n`);
 }
 
@@ -125,7 +141,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
-  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, logLevel: values['log-level'] });
+  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, logLevel: values['log-level'], publicUrl: values['public-url'] });
 }
 
 main(process.argv.slice(2)).catch(fail);

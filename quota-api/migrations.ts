@@ -118,4 +118,9 @@ export const MIGRATIONS: readonly Migration[] = [
       CREATE INDEX artifacts_by_owner ON artifacts(charged_to, size DESC);
     `,
   },
+  {
+    version: 2,
+    name: 'account names looked up without case',
+    sql: `CREATE INDEX accounts_by_name_nocase ON accounts(name COLLATE NOCASE);`,
+  },
 ];

@@ -5,10 +5,12 @@
  *
  * Domain failures are thrown as `HttpError`s carrying Forgejo's messages.
  */
+import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
 import { conflict, messages, notFound, unprocessable } from './errors';
+import { canonicalName } from '../shared/names';
 
 export interface Account {
   id: number;
@@ -68,6 +70,37 @@ export interface ArtifactRow {
   size: number;
   runId: number;
 }
+
+export interface RepoRow {
+  id: number;
+  owner: string;
+  name: string;
+  is_private: number;
+  git_size: number;
+  lfs_size: number;
+}
+
+/** SQL ORDER BY of each Forgejo repository order (models/repo/search.go); ties by id. */
+export const REPOSITORY_ORDER_SQL: Record<string, string> = {
+  name: 'name ASC',
+  id: 'id ASC',
+  newest: 'id DESC',
+  oldest: 'id ASC',
+  recentupdate: 'id DESC',
+  leastupdate: 'id ASC',
+  reversealphabetically: 'owner DESC, name DESC',
+  alphabetically: 'owner ASC, name ASC',
+  reversesize: '(git_size + lfs_size) DESC',
+  size: '(git_size + lfs_size) ASC',
+  reversegitsize: 'git_size DESC',
+  gitsize: 'git_size ASC',
+  reverselfssize: 'lfs_size DESC',
+  lfssize: 'lfs_size ASC',
+  moststars: 'id ASC',
+  feweststars: 'id ASC',
+  mostforks: 'id ASC',
+  fewestforks: 'id ASC',
+};
 
 interface RuleRow {
   id: number;
@@ -240,7 +273,8 @@ export class QuotaStore {
   // Accounts and tokens
 
   findAccount(name: string): Account | undefined {
-    const row = this.db.prepare('SELECT * FROM accounts WHERE name = ?').get(name) as AccountRow | undefined;
+    // Account names compare without case, as Forgejo's lower_name does (its names are ASCII).
+    const row = this.cached('SELECT * FROM accounts WHERE name = ? COLLATE NOCASE').get(name) as AccountRow | undefined;
     return row && toAccount(row);
   }
 
@@ -250,9 +284,18 @@ export class QuotaStore {
   }
 
   accountByTokenHash(sha256: string): Account | undefined {
-    const row = this.db
-      .prepare('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?')
-      .get(sha256) as AccountRow | undefined;
+    const generation = this.generation();
+    const cached = this.tokenCache.get(sha256);
+    if (cached && cached.generation === generation) return cached.account;
+    const account = this.readAccountByTokenHash(sha256);
+    this.remember(this.tokenCache, sha256, { generation, account });
+    return account;
+  }
+
+  private readAccountByTokenHash(sha256: string): Account | undefined {
+    const row = this.cached('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?').get(
+      sha256,
+    ) as AccountRow | undefined;
     return row && toAccount(row);
   }
 
@@ -290,12 +333,19 @@ export class QuotaStore {
     return toRule(row);
   }
 
+  /**
+   * Inserts and reads back in one statement: a separate read could find the rule already
+   * deleted by another process and answer 404 for a create that committed.
+   */
   createRule(rule: QuotaRule): QuotaRule {
-    insertUnique(
-      () => this.db.prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?)').run(rule.name, rule.limit, JSON.stringify(rule.subjects)),
+    const row = insertUnique(
+      () =>
+        this.db
+          .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING *')
+          .get(rule.name, rule.limit, JSON.stringify(rule.subjects)) as RuleRow,
       () => messages.ruleExists(rule.name),
     );
-    return this.getRule(rule.name);
+    return toRule(row);
   }
 
   editRule(name: string, changes: { limit?: number; subjects?: string[] }): QuotaRule {
@@ -446,7 +496,7 @@ export class QuotaStore {
     this.db.transaction(() => {
       const account = this.requireAccount(accountName);
       this.db.prepare('DELETE FROM quota_group_accounts WHERE account_id = ?').run(account.id);
-      for (const group of new Set(groups)) {
+      for (const group of new Set(groups.map(canonicalName))) {
         const groupId = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(group) as number | undefined;
         if (groupId === undefined) throw unprocessable(messages.groupNotFound(group));
         this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id);
@@ -458,24 +508,77 @@ export class QuotaStore {
   // Evaluation inputs
 
   /**
-   * The quota model the engine evaluates, read in one snapshot. Only `account`'s assignment
-   * is loaded (the engine looks at no other), which keeps `/check` cheap.
+   * The quota model the engine evaluates for `account`, read in one snapshot: only the groups
+   * that can apply to it (its explicit groups, else the default groups) and their rules, each
+   * read through an index. A check then costs the same with 50 rules on the server or 50,000.
    */
   modelFor(account: Account): QuotaModel {
+    const generation = this.generation();
+    const cached = this.modelCache.get(account.id);
+    if (cached && cached.generation === generation) return cached.model;
+    const model = this.readModelFor(account);
+    this.remember(this.modelCache, account.id, { generation, model });
+    return model;
+  }
+
+  private readModelFor(account: Account): QuotaModel {
     return this.db.transaction(() => {
       const settings = this.settings();
-      const rules = this.listRules();
-      const groups = this.listGroups().map((g) => ({ name: g.name, rules: g.rules.map((r) => r.name) }));
-      const assigned = this.db
-        .prepare(
-          `SELECT g.name FROM quota_group_accounts ga JOIN quota_groups g ON g.id = ga.group_id
-           WHERE ga.account_id = ? ORDER BY ga.rowid`,
-        )
-        .pluck()
-        .all(account.id) as string[];
-      const assignments: Record<string, string[]> = assigned.length > 0 ? { [account.name]: assigned } : {};
-      return { ...settings, rules, groups, assignments };
+      const assigned = this.cached(
+        `SELECT g.id, g.name FROM quota_group_accounts ga JOIN quota_groups g ON g.id = ga.group_id
+         WHERE ga.account_id = ? ORDER BY ga.rowid`,
+      ).all(account.id) as Array<{ id: number; name: string }>;
+      const groupByName = this.cached('SELECT id, name FROM quota_groups WHERE name = ?');
+      const chosen = assigned.length > 0
+        ? assigned
+        : settings.defaultGroups
+            .map((name) => groupByName.get(name) as { id: number; name: string } | undefined)
+            .filter((g): g is { id: number; name: string } => g !== undefined);
+      const rulesOfGroup = this.cached(
+        `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+         WHERE gr.group_id = ? ORDER BY gr.rowid`,
+      );
+      const rules = new Map<string, QuotaRule>();
+      const groups = chosen.map((group) => {
+        const groupRules = (rulesOfGroup.all(group.id) as RuleRow[]).map(toRule);
+        for (const rule of groupRules) if (!rules.has(rule.name)) rules.set(rule.name, rule);
+        return { name: group.name, rules: groupRules.map((rule) => rule.name) };
+      });
+      const assignments: Record<string, string[]> = assigned.length > 0 ? { [account.name]: assigned.map((g) => g.name) } : {};
+      return { ...settings, rules: [...rules.values()], groups, assignments };
     })();
+  }
+
+  private readonly statements = new Map<string, Statement>();
+  private readonly modelCache = new Map<number, { generation: string; model: QuotaModel }>();
+  private readonly tokenCache = new Map<string, { generation: string; account: Account | undefined }>();
+
+  /**
+   * Changes whenever anything is committed, by this connection (total_changes) or by another
+   * process (data_version): cached reads are reused only while it stays the same.
+   */
+  generation(): string {
+    const row = this.cached('SELECT total_changes() AS own, (SELECT data_version FROM pragma_data_version) AS others').get() as {
+      own: number;
+      others: number;
+    };
+    return `${row.own}:${row.others}`;
+  }
+
+  private remember<K, V>(cache: Map<K, V>, key: K, value: V): void {
+    // Bounded: a burst of distinct accounts or tokens cannot grow memory without limit.
+    if (cache.size >= 10_000) cache.clear();
+    cache.set(key, value);
+  }
+
+  /** A prepared statement compiled once per store (the hot paths: sign-in and checks). */
+  private cached(sql: string): Statement {
+    let statement = this.statements.get(sql);
+    if (!statement) {
+      statement = this.db.prepare(sql);
+      this.statements.set(sql, statement);
+    }
+    return statement;
   }
 
   /** Leaf usage of an account, computed by the shared engine from the stored content. */
@@ -527,6 +630,22 @@ export class QuotaStore {
 
   artifactsOf(account: Account, offset: number, limit: number): Page<ArtifactRow> {
     return this.page('artifacts', 'id, repo, name, size, run_id AS runId', 'AND expired = 0', account, offset, limit);
+  }
+
+  /**
+   * Repositories `viewer` may see, in a Forgejo order: with `ownedBy`, that account's own;
+   * otherwise every public repository plus the viewer's private ones.
+   */
+  repositories(viewer: Account, options: { ownedBy?: Account; orderSql: string; offset: number; limit: number }): Page<RepoRow> {
+    const where = options.ownedBy ? 'lower(owner) = lower(?)' : '(is_private = 0 OR lower(owner) = lower(?))';
+    const param = options.ownedBy ? options.ownedBy.name : viewer.name;
+    return this.db.transaction(() => {
+      const total = this.db.prepare(`SELECT COUNT(*) FROM repos WHERE ${where}`).pluck().get(param) as number;
+      const items = this.db
+        .prepare(`SELECT * FROM repos WHERE ${where} ORDER BY ${options.orderSql}, id LIMIT ? OFFSET ?`)
+        .all(param, options.limit, options.offset) as RepoRow[];
+      return { total, items };
+    })();
   }
 
   private page<T>(table: string, columns: string, filter: string, account: Account, offset: number, limit: number): Page<T> {

@@ -9,6 +9,7 @@ import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { canonicalSubject } from '../shared/quota/subjects';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/api/types';
 import { badRequest, messages, unprocessable } from './errors';
+import { validateName as checkName, type NameKind } from '../shared/names';
 
 /** Limits are int64 in Forgejo; JavaScript numbers are exact up to 2^53 − 1 (8 PiB), which we accept. */
 const LIMIT_SCHEMA = {
@@ -43,17 +44,16 @@ export const bodySchemas = {
   },
 } as const;
 
-/** Names of rules and groups: Forgejo only requires non-empty; we also keep them addressable. */
-export const MAX_NAME_LENGTH = 255;
-
-/** `field` is the Go field name Forgejo's binding messages use (`Name`, `Limit`). */
-export function validateName(value: string | null | undefined, field = 'Name'): string {
+/**
+ * Names of rules and groups: Forgejo only requires non-empty; we apply the project's one name
+ * rule (shared/names.ts) and return the name in its canonical (NFC) spelling.
+ * `field` is the Go field name Forgejo's binding messages use (`Name`, `Rules[0].Name`).
+ */
+export function validateName(kind: NameKind, value: string | null | undefined, field = 'Name'): string {
   if (value === undefined || value === null || value.trim() === '') throw unprocessable(messages.required(field));
-  if (value.includes('/')) throw unprocessable(`[${field}]: must not contain "/" (the name is a path segment)`);
-  // eslint-disable-next-line no-control-regex
-  if (/[\u0000-\u001f\u007f]/.test(value)) throw unprocessable(`[${field}]: must not contain control characters`);
-  if ([...value].length > MAX_NAME_LENGTH) throw unprocessable(`[${field}]: MaxSize(${MAX_NAME_LENGTH})`);
-  return value;
+  const check = checkName(kind, value);
+  if (!check.ok) throw unprocessable(`[${field}]: ${check.reason}`);
+  return check.name;
 }
 
 /** Every subject must be an accepted spelling; they are stored exactly as given. */
@@ -83,20 +83,21 @@ export interface Paging {
   limit: number;
 }
 
-function parseIntegerQuery(name: string, raw: unknown): number | undefined {
+/** Go's `ctx.FormInt`: an integer in decimal, anything else (absent, empty, words, overflow) is 0. */
+export function formInt(raw: unknown): number {
   const value = firstValue(raw);
-  if (value === undefined || value === '') return undefined;
-  if (!/^[+-]?\d{1,15}$/.test(value.trim())) throw badRequest(`[${name}]: must be an integer, not "${value}"`);
-  return Number(value.trim());
+  if (value === undefined || !/^[+-]?\d+$/.test(value)) return 0;
+  const number = Number(value);
+  return Number.isSafeInteger(number) ? number : 0;
 }
 
-/** `page` 1-based (≤0 or absent → 1); `limit` ≤0 or absent → 30, above 50 → 50. */
+/** As Forgejo's GetListOptions: `page` ≤0 → 1; `limit` ≤0 → 30, above 50 → 50. Never an error. */
 export function parsePaging(query: Record<string, unknown>): Paging {
-  const page = parseIntegerQuery('page', query.page);
-  const limit = parseIntegerQuery('limit', query.limit);
+  const page = formInt(query.page);
+  const limit = formInt(query.limit);
   return {
-    page: page === undefined || page <= 0 ? 1 : page,
-    limit: limit === undefined || limit <= 0 ? DEFAULT_PAGE_LIMIT : Math.min(limit, MAX_PAGE_LIMIT),
+    page: page <= 0 ? 1 : page,
+    limit: limit <= 0 ? DEFAULT_PAGE_LIMIT : Math.min(limit, MAX_PAGE_LIMIT),
   };
 }
 

@@ -10,11 +10,12 @@ import type {
   QuotaUsedArtifact,
   QuotaUsedAttachment,
   QuotaUsedPackage,
+  Repository,
   User,
 } from '../shared/api/types';
 import type { LeafUsage, QuotaRule } from '../shared/quota/model';
 import { QuotaIndex } from '../shared/quota/evaluate';
-import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore } from './store';
+import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore, RepoRow } from './store';
 import { repoOwner } from './store';
 import { quotaUsedFromLeafUsage } from '../shared/quota/quotaInfo';
 
@@ -53,17 +54,102 @@ function repoPath(fullName: string): string {
   return `${seg(owner)}/${seg(name)}`;
 }
 
+/** Forgejo's zero time: what it sends for a date it does not know. */
+const UNKNOWN_TIME = '0001-01-01T00:00:00Z';
+
 export function userJson(account: Account, appUrl: string): User {
   return {
     id: account.id,
     login: account.name,
-    username: account.name,
     login_name: '',
+    source_id: 0,
     full_name: account.fullName,
-    email: account.email,
-    is_admin: account.isAdmin,
+    // Forgejo shows a placeholder address when the real one is hidden or unset.
+    email: account.email !== '' ? account.email : `${account.name.toLowerCase()}@noreply.localhost`,
     avatar_url: `${appUrl}avatars/${seg(account.name)}`,
     html_url: `${appUrl}${seg(account.name)}`,
+    language: '',
+    is_admin: account.isAdmin,
+    last_login: UNKNOWN_TIME,
+    created: UNKNOWN_TIME,
+    restricted: false,
+    active: true,
+    prohibit_login: false,
+    location: '',
+    pronouns: '',
+    website: '',
+    description: '',
+    visibility: 'public',
+    followers_count: 0,
+    following_count: 0,
+    starred_repos_count: 0,
+  };
+}
+
+/** Forgejo's Repository shape; `size` is KiB of git plus LFS, as Forgejo's converter reports it. */
+export function repositoryJson(row: RepoRow, owner: Account, appUrl: string): Repository {
+  const path = `${seg(row.owner)}/${seg(row.name)}`;
+  const apiUrl = `${appUrl}api/v1/repos/${path}`;
+  const host = new URL(appUrl).host;
+  return {
+    id: row.id,
+    owner: userJson(owner, appUrl),
+    name: row.name,
+    full_name: `${row.owner}/${row.name}`,
+    description: '',
+    empty: false,
+    private: row.is_private === 1,
+    fork: false,
+    template: false,
+    parent: null,
+    mirror: false,
+    size: Math.floor((row.git_size + row.lfs_size) / 1024),
+    language: '',
+    languages_url: `${apiUrl}/languages`,
+    html_url: `${appUrl}${path}`,
+    url: apiUrl,
+    link: '',
+    ssh_url: `git@${host}:${path}.git`,
+    clone_url: `${appUrl}${path}.git`,
+    original_url: '',
+    website: '',
+    stars_count: 0,
+    forks_count: 0,
+    watchers_count: 0,
+    open_issues_count: 0,
+    open_pr_counter: 0,
+    release_counter: 0,
+    default_branch: 'main',
+    archived: false,
+    created_at: UNKNOWN_TIME,
+    updated_at: UNKNOWN_TIME,
+    archived_at: '1970-01-01T00:00:00Z',
+    has_issues: true,
+    has_wiki: true,
+    globally_editable_wiki: false,
+    has_pull_requests: true,
+    has_projects: true,
+    has_releases: true,
+    has_packages: true,
+    has_actions: true,
+    ignore_whitespace_conflicts: false,
+    allow_merge_commits: true,
+    allow_rebase: true,
+    allow_rebase_explicit: true,
+    allow_squash_merge: true,
+    allow_fast_forward_only_merge: true,
+    allow_rebase_update: true,
+    default_delete_branch_after_merge: false,
+    default_merge_style: 'merge',
+    default_allow_maintainer_edit: false,
+    default_update_style: 'merge',
+    avatar_url: '',
+    internal: false,
+    mirror_interval: '',
+    object_format_name: 'sha1',
+    mirror_updated: UNKNOWN_TIME,
+    repo_transfer: null,
+    topics: [],
   };
 }
 

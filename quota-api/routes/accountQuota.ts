@@ -3,29 +3,13 @@
  * for its owners and site admins). Same handlers; names of groups and rules are hidden.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { TOTAL_COUNT_HEADER } from '../../shared/api/types';
 import { checkSubject, QuotaIndex } from '../../shared/quota/evaluate';
 import { appUrlOf } from '../urls';
 import type { Access } from '../auth';
 import type { Account, Page, QuotaStore } from '../store';
-import { parsePaging, validateCheckSubject, type Paging } from '../validation';
+import { parsePaging, validateCheckSubject } from '../validation';
+import { setPageHeaders } from '../pagination';
 import { artifactJson, attachmentJson, packageJson, quotaInfo } from '../views';
-
-/** Forgejo's Link header: next, last, first, prev — each only when it applies. */
-export function linkHeader(requestUrl: URL, paging: Paging, total: number): string | undefined {
-  const lastPage = Math.max(1, Math.ceil(total / paging.limit));
-  const at = (page: number, rel: string) => {
-    const url = new URL(requestUrl.href);
-    url.searchParams.set('page', String(page));
-    return `<${url.href}>; rel="${rel}"`;
-  };
-  const links: string[] = [];
-  if (paging.page < lastPage) links.push(at(paging.page + 1, 'next'));
-  if (paging.page !== lastPage) links.push(at(lastPage, 'last'));
-  if (paging.page !== 1) links.push(at(1, 'first'));
-  if (paging.page > 1) links.push(at(paging.page - 1, 'prev'));
-  return links.length > 0 ? links.join(',') : undefined;
-}
 
 function sendPage<Row, Json>(
   request: FastifyRequest,
@@ -36,10 +20,7 @@ function sendPage<Row, Json>(
   const paging = parsePaging(request.query as Record<string, unknown>);
   const page = read(request.quotaAccount!, (paging.page - 1) * paging.limit, paging.limit);
   const appUrl = appUrlOf(request);
-  reply.header(TOTAL_COUNT_HEADER, String(page.total));
-  reply.header('access-control-expose-headers', 'X-Total-Count, Link');
-  const link = linkHeader(new URL(request.url, appUrl), paging, page.total);
-  if (link) reply.header('link', link);
+  setPageHeaders(request, reply, paging, page.total);
   return page.items.map((row) => toJson(row, appUrl));
 }
 

@@ -15,7 +15,7 @@ function inlineRules(rules: CreateQuotaGroupOptions['rules'] | null | undefined)
   const result: InlineRule[] = [];
   const seen = new Set<string>();
   (rules ?? []).forEach((rule, index) => {
-    const name = validateName(rule.name, `Rules[${index}].Name`);
+    const name = validateName('rule', rule.name, `Rules[${index}].Name`);
     // Forgejo answers 500 here; it is bad input, so it is a 422.
     if (seen.has(name)) throw unprocessable(`[Rules[${index}].Name]: rule ${name} is listed more than once`);
     seen.add(name);
@@ -31,7 +31,7 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
     '/admin/quota/groups',
     { config: ADMIN, schema: { body: bodySchemas.createGroup } },
     async (request, reply) => {
-      const name = validateName(request.body.name);
+      const name = validateName('group', request.body.name);
       const group = store.createGroup(name, inlineRules(request.body.rules));
       return reply.code(201).send(groupInfo(group));
     },

@@ -18,7 +18,7 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     { config: ADMIN, schema: { body: bodySchemas.createRule } },
     async (request, reply) => {
       const body = request.body;
-      const name = validateName(body.name);
+      const name = validateName('rule', body.name);
       if (body.limit === undefined || body.limit === null) throw unprocessable(messages.required('Limit'));
       const subjects = validateSubjects(body.subjects);
       const rule = store.createRule({ name, limit: body.limit, subjects });

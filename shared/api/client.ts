@@ -18,6 +18,7 @@ import {
   type QuotaUsedArtifact,
   type QuotaUsedAttachment,
   type QuotaUsedPackage,
+  type Repository,
   type User,
 } from './types';
 
@@ -107,6 +108,17 @@ export class QuotaApiClient {
 
   myArtifacts(page: number, limit?: number, options?: CallOptions): Promise<Page<QuotaUsedArtifact>> {
     return this.page('/user/quota/artifacts', 'list your artifacts', page, limit, options);
+  }
+
+  /**
+   * `GET /user/repos?order_by=…`: the signed-in user's repositories in one of Forgejo's orders
+   * (`reversesize` is largest first; Forgejo's `size` is smallest first). Parsed tolerantly: a
+   * server may omit any field but `id` and `name`; entries without those are dropped.
+   */
+  async listMyRepositories(params: { orderBy?: string; page?: number; limit?: number }, options?: CallOptions): Promise<Page<Repository>> {
+    const page = params.page ?? 1;
+    const result = await this.page<unknown>('/user/repos', 'list your repositories', page, params.limit, options, { order_by: params.orderBy });
+    return { ...result, items: result.items.map(parseRepository).filter((repo): repo is Repository => repo !== undefined) };
   }
 
   // -- rules (site administrators) -----------------------------------------------------------
@@ -231,8 +243,15 @@ export class QuotaApiClient {
     return url.toString();
   }
 
-  private async page<T>(path: string, action: string, page: number, limit: number | undefined, options?: CallOptions): Promise<Page<T>> {
-    const spec: RequestSpec = { method: 'GET', path, query: { page, limit }, action };
+  private async page<T>(
+    path: string,
+    action: string,
+    page: number,
+    limit: number | undefined,
+    options?: CallOptions,
+    extraQuery: RequestSpec['query'] = {},
+  ): Promise<Page<T>> {
+    const spec: RequestSpec = { method: 'GET', path, query: { ...extraQuery, page, limit }, action };
     const response = await this.send(spec, options);
     const items = await this.parseJson<T[]>(response, spec);
     if (!Array.isArray(items)) throw this.invalidResponse(action, response.url || this.url(path, spec.query), 'expected a list');
@@ -348,4 +367,29 @@ function networkCause(error: unknown): string {
     return error.message;
   }
   return String(error);
+}
+
+/**
+ * A repository as Forgejo sends it, kept only when it has a numeric `id` and a string `name`;
+ * every other field falls back to a neutral value when missing or of the wrong type.
+ */
+export function parseRepository(value: unknown): Repository | undefined {
+  if (typeof value !== 'object' || value === null) return undefined;
+  const raw = value as Record<string, unknown>;
+  if (typeof raw.id !== 'number' || typeof raw.name !== 'string') return undefined;
+  const owner = typeof raw.owner === 'object' && raw.owner !== null ? (raw.owner as Record<string, unknown>) : undefined;
+  const ownerLogin = typeof owner?.login === 'string' ? owner.login : undefined;
+  const text = (field: unknown): string | undefined => (typeof field === 'string' ? field : undefined);
+  return {
+    ...raw,
+    id: raw.id,
+    name: raw.name,
+    owner: ownerLogin !== undefined ? { ...(owner as object), login: ownerLogin } : undefined,
+    full_name: text(raw.full_name) ?? (ownerLogin !== undefined ? `${ownerLogin}/${raw.name}` : raw.name),
+    description: text(raw.description) ?? '',
+    private: typeof raw.private === 'boolean' ? raw.private : false,
+    size: typeof raw.size === 'number' && Number.isFinite(raw.size) ? raw.size : 0,
+    html_url: text(raw.html_url),
+    url: text(raw.url),
+  };
 }

@@ -146,19 +146,59 @@ export interface QuotaUsedArtifact {
 // ---------------------------------------------------------------------------------------------
 // Accounts and errors
 
-/** The subset of Forgejo's user object returned by `GET /admin/quota/groups/{group}/users`. */
+/**
+ * Forgejo's user object (`modules/structs/user.go`): every field Forgejo always sends. A client
+ * must not rely on the fields a server may omit, so parsers treat all but `id` and `login` as optional.
+ */
 export interface User {
   id: number;
   login: string;
-  /** Same as `login` (Forgejo keeps both). */
-  username: string;
   login_name: string;
+  source_id: number;
   full_name: string;
   email: string;
-  is_admin: boolean;
   avatar_url: string;
   html_url: string;
+  language: string;
+  is_admin: boolean;
+  last_login: string;
+  created: string;
+  restricted: boolean;
+  active: boolean;
+  prohibit_login: boolean;
+  location: string;
+  pronouns: string;
+  website: string;
+  description: string;
+  visibility: string;
+  followers_count: number;
+  following_count: number;
+  starred_repos_count: number;
 }
+
+/**
+ * Forgejo's repository object (`modules/structs/repo.go`), the fields this project reads.
+ * `size` is in KiB (Forgejo reports the repository's git plus LFS bytes divided by 1024).
+ */
+export interface Repository {
+  id: number;
+  owner?: Partial<User>;
+  name: string;
+  full_name: string;
+  description?: string;
+  private?: boolean;
+  /** KiB, not bytes. */
+  size: number;
+  html_url?: string;
+  url?: string;
+  [field: string]: unknown;
+}
+
+/** `order_by` of `GET /user/repos`, as Forgejo accepts it. `size` is smallest first; `reversesize` largest first. */
+export const REPOSITORY_ORDERS = [
+  'name', 'id', 'newest', 'oldest', 'recentupdate', 'leastupdate', 'reversealphabetically', 'alphabetically',
+  'reversesize', 'size', 'reversegitsize', 'gitsize', 'reverselfssize', 'lfssize', 'moststars', 'feweststars', 'mostforks', 'fewestforks',
+] as const;
 
 /**
  * Every error response: `{"message", "url"}` with Forgejo's messages, e.g.

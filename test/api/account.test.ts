@@ -130,12 +130,16 @@ describe('quota API: signed-in user and organization quota', () => {
       assert.equal(artifacts.headers.get('x-total-count'), '0');
     });
 
-    it('400 for a page or limit that is not an integer', async () => {
-      for (const query of ['?page=abc', '?limit=1.5', '?page=1e3', '?limit=ten']) {
-        const response = await alice.get(`/user/quota/attachments${query}`);
-        assert.equal(response.status, 400, query);
-        assert.match(errorMessage(response), /^\[(page|limit)\]: must be an integer/);
+    it('a page or limit that is not an integer counts as 0 (first page, default size), as Forgejo\'s FormInt does', async () => {
+      const first = await alice.get('/orgs/acme/quota/attachments?limit=1');
+      for (const query of ['?page=abc&limit=1', '?limit=1&page=1.5', '?page=1e3&limit=1']) {
+        const response = await alice.get(`/orgs/acme/quota/attachments${query}`);
+        assert.equal(response.status, 200, query);
+        assert.deepEqual(response.body, first.body, query);
       }
+      const defaultSize = await alice.get<unknown[]>('/orgs/acme/quota/attachments?limit=ten');
+      assert.equal(defaultSize.status, 200);
+      assert.equal(defaultSize.body.length, 2, 'the default page size holds both of acme\'s attachments');
     });
 
     it('401 without credentials', async () => {

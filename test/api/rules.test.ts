@@ -112,7 +112,7 @@ describe('quota API: admin rules (/admin/quota/rules)', () => {
       }
       const slash = await admin.post('/admin/quota/rules', { name: 'a/b', limit: 1 });
       assert.equal(slash.status, 422);
-      assert.match(errorMessage(slash), /\[Name\]: must not contain "\/"/);
+      assert.match(errorMessage(slash), /\[Name\]: a rule name must not contain "\/"/);
     });
 
     it('400 for a body of the wrong JSON type or a field of the wrong type', async () => {
