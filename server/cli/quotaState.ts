@@ -1,15 +1,15 @@
 /**
- * `quota-state check|evaluate` (product.md §8): a thin entry over shared/, for CI.
+ * `quota-state check|evaluate` (product.md §8): a thin entry over shared/ beside the language server, for CI.
  * Exit codes: check 0 (no Error) / 1 (some Error); evaluate 0 / 1 (over quota for --subject) /
  * 2 (not a valid quota config); every command 2 on usage errors. Never prints a stack trace.
  */
 import { isAbsolute, relative } from 'node:path';
-import { analyzeFile } from '../analyze';
-import type { Diagnostic } from '../diagnostics';
-import { analyzeQuotaConfig, isEvaluable } from '../quota/config';
-import { buildEvaluationReport, type EvaluationReport } from '../quota/report';
-import { formatSize } from '../quota/sizes';
-import { canonicalSubject, suggestSubjects } from '../quota/subjects';
+import { analyzeFile } from '../../shared/analyze';
+import type { Diagnostic } from '../../shared/diagnostics';
+import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
+import { buildEvaluationReport, type EvaluationReport } from '../../shared/quota/report';
+import { formatSize } from '../../shared/quota/sizes';
+import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
 import { expandFileArguments } from './files';
 import { parseArguments, UsageError } from './args';
 
