@@ -44,7 +44,8 @@ describe('quota-state check output formats (built CLI)', () => {
     assert.equal(result.status, 1, result.stderr);
     const log = JSON.parse(result.stdout);
     const validate = sarifValidator();
-    assert.ok(validate(log), JSON.stringify(validate.errors?.slice(0, 5), null, 2));
+    const valid: boolean = validate(log);
+    assert.ok(valid, JSON.stringify(validate.errors?.slice(0, 5), null, 2));
     assert.equal(log.version, '2.1.0');
     assert.equal(log.runs.length, 1);
     const run = log.runs[0];
@@ -86,7 +87,8 @@ describe('quota-state check output formats (built CLI)', () => {
     const result = runQuotaState(['check', '--format', 'sarif', other, 'examples/demo.quota.jsonc']);
     assert.equal(result.status, 0, result.stderr);
     const log = JSON.parse(result.stdout);
-    assert.ok(sarifValidator()(log));
+    const valid: boolean = sarifValidator()(log);
+    assert.ok(valid);
     assert.equal(log.runs[0].results.length, 0);
     const notification = log.runs[0].invocations[0].toolExecutionNotifications[0];
     assert.match(notification.message.text, /skipped/);
