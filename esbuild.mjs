@@ -12,7 +12,7 @@ export const entries = [
   { in: 'server/server.ts', out: 'server/server', external: [] },
   // Loaded by the server with new Worker(): validates state files off the request thread.
   { in: 'server/state/analysisWorker.ts', out: 'server/stateWorker', external: [] },
-  { in: 'shared/cli/main.ts', out: 'cli/quota-state', external: [] },
+  { in: 'server/cli/main.ts', out: 'cli/quota-state', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];

@@ -25,7 +25,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     outputChannel: log,
     // The server pulls `quotaState` through workspace/configuration; this also sends it at start.
     initializationOptions: { settings: vscode.workspace.getConfiguration(SETTINGS_SECTION) },
-    synchronize: { configurationSection: SETTINGS_SECTION },
+    // The project configuration (shared/projectConfig.ts) changes what the server reports.
+    synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
   };
   // The id makes the client honour the `quotaState.trace.server` setting.
   return new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);

@@ -85,6 +85,12 @@ connection.onDidChangeConfiguration(async (change) => {
   refreshViews();
 });
 
+// The client watches `.quota-state.json`: a changed project configuration re-checks open documents.
+connection.onDidChangeWatchedFiles(() => {
+  workspace.projectConfigChanged();
+  validation.revalidateAll();
+});
+
 // A bug must never take the server down: log it and keep answering.
 process.on('uncaughtException', (error) => workspace.log(`Uncaught error: ${error.stack ?? error.message}`));
 process.on('unhandledRejection', (reason) => workspace.log(`Unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));

@@ -2,10 +2,14 @@
  * Server state passed explicitly to every feature: the connection, open documents, settings,
  * the mode of each document kind, and the client's live usage. No globals.
  */
+import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { detectKind, DEFAULT_FILE_PATTERNS, type DocumentKind, type FilePatterns } from '../shared/documentKind';
+import type { SeverityOverrides } from '../shared/diagnostics';
+import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind, type FilePatterns } from '../shared/documentKind';
+import { findProjectConfig, kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
@@ -58,10 +62,52 @@ export class ServerWorkspace implements ModeContext {
     };
   }
 
+  /**
+   * The `.quota-state.json` nearest above a file on disk, re-read when it changes on disk (one
+   * stat per folder level per lookup). A broken one is logged once and ignored, so the settings apply.
+   */
+  projectConfigFor(uri: string): ProjectConfig | undefined {
+    if (!uri.startsWith('file:')) return undefined;
+    try {
+      return findProjectConfig(dirname(uriToPath(uri)), (path) => this.readConfigText(path));
+    } catch (error) {
+      const message = error instanceof Error ? error.message : String(error);
+      if (!this.reportedConfigErrors.has(message)) {
+        this.reportedConfigErrors.add(message);
+        this.log(`Ignoring the project configuration: ${message}`);
+      }
+      return undefined;
+    }
+  }
+
+  private readonly configTexts = new Map<string, { mtime: number; text: string }>();
+  private readonly reportedConfigErrors = new Set<string>();
+
+  private readConfigText(path: string): string | undefined {
+    const stat = statSync(path, { throwIfNoEntry: false });
+    if (!stat?.isFile()) return undefined;
+    const cached = this.configTexts.get(path);
+    if (cached && cached.mtime === stat.mtimeMs) return cached.text;
+    const text = readFileSync(path, 'utf8');
+    this.configTexts.set(path, { mtime: stat.mtimeMs, text });
+    return text;
+  }
+
+  /** Severity overrides for a document: the project file wins over the setting, code by code. */
+  severityFor(uri: string): SeverityOverrides {
+    return mergeSeverity(this.settings.diagnostics?.severity, this.projectConfigFor(uri)?.severity);
+  }
+
+  /** Forget cached kinds (a project configuration or the settings changed). */
+  projectConfigChanged(): void {
+    this.kindCache.clear();
+  }
+
   kindOf(document: TextDocument): DocumentKind | undefined {
     const cached = this.kindCache.get(document.uri);
     if (cached && cached.version === document.version) return cached.kind;
-    const kind = detectKind(uriToPath(document.uri), document.getText(), this.patterns);
+    const path = uriToPath(document.uri);
+    const kind = kindFromConfiguredName(path, this.projectConfigFor(document.uri), this.patterns) ?? kindFromContent(document.getText());
     this.kindCache.set(document.uri, { version: document.version, kind });
     return kind;
   }

@@ -61,7 +61,7 @@ export class Validation {
       const diagnostics = mode ? await mode.validate(document, source.token) : [];
       // A newer change superseded this run: its own run publishes.
       if (source.token.isCancellationRequested || workspace.documents.get(uri)?.version !== version) return;
-      const shown = applySeverityOverrides(diagnostics, workspace.settings.diagnostics?.severity);
+      const shown = applySeverityOverrides(diagnostics, workspace.severityFor(uri));
       await workspace.connection.sendDiagnostics({ uri, version, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
       this.validated.add(uri);
       await workspace.connection.sendNotification(DocumentStatusNotification, {

@@ -32,7 +32,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
       // The worker reads and analyses the file: a 100 MB text never crosses threads or blocks requests.
       const analysis = await analyzer.analyzeFile(uriToPath(uri));
       if (workspace.documents.get(uri)) return;
-      const shown = applySeverityOverrides(analysis.diagnostics, workspace.settings.diagnostics?.severity);
+      const shown = applySeverityOverrides(analysis.diagnostics, workspace.severityFor(uri));
       await connection.sendDiagnostics({ uri, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
       await connection.sendNotification(DocumentStatusNotification, {
         uri,

@@ -18,12 +18,17 @@ export interface TolerantParse {
   errors: SyntaxError[];
 }
 
+export const EMPTY_STATE_MESSAGE =
+  'The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: { "version": 3, "deployment": { "manifest": { … }, "resources": [] } }';
+
 const OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
 
 /** The tolerant parse of a whole document; `reason` is JSON.parse's error, for text only it refuses. */
 export function parseTolerant(text: string, reason: string): TolerantParse {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, OPTIONS);
+  // An empty file is a file not yet written, not a broken one: say what belongs in it.
+  if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: EMPTY_STATE_MESSAGE }] };
   const syntax = errors.map(toSyntaxError);
   // jsonc-parser accepted what JSON.parse refused (e.g. a byte-order mark): report JSON.parse's reason.
   if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: `JSON syntax error: ${reason}` });

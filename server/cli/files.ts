@@ -1,7 +1,7 @@
 /** Expands the file arguments of `quota-state check`: plain paths, or globs walked from their fixed prefix. */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { globToRegExp } from '../documentKind';
+import { globToRegExp } from '../../shared/documentKind';
 import { UsageError } from './args';
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);

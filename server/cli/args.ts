@@ -1,18 +1,25 @@
 /** Minimal, strict argument parsing for the CLIs: unknown flags are usage errors, not ignored. */
 
+/** A mistake in how the command was called: the message is followed by the usage text. */
 export class UsageError extends Error {}
 
-export type FlagSpec = Record<string, 'value' | 'boolean'>;
+/** The command was fine but its input was not (missing, unreadable, wrong kind): message only. */
+export class InputError extends Error {}
+
+/** `value` once, `values` repeatable, `boolean` a switch. */
+export type FlagSpec = Record<string, 'value' | 'values' | 'boolean'>;
 
 export interface ParsedArguments {
   positional: string[];
   flags: Record<string, string | undefined>;
+  lists: Record<string, string[]>;
   booleans: Set<string>;
 }
 
 export function parseArguments(args: string[], spec: FlagSpec): ParsedArguments {
   const positional: string[] = [];
   const flags: Record<string, string | undefined> = {};
+  const lists: Record<string, string[]> = {};
   const booleans = new Set<string>();
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
@@ -20,13 +27,17 @@ export function parseArguments(args: string[], spec: FlagSpec): ParsedArguments 
       positional.push(...args.slice(i + 1));
       break;
     }
+    if (arg === '-h') {
+      booleans.add('help');
+      continue;
+    }
     if (!arg.startsWith('--') || arg === '-') {
       positional.push(arg);
       continue;
     }
     const eq = arg.indexOf('=');
     const name = arg.slice(2, eq === -1 ? undefined : eq);
-    const kind = spec[name];
+    const kind = name === 'help' ? 'boolean' : spec[name];
     if (!kind) throw new UsageError(`unknown option --${name}`);
     if (kind === 'boolean') {
       if (eq !== -1) throw new UsageError(`--${name} takes no value`);
@@ -35,8 +46,12 @@ export function parseArguments(args: string[], spec: FlagSpec): ParsedArguments 
     }
     const value = eq !== -1 ? arg.slice(eq + 1) : args[++i];
     if (value === undefined) throw new UsageError(`--${name} needs a value`);
+    if (kind === 'values') {
+      (lists[name] ??= []).push(value);
+      continue;
+    }
     if (flags[name] !== undefined) throw new UsageError(`--${name} is given twice`);
     flags[name] = value;
   }
-  return { positional, flags, booleans };
+  return { positional, flags, lists, booleans };
 }

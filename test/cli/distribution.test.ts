@@ -1,0 +1,62 @@
+/**
+ * The CLI installs and runs from the package tarball alone: `npm pack`, `npm install -g` into a
+ * scratch prefix, then `quota-state` from that prefix in a folder with no checkout.
+ * Packs the dist/ that `npm test` built (`--ignore-scripts`: the prepack build is for releases).
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { distPath, ROOT } from '../helpers/processes';
+
+const NPM = process.platform === 'win32' ? 'npm.cmd' : 'npm';
+
+function npm(args: string[], cwd: string) {
+  const result = spawnSync(NPM, args, { cwd, encoding: 'utf8', timeout: 300_000 });
+  assert.equal(result.status, 0, `npm ${args.join(' ')}\n${result.stdout}\n${result.stderr}`);
+  return result.stdout;
+}
+
+describe('quota-state from the npm package tarball', function () {
+  this.timeout(300_000);
+  let scratch: string;
+  let packed: Array<{ filename: string; files: Array<{ path: string }> }>;
+
+  before(() => {
+    distPath('cli/quota-state.js');
+    scratch = mkdtempSync(join(tmpdir(), 'quota-state-pack-'));
+    packed = JSON.parse(npm(['pack', '--ignore-scripts', '--json', '--pack-destination', scratch], ROOT));
+  });
+
+  it('the tarball holds the built CLI, its bin and the schemas, and no sources or tests', () => {
+    const files = packed[0].files.map((f) => f.path);
+    for (const needed of ['bin/quota-state.js', 'dist/cli/quota-state.js', 'dist/server/server.js', 'dist/server/stateWorker.js', 'dist/client/extension.js', 'schemas/state-file.schema.json', 'package.json']) {
+      assert.ok(files.includes(needed), `${needed} in the tarball`);
+    }
+    assert.deepEqual(files.filter((f) => /\.ts$|^test\/|^shared\/|^server\/|\.map$/.test(f)), []);
+  });
+
+  it('npm install -g of the tarball gives a quota-state that checks a file with no checkout around it', () => {
+    const prefix = join(scratch, 'prefix');
+    npm(['install', '-g', '--prefix', prefix, join(scratch, packed[0].filename), '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], scratch);
+    const work = join(scratch, 'work');
+    mkdirSync(work);
+    copyFileSync(resolve(ROOT, 'examples/webshop.state.json'), join(work, 'webshop.state.json'));
+    const bin = process.platform === 'win32' ? join(prefix, 'quota-state.cmd') : join(prefix, 'bin', 'quota-state');
+    const run = (args: string[]) => spawnSync(bin, args, { cwd: work, encoding: 'utf8', timeout: 60_000 });
+
+    const version = run(['--version']);
+    assert.equal(version.status, 0, version.stderr);
+    assert.equal(version.stdout.trim(), JSON.parse(readFileSync(resolve(ROOT, 'package.json'), 'utf8')).version);
+
+    const check = run(['check', 'webshop.state.json']);
+    assert.equal(check.status, 1, check.stderr);
+    assert.match(check.stdout, /^webshop\.state\.json:78:21: error forward-reference: /m);
+    assert.match(check.stdout, /1 file checked, 4 problems/);
+
+    const fixed = run(['fix', 'webshop.state.json']);
+    assert.equal(fixed.status, 0, fixed.stdout + fixed.stderr);
+    assert.equal(run(['check', 'webshop.state.json']).status, 0);
+  });
+});
