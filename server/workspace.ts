@@ -6,7 +6,7 @@ import { fileURLToPath } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { detectKind, DEFAULT_FILE_PATTERNS, type DocumentKind, type FilePatterns } from '../shared/documentKind';
-import { SETTINGS_SECTION, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
+import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
 export function uriToPath(uri: string): string {
@@ -27,6 +27,7 @@ export class ServerWorkspace implements ModeContext {
   supportsInlayHintRefresh = false;
   supportsCodeLensRefresh = false;
   private live: LiveUsageParams | null = null;
+  private groups: LiveGroupsParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
@@ -51,10 +52,23 @@ export class ServerWorkspace implements ModeContext {
     this.live = live;
   }
 
+  liveGroups(): LiveGroupsParams | null {
+    return this.groups;
+  }
+
+  setLiveGroups(groups: LiveGroupsParams | null): void {
+    this.groups = groups;
+  }
+
+  openDocumentText(path: string): string | undefined {
+    return this.documents.all().find((document) => uriToPath(document.uri) === path)?.getText();
+  }
+
   get patterns(): FilePatterns {
     return {
       state: this.settings.files?.state?.length ? this.settings.files.state : DEFAULT_FILE_PATTERNS.state,
       quota: this.settings.files?.quota?.length ? this.settings.files.quota : DEFAULT_FILE_PATTERNS.quota,
+      appIni: this.settings.files?.appIni?.length ? this.settings.files.appIni : DEFAULT_FILE_PATTERNS.appIni,
     };
   }
 
