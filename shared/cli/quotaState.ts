@@ -10,16 +10,20 @@ import { analyzeQuotaConfig, isEvaluable } from '../quota/config';
 import { buildEvaluationReport, type EvaluationReport } from '../quota/report';
 import { formatSize } from '../quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../quota/subjects';
+import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
 import { expandFileArguments } from './files';
 import { parseArguments, UsageError } from './args';
 
 const USAGE = `Usage:
   quota-state check <files or globs…> [--format text|json]
-  quota-state evaluate <quota config or instance file> [--account NAME] [--subject S] [--format text|json]
+  quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
 
-check     prints the language server's diagnostics for each file; exit 1 when any is an error
+check     prints the language server's diagnostics for each file (state, quota and app.ini files);
+          exit 1 when any is an error
 evaluate  prints the quota engine's verdict for every account; exit 1 when --subject is given
-          and an evaluated account is over quota for it, 2 when the file is not a valid quota config`;
+          and an evaluated account is over quota for it, 2 when the file is not a valid quota config
+          --config: a Forgejo app.ini whose [quota] ENABLED, DEFAULT_GROUPS and [quota.default] TOTAL
+          override the file's enabled, defaultGroups and defaultTotal (the output names each source)`;
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -81,7 +85,7 @@ function check(args: string[], io: CliIO): number {
   const results = files.map((file) => {
     const text = readOrFail(file, io);
     const display = displayPath(io.cwd, file);
-    const { kind, diagnostics } = analyzeFile(file, text);
+    const { kind, diagnostics } = analyzeFile(file, text, { groups: appIniGroupSources(file, io) });
     return { file: display, kind, diagnostics };
   });
   const hasError = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));
@@ -111,7 +115,7 @@ function check(args: string[], io: CliIO): number {
 }
 
 function evaluate(args: string[], io: CliIO): number {
-  const { positional, flags } = parseArguments(args, { format: 'value', account: 'value', subject: 'value' });
+  const { positional, flags } = parseArguments(args, { format: 'value', account: 'value', subject: 'value', config: 'value' });
   const format = formatFlag(flags.format);
   if (positional.length !== 1) throw new UsageError('evaluate needs exactly one quota config or instance file');
   const [file] = positional;
@@ -122,7 +126,13 @@ function evaluate(args: string[], io: CliIO): number {
   }
   const text = readOrFail(file, io);
   const display = displayPath(io.cwd, file);
-  const analysis = analyzeQuotaConfig(text);
+  const fileAnalysis = analyzeQuotaConfig(text);
+  const config = flags.config === undefined ? undefined : { text: readOrFail(flags.config, io), displayName: displayPath(io.cwd, flags.config) };
+  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config);
+  if (configErrors.length) {
+    io.stderr([...configErrors, `${config!.displayName} cannot be loaded by Forgejo (${configErrors.length} error${configErrors.length === 1 ? '' : 's'})`].join('\n'));
+    return 2;
+  }
   if (!isEvaluable(analysis)) {
     const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
     io.stderr([...errors.map((d) => located(display, d)), `${display} is not a valid quota config (${errors.length} error${errors.length === 1 ? '' : 's'})`].join('\n'));
@@ -132,7 +142,8 @@ function evaluate(args: string[], io: CliIO): number {
     throw new UsageError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
   const report = buildEvaluationReport(analysis, { account: flags.account, subject });
-  io.stdout(format === 'json' ? JSON.stringify(report, null, 2) : reportText(report));
+  if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
+  else io.stdout(config ? [...settingsText(settings), '', reportText(report)].join('\n') : reportText(report));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;
 }
