@@ -5,7 +5,7 @@
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
-import { client, DEMO_TOKENS, runCli, startServer, tempDir } from './helpers';
+import { client, DEMO_TOKENS, ROOT, runCli, startServer, tempDir } from './helpers';
 
 interface NamedQuota {
   groups: Array<{ name: string }>;
@@ -37,6 +37,16 @@ describe('quota-api --config app.ini', () => {
       // ENABLED is not in app.ini: the seed's `enabled: true` stands, so the routes exist.
       assert.equal((await client(server.baseUrl, DEMO_TOKENS.alice).get('/user/quota')).status, 200);
       assert.match(server.stderr(), /defaultGroups = \["pro"\] from .*app\.ini:2 \[quota\] DEFAULT_GROUPS/);
+    } finally {
+      await server.stop();
+    }
+  });
+
+  it('the demo app.ini (what `npm start` passes) starts the server with the demo\'s default group', async () => {
+    const server = await startServer({ args: ['--config', path.join(ROOT, 'examples', 'app.ini')] });
+    try {
+      assert.deepEqual(await groupsOf(server.baseUrl, 'alice'), ['free']);
+      assert.match(server.stderr(), /enabled = true from .*app\.ini:10 \[quota\] ENABLED/);
     } finally {
       await server.stop();
     }

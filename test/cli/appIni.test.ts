@@ -30,6 +30,12 @@ describe('quota-state and app.ini (built CLI)', () => {
     assert.deepEqual(reported.diagnostics.map((d) => d.code), ['invalid-boolean', 'unknown-default-group', 'total-older-servers']);
   });
 
+  it('the demo app.ini beside the demo instance is clean', () => {
+    const result = runQuotaState(['check', 'examples/app.ini']);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, /1 file checked, 0 problems/);
+  });
+
   it('evaluate --config overrides enabled, defaultGroups and defaultTotal and names the source of each', () => {
     const config = join(scratch, 'override.ini');
     writeFileSync(config, '[quota]\nDEFAULT_GROUPS = pro\n[quota.default]\nTOTAL = 5G\n');
