@@ -5,7 +5,7 @@
 import { fileURLToPath } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { detectKind, DEFAULT_FILE_PATTERNS, type DocumentKind, type FilePatterns } from '../shared/documentKind';
+import { detectKind, DEFAULT_FILE_PATTERNS, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
@@ -75,7 +75,11 @@ export class ServerWorkspace implements ModeContext {
   kindOf(document: TextDocument): DocumentKind | undefined {
     const cached = this.kindCache.get(document.uri);
     if (cached && cached.version === document.version) return cached.kind;
-    const kind = detectKind(uriToPath(document.uri), document.getText(), this.patterns);
+    // An INI document is an app.ini by its name or nothing: content detection is for JSON.
+    const kind =
+      document.languageId === 'ini'
+        ? kindFromFileName(uriToPath(document.uri), this.patterns) === 'appIni' ? 'appIni' : undefined
+        : detectKind(uriToPath(document.uri), document.getText(), this.patterns);
     this.kindCache.set(document.uri, { version: document.version, kind });
     return kind;
   }

@@ -116,6 +116,21 @@ describe('app.ini through the language server', () => {
     await client.close(uri);
   });
 
+  it('recognises other names through quotaState.files.appIni, and leaves other INI files alone', async () => {
+    const custom = await LspTestClient.start({ initializationOptions: { settings: { files: { appIni: ['**/forgejo.ini'] } } } });
+    try {
+      const text = '[quota]\nEnabled = true\n';
+      const named = await custom.open(pathToFileURL(join(dir, 'forgejo.ini')).href, text, 'ini');
+      assert.deepEqual(codes(named), ['1:quota-disabled', '2:unknown-key']);
+      const other = await custom.open(pathToFileURL(join(dir, 'php.ini')).href, text, 'ini');
+      assert.deepEqual(codes(other), []);
+      // The default name no longer applies once the setting lists others.
+      assert.deepEqual(codes(await custom.open(pathToFileURL(join(dir, 'app.ini')).href, text, 'ini')), []);
+    } finally {
+      await custom.stop();
+    }
+  });
+
   describe('against a live reference API', () => {
     let server: RunningServer;
     before(async () => {
