@@ -7,7 +7,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { DocumentStatusNotification, type DocumentStatusParams } from '../shared/protocol';
 import { DOCUMENT_SELECTOR } from './languageClient';
 
-const KIND_LABELS = { state: 'Resource state', quota: 'Quota config' } as const;
+const KIND_LABELS = { state: 'Resource state', quota: 'Quota config', appIni: 'Forgejo app.ini' } as const;
 
 export function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
   const kind = status.kind ? KIND_LABELS[status.kind] : 'Not a quota or state file';

@@ -1,17 +1,19 @@
 /**
  * Keeps the language server told about the signed-in user's live usage (GET /user/quota), so
  * quota previews can show "you" next to the file's scenarios; sends `null` after sign-out.
- * Also keeps the `quotaState.signedIn` context key for the view's welcome content.
+ * For a site admin it also sends the server's group names (app.ini's DEFAULT_GROUPS are checked
+ * against them). Also keeps the `quotaState.signedIn` context key for the view's welcome content.
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { QuotaApiClient } from '../shared/api/client';
-import { LiveUsageNotification, type LiveUsageParams } from '../shared/protocol';
+import { LiveGroupsNotification, LiveUsageNotification, type LiveGroupsParams, type LiveUsageParams } from '../shared/protocol';
 import type { Session } from './session';
 import { readApiSettings } from './settings';
 
 export class LiveUsage {
   private last: LiveUsageParams | null = null;
+  private lastGroups: LiveGroupsParams | null = null;
   private generation = 0;
 
   constructor(
@@ -24,6 +26,11 @@ export class LiveUsage {
     return this.last;
   }
 
+  /** The live group names last sent to the language server (site admins only). */
+  currentGroups(): LiveGroupsParams | null {
+    return this.lastGroups;
+  }
+
   /** Re-reads the usage quietly: a failure is logged, never shown (previews just lack "you"). */
   async refresh(): Promise<LiveUsageParams | null> {
     const generation = ++this.generation;
@@ -31,17 +38,26 @@ export class LiveUsage {
     const token = settings.baseUrl ? await this.session.token(settings.baseUrl) : undefined;
     await vscode.commands.executeCommand('setContext', 'quotaState.signedIn', Boolean(token));
     let live: LiveUsageParams | null = null;
+    let groups: LiveGroupsParams | null = null;
     if (settings.baseUrl && token) {
       const client = new QuotaApiClient({ baseUrl: settings.baseUrl, token, timeoutMs: settings.timeoutMs });
       try {
         const [user, quota] = await Promise.all([client.currentUser(), client.myQuota()]);
         live = { account: user.login, server: settings.baseUrl, quota };
+        // Only a site admin may list the groups; app.ini's DEFAULT_GROUPS are checked against them.
+        if (user.is_admin) groups = { server: settings.baseUrl, groups: (await client.listGroups()).flatMap((group) => (group.name ? [group.name] : [])) };
       } catch (error) {
         this.log.warn(`Live usage for previews is not available: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     if (generation !== this.generation) return this.last; // a newer refresh won
     this.last = live;
+    this.lastGroups = groups;
+    try {
+      await this.languageClient.sendNotification(LiveGroupsNotification, groups);
+    } catch (error) {
+      this.log.warn(`Could not send the server's groups to the language server: ${error instanceof Error ? error.message : String(error)}`);
+    }
     try {
       await this.languageClient.sendNotification(LiveUsageNotification, live);
       if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);

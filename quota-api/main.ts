@@ -1,16 +1,17 @@
 /**
  * `quota-api`: the reference quota API server (product.md §8).
  *
- *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level LEVEL] [--public-url URL]
+ *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level LEVEL] [--public-url URL]
  *   quota-api token create <account> [--admin] [--db PATH]
  *
  * Prints `http://HOST:PORT/api/v1` on stdout once listening (`--port 0` picks a free port);
  * the request log goes to stderr as JSON lines. Exit codes: 0 ok, 1 runtime failure,
- * 2 usage error or a seed file with errors.
+ * 2 usage error, or a seed or config file with errors.
  */
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH } from '../shared/api/types';
 import { buildApp } from './app';
+import { applyServerConfig, loadServerConfig, ServerConfigError } from './appIni';
 import { openDatabase } from './db';
 import { SeedError, seedFromFile } from './seed';
 import { QuotaStore } from './store';
@@ -20,10 +21,12 @@ import { parsePublicUrl } from './urls';
 export const DEFAULT_DB = '.data/quota-api.sqlite';
 
 const USAGE = `usage:
-  quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--log-level info|warn|error|silent]
+  quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level info|warn|error|silent]
             [--public-url URL]
       Serves the quota API at http://HOST:PORT${API_BASE_PATH}. The seed file (a quota instance
       file) is loaded only into an empty database. Default database: ${DEFAULT_DB}.
+      --config: a Forgejo app.ini read at every start; the [quota] ENABLED, DEFAULT_GROUPS and
+      [quota.default] TOTAL it sets override the database's (seeded) values while the server runs.
       --public-url is the address clients reach the server at (e.g. behind a proxy); absolute
       URLs in answers start with it. Default: the listening address.
   quota-api token create <account> [--admin] [--db PATH]
@@ -36,7 +39,7 @@ function fail(error: unknown): never {
     process.stderr.write(`quota-api: ${error.message}\n${USAGE}\n`);
     process.exit(2);
   }
-  if (error instanceof SeedError) {
+  if (error instanceof SeedError || error instanceof ServerConfigError) {
     process.stderr.write(`quota-api: ${error.message}\n`);
     process.exit(2);
   }
@@ -55,6 +58,7 @@ function parse(args: string[]) {
         port: { type: 'string', default: '3000' },
         db: { type: 'string', default: DEFAULT_DB },
         seed: { type: 'string' },
+        config: { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         'public-url': { type: 'string' },
         admin: { type: 'boolean', default: false },
@@ -78,7 +82,7 @@ function createToken(account: string | undefined, db: string, admin: boolean): v
   }
 }
 
-async function serve(options: { host: string; port: string; db: string; seed?: string; logLevel: string; publicUrl?: string }): Promise<void> {
+async function serve(options: { host: string; port: string; db: string; seed?: string; config?: string; logLevel: string; publicUrl?: string }): Promise<void> {
   if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65535) {
     throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}"`);
   }
@@ -94,12 +98,17 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
     }
   }
 
+  // Read before the database is opened: a config file Forgejo would refuse stops the start cleanly.
+  const serverConfig = options.config ? loadServerConfig(options.config) : undefined;
   const store = new QuotaStore(openDatabase(options.db));
   if (options.seed) {
     const outcome = seedFromFile(store, options.seed);
     if (outcome === 'kept-existing') {
       process.stderr.write(`quota-api: ${options.db} already holds data; the seed ${options.seed} was not loaded\n`);
     }
+  }
+  if (serverConfig) {
+    for (const line of applyServerConfig(store, serverConfig)) process.stderr.write(`quota-api: ${line}\n`);
   }
   let listeningUrl = 'http://localhost/';
   const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr }, publicUrl: () => publicUrl ?? listeningUrl });
@@ -141,7 +150,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
-  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, logLevel: values['log-level'], publicUrl: values['public-url'] });
+  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'] });
 }
 
 main(process.argv.slice(2)).catch(fail);

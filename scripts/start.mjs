@@ -16,6 +16,8 @@ import { startVsCodeWeb } from './vscode-web.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const demoInstance = join(repoRoot, 'examples', 'demo.quota.jsonc');
+/** The demo's Forgejo server configuration: its [quota] settings apply over the instance file's. */
+export const demoConfig = join(repoRoot, 'examples', 'app.ini');
 
 export function build() {
   const result = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
@@ -40,10 +42,11 @@ export function startQuotaApi({
   port = Number(process.env.QUOTA_API_PORT ?? 3000),
   db = process.env.QUOTA_API_DB ?? join(repoRoot, '.data', 'quota-api.sqlite'),
   seed = demoInstance,
+  config = demoConfig,
 } = {}) {
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--host', host, '--port', String(port), '--db', db, '--seed', seed, '--log-level', 'warn'],
+    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--host', host, '--port', String(port), '--db', db, '--seed', seed, '--config', config, '--log-level', 'warn'],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal)));
@@ -59,7 +62,7 @@ export function startQuotaApi({
       resolveStart({
         baseUrl,
         describe: () => [
-          `quota API:   ${baseUrl}   (database ${db})`,
+          `quota API:   ${baseUrl}   (database ${db}, settings from ${config})`,
           ...demoTokens(seed).map(({ account, token, admin }) => `  token for ${account}${admin ? ' (site admin)' : ''}: ${token}`),
           `  try: curl -H 'Authorization: token ${demoTokens(seed)[0]?.token ?? '<token>'}' ${baseUrl}/admin/quota/rules`,
         ],

@@ -14,9 +14,11 @@ import {
 } from 'vscode-languageserver/node';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerDependents } from './features/dependents';
+import { registerLiveGroups } from './features/liveGroups';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
 import { Validation } from './features/validation';
+import { createIniMode } from './modes/iniMode';
 import { createQuotaMode } from './modes/quotaMode';
 import { createStateMode } from './modes/stateMode';
 import { EditLog } from './state/editLog';
@@ -34,6 +36,7 @@ const quotaMode = createQuotaMode(workspace);
 const stateMode = createStateMode(workspace, stateAnalyzer);
 workspace.addMode(stateMode);
 workspace.addMode(quotaMode);
+workspace.addMode(createIniMode(workspace));
 
 const validation = new Validation(workspace);
 registerRequests(workspace);
@@ -46,6 +49,7 @@ const refreshViews = () => {
   if (workspace.supportsCodeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
 };
 registerQuotaPreview(workspace, quotaMode, refreshViews);
+registerLiveGroups(workspace, () => validation.revalidateAll());
 
 connection.onInitialize((params): InitializeResult => {
   const capabilities = params.capabilities;

@@ -8,9 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { Connection, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SeverityOverrides } from '../shared/diagnostics';
-import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind, type FilePatterns } from '../shared/documentKind';
+import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
 import { findProjectConfig, kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
-import { SETTINGS_SECTION, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
+import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
 export function uriToPath(uri: string): string {
@@ -31,6 +31,7 @@ export class ServerWorkspace implements ModeContext {
   supportsInlayHintRefresh = false;
   supportsCodeLensRefresh = false;
   private live: LiveUsageParams | null = null;
+  private groups: LiveGroupsParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
@@ -55,10 +56,23 @@ export class ServerWorkspace implements ModeContext {
     this.live = live;
   }
 
+  liveGroups(): LiveGroupsParams | null {
+    return this.groups;
+  }
+
+  setLiveGroups(groups: LiveGroupsParams | null): void {
+    this.groups = groups;
+  }
+
+  openDocumentText(path: string): string | undefined {
+    return this.documents.all().find((document) => uriToPath(document.uri) === path)?.getText();
+  }
+
   get patterns(): FilePatterns {
     return {
       state: this.settings.files?.state?.length ? this.settings.files.state : DEFAULT_FILE_PATTERNS.state,
       quota: this.settings.files?.quota?.length ? this.settings.files.quota : DEFAULT_FILE_PATTERNS.quota,
+      appIni: this.settings.files?.appIni?.length ? this.settings.files.appIni : DEFAULT_FILE_PATTERNS.appIni,
     };
   }
 
@@ -107,7 +121,11 @@ export class ServerWorkspace implements ModeContext {
     const cached = this.kindCache.get(document.uri);
     if (cached && cached.version === document.version) return cached.kind;
     const path = uriToPath(document.uri);
-    const kind = kindFromConfiguredName(path, this.projectConfigFor(document.uri), this.patterns) ?? kindFromContent(document.getText());
+    // An INI document is an app.ini by its name or nothing: content detection is for JSON.
+    const kind =
+      document.languageId === 'ini'
+        ? kindFromFileName(path, this.patterns) === 'appIni' ? 'appIni' : undefined
+        : kindFromConfiguredName(path, this.projectConfigFor(document.uri), this.patterns) ?? kindFromContent(document.getText());
     this.kindCache.set(document.uri, { version: document.version, kind });
     return kind;
   }

@@ -4,6 +4,7 @@
  */
 import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from './diagnostics';
 import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';
+import { analyzeAppIni, type GroupSource } from './ini/appIni';
 import { analyzeQuotaConfig } from './quota/config';
 import { analyzeState } from './state/analyze';
 
@@ -17,14 +18,17 @@ export interface AnalyzeOptions {
   severity?: SeverityOverrides;
   /** Force a kind (the server already knows it); otherwise detected from the name and content. */
   kind?: DocumentKind;
+  /** For app.ini files: where group names are known to exist (none: names are not checked). */
+  groups?: GroupSource[];
 }
 
-export function diagnosticsForKind(kind: DocumentKind, text: string): Diagnostic[] {
+export function diagnosticsForKind(kind: DocumentKind, text: string, groups?: GroupSource[]): Diagnostic[] {
+  if (kind === 'appIni') return analyzeAppIni(text, { groups }).diagnostics;
   return kind === 'state' ? analyzeState(text).diagnostics : analyzeQuotaConfig(text).diagnostics;
 }
 
 export function analyzeFile(path: string, text: string, options: AnalyzeOptions = {}): FileDiagnostics {
   const kind = options.kind ?? detectKind(path, text, options.patterns);
   if (!kind) return { kind, diagnostics: [] };
-  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text), options.severity) };
+  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text, options.groups), options.severity) };
 }

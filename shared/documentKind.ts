@@ -3,16 +3,19 @@
  * instance file (§4, §7), or neither. File names decide first; content decides otherwise.
  */
 
-export type DocumentKind = 'state' | 'quota';
+export type DocumentKind = 'state' | 'quota' | 'appIni';
 
 export interface FilePatterns {
   state: string[];
   quota: string[];
+  /** Forgejo server configuration files (`app.ini`), recognised by name only. */
+  appIni?: string[];
 }
 
 export const DEFAULT_FILE_PATTERNS: FilePatterns = {
   state: ['**/*.state.json', '**/.pulumi/stacks/**/*.json'],
   quota: ['**/*.quota.json', '**/*.quota.jsonc', '**/quota.jsonc'],
+  appIni: ['**/app.ini'],
 };
 
 /** Minimal glob → RegExp: `**` any path, `*` within a segment, `?` one char. Paths use `/`. */
@@ -57,6 +60,7 @@ export function matchesAny(path: string, globs: readonly string[]): boolean {
 }
 
 export function kindFromFileName(path: string, patterns: FilePatterns = DEFAULT_FILE_PATTERNS): DocumentKind | undefined {
+  if (matchesAny(path, patterns.appIni ?? DEFAULT_FILE_PATTERNS.appIni!)) return 'appIni';
   if (matchesAny(path, patterns.quota)) return 'quota';
   if (matchesAny(path, patterns.state)) return 'state';
   return undefined;

@@ -7,7 +7,7 @@
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import { codeList } from './codes';
 import type { Severity, SeverityOverrides } from './diagnostics';
-import { matchesAny, type DocumentKind, type FilePatterns } from './documentKind';
+import { DEFAULT_FILE_PATTERNS, matchesAny, type DocumentKind, type FilePatterns } from './documentKind';
 import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
 import { QUOTA_CODES } from './quota/codes';
@@ -142,6 +142,7 @@ export function kindFromConfiguredName(file: string, config: ProjectConfig | und
   const state = config?.files.state;
   if (quota ? matchesAny(relative, quota) : matchesAny(file, fallback.quota)) return 'quota';
   if (state ? matchesAny(relative, state) : matchesAny(file, fallback.state)) return 'state';
+  if (matchesAny(file, fallback.appIni ?? DEFAULT_FILE_PATTERNS.appIni ?? [])) return 'appIni';
   return undefined;
 }
 

@@ -19,6 +19,12 @@ export interface ServerSettings {
     state?: string[];
     /** Globs recognised as quota config files. */
     quota?: string[];
+    /** Globs recognised as Forgejo server configuration files (default: any file named `app.ini`). */
+    appIni?: string[];
+  };
+  appIni?: {
+    /** The quota file whose groups app.ini's DEFAULT_GROUPS are checked against (absolute, or relative to the app.ini). */
+    quotaFile?: string;
   };
 }
 
@@ -45,6 +51,18 @@ export interface LiveUsageParams {
   quota: QuotaInfo;
 }
 export const LiveUsageNotification = new NotificationType<LiveUsageParams | null>('quotaState/liveUsage');
+
+/**
+ * Client → server: the quota group names of the server the user is signed in to as a site
+ * admin (GET /admin/quota/groups), or `null` when there is none. app.ini's DEFAULT_GROUPS are
+ * checked against them; the server never fetches them itself.
+ */
+export interface LiveGroupsParams {
+  /** Base URL of the API the names came from, shown in messages. */
+  server: string;
+  groups: string[];
+}
+export const LiveGroupsNotification = new NotificationType<LiveGroupsParams | null>('quotaState/liveGroups');
 
 /**
  * Client → server: a state file the editor cannot hand over (over VS Code's 50 MB sync limit,

@@ -24,6 +24,7 @@ import { formatSize } from '../../shared/quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { InputError, parseArguments, UsageError } from './args';
+import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
 import { expandFileArguments } from './files';
 import { FORMATS, githubReport, jsonReport, located, sarifReport, textReport, type FileReport, type OutputFormat } from './formats';
 
@@ -58,9 +59,11 @@ nothing is written and what remains is listed.
 Exit codes: 0 every file is valid (fixed or already), 1 some file stays invalid (not written),
 2 usage error or unreadable input.`;
 
-const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--account NAME] [--subject S] [--format text|json]
+const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
 
 Prints the quota engine's verdict for every account (or --account NAME).
+  --config   a Forgejo app.ini whose [quota] ENABLED, DEFAULT_GROUPS and [quota.default] TOTAL
+             override the file's enabled, defaultGroups and defaultTotal (the output names each source)
 
 Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over quota for it,
 2 usage error, unreadable input, or a file that is not a valid quota config.`;
@@ -68,10 +71,10 @@ Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over q
 const USAGE = `Usage:
   quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]…
   quota-state fix <files or globs…> [--dry-run]
-  quota-state evaluate <quota config or instance file> [--account NAME] [--subject S] [--format text|json]
+  quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
   quota-state --version
 
-check     prints the language server's diagnostics for each file
+check     prints the language server's diagnostics for each file (state, quota and app.ini files)
 fix       applies the safe quick fixes (state files: what \`pulumi state repair\` does)
 evaluate  prints the quota engine's verdict for every account
 
@@ -229,7 +232,7 @@ function check(args: string[], io: CliIO): number {
     const config = configs.for(file);
     const kind = kindOf(file, text, config);
     const severity = mergeSeverity(config?.severity, cliSeverity);
-    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity }) : { diagnostics: [] };
+    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
     return { file: display, path: file, kind, diagnostics };
   });
   const output =
@@ -291,7 +294,7 @@ function fix(args: string[], io: CliIO): number {
 }
 
 function evaluate(args: string[], io: CliIO): number {
-  const parsed = commandArguments('evaluate', args, { format: 'value', account: 'value', subject: 'value' }, io);
+  const parsed = commandArguments('evaluate', args, { format: 'value', account: 'value', subject: 'value', config: 'value' }, io);
   if (!parsed) return 0;
   const { positional, flags } = parsed;
   const format = formatFlag(flags.format, ['text', 'json']);
@@ -307,7 +310,14 @@ function evaluate(args: string[], io: CliIO): number {
   if (kindOf(file, text, new ProjectConfigs(io).for(file)) === 'state') {
     throw new InputError(`${display} is a resource-state file; evaluate takes a quota config or instance file (check a state file with \`quota-state check ${display}\`)`);
   }
-  const analysis = analyzeQuotaConfig(text);
+  const fileAnalysis = analyzeQuotaConfig(text);
+  const configFile = flags.config === undefined ? undefined : resolve(io.cwd, flags.config);
+  const config = configFile === undefined ? undefined : { text: readOrFail(configFile, io, displayPath(io.cwd, configFile)), displayName: displayPath(io.cwd, configFile) };
+  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config);
+  if (config && configErrors.length) {
+    io.stderr([...configErrors, `${config.displayName} cannot be loaded by Forgejo (${configErrors.length} error${configErrors.length === 1 ? '' : 's'})`].join('\n'));
+    return 2;
+  }
   if (!isEvaluable(analysis)) {
     const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
     io.stderr([...errors.map((d) => located(display, d)), `${display} is not a valid quota config (${errors.length} error${errors.length === 1 ? '' : 's'})`].join('\n'));
@@ -317,7 +327,8 @@ function evaluate(args: string[], io: CliIO): number {
     throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
   const report = buildEvaluationReport(analysis, { account: flags.account, subject });
-  io.stdout(format === 'json' ? JSON.stringify(report, null, 2) : reportText(report));
+  if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
+  else io.stdout(config ? [...settingsText(settings), '', reportText(report)].join('\n') : reportText(report));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;
 }

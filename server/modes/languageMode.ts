@@ -24,13 +24,19 @@ import type {
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { DocumentKind } from '../../shared/documentKind';
-import type { DocumentStatusParams, LiveUsageParams } from '../../shared/protocol';
+import type { DocumentStatusParams, LiveGroupsParams, LiveUsageParams, ServerSettings } from '../../shared/protocol';
 
 export interface ModeContext {
   /** Writes to the client's output channel (never secrets). */
   log(message: string): void;
   /** The signed-in user's live usage, when the client sent one. */
   liveUsage(): LiveUsageParams | null;
+  /** Group names of the live server, when the client is signed in as a site admin. */
+  liveGroups(): LiveGroupsParams | null;
+  /** The current settings (read, never written). */
+  readonly settings: ServerSettings;
+  /** The text of an open document with this file path, so unsaved edits count. */
+  openDocumentText?(path: string): string | undefined;
 }
 
 export interface LanguageMode {

@@ -1,0 +1,83 @@
+/**
+ * Language mode for Forgejo `app.ini` files: adapts the quota-settings analysis in shared/ini
+ * to LSP. Group names are checked against the workspace's quota file (read from disk, or from
+ * its open editor) and the live server's groups the client sent; the server never goes online.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { TextDocument } from 'vscode-languageserver-textdocument';
+import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
+import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
+import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
+import { DIAGNOSTIC_SOURCE } from '../convert';
+import { uriToPath } from '../workspace';
+import type { LanguageMode, ModeContext } from './languageMode';
+
+export const COULD_NOT_CHECK_REASON = 'could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin';
+
+export function createIniMode(context: ModeContext): LanguageMode {
+  const io: LookupIo = {
+    readDir: (folder) => {
+      try {
+        return readdirSync(folder);
+      } catch {
+        return undefined;
+      }
+    },
+    readFile: (path) => {
+      const open = context.openDocumentText?.(path);
+      if (open !== undefined) return open;
+      try {
+        return readFileSync(path, 'utf8');
+      } catch {
+        return undefined;
+      }
+    },
+  };
+
+  /** Group sources are looked up again on every validation (the quota file or the live groups may have changed). */
+  const sourcesOf = (document: TextDocument): GroupSource[] => {
+    const sources: GroupSource[] = [];
+    if (document.uri.startsWith('file:')) {
+      try {
+        const fromFile = quotaFileGroups(uriToPath(document.uri), io, context.settings.appIni?.quotaFile || undefined);
+        if (fromFile) sources.push(fromFile);
+      } catch (error) {
+        context.log(`Could not read the quota file for ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }
+    const live = context.liveGroups();
+    if (live) sources.push({ label: `the server ${live.server}`, names: live.groups });
+    return sources;
+  };
+
+  const cache = new Map<string, { version: number; key: string; analysis: AppIniAnalysis }>();
+  const analysis = (document: TextDocument, refreshSources = false): AppIniAnalysis => {
+    const hit = cache.get(document.uri);
+    if (hit && hit.version === document.version && !refreshSources) return hit.analysis;
+    const sources = sourcesOf(document);
+    const key = JSON.stringify(sources);
+    if (hit && hit.version === document.version && hit.key === key) return hit.analysis;
+    const result = analyzeAppIni(document.getText(), { groups: sources });
+    cache.set(document.uri, { version: document.version, key, analysis: result });
+    return result;
+  };
+  const offset = (document: TextDocument, position: { line: number; character: number }) => analysis(document).lines.offsetAt(position);
+
+  return {
+    kind: 'appIni',
+    validate: (document) => analysis(document, true).diagnostics,
+    status: (document) => {
+      const result = analysis(document);
+      const checkedAgainst = result.groupSources.map((source) => source.label).join(' and ');
+      return {
+        shape: checkedAgainst ? `groups from ${checkedAgainst}` : 'quota settings',
+        unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: COULD_NOT_CHECK_REASON }] : undefined,
+      };
+    },
+    hover: (document, position) => appIniHover(analysis(document), offset(document, position)),
+    completion: (document, position) => ({ isIncomplete: false, items: appIniCompletion(analysis(document), offset(document, position)) }),
+    codeActions: (document, _range, codeActionContext) =>
+      appIniCodeActions(document.uri, codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)),
+    forget: (uri) => cache.delete(uri),
+  };
+}

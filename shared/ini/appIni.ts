@@ -1,0 +1,248 @@
+/**
+ * Forgejo's `app.ini`, quota part: the settings Forgejo reads from `[quota]` and `[quota.default]`
+ * (as `modules/setting/quota.go` maps them) and the diagnostics for what it would silently ignore.
+ * The rest of the file is left alone, except lines that stop Forgejo from loading the file at all.
+ */
+import { compareDiagnostics, type Diagnostic, type Range, type Span } from '../diagnostics';
+import { describeSize } from '../quota/sizes';
+import { editDistance } from '../text/editDistance';
+import { LineIndex } from '../text/lineIndex';
+import { APP_INI_CODES, type AppIniCode } from './codes';
+import { newerServerTotal, olderServerTotal, parseGoIniBool, splitGoIniList, type ListItem } from './goValues';
+import { parseIni, type IniDocument, type IniEntry } from './parse';
+
+export const QUOTA_SECTION = 'quota';
+export const QUOTA_DEFAULT_SECTION = 'quota.default';
+
+/** The keys Forgejo reads in each quota section, with what they mean. */
+export const QUOTA_KEYS: Record<string, Record<string, string>> = {
+  [QUOTA_SECTION]: {
+    ENABLED: 'Turns the quota engine on. Default `false`: every quota API route answers 404 and nothing is enforced.',
+    DEFAULT_GROUPS: 'Comma-separated quota groups for users and organizations without a group of their own. Names that match no group are silently skipped. Default: none.',
+  },
+  [QUOTA_DEFAULT_SECTION]: {
+    TOTAL: 'Limit of the built-in `size:all` rule used when an account has no group at all (not even a default one). `-1` (the default) is unlimited. Newer servers accept sizes such as `10G` or `500MiB`; older ones only a plain number of bytes.',
+  },
+};
+
+/** A list of group names that exist somewhere: the workspace's quota file, or a live server. */
+export interface GroupSource {
+  /** Shown in messages: a file name, or "the server https://…". */
+  label: string;
+  names: string[];
+}
+
+export interface AppIniOptions {
+  /** Where group names are known to exist. Empty: group names are not checked ("could not check"). */
+  groups?: GroupSource[];
+}
+
+/** A setting as Forgejo reads it, and the line it comes from. */
+export interface SettingReading<T> {
+  value: T;
+  entry: IniEntry;
+}
+
+export interface AppIniSettings {
+  enabled?: SettingReading<boolean>;
+  defaultGroups?: SettingReading<string[]>;
+  /** Newer servers' reading (byte sizes); `older` is how servers that read a plain integer see it. */
+  defaultTotal?: SettingReading<number> & { older: number };
+}
+
+/** One quick fix a diagnostic offers, precomputed so the editor side only converts it. */
+export interface FixData {
+  title: string;
+  range: Range;
+  newText: string;
+  preferred?: boolean;
+}
+
+export interface AppIniAnalysis {
+  text: string;
+  lines: LineIndex;
+  document: IniDocument;
+  settings: AppIniSettings;
+  /** The DEFAULT_GROUPS items with their spans in the text. */
+  defaultGroupItems: Array<{ name: string; span: Span }>;
+  /** True when the file names default groups but no group source was available to check them. */
+  groupsUnchecked: boolean;
+  groupSources: GroupSource[];
+  diagnostics: Diagnostic[];
+}
+
+function isQuotaSection(name: string): boolean {
+  return name === QUOTA_SECTION || name === QUOTA_DEFAULT_SECTION;
+}
+
+function closest(value: string, candidates: string[], tolerance = 2): string[] {
+  const lowered = value.toLowerCase();
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(lowered, candidate.toLowerCase()) }))
+    .filter(({ distance }) => distance <= tolerance)
+    .sort((a, b) => a.distance - b.distance)
+    .map(({ candidate }) => candidate);
+}
+
+export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIniAnalysis {
+  const document = parseIni(text);
+  const lines = new LineIndex(text);
+  const at = (span: Span) => lines.rangeOf(span);
+  const diagnostics: Diagnostic[] = [];
+  const report = (code: AppIniCode, span: Span, message: string, extra: Partial<Diagnostic> = {}) =>
+    diagnostics.push({ code, severity: APP_INI_CODES[code].severity, message, range: at(span), ...extra });
+  const lineOf = (span: Span) => lines.positionAt(span.offset).line + 1;
+  const fixes = (list: FixData[]) => ({ data: { fixes: list } });
+
+  for (const error of document.errors) {
+    report('ini-syntax', error.span, `Forgejo cannot load this file: ${error.message}. go-ini refuses the whole file, so the server does not start.`);
+  }
+
+  // Section headers: repeats of the quota sections, and names close to them.
+  const firstHeader = new Map<string, number>();
+  document.headers.forEach((header, index) => {
+    if (isQuotaSection(header.name)) {
+      const first = firstHeader.get(header.name);
+      if (first === undefined) firstHeader.set(header.name, index);
+      else {
+        const firstSpan = document.headers[first].span;
+        report('duplicate-section', header.span, `[${header.name}] appears again (first on line ${lineOf(firstSpan)}): Forgejo merges both into one section, and a key set in both keeps the later value.`, {
+          relatedInformation: [{ range: at(firstSpan), message: `first [${header.name}]` }],
+        });
+      }
+      return;
+    }
+    const suggestions = closest(header.name.trim(), [QUOTA_SECTION, QUOTA_DEFAULT_SECTION], header.name.trim().toLowerCase().startsWith('quota') ? 2 : 1);
+    if (suggestions.length === 0) return;
+    report('misspelt-section', header.nameSpan, `[${header.name}] is not a section Forgejo reads; did you mean [${suggestions[0]}]? Section names are case-sensitive and not trimmed, so its keys are ignored.`, fixes(suggestions.map((name, i) => ({ title: `Rename the section to [${name}]`, range: at(header.nameSpan), newText: name, preferred: i === 0 }))));
+  });
+
+  // The last entry of each key wins (go-ini overwrites repeated keys).
+  const quotaEntries = document.entries.filter((entry) => isQuotaSection(entry.section));
+  const last = new Map<string, IniEntry>();
+  for (const entry of quotaEntries) last.set(`${entry.section}\u0000${entry.key}`, entry);
+  for (const entry of quotaEntries) {
+    const winner = last.get(`${entry.section}\u0000${entry.key}`)!;
+    if (winner === entry) continue;
+    const lineSpan = { offset: entry.lineSpan.offset, length: entry.lineSpan.length };
+    const lineRange = at(lineSpan);
+    report('duplicate-key', entry.keySpan, `${entry.key} is set again on line ${lineOf(winner.keySpan)}: Forgejo reads only the last value (${JSON.stringify(winner.value)}), so this one is ignored.`, {
+      tags: ['unnecessary'],
+      relatedInformation: [{ range: at(winner.keySpan), message: `the ${entry.key} Forgejo reads` }],
+      ...fixes([{ title: `Remove the ignored ${entry.key}`, range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' }]),
+    });
+  }
+
+  // Keys Forgejo does not read where they are.
+  const headerExists = (name: string) => firstHeader.has(name);
+  for (const entry of quotaEntries) {
+    const known = QUOTA_KEYS[entry.section];
+    if (known[entry.key] !== undefined) continue;
+    const otherSection = entry.section === QUOTA_SECTION ? QUOTA_DEFAULT_SECTION : QUOTA_SECTION;
+    if (QUOTA_KEYS[otherSection][entry.key] !== undefined) {
+      const message =
+        entry.key === 'TOTAL'
+          ? `TOTAL belongs in [${QUOTA_DEFAULT_SECTION}]. Forgejo reads it from [${QUOTA_SECTION}] only through section inheritance, when [${QUOTA_DEFAULT_SECTION}] sets no TOTAL itself (and older servers only when a [${QUOTA_DEFAULT_SECTION}] section exists).`
+          : `${entry.key} belongs in [${QUOTA_SECTION}]: Forgejo does not read it in [${QUOTA_DEFAULT_SECTION}].`;
+      report('misplaced-key', entry.keySpan, message, { data: { key: entry.key, section: otherSection } });
+      continue;
+    }
+    const suggestions = closest(entry.key, Object.keys(known));
+    report(
+      'unknown-key',
+      entry.keySpan,
+      `Forgejo does not read ${entry.key} in [${entry.section}]${suggestions.length ? `; did you mean ${suggestions[0]}? Key names are case-sensitive` : `; it reads only ${Object.keys(known).join(' and ')} there`}.`,
+      fixes(suggestions.map((key, i) => ({ title: `Rename to ${key}`, range: at(entry.keySpan), newText: key, preferred: i === 0 }))),
+    );
+  }
+
+  // Values: comment characters and backslashes Forgejo reads differently from how they look.
+  for (const entry of quotaEntries) {
+    if (entry.comment && entry.valueSpan.length > 0 && !/\s/.test(text[entry.comment.offset - 1] ?? ' ')) {
+      const full = text.slice(entry.valueSpan.offset, entry.comment.offset + entry.comment.length);
+      report('value-cut-by-comment', entry.comment, `"${text[entry.comment.offset]}" starts a comment: Forgejo reads ${entry.key} as ${JSON.stringify(entry.value)} and ignores ${JSON.stringify(text.slice(entry.comment.offset, entry.comment.offset + entry.comment.length))}. Wrap the value in backticks to keep the character.`, {
+        ...fixes(full.includes('`') ? [] : [{ title: 'Wrap the value in backticks', range: at({ offset: entry.valueSpan.offset, length: full.length }), newText: `\`${full}\``, preferred: true }]),
+      });
+    }
+    if (!entry.quote && entry.value.endsWith('\\')) {
+      report('continuation-ignored', { offset: entry.valueSpan.offset + entry.valueSpan.length - 1, length: 1 }, `Forgejo does not join lines ending in a backslash: the "\\" is part of ${entry.key}'s value and the next line is read on its own.`);
+    }
+  }
+
+  // The settings as Forgejo maps them.
+  const settings: AppIniSettings = {};
+  const keyIn = (section: string, key: string) => last.get(`${section}\u0000${key}`);
+  const enabledEntry = keyIn(QUOTA_SECTION, 'ENABLED');
+  if (enabledEntry) {
+    const value = parseGoIniBool(enabledEntry.value);
+    settings.enabled = { value: value ?? false, entry: enabledEntry };
+    if (value === undefined) {
+      const suggestions = /^(?:y|t|on|1|enable)/i.test(enabledEntry.value.trim()) ? ['true', 'false'] : ['false', 'true'];
+      report('invalid-boolean', enabledEntry.valueSpan.length ? enabledEntry.valueSpan : enabledEntry.keySpan, `ENABLED = ${JSON.stringify(enabledEntry.value)} is not a boolean go-ini reads (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled, so every quota route answers 404.`, fixes(suggestions.map((word, i) => ({ title: `Change to ${word}`, range: at(enabledEntry.valueSpan), newText: word, preferred: i === 0 }))));
+    } else if (!value) {
+      report('quota-disabled', enabledEntry.valueSpan, 'Quota is disabled: every quota API route answers 404 and no limit is enforced, whatever the other quota settings say.');
+    }
+  } else if (headerExists(QUOTA_SECTION) || headerExists(QUOTA_DEFAULT_SECTION)) {
+    const header = document.headers[firstHeader.get(QUOTA_SECTION) ?? firstHeader.get(QUOTA_DEFAULT_SECTION)!];
+    report('quota-disabled', header.span, 'Quota is disabled: ENABLED is not set and defaults to false, so every quota API route answers 404 and no limit is enforced.', fixes(headerExists(QUOTA_SECTION) ? [{ title: 'Add ENABLED = true', range: at({ offset: header.span.offset + header.span.length, length: 0 }), newText: '\nENABLED = true', preferred: true }] : []));
+  }
+
+  const defaultGroupItems: Array<{ name: string; span: Span }> = [];
+  const groupsEntry = keyIn(QUOTA_SECTION, 'DEFAULT_GROUPS');
+  if (groupsEntry) {
+    const items: ListItem[] = splitGoIniList(groupsEntry.value);
+    settings.defaultGroups = { value: items.map((item) => item.value).filter((name) => name.length > 0), entry: groupsEntry };
+    for (const item of items) {
+      if (item.value.length > 0) defaultGroupItems.push({ name: item.value, span: { offset: groupsEntry.valueSpan.offset + item.offset, length: item.value.length } });
+    }
+  }
+
+  const groupSources = (options.groups ?? []).filter((source) => source !== undefined);
+  for (const item of defaultGroupItems) {
+    const missingFrom = groupSources.filter((source) => !source.names.includes(item.name));
+    if (missingFrom.length === 0) continue;
+    const candidates = [...new Set(missingFrom.flatMap((source) => source.names))];
+    const suggestions = closest(item.name, candidates).slice(0, 3);
+    report(
+      'unknown-default-group',
+      item.span,
+      `No group "${item.name}" in ${missingFrom.map((source) => source.label).join(' or ')}: Forgejo silently skips it${suggestions.length ? `. Did you mean "${suggestions[0]}"?` : '.'}`,
+      { data: { name: item.name, fixes: suggestions.map((name, i) => ({ title: `Change to group "${name}"`, range: at(item.span), newText: name, preferred: i === 0 })) } },
+    );
+  }
+
+  // TOTAL: [quota.default] inherits keys from [quota] in go-ini.
+  const totalEntry = keyIn(QUOTA_DEFAULT_SECTION, 'TOTAL') ?? keyIn(QUOTA_SECTION, 'TOTAL');
+  if (totalEntry) {
+    const value = totalEntry.value;
+    const newer = newerServerTotal(value);
+    // Older servers map the [quota.default] section only when it exists.
+    const older = headerExists(QUOTA_DEFAULT_SECTION) ? olderServerTotal(value) : undefined;
+    settings.defaultTotal = { value: Number(newer.bytes), older: older === undefined ? -1 : Number(older), entry: totalEntry };
+    const olderText = older === undefined ? 'ignore it (unlimited)' : older < 0n && older !== -1n ? `read it as ${older}, a limit no one can meet` : `read it as ${older} bytes`;
+    const span = totalEntry.valueSpan.length ? totalEntry.valueSpan : totalEntry.keySpan;
+    if (newer.reason) {
+      report('invalid-total', span, `TOTAL = ${JSON.stringify(value)}: newer Forgejo servers read it as -1 (unlimited) because ${newer.reason}; older servers ${olderText}. Write a number of bytes, a size such as 10G, or -1.`);
+    } else if (value !== '' && (older === undefined || older !== newer.bytes) && headerExists(QUOTA_DEFAULT_SECTION)) {
+      const plain = newer.bytes.toString();
+      report(
+        'total-older-servers',
+        span,
+        `TOTAL = ${JSON.stringify(value)}: newer Forgejo servers read ${describeSize(Number(newer.bytes))}, but older servers (which read TOTAL as a plain integer) ${olderText}. Write ${plain} to be read the same by every version.`,
+        fixes([{ title: `Write TOTAL as plain bytes (${plain})`, range: at(totalEntry.valueSpan), newText: plain, preferred: true }]),
+      );
+    }
+  }
+
+  diagnostics.sort(compareDiagnostics);
+  return {
+    text,
+    lines,
+    document,
+    settings,
+    defaultGroupItems,
+    groupsUnchecked: groupSources.length === 0 && defaultGroupItems.length > 0,
+    groupSources,
+    diagnostics,
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Golden fixtures for app.ini: each `test/fixtures/ini/<name>.ini` has its expected diagnostics
+ * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
+ * message, related lines and the quick-fix titles). Group names are checked against
+ * `groups.json` (except in `unchecked.ini`). Together they cover every code of the registry.
+ */
+import { strict as assert } from 'node:assert';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { codeList } from '../../shared/codes';
+import { analyzeAppIni, type FixData, type GroupSource } from '../../shared/ini/appIni';
+import { APP_INI_CODES } from '../../shared/ini/codes';
+
+const FIXTURES = join(__dirname, '..', 'fixtures', 'ini');
+const SOURCES = (JSON.parse(readFileSync(join(FIXTURES, 'groups.json'), 'utf8')) as { sources: GroupSource[] }).sources;
+
+interface Expected {
+  line: number;
+  code: string;
+  severity: string;
+  text?: string;
+  message: string;
+  relatedLines?: number[];
+  fixes?: string[];
+}
+
+export function goldenOf(name: string): Expected[] {
+  const text = readFileSync(join(FIXTURES, `${name}.ini`), 'utf8');
+  const analysis = analyzeAppIni(text, { groups: name === 'unchecked' ? [] : SOURCES });
+  const lines = text.split('\n');
+  return analysis.diagnostics.map((d) => {
+    const { start, end } = d.range;
+    const out: Expected = {
+      line: start.line + 1,
+      code: d.code,
+      severity: d.severity,
+      text: start.line === end.line ? lines[start.line].slice(start.character, end.character) : undefined,
+      message: d.message,
+    };
+    if (d.relatedInformation) out.relatedLines = d.relatedInformation.map((r) => r.range.start.line + 1);
+    const fixes = ((d.data ?? {}) as { fixes?: FixData[] }).fixes;
+    if (fixes?.length) out.fixes = fixes.map((f) => `${f.title} → ${JSON.stringify(f.newText)}`);
+    return JSON.parse(JSON.stringify(out)) as Expected;
+  });
+}
+
+export const fixtureNames = () => readdirSync(FIXTURES).filter((f) => f.endsWith('.ini')).map((f) => f.slice(0, -'.ini'.length)).sort();
+
+describe('app.ini golden fixtures', () => {
+  const seen = new Set<string>();
+  for (const name of fixtureNames()) {
+    it(`${name}: exactly the expected diagnostics`, () => {
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `${name}.expect.json`), 'utf8')) as Expected[];
+      const actual = goldenOf(name);
+      assert.deepEqual(actual, expected);
+      for (const d of actual) {
+        assert.equal(d.severity, APP_INI_CODES[d.code as keyof typeof APP_INI_CODES]?.severity, `default severity of ${d.code}`);
+        seen.add(d.code);
+      }
+    });
+  }
+
+  it('the fixtures cover every code of the registry', () => {
+    assert.deepEqual(codeList(APP_INI_CODES).map((c) => c.code).filter((c) => !seen.has(c)), []);
+  });
+});
