@@ -6,6 +6,7 @@ import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from 
 import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';
 import { analyzeQuotaConfig } from './quota/config';
 import { analyzeState } from './state/analyze';
+import type { StateSchemaMode } from './state/codes';
 
 export interface FileDiagnostics {
   kind: DocumentKind | undefined;
@@ -17,14 +18,16 @@ export interface AnalyzeOptions {
   severity?: SeverityOverrides;
   /** Force a kind (the server already knows it); otherwise detected from the name and content. */
   kind?: DocumentKind;
+  /** Schema mode of state files (`quotaState.state.schema`, the CLI's `--schema`); default `pulumi`. */
+  stateSchema?: StateSchemaMode;
 }
 
-export function diagnosticsForKind(kind: DocumentKind, text: string): Diagnostic[] {
-  return kind === 'state' ? analyzeState(text).diagnostics : analyzeQuotaConfig(text).diagnostics;
+export function diagnosticsForKind(kind: DocumentKind, text: string, stateSchema?: StateSchemaMode): Diagnostic[] {
+  return kind === 'state' ? analyzeState(text, { schema: stateSchema }).diagnostics : analyzeQuotaConfig(text).diagnostics;
 }
 
 export function analyzeFile(path: string, text: string, options: AnalyzeOptions = {}): FileDiagnostics {
   const kind = options.kind ?? detectKind(path, text, options.patterns);
   if (!kind) return { kind, diagnostics: [] };
-  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text), options.severity) };
+  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text, options.stateSchema), options.severity) };
 }

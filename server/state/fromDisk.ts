@@ -5,6 +5,7 @@
  * reports) and tells the language status which features are unavailable and why.
  */
 import { applySeverityOverrides } from '../../shared/diagnostics';
+import { stateSchemaModeOf } from '../../shared/state/codes';
 import { AnalyzeFromDiskNotification, DocumentStatusNotification, type DocumentStatusParams } from '../../shared/protocol';
 import { toLspDiagnostic } from '../convert';
 import { uriToPath, type ServerWorkspace } from '../workspace';
@@ -30,7 +31,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
     if (workspace.documents.get(uri)) return;
     try {
       // The worker reads and analyses the file: a 100 MB text never crosses threads or blocks requests.
-      const analysis = await analyzer.analyzeFile(uriToPath(uri));
+      const analysis = await analyzer.analyzeFile(uriToPath(uri), stateSchemaModeOf(workspace.settings.state?.schema));
       if (workspace.documents.get(uri)) return;
       const shown = applySeverityOverrides(analysis.diagnostics, workspace.settings.diagnostics?.severity);
       await connection.sendDiagnostics({ uri, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
@@ -38,6 +39,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         uri,
         kind: 'state',
         shape: analysis.shape,
+        schema: analysis.mode,
         fromDisk: true,
         unavailable: FROM_DISK_UNAVAILABLE,
         diagnosticCount: shown.length,

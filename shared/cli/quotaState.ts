@@ -12,12 +12,14 @@ import { formatSize } from '../quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../quota/subjects';
 import { expandFileArguments } from './files';
 import { parseArguments, UsageError } from './args';
+import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES } from '../state/codes';
 
 const USAGE = `Usage:
-  quota-state check <files or globs…> [--format text|json]
+  quota-state check <files or globs…> [--format text|json] [--schema pulumi|seed-v3]
   quota-state evaluate <quota config or instance file> [--account NAME] [--subject S] [--format text|json]
 
-check     prints the language server's diagnostics for each file; exit 1 when any is an error
+check     prints the language server's diagnostics for each file; exit 1 when any is an error;
+          --schema reads state files as Pulumi does (pulumi, the default) or by the seed's v3 schema
 evaluate  prints the quota engine's verdict for every account; exit 1 when --subject is given
           and an evaluated account is over quota for it, 2 when the file is not a valid quota config`;
 
@@ -74,14 +76,16 @@ function located(file: string, d: Diagnostic): string {
 }
 
 function check(args: string[], io: CliIO): number {
-  const { positional, flags } = parseArguments(args, { format: 'value' });
+  const { positional, flags } = parseArguments(args, { format: 'value', schema: 'value' });
   const format = formatFlag(flags.format);
+  const stateSchema = flags.schema ?? DEFAULT_STATE_SCHEMA_MODE;
+  if (!isStateSchemaMode(stateSchema)) throw new UsageError(`--schema must be ${STATE_SCHEMA_MODES.join(' or ')}, not "${stateSchema}"`);
   if (positional.length === 0) throw new UsageError('check needs at least one file or glob');
   const files = expandFileArguments(positional, io.cwd);
   const results = files.map((file) => {
     const text = readOrFail(file, io);
     const display = displayPath(io.cwd, file);
-    const { kind, diagnostics } = analyzeFile(file, text);
+    const { kind, diagnostics } = analyzeFile(file, text, { stateSchema });
     return { file: display, kind, diagnostics };
   });
   const hasError = results.some((r) => r.diagnostics.some((d) => d.severity === 'error'));

@@ -17,6 +17,11 @@ export function isStateSchemaMode(value: unknown): value is StateSchemaMode {
   return typeof value === 'string' && (STATE_SCHEMA_MODES as readonly string[]).includes(value);
 }
 
+/** The mode a setting value asks for; anything unrecognised falls back to the default. */
+export function stateSchemaModeOf(value: unknown): StateSchemaMode {
+  return isStateSchemaMode(value) ? value : DEFAULT_STATE_SCHEMA_MODE;
+}
+
 type StateCodeName =
   | 'syntax'
   | 'schema'
