@@ -75,16 +75,17 @@ const own = Object.prototype.hasOwnProperty;
 export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
   const newer: Tally = { counts: new Map() };
   const legacy: Tally = { counts: new Map() };
-  const count = (tally: Tally, field: string, path: JsonPath) => {
+  // The path is built only for the first occurrence: most files carry these fields on every record.
+  const count = (tally: Tally, field: string, base: JsonPath) => {
     tally.counts.set(field, (tally.counts.get(field) ?? 0) + 1);
-    tally.first ??= path;
+    tally.first ??= [...base, field];
   };
   const visitWrapper = (containerPath: JsonPath | undefined, where: 'deployment' | 'checkpoint') => {
     if (!containerPath) return;
     const container = valueAt(document.root, containerPath);
     if (!isObject(container)) return;
     for (const field in container) {
-      if (own.call(LEGACY_WRAPPER_FIELDS, field) && LEGACY_WRAPPER_FIELDS[field].where === where) count(legacy, field, [...containerPath, field]);
+      if (own.call(LEGACY_WRAPPER_FIELDS, field) && LEGACY_WRAPPER_FIELDS[field].where === where) count(legacy, field, containerPath);
     }
   };
   visitWrapper(document.checkpointBodyPath, 'checkpoint');
@@ -94,8 +95,8 @@ export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
       const record = resource.value;
       if (!isObject(record)) continue;
       for (const field in record) {
-        if (own.call(NEWER_ENGINE_FIELDS, field)) count(newer, field, [...resource.path, field]);
-        else if (own.call(LEGACY_RECORD_FIELDS, field)) count(legacy, field, [...resource.path, field]);
+        if (own.call(NEWER_ENGINE_FIELDS, field)) count(newer, field, resource.path);
+        else if (own.call(LEGACY_RECORD_FIELDS, field)) count(legacy, field, resource.path);
       }
     }
   }
