@@ -16,6 +16,7 @@ export function describeStatus(status: DocumentStatusParams): { text: string; de
   if (status.diagnosticCount !== undefined && status.kind) {
     details.push(status.diagnosticCount === 0 ? 'no problems' : `${status.diagnosticCount} problem${status.diagnosticCount === 1 ? '' : 's'}`);
   }
+  if (status.schema && status.kind === 'state') details.push(`schema mode: ${status.schema}`);
   if (status.fromDisk) details.push('analysed from disk');
   for (const missing of status.unavailable ?? []) details.push(`${missing.feature} unavailable: ${missing.reason}`);
   return { text, detail: details.join('; '), warn: Boolean(status.fromDisk || status.unavailable?.length) };

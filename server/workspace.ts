@@ -11,6 +11,7 @@ import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
 import { findProjectConfig, kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
+import { stateSchemaModeOf, type StateSchemaMode } from '../shared/state/codes';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
 export function uriToPath(uri: string): string {
@@ -110,6 +111,11 @@ export class ServerWorkspace implements ModeContext {
   /** Severity overrides for a document: the project file wins over the setting, code by code. */
   severityFor(uri: string): SeverityOverrides {
     return mergeSeverity(this.settings.diagnostics?.severity, this.projectConfigFor(uri)?.severity);
+  }
+
+  /** Schema mode of a state document: the project file wins over the setting. */
+  stateSchemaFor(uri: string): StateSchemaMode {
+    return stateSchemaModeOf(this.projectConfigFor(uri)?.stateSchema ?? this.settings.state?.schema);
   }
 
   /** Forget cached kinds (a project configuration or the settings changed). */

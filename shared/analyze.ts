@@ -7,6 +7,7 @@ import { detectKind, type DocumentKind, type FilePatterns } from './documentKind
 import { analyzeAppIni, type GroupSource } from './ini/appIni';
 import { analyzeQuotaConfig } from './quota/config';
 import { analyzeState } from './state/analyze';
+import type { StateSchemaMode } from './state/codes';
 
 export interface FileDiagnostics {
   kind: DocumentKind | undefined;
@@ -20,15 +21,17 @@ export interface AnalyzeOptions {
   kind?: DocumentKind;
   /** For app.ini files: where group names are known to exist (none: names are not checked). */
   groups?: GroupSource[];
+  /** Schema mode of state files (`quotaState.state.schema`, the CLI's `--schema`); default `pulumi`. */
+  stateSchema?: StateSchemaMode;
 }
 
-export function diagnosticsForKind(kind: DocumentKind, text: string, groups?: GroupSource[]): Diagnostic[] {
-  if (kind === 'appIni') return analyzeAppIni(text, { groups }).diagnostics;
-  return kind === 'state' ? analyzeState(text).diagnostics : analyzeQuotaConfig(text).diagnostics;
+export function diagnosticsForKind(kind: DocumentKind, text: string, options: Pick<AnalyzeOptions, 'groups' | 'stateSchema'> = {}): Diagnostic[] {
+  if (kind === 'appIni') return analyzeAppIni(text, { groups: options.groups }).diagnostics;
+  return kind === 'state' ? analyzeState(text, { schema: options.stateSchema }).diagnostics : analyzeQuotaConfig(text).diagnostics;
 }
 
 export function analyzeFile(path: string, text: string, options: AnalyzeOptions = {}): FileDiagnostics {
   const kind = options.kind ?? detectKind(path, text, options.patterns);
   if (!kind) return { kind, diagnostics: [] };
-  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text, options.groups), options.severity) };
+  return { kind, diagnostics: applySeverityOverrides(diagnosticsForKind(kind, text, options), options.severity) };
 }

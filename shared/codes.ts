@@ -17,15 +17,15 @@ export interface CodeInfo {
 export type CodeRegistry<C extends string> = { readonly [K in C]: CodeInfo & { readonly code: K } };
 
 /** Builds a registry keyed by code from a list, so the code is not spelt twice per entry. */
-export function defineCodes<const C extends string>(
-  entries: readonly { code: C; severity: Severity; description: string }[],
-): CodeRegistry<C> {
-  const registry = {} as Record<string, CodeInfo>;
+export function defineCodes<const C extends string, Extra extends object = object>(
+  entries: readonly ({ code: C; severity: Severity; description: string } & Extra)[],
+): { readonly [K in C]: Readonly<CodeInfo & Extra> & { readonly code: K } } {
+  const registry = {} as Record<string, CodeInfo & Extra>;
   for (const entry of entries) {
     if (registry[entry.code]) throw new Error(`diagnostic code ${entry.code} is registered twice`);
     registry[entry.code] = Object.freeze({ ...entry });
   }
-  return Object.freeze(registry) as CodeRegistry<C>;
+  return Object.freeze(registry) as { readonly [K in C]: Readonly<CodeInfo & Extra> & { readonly code: K } };
 }
 
 export function codeList<C extends string>(registry: CodeRegistry<C>): CodeInfo[] {

@@ -69,7 +69,7 @@ export function kindFromFileName(path: string, patterns: FilePatterns = DEFAULT_
 /**
  * Looks only at the first top-level keys (a cheap scan, never a full parse), so it is safe
  * on 100 MB files. State: a record (`urn`), deployment (`manifest`/`resources`),
- * export (`deployment`) or checkpoint (`checkpoint`). Quota: `rules`, `groups`, `defaultGroups`, …
+ * export (`deployment`), checkpoint (`checkpoint`, or `latest` for a legacy one). Quota: `rules`, `groups`, `defaultGroups`, …
  */
 export function kindFromContent(text: string): DocumentKind | undefined {
   const head = text.slice(0, 64 * 1024);
@@ -96,7 +96,7 @@ export function kindFromContent(text: string): DocumentKind | undefined {
     } else if (c === '{' || c === '[') depth++;
     else if (c === '}' || c === ']') depth--;
   }
-  if (['urn', 'checkpoint', 'deployment', 'manifest', 'resources'].some((k) => keys.has(k))) return 'state';
+  if (['urn', 'checkpoint', 'deployment', 'manifest', 'resources', 'latest'].some((k) => keys.has(k))) return 'state';
   if (['rules', 'groups', 'defaultGroups', 'defaultTotal', 'assignments', 'usage', 'accounts'].some((k) => keys.has(k))) return 'quota';
   return undefined;
 }

@@ -11,7 +11,7 @@ import { DEFAULT_FILE_PATTERNS, matchesAny, type DocumentKind, type FilePatterns
 import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
 import { QUOTA_CODES } from './quota/codes';
-import { STATE_CODES } from './state/codes';
+import { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, type StateSchemaMode } from './state/codes';
 
 export const PROJECT_CONFIG_FILE = '.quota-state.json';
 
@@ -23,11 +23,8 @@ export interface ProjectConfig {
   severity: SeverityOverrides;
   /** Globs (relative to `folder`) that replace the default file patterns of a kind. */
   files: Partial<FilePatterns>;
-  /**
-   * Which schema state files are validated against. Passed through to the state analysis as is;
-   * the analysis owns the list of modes and reports an unknown one.
-   */
-  stateSchema?: string;
+  /** Which schema state files are read by: `pulumi` or `seed-v3`. */
+  stateSchema?: StateSchemaMode;
 }
 
 /** A problem in the configuration file, at 1-based line and column. */
@@ -99,8 +96,8 @@ export function parseProjectConfig(path: string, text: string): ProjectConfig {
         config.files[kind as DocumentKind] = (globs.children ?? []).map((g) => g.value as string);
       }
     } else if (key === 'stateSchema') {
-      if (value.type !== 'string' || value.value === '') fail(value.offset, '"stateSchema" must be a non-empty string');
-      config.stateSchema = value.value as string;
+      if (!isStateSchemaMode(value.value)) fail(value.offset, `"stateSchema" must be ${STATE_SCHEMA_MODES.map((m) => `"${m}"`).join(' or ')}`);
+      config.stateSchema = value.value as StateSchemaMode;
     } else if (key !== '$schema') {
       fail(keyNode.offset, `unknown key "${key}"; the file may hold "severity", "files" and "stateSchema"`);
     }

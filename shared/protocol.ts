@@ -7,12 +7,17 @@ import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
 import type { EvaluationReport } from './quota/report';
 import type { QuotaInfo } from './api/types';
+import type { StateSchemaMode } from './state/codes';
 
 /** The `quotaState` settings section the server reads through `workspace/configuration`. */
 export interface ServerSettings {
   diagnostics?: {
     /** Per-code severity override; `off` hides the code. */
     severity?: Record<string, Severity | 'off'>;
+  };
+  state?: {
+    /** How state records are read: `pulumi` (default, as Pulumi's loader) or `seed-v3` (the seed's schema exactly). */
+    schema?: StateSchemaMode;
   };
   files?: {
     /** Globs recognised as resource-state files (in addition to content detection). */
@@ -80,6 +85,8 @@ export interface DocumentStatusParams {
   kind: DocumentKind | null;
   /** e.g. "export", "checkpoint", "deployment", "record", "quota config", "instance". */
   shape?: string;
+  /** State files: the schema mode they were read in (`pulumi` or `seed-v3`). */
+  schema?: StateSchemaMode;
   /** True when the server analysed the file from disk rather than from the editor. */
   fromDisk?: boolean;
   /** Features that are not available for this document, each with the reason. */

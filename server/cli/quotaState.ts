@@ -22,6 +22,7 @@ import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
 import { buildEvaluationReport, type EvaluationReport } from '../../shared/quota/report';
 import { formatSize } from '../../shared/quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
+import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { InputError, parseArguments, UsageError } from './args';
 import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
@@ -30,7 +31,7 @@ import { FORMATS, githubReport, jsonReport, located, sarifReport, textReport, ty
 
 const EXIT_CODES = `Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 
-const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]…
+const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3]
 
 Prints the language server's diagnostics for each resource-state or quota file. Files that are
 neither are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
@@ -42,6 +43,8 @@ itself, so quote them.
   --format sarif    SARIF 2.1.0, one run, for code-scanning upload
   --severity C=L    override the severity of code C: error, warning, information, hint or off
                     (repeatable; wins over .quota-state.json, which wins over the defaults)
+  --schema MODE     read state files as Pulumi's loader does (pulumi, the default) or by the
+                    seed's version-3 record schema, exactly (seed-v3); wins over .quota-state.json
 
 Exit codes: 0 no Error diagnostic, 1 some Error diagnostic, 2 usage error or unreadable input.`;
 
@@ -69,7 +72,7 @@ Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over q
 2 usage error, unreadable input, or a file that is not a valid quota config.`;
 
 const USAGE = `Usage:
-  quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]…
+  quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3]
   quota-state fix <files or globs…> [--dry-run]
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
   quota-state --version
@@ -193,6 +196,13 @@ function kindOf(file: string, text: string, config: ProjectConfig | undefined): 
   return kindFromConfiguredName(file, config, DEFAULT_FILE_PATTERNS) ?? kindFromContent(text);
 }
 
+/** `--schema`: how state files are read; the command line wins over `.quota-state.json`. */
+function schemaFlag(value: string | undefined): StateSchemaMode | undefined {
+  if (value === undefined) return undefined;
+  if (!isStateSchemaMode(value)) throw new UsageError(`--schema must be ${STATE_SCHEMA_MODES.join(' or ')}, not "${value}"`);
+  return value;
+}
+
 function expandOrFail(patterns: string[], cwd: string): string[] {
   try {
     return expandFileArguments(patterns, cwd);
@@ -220,10 +230,11 @@ function forEachFile<T>(files: string[], io: CliIO, each: (file: string, display
 }
 
 function check(args: string[], io: CliIO): number {
-  const parsed = commandArguments('check', args, { format: 'value', severity: 'values' }, io);
+  const parsed = commandArguments('check', args, { format: 'value', severity: 'values', schema: 'value' }, io);
   if (!parsed) return 0;
   const format = formatFlag(parsed.flags.format, FORMATS);
   const cliSeverity = severityFlags(parsed.lists.severity);
+  const cliSchema = schemaFlag(parsed.flags.schema);
   if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
   const files = expandOrFail(parsed.positional, io.cwd);
   const configs = new ProjectConfigs(io);
@@ -232,7 +243,8 @@ function check(args: string[], io: CliIO): number {
     const config = configs.for(file);
     const kind = kindOf(file, text, config);
     const severity = mergeSeverity(config?.severity, cliSeverity);
-    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
+    const stateSchema = cliSchema ?? config?.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE;
+    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
     return { file: display, path: file, kind, diagnostics };
   });
   const output =

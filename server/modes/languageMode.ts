@@ -25,6 +25,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { DocumentKind } from '../../shared/documentKind';
 import type { DocumentStatusParams, LiveGroupsParams, LiveUsageParams, ServerSettings } from '../../shared/protocol';
+import type { StateSchemaMode } from '../../shared/state/codes';
 
 export interface ModeContext {
   /** Writes to the client's output channel (never secrets). */
@@ -33,6 +34,8 @@ export interface ModeContext {
   liveUsage(): LiveUsageParams | null;
   /** Group names of the live server, when the client is signed in as a site admin. */
   liveGroups(): LiveGroupsParams | null;
+  /** Schema mode of a state document (the project file, else the setting). */
+  stateSchemaFor(uri: string): StateSchemaMode;
   /** The current settings (read, never written). */
   readonly settings: ServerSettings;
   /** The text of an open document with this file path, so unsaved edits count. */

@@ -16,14 +16,18 @@ import {
   type CodeLens,
   type CompletionItem,
   type DocumentSymbol,
+  type Hover,
   type Location,
+  type Position,
   type Range,
   type SymbolInformation,
   type TextEdit as LspTextEdit,
 } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { Span } from '../../shared/diagnostics';
-import { SHOW_DEPENDENTS_COMMAND, type ShowDependentsArguments } from '../../shared/protocol';
+import type { Diagnostic, Span } from '../../shared/diagnostics';
+import { fieldWriter } from '../../shared/state/fields';
+import { SHOW_DEPENDENTS_COMMAND, type ServerSettings, type ShowDependentsArguments } from '../../shared/protocol';
+import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
 import { editRecord, parseState, type StateSnapshot } from '../../shared/state/snapshot';
 import type { StateAnalyzer } from '../state/stateAnalyzer';
@@ -47,7 +51,8 @@ export interface StateMode extends LanguageMode {
   dependents(document: TextDocument, urn: string): Location[];
 }
 
-export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): StateMode {
+/** `settings`: the server's current `quotaState` settings (the schema mode is read on every validation). */
+export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: StateAnalyzer): StateMode {
   const cache = new DocumentCache<Cached>((document, previous): Cached => {
     const text = document.getText();
     if (previous && text === previous.analysis.text) return previous;
@@ -57,7 +62,7 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     return { analysis: parseState(text) };
   });
   /** What the last validation found, for the language status. */
-  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant' }>();
+  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; mode: StateSchemaMode; diagnostics: Diagnostic[] }>();
   const cached = (document: TextDocument): Cached => cache.get(document);
   const navigationOf = (document: TextDocument): { analysis: StateSnapshot; navigation: NavigationIndex } => {
     const entry = cached(document);
@@ -74,7 +79,7 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
     kind: 'state',
 
     async validate(document) {
-      const analysis = analyzer.analyzeDocument(document);
+      const analysis = analyzer.analyzeDocument(document, context.stateSchemaFor(document.uri));
       // While the worker validates, ready what the editor features read: the outline and the
       // dependents code lenses ask for all of it right after open and after each change anyway,
       // and the first hover then finds it made. After an edit inside one record it is derived
@@ -84,8 +89,8 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       } catch (error) {
         context.log(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const { diagnostics, shape, parsedWith } = await analysis;
-      validated.set(document.uri, { shape, parsedWith });
+      const { diagnostics, shape, parsedWith, mode } = await analysis;
+      validated.set(document.uri, { shape, parsedWith, mode, diagnostics });
       return diagnostics;
     },
 
@@ -93,10 +98,12 @@ export function createStateMode(context: ModeContext, analyzer: StateAnalyzer): 
       const last = validated.get(document.uri);
       if (!last) return {};
       const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
-      return { shape: last.shape, unavailable };
+      return { shape: last.shape, schema: last.mode, unavailable };
     },
 
     hover(document, position) {
+      const summary = fieldSummaryHover(validated.get(document.uri)?.diagnostics, position);
+      if (summary) return summary;
       const { analysis, navigation } = navigationOf(document);
       const occurrence = navigation.occurrenceAt(analysis.lines.offsetAt(position));
       if (!occurrence) return null;
@@ -360,4 +367,25 @@ function parentTree(analysis: StateSnapshot, navigation: NavigationIndex): Docum
   }
   for (const symbol of symbols.values()) symbol.children!.sort((a, b) => a.range.start.line - b.range.start.line || a.range.start.character - b.range.start.character);
   return roots;
+}
+
+const SUMMARY_TITLES: Record<string, string> = {
+  'newer-engine-property': "Fields Pulumi declares that the seed's v3 record schema lacks (Pulumi reads them)",
+  'legacy-property': 'Fields older Pulumi engines wrote and Pulumi now ignores',
+};
+
+/** The hover of a `newer-engine-property` / `legacy-property` summary: every field, its count and what writes it. */
+function fieldSummaryHover(diagnostics: Diagnostic[] | undefined, position: Position): Hover | null {
+  const diagnostic = diagnostics?.find((d) => SUMMARY_TITLES[d.code] && contains(d.range, position));
+  const fields = (diagnostic?.data as { fields?: unknown } | undefined)?.fields;
+  if (!diagnostic || !isObject(fields)) return null;
+  const rows = Object.entries(fields).map(([field, count]) => `| \`${field}\` | ${String(count)} | ${fieldWriter(field) ?? ''} |`);
+  const value = [`**${SUMMARY_TITLES[diagnostic.code]}**`, '', '| field | count | written by |', '| --- | ---: | --- |', ...rows].join('\n');
+  return { contents: { kind: 'markdown', value }, range: diagnostic.range };
+}
+
+function contains(range: Range, position: Position): boolean {
+  const after = position.line > range.start.line || (position.line === range.start.line && position.character >= range.start.character);
+  const before = position.line < range.end.line || (position.line === range.end.line && position.character <= range.end.character);
+  return after && before;
 }

@@ -11,7 +11,7 @@ import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMess
 
 const documents = new Map<string, StateAnalysis>();
 
-const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith });
+const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, mode: analysis.mode });
 
 async function handle(request: WorkerRequest): Promise<WorkerResponse | undefined> {
   switch (request.kind) {
@@ -25,7 +25,7 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse | undefine
       } catch (error) {
         return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
       }
-      return { id: request.id, analysis: summary(analyzeState(text)) };
+      return { id: request.id, analysis: summary(analyzeState(text, { schema: request.schema })) };
     }
     case 'document': {
       const previous = documents.get(request.uri);
@@ -38,7 +38,8 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse | undefine
         documents.delete(request.uri);
         return { id: request.id, resync: true };
       }
-      const analysis = previous ? reanalyzeState(previous, text) : analyzeState(text);
+      // A changed schema mode makes reanalyzeState start afresh.
+      const analysis = previous ? reanalyzeState(previous, text, { schema: request.schema }) : analyzeState(text, { schema: request.schema });
       documents.set(request.uri, analysis);
       return { id: request.id, analysis: summary(analysis) };
     }

@@ -30,7 +30,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
     if (workspace.documents.get(uri)) return;
     try {
       // The worker reads and analyses the file: a 100 MB text never crosses threads or blocks requests.
-      const analysis = await analyzer.analyzeFile(uriToPath(uri));
+      const analysis = await analyzer.analyzeFile(uriToPath(uri), workspace.stateSchemaFor(uri));
       if (workspace.documents.get(uri)) return;
       const shown = applySeverityOverrides(analysis.diagnostics, workspace.severityFor(uri));
       await connection.sendDiagnostics({ uri, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
@@ -38,6 +38,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         uri,
         kind: 'state',
         shape: analysis.shape,
+        schema: analysis.mode,
         fromDisk: true,
         unavailable: FROM_DISK_UNAVAILABLE,
         diagnosticCount: shown.length,

@@ -7,6 +7,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
+import type { StateSchemaMode } from '../../shared/state/codes';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 
@@ -29,24 +30,24 @@ export class StateAnalyzer {
     private readonly script = join(__dirname, 'stateWorker.js'),
   ) {}
 
-  async analyzeDocument(document: TextDocument): Promise<WorkerAnalysis> {
+  async analyzeDocument(document: TextDocument, schema: StateSchemaMode): Promise<WorkerAnalysis> {
     const uri = document.uri;
     const edits = this.edits.take(uri);
     const expectedLength = document.getText().length;
-    const first = edits && this.synced.has(uri) ? { kind: 'document' as const, uri, edits, expectedLength } : this.wholeText(document);
+    const first = edits && this.synced.has(uri) ? { kind: 'document' as const, uri, edits, expectedLength, schema } : this.wholeText(document, schema);
     this.synced.add(uri);
     let response = await this.send(first);
     if ('resync' in response) {
       this.edits.take(uri); // the whole text includes them
-      response = await this.send(this.wholeText(document));
+      response = await this.send(this.wholeText(document, schema));
     }
     if ('error' in response) throw new Error(response.error);
     if ('resync' in response) throw new Error(`The analysis worker could not take the text of ${uri}`);
     return response.analysis;
   }
 
-  async analyzeFile(path: string): Promise<WorkerAnalysis> {
-    const response = await this.send({ kind: 'file', path });
+  async analyzeFile(path: string, schema: StateSchemaMode): Promise<WorkerAnalysis> {
+    const response = await this.send({ kind: 'file', path, schema });
     if ('error' in response) throw response.unreadable ? new FileReadError(response.error) : new Error(response.error);
     if ('resync' in response) throw new Error('unexpected resync');
     return response.analysis;
@@ -57,9 +58,9 @@ export class StateAnalyzer {
     if (this.synced.delete(uri)) this.worker?.postMessage({ kind: 'forget', uri } satisfies WorkerRequest);
   }
 
-  private wholeText(document: TextDocument) {
+  private wholeText(document: TextDocument, schema: StateSchemaMode) {
     const text = document.getText();
-    return { kind: 'document' as const, uri: document.uri, text, expectedLength: text.length };
+    return { kind: 'document' as const, uri: document.uri, text, expectedLength: text.length, schema };
   }
 
   private send(request: WithoutId<WorkerRequest>): Promise<WorkerResponse> {

@@ -1,19 +1,22 @@
 /** Messages between the server and its state analysis worker (analysisWorker.ts). */
 import type { Diagnostic } from '../../shared/diagnostics';
+import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
 import type { OffsetEdit } from './editLog';
 
 export type WorkerRequest =
   /** An open document: its whole text, or the edits since the version the worker last saw. */
-  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number }
+  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number; schema: StateSchemaMode }
   /** A file the editor does not sync: the worker reads it itself (no 100 MB message). */
-  | { id: number; kind: 'file'; path: string }
+  | { id: number; kind: 'file'; path: string; schema: StateSchemaMode }
   | { id?: undefined; kind: 'forget'; uri: string };
 
 export interface WorkerAnalysis {
   diagnostics: Diagnostic[];
   shape: StateShape;
   parsedWith: 'json' | 'tolerant';
+  /** The schema mode the analysis ran in. */
+  mode: StateSchemaMode;
 }
 
 export type WorkerResponse =

@@ -11,7 +11,10 @@
  * The result equals `analyzeState(text)` (property-tested).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
+import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, type StateSchemaMode } from './codes';
+import { fieldSummaries } from './fields';
 import { integrityDiagnostics } from './integrity';
+import { loaderDiagnostics } from './loader';
 import { isWithin, type JsonPath } from './locate';
 import type { StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
@@ -23,33 +26,42 @@ import { editRecord, parseState, type StateSnapshot } from './snapshot';
 export type { StateShape } from './model';
 export type { StateSnapshot } from './snapshot';
 
+export interface StateAnalysisOptions {
+  /** `pulumi` (default): what Pulumi's loader accepts is never an error; `seed-v3`: the seed's schema exactly. */
+  schema?: StateSchemaMode;
+}
+
 export interface StateAnalysis extends StateSnapshot {
+  /** The schema mode the analysis ran in. */
+  mode: StateSchemaMode;
   /** Final diagnostics, sorted with `compareDiagnostics`. */
   diagnostics: Diagnostic[];
   /** Schema diagnostics before location, carried to the next version; absent when incomplete. */
   schema?: PendingDiagnostic[];
 }
 
-export function analyzeState(text: string): StateAnalysis {
-  return analyzeSnapshot(parseState(text));
+export function analyzeState(text: string, options: StateAnalysisOptions = {}): StateAnalysis {
+  return analyzeSnapshot(parseState(text), options.schema ?? DEFAULT_STATE_SCHEMA_MODE);
 }
 
 /** The analysis of `text`, a later version of `previous`'s text. */
-export function reanalyzeState(previous: StateAnalysis, text: string): StateAnalysis {
+export function reanalyzeState(previous: StateAnalysis, text: string, options: StateAnalysisOptions = {}): StateAnalysis {
+  const mode = options.schema ?? DEFAULT_STATE_SCHEMA_MODE;
+  if (mode !== previous.mode) return analyzeState(text, options);
   if (text === previous.text) return previous;
   const edit = previous.schema && editRecord(previous, text);
-  if (!edit) return analyzeState(text);
+  if (!edit) return analyzeState(text, options);
   const { snapshot, index } = edit;
   const resource = snapshot.document.resources[index];
   const single: StateDocument = { ...snapshot.document, resources: [resource], pendingResources: [] };
   const schema = [
     ...previous.schema!.filter((p) => !isWithin(p.at.path, resource.path)),
-    ...schemaDiagnostics(validateRecordAt(resource.value, pathToPointer(resource.path)), single),
+    ...schemaDiagnostics(validateRecordAt(resource.value, pathToPointer(resource.path), mode), single, mode),
   ];
-  return { ...snapshot, diagnostics: diagnose(snapshot, schema), schema };
+  return { ...snapshot, mode, diagnostics: diagnose(snapshot, schema, mode), schema };
 }
 
-function analyzeSnapshot(snapshot: StateSnapshot): StateAnalysis {
+function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateAnalysis {
   const { document } = snapshot;
   const schema: PendingDiagnostic[] = [];
   let complete = true;
@@ -57,22 +69,31 @@ function analyzeSnapshot(snapshot: StateSnapshot): StateAnalysis {
     if (snapshot.parsedWith === 'json' || document.root !== undefined) schema.push(unknownShape(document.root));
   } else {
     try {
-      schema.push(...schemaDiagnostics(validateShape(document.shape, document.root), document));
+      const validator = document.legacyCheckpoint ? 'legacyCheckpoint' : document.shape;
+      schema.push(...schemaDiagnostics(validateShape(validator, document.root, mode), document, mode));
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       complete = false;
-      schema.push({ code: 'schema', severity: 'error', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
+      schema.push({ code: 'schema', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
     }
   }
-  return { ...snapshot, diagnostics: diagnose(snapshot, schema), schema: complete ? schema : undefined };
+  return { ...snapshot, mode, diagnostics: diagnose(snapshot, schema, mode), schema: complete ? schema : undefined };
 }
 
 /** Adds the cross-resource checks and the syntax errors to the schema diagnostics, locates and sorts them. */
-function diagnose(snapshot: StateSnapshot, schema: PendingDiagnostic[]): Diagnostic[] {
+function diagnose(snapshot: StateSnapshot, schema: PendingDiagnostic[], mode: StateSchemaMode): Diagnostic[] {
   const { document, locator, lines, text } = snapshot;
-  const pending = document.shape === 'unknown' ? schema : [...schema, ...integrityDiagnostics(document)];
-  const diagnostics = resolve(pending, locator, lines, text);
-  for (const error of snapshot.syntax) diagnostics.push({ code: 'syntax', severity: 'error', message: error.message, range: lines.rangeOf(error.span) });
+  const pending =
+    document.shape === 'unknown'
+      ? schema
+      : [
+          ...schema,
+          ...(mode === 'pulumi' ? fieldSummaries(document) : []),
+          ...loaderDiagnostics(document, mode),
+          ...integrityDiagnostics(document, mode),
+        ];
+  const diagnostics = resolve(pending, locator, lines, text, mode);
+  for (const error of snapshot.syntax) diagnostics.push({ code: 'syntax', severity: defaultSeverity('syntax', mode), message: error.message, range: lines.rangeOf(error.span) });
   return diagnostics.sort(compareDiagnostics);
 }
 
@@ -84,7 +105,7 @@ function unknownShape(root: unknown): PendingDiagnostic {
   const isObject = typeof root === 'object' && root !== null && !Array.isArray(root);
   return {
     code: 'schema',
-    severity: 'error',
+   
     message: isObject
       ? 'Not a recognised state shape: expected a resource record (urn), a deployment (manifest, resources), an export (version, deployment) or a checkpoint (version, checkpoint)'
       : `A state file must be a JSON object (a resource record, deployment, export or checkpoint), not ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,

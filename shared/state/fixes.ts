@@ -2,6 +2,8 @@
  * Quick fixes of product.md §5 as offset-based text edits (the server converts them to a
  * WorkspaceEdit). Every edit keeps the JSON valid and reuses the file's own indentation.
  */
+import { randomUUID } from 'node:crypto';
+import { occurrencesOf } from './fields';
 import type { StateSnapshot } from './snapshot';
 import { pathKey, type JsonPath, type LocatedNode } from './locate';
 import { dependencyReferences, isObject, valueAt } from './model';
@@ -55,16 +57,22 @@ function replaceValue(node: LocatedNode, value: unknown): TextEdit {
 function markDeletedEdit(analysis: StateSnapshot, resourcePath: JsonPath): TextEdit | undefined {
   const existing = locate(analysis, [...resourcePath, 'delete']);
   if (existing) return replaceValue(existing, true);
-  const record = locate(analysis, resourcePath);
-  if (!record || record.kind !== 'object') return undefined;
+  return insertFirstMemberEdit(analysis, resourcePath, 'delete', true);
+}
+
+/** `"key": value` as the object's first member, indented like its first existing member. */
+function insertFirstMemberEdit(analysis: StateSnapshot, objectPath: JsonPath, key: string, value: unknown): TextEdit | undefined {
+  const object = locate(analysis, objectPath);
+  if (!object || object.kind !== 'object') return undefined;
   const text = analysis.text;
-  let first = record.value.offset + 1;
+  const member = `${JSON.stringify(key)}: ${JSON.stringify(value)}`;
+  let first = object.value.offset + 1;
   while (isWhitespace(text[first])) first++;
-  if (text[first] === '}') return { offset: first, length: 0, newText: '"delete": true' };
-  const gap = text.slice(record.value.offset + 1, first);
+  if (text[first] === '}') return { offset: first, length: 0, newText: member };
+  const gap = text.slice(object.value.offset + 1, first);
   const newline = gap.lastIndexOf('\n');
   const separator = newline === -1 ? ' ' : `\n${gap.slice(newline + 1)}`;
-  return { offset: first, length: 0, newText: `"delete": true,${separator}` };
+  return { offset: first, length: 0, newText: `${member},${separator}` };
 }
 
 /** The quick fixes for one diagnostic, from its `data`. */
@@ -104,10 +112,40 @@ export function fixesFor(analysis: StateSnapshot, data: Record<string, unknown>)
       if (data.later === true) pushReorder(analysis, fixes);
       break;
     }
-    case 'unknown-property':
-    case 'newer-engine-property': {
+    case 'unknown-property': {
       const node = path && locate(analysis, path);
-      if (node) fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: code === 'unknown-property' });
+      if (!node) break;
+      const suggestion = typeof data.suggestion === 'string' ? data.suggestion : undefined;
+      if (suggestion && node.key) {
+        fixes.push({ title: `Rename to "${suggestion}"`, edits: [{ offset: node.key.offset, length: node.key.length, newText: JSON.stringify(suggestion) }], preferred: true });
+      }
+      fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: !suggestion });
+      break;
+    }
+    case 'legacy-property': {
+      // One fix per field, removing every occurrence (the diagnostic sums them up once per file).
+      const fields = isObject(data.fields) ? Object.keys(data.fields) : [];
+      for (const field of fields) {
+        const paths = occurrencesOf(analysis.document, field);
+        const located = analysis.locator.locateAll(paths);
+        const edits = paths.map((p) => located.get(pathKey(p))).filter((n): n is LocatedNode => n !== undefined).map((n) => removalEdit(analysis.text, n));
+        if (edits.length) {
+          fixes.push({ title: `Remove the legacy property "${field}" (${edits.length} ${edits.length === 1 ? 'occurrence' : 'occurrences'})`, edits, preferred: fields.length === 1 });
+        }
+      }
+      break;
+    }
+    case 'unsupported-feature': {
+      const node = path && locate(analysis, path);
+      if (node) fixes.push({ title: `Remove the unsupported feature "${String(data.feature)}"`, edits: [removalEdit(analysis.text, node)], preferred: true });
+      break;
+    }
+    case 'invalid-snippet': {
+      if (data.missing !== true || !path) break;
+      const existing = locate(analysis, [...path, 'uuid']);
+      const uuid = randomUUID();
+      const edit = existing ? replaceValue(existing, uuid) : insertFirstMemberEdit(analysis, path, 'uuid', uuid);
+      if (edit) fixes.push({ title: 'Add a snippet uuid', edits: [edit], preferred: true });
       break;
     }
   }

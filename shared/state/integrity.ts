@@ -18,6 +18,7 @@ import {
 import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
 import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from './urn';
 import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles';
+import type { StateSchemaMode } from './codes';
 
 export function magicOf(version: string): string {
   return version === '' ? '' : createHash('sha256').update(version, 'utf8').digest('hex');
@@ -37,9 +38,25 @@ export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
   return byUrn;
 }
 
-export function integrityDiagnostics(document: StateDocument): PendingDiagnostic[] {
+/**
+ * Whether the records are read as version-1 records: a legacy or version-1 checkpoint or export is
+ * migrated by pkg/resource/stack/migrate (`UpToResourceV2` drops `provider`; `ResourceV1` declares
+ * only urn, custom, delete, id, type, inputs, defaults, outputs, parent, protect, dependencies and
+ * initErrors, so other reference fields are never read).
+ */
+function readsVersion1Records(document: StateDocument, mode: StateSchemaMode): boolean {
+  if (mode !== 'pulumi') return false;
+  return document.legacyCheckpoint === true || (isObject(document.root) && document.root.version === 1);
+}
+
+/**
+ * A port of `Snapshot.VerifyIntegrity` (pulumi/pulumi pkg/resource/deploy/snapshot.go) that keeps
+ * going after a violation, plus the product's additions (cycles, aliases, stacks, urn shape).
+ */
+export function integrityDiagnostics(document: StateDocument, mode: StateSchemaMode = 'pulumi'): PendingDiagnostic[] {
   const out: PendingDiagnostic[] = [];
-  checkVersionAndManifest(document, out);
+  checkManifest(document, mode, out);
+  const version1 = readsVersion1Records(document, mode);
   const resources = document.resources;
   const isolated = document.shape === 'record';
   const byUrn = indexUrns(resources);
@@ -58,24 +75,27 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
     const parsedUrn = urn ? parseUrn(urn) : undefined;
     parsedUrns[resource.index] = parsedUrn;
     const name = urn ?? `at index ${resource.index}`;
-    if (urn === '') {
-      out.push({ code: 'schema', severity: 'error', message: `Resource at index ${resource.index} has an empty urn`, at: resourceAnchor(resource.path, true), data: { path: resource.path } });
+    // VerifyIntegrity: "resource at index <i> missing required 'urn' field"; Go reads a null urn as "".
+    if (record.urn === null) {
+      out.push({ code: 'schema', message: `Resource at index ${resource.index} is missing the required property "urn" (it is null)`, at: { path: [...resource.path, 'urn'], part: 'value' }, data: { path: resource.path } });
+    } else if (urn === '') {
+      out.push({ code: 'schema', message: `Resource at index ${resource.index} has an empty urn`, at: resourceAnchor(resource.path, true), data: { path: resource.path } });
     } else if (urn !== undefined && !parsedUrn) {
       out.push({
         code: 'invalid-urn',
-        severity: 'information',
+       
         message: `"${urn}" is not a urn of the form urn:pulumi:<stack>::<project>::<type>::<name>`,
         at: resourceAnchor(resource.path, true),
         data: { urn },
       });
     }
     if (resource.type === undefined || resource.type === '') {
-      out.push({ code: 'missing-type', severity: 'error', message: `Resource ${name} has no "type" (import requires it)`, at: resourceAnchor(resource.path, urn !== undefined), data: { path: resource.path } });
+      out.push({ code: 'missing-type', message: `Resource ${name} has no "type" (import requires it)`, at: resourceAnchor(resource.path, urn !== undefined), data: { path: resource.path } });
     }
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
       out.push({
         code: 'component-with-id',
-        severity: 'error',
+       
         message: `Resource ${name} has "custom" false but a non-empty id "${record.id}"`,
         at: valueAnchor([...resource.path, 'id']),
         data: { path: [...resource.path, 'id'] },
@@ -84,17 +104,18 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
     if (urn && resource.type && isProviderType(resource.type)) {
       const problem = providerUrnProblem(urn);
       if (problem) {
-        out.push({ code: 'invalid-provider-reference', severity: 'error', message: `Provider ${urn} is not referenceable: ${problem}`, at: resourceAnchor(resource.path, true), data: { urn } });
+        out.push({ code: 'invalid-provider-reference', message: `Provider ${urn} is not referenceable: ${problem}`, at: resourceAnchor(resource.path, true), data: { urn } });
       } else {
         const id = typeof record.id === 'string' && record.id !== '' ? record.id : UNKNOWN_ID;
         const key = `${urn}::${id}`;
         if (!providers.has(key)) providers.set(key, resource.index);
       }
     }
-    if (typeof record.provider === 'string' && record.provider !== '') {
+    // A version-1 record's provider is dropped by migrate.UpToResourceV2, so it is never checked.
+    if (!version1 && typeof record.provider === 'string' && record.provider !== '') {
       checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
     }
-    const sites = dependencyReferences(resource);
+    const sites = version1 ? dependencyReferences(resource).filter((site) => site.kind === 'parent' || site.kind === 'dependency') : dependencyReferences(resource);
     for (let s = 0; s < sites.length; s++) {
       const site = sites[s];
       // One lookup per reference serves the ordering check, the parent check and the graph.
@@ -120,32 +141,26 @@ export function integrityDiagnostics(document: StateDocument): PendingDiagnostic
   return out;
 }
 
-function checkVersionAndManifest(document: StateDocument, out: PendingDiagnostic[]): void {
-  const root = document.root;
-  if ((document.shape === 'export' || document.shape === 'checkpoint') && isObject(root) && 'version' in root) {
-    const version = root.version;
-    if (version !== 3 && typeof version === 'number') {
-      out.push({
-        code: 'unsupported-version',
-        severity: 'warning',
-        message: `Version ${version} is not supported (only version 3); the records are still checked against the v3 schema`,
-        at: valueAnchor(['version']),
-        data: { version },
-      });
-    }
-  }
+/**
+ * VerifyIntegrity's first rule: the manifest magic is the SHA-256 of its version ("" for "").
+ * In pulumi mode an absent manifest, version or magic reads as Go's zero value, the empty string
+ * (`apitype.ManifestV1`), so a deployment without a manifest passes, as in Pulumi.
+ */
+function checkManifest(document: StateDocument, mode: StateSchemaMode, out: PendingDiagnostic[]): void {
   if (!document.deploymentPath) return;
-  const manifest = valueAt(root, [...document.deploymentPath, 'manifest']);
-  if (!isObject(manifest) || typeof manifest.version !== 'string' || typeof manifest.magic !== 'string') return;
-  const expected = magicOf(manifest.version);
-  if (manifest.magic !== expected) {
-    const path = [...document.deploymentPath, 'manifest', 'magic'];
+  const manifest = valueAt(document.root, [...document.deploymentPath, 'manifest']);
+  if (!isObject(manifest)) return;
+  const version = typeof manifest.version === 'string' ? manifest.version : mode === 'pulumi' && manifest.version == null ? '' : undefined;
+  const magic = typeof manifest.magic === 'string' ? manifest.magic : mode === 'pulumi' && manifest.magic == null ? '' : undefined;
+  if (version === undefined || magic === undefined) return;
+  const expected = magicOf(version);
+  if (magic !== expected) {
+    const path = [...document.deploymentPath, 'manifest', typeof manifest.magic === 'string' ? 'magic' : 'version'];
     out.push({
       code: 'magic-mismatch',
-      severity: 'error',
-      message: `Manifest magic does not match the SHA-256 of version "${manifest.version}" (expected "${expected}")`,
+      message: `Manifest magic does not match the SHA-256 of version "${version}" (expected "${expected}")`,
       at: valueAnchor(path),
-      data: { path, expected },
+      data: { path: [...document.deploymentPath, 'manifest', 'magic'], expected },
     });
   }
 }
@@ -166,7 +181,7 @@ function checkReference(
 ): void {
   const urn = resource.urn ?? `at index ${resource.index}`;
   if (site.target === resource.urn) {
-    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its ${labelOf(site)}`, at: valueAnchor(site.path), data: dataOf(site) });
+    out.push({ code: 'self-reference', message: `Resource ${urn} lists itself as its ${labelOf(site)}`, at: valueAnchor(site.path), data: dataOf(site) });
     return;
   }
   // Import requires every reference to name a resource that comes earlier.
@@ -175,7 +190,7 @@ function checkReference(
     const later = copies.find((i) => i > resource.index) ?? copies[0];
     out.push({
       code: 'forward-reference',
-      severity: 'error',
+     
       message: `Resource ${urn}'s ${labelOf(site)} ${site.target} comes after it (at index ${later}); import requires it to come first`,
       at: valueAnchor(site.path),
       related: [{ at: definitionAnchor(resources, later), message: `${site.target} is defined here` }],
@@ -184,7 +199,7 @@ function checkReference(
   } else {
     out.push({
       code: 'missing-reference',
-      severity: 'error',
+     
       message: `Resource ${urn}'s ${labelOf(site)} ${site.target} is not in this file`,
       at: valueAnchor(site.path),
       data: dataOf(site),
@@ -215,7 +230,7 @@ function checkProviderReference(
   if ('error' in parsed) {
     out.push({
       code: 'invalid-provider-reference',
-      severity: 'error',
+     
       message: `Resource ${urn}'s provider reference is not <provider urn>::<id>: ${parsed.error}`,
       at: valueAnchor(path),
       data: { path, reference },
@@ -223,7 +238,7 @@ function checkProviderReference(
     return;
   }
   if (parsed.urn === resource.urn) {
-    out.push({ code: 'self-reference', severity: 'error', message: `Resource ${urn} lists itself as its provider`, at: valueAnchor(path), data: { path, kind: 'provider', target: parsed.urn } });
+    out.push({ code: 'self-reference', message: `Resource ${urn} lists itself as its provider`, at: valueAnchor(path), data: { path, kind: 'provider', target: parsed.urn } });
     return;
   }
   const record = resource.value as Record<string, unknown>;
@@ -248,7 +263,7 @@ function checkProviderReference(
     message = `Resource ${urn} refers to unknown provider ${reference}`;
     if (candidates.length) related.push({ at: definitionAnchor(resources, candidates[0]), message: `Provider ${parsed.urn} is defined here, after the resource` });
   }
-  out.push({ code: 'unknown-provider', severity: 'error', message, at: valueAnchor(path), related: related.length ? related : undefined, data });
+  out.push({ code: 'unknown-provider', message, at: valueAnchor(path), related: related.length ? related : undefined, data });
 }
 
 /** The id a provider is registered under (the unknown ID when empty). */
@@ -267,7 +282,7 @@ function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]
       const resource = resources[index];
       out.push({
         code: 'duplicate-urn',
-        severity: 'error',
+       
         message: `Duplicate resource ${urn} (not marked for deletion); it is also defined at index ${first}`,
         at: resourceAnchor(resource.path, true),
         related: [{ at: definitionAnchor(resources, first), message: `First definition of ${urn}` }],
@@ -290,7 +305,7 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
       const first = resources[owner.from].urn ?? `at index ${owner.from}`;
       out.push({
         code: 'duplicate-alias',
-        severity: 'error',
+       
         message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}`,
         at: valueAnchor(site.path),
         related: [{ at: valueAnchor(owner.path), message: `${first} also claims alias ${site.target}` }],
@@ -309,13 +324,15 @@ function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn
     // The parent's urn is record.parent itself, so its parse is the parent resource's.
     const parent = parsedUrns[parentIndex];
     if (!child || !parent) continue;
-    const parentType = resources[parentIndex].type ?? parent.type;
-    const underStack = parentType === ROOT_STACK_TYPE;
+    // As VerifyIntegrity (pkg/resource/deploy/snapshot.go): the expected qualified type is built from
+    // the parent *urn*'s qualified type, and only a parent urn whose qualified type is the root stack
+    // type drops the prefix. Pulumi only logs this mismatch, hence Information.
+    const underStack = parent.qualifiedType === ROOT_STACK_TYPE;
     if (underStack ? child.qualifiedType !== resource.type : !isQualifiedBy(child.qualifiedType, parent.qualifiedType, resource.type)) {
       const expected = underStack ? resource.type : `${parent.qualifiedType}$${resource.type}`;
       out.push({
         code: 'parent-urn-mismatch',
-        severity: 'information',
+       
         message: `The urn's qualified type "${child.qualifiedType}" does not match its parent ${record.parent}: expected "${expected}"`,
         at: resourceAnchor(resource.path, true),
         related: [{ at: definitionAnchor(resources, parentIndex), message: 'Parent defined here' }],
@@ -335,8 +352,18 @@ function isQualifiedBy(qualified: string, parent: string, type: string): boolean
   );
 }
 
+/**
+ * The stack a DIY checkpoint names, as urns name it: project-mode backends write the fully qualified
+ * `organization/<project>/<stack>` (pkg/backend/diy/backend.go, `diyBackendReference.FullyQualifiedName`),
+ * while urns carry only the stack's own name, so the last segment is compared.
+ */
+export function checkpointStackName(stack: string): string {
+  const slash = stack.lastIndexOf('/');
+  return slash === -1 ? stack : stack.slice(slash + 1);
+}
+
 function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | undefined>, out: PendingDiagnostic[]): void {
-  let stack = document.checkpointStack;
+  let stack = document.checkpointStack ? checkpointStackName(document.checkpointStack) : undefined;
   let source = 'the checkpoint';
   if (!stack) {
     const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && parsedUrns[r.index]);
@@ -361,7 +388,7 @@ function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | unde
     if (parsed && parsed.stack !== stack) {
       out.push({
         code: 'foreign-stack',
-        severity: 'warning',
+       
         message: `Resource ${resource.urn} is from stack "${parsed.stack}", but this file's stack is "${stack}" (from ${source})`,
         at: resourceAnchor(resource.path, true),
         data: { path: resource.path, stack },

@@ -35,6 +35,13 @@ export interface StateDocument {
   pendingResources: ResourceEntry[];
   /** The checkpoint's `stack`, when the shape is a checkpoint. */
   checkpointStack?: string;
+  /** Path of the checkpoint object (stack, config, latest): `checkpoint`, or the root of a legacy checkpoint. */
+  checkpointBodyPath?: JsonPath;
+  /**
+   * A checkpoint from before versions: no `version`, `stack`/`latest` at the top. Pulumi still loads
+   * it (pkg/resource/stack/checkpoint.go `UnmarshalVersionedCheckpointToLatestCheckpoint`, case 0).
+   */
+  legacyCheckpoint?: boolean;
 }
 
 /** Recognises the shape by its top-level keys. */
@@ -42,10 +49,16 @@ export function detectShape(root: unknown): StateShape {
   if (!isObject(root)) return 'unknown';
   if ('checkpoint' in root) return 'checkpoint';
   if ('deployment' in root) return 'export';
+  if (isLegacyCheckpoint(root)) return 'checkpoint';
   if ('manifest' in root || 'resources' in root) return 'deployment';
   if ('urn' in root) return 'record';
   if ('version' in root) return 'export';
   return 'unknown';
+}
+
+/** Version 0: no `version` and the deployment under a top-level `latest` (checkpoint.go, case 0). */
+function isLegacyCheckpoint(root: JsonObject): boolean {
+  return 'latest' in root && !('version' in root) && !('urn' in root);
 }
 
 export function resourceEntry(index: number, path: JsonPath, value: unknown): ResourceEntry {
@@ -71,10 +84,14 @@ export function buildStateDocument(root: unknown): StateDocument {
   if (shape === 'deployment') deploymentPath = [];
   else if (shape === 'export') deploymentPath = ['deployment'];
   else if (shape === 'checkpoint') {
-    const checkpoint = (root as JsonObject).checkpoint;
+    const legacy = isLegacyCheckpoint(root as JsonObject);
+    const bodyPath = legacy ? [] : ['checkpoint'];
+    const checkpoint = valueAt(root, bodyPath);
+    if (legacy) document.legacyCheckpoint = true;
     if (isObject(checkpoint)) {
+      document.checkpointBodyPath = bodyPath;
       if (typeof checkpoint.stack === 'string') document.checkpointStack = checkpoint.stack;
-      deploymentPath = ['checkpoint', 'latest'];
+      deploymentPath = [...bodyPath, 'latest'];
     }
   }
   if (!deploymentPath) return document;

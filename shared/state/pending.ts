@@ -2,7 +2,8 @@
  * Diagnostics as the checks produce them: anchored to a JSON path, not yet to text.
  * All anchors are resolved to ranges in one locator pass at the end of the analysis.
  */
-import type { DiagnosticTag, Severity } from '../diagnostics';
+import type { DiagnosticTag } from '../diagnostics';
+import type { StateCode } from './codes';
 import type { JsonPath } from './locate';
 
 /**
@@ -16,9 +17,9 @@ export interface Anchor {
   part: AnchorPart;
 }
 
+/** Severity is not chosen by the checks: it is the code's default in the registry (codes.ts) for the mode. */
 export interface PendingDiagnostic {
-  code: string;
-  severity: Severity;
+  code: StateCode;
   message: string;
   at: Anchor;
   related?: Array<{ at: Anchor; message: string }>;

@@ -5,10 +5,11 @@
 import type { Diagnostic, RelatedInformation, Span } from '../diagnostics';
 import type { LineIndex } from '../text/lineIndex';
 import { pathKey, type JsonPath, type LocatedNode, type NodeLocator } from './locate';
+import { defaultSeverity, type StateSchemaMode } from './codes';
 import type { Anchor, PendingDiagnostic } from './pending';
 
 /** Resolves every anchor with one locator pass and converts spans to ranges. */
-export function resolve(pending: PendingDiagnostic[], locator: NodeLocator, lines: LineIndex, text: string): Diagnostic[] {
+export function resolve(pending: PendingDiagnostic[], locator: NodeLocator, lines: LineIndex, text: string, mode: StateSchemaMode): Diagnostic[] {
   const paths = new Map<string, JsonPath>();
   const want = (anchor: Anchor) => {
     // Ancestors too: a missing node (e.g. a required property) is shown on its nearest existing
@@ -45,7 +46,7 @@ export function resolve(pending: PendingDiagnostic[], locator: NodeLocator, line
     }
   };
   return pending.map((p) => {
-    const diagnostic: Diagnostic = { code: p.code, severity: p.severity, message: p.message, range: lines.rangeOf(spanOf(p.at)) };
+    const diagnostic: Diagnostic = { code: p.code, severity: defaultSeverity(p.code, mode), message: p.message, range: lines.rangeOf(spanOf(p.at)) };
     if (p.related?.length) {
       diagnostic.relatedInformation = p.related.map((r): RelatedInformation => ({ range: lines.rangeOf(spanOf(r.at)), message: r.message }));
     }

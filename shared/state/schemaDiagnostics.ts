@@ -10,7 +10,8 @@ import { pathKey } from './locate';
 import { isObject, valueAt, type StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
 import { findMalformedValues, jsonType } from './propertyValues';
-import { NEWER_ENGINE_PROPERTIES } from './schemas';
+import type { StateSchemaMode } from './codes';
+import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
 import { pointerToPath } from '../json/jsoncTree';
 
 function describePath(path: JsonPath): string {
@@ -34,7 +35,9 @@ const TYPE_WORDS: Record<string, string> = {
 };
 
 function expectedTypes(type: unknown): string {
-  const list = Array.isArray(type) ? type : [type];
+  // Null is accepted wherever Go reads it as empty; naming it in "must be an array or null" only distracts.
+  const all = Array.isArray(type) ? type : [type];
+  const list = all.length > 1 ? all.filter((t) => t !== 'null') : all;
   return list.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(' or ');
 }
 
@@ -48,7 +51,7 @@ function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
   return typeof last === 'string' ? `"${last}"` : 'this object';
 }
 
-export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument): PendingDiagnostic[] {
+export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
   const recordPaths = new Set<string>();
   for (const resource of [...document.resources, ...document.pendingResources]) recordPaths.add(pathKey(resource.path));
   const diagnostics: PendingDiagnostic[] = [];
@@ -78,15 +81,20 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
       case 'additionalProperties': {
         const property = String((error.params as { additionalProperty: string }).additionalProperty);
         const isRecord = recordPaths.has(pathKey(path));
-        const newer = isRecord && NEWER_ENGINE_PROPERTIES.has(property);
+        const suggestion = isRecord ? closestName(property, mode === 'pulumi' ? DECLARED_RECORD_FIELDS : [...SEED_RECORD_FIELDS]) : undefined;
+        const container = containerLabel(path, recordPaths);
+        // Pulumi's loader decodes with Go's encoding/json, which skips members a struct does not
+        // declare (sdk/go/common/apitype/core.go): in pulumi mode an unknown member is ignored, not refused.
+        const writer = mode === 'seed-v3' && isRecord ? fieldWriter(property) : undefined;
+        const message =
+          mode === 'pulumi'
+            ? `Property "${property}" is not part of ${container}: Pulumi ignores this property`
+            : `Property "${property}" is not allowed in ${container}${writer ? ` (the seed's v3 schema lacks it; written by ${writer})` : ''}`;
         push({
-          code: newer ? 'newer-engine-property' : 'unknown-property',
-          severity: newer ? 'warning' : 'error',
-          message: newer
-            ? `Property "${property}" is written by newer Pulumi engines but is not part of the v3 resource record schema`
-            : `Property "${property}" is not allowed in ${containerLabel(path, recordPaths)}`,
+          code: 'unknown-property',
+          message: suggestion ? `${message}. Did you mean "${suggestion}"?` : message,
           at: { path: [...path, property], part: 'key' },
-          data: { path: [...path, property], property },
+          data: { path: [...path, property], property, ...(suggestion ? { suggestion } : {}) },
         });
         continue;
       }
@@ -95,14 +103,14 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         const owner = recordPaths.has(pathKey(path))
           ? `Resource ${typeof path[path.length - 1] === 'number' ? `at index ${path[path.length - 1]} ` : ''}is`
           : `${describePath(path)} is`;
-        push({ code: 'schema', severity: 'error', message: `${owner} missing the required property "${property}"`, at: { path, part: 'name' }, data: { path, property } });
+        push({ code: 'schema', message: `${owner} missing the required property "${property}"`, at: { path, part: 'name' }, data: { path, property } });
         continue;
       }
       case 'type': {
         const actual = jsonType(valueAt(document.root, path));
         push({
           code: 'schema',
-          severity: 'error',
+         
           message: `${describePath(path)} must be ${expectedTypes((error.params as { type: unknown }).type)}, not ${actual}`,
           at: { path, part: 'value' },
           data: { path },
@@ -113,14 +121,14 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         const last = path[path.length - 1];
         const message =
           last === 'features' ? `"features" is only allowed with version 4 or later` : `${describePath(path)} is not allowed here`;
-        push({ code: 'schema', severity: 'error', message, at: { path, part: 'key' }, data: { path } });
+        push({ code: 'schema', message, at: { path, part: 'key' }, data: { path } });
         continue;
       }
       case 'enum': {
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         push({
           code: 'schema',
-          severity: 'error',
+         
           message: `${describePath(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
           at: { path, part: 'value' },
           data: { path },
@@ -128,13 +136,13 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         continue;
       }
       default:
-        push({ code: 'schema', severity: 'error', message: `${describePath(path)} ${error.message ?? 'is invalid'}`, at: { path, part: 'value' }, data: { path } });
+        push({ code: 'schema', message: `${describePath(path)} ${error.message ?? 'is invalid'}`, at: { path, part: 'value' }, data: { path } });
     }
   }
 
   for (const root of propertyValueRoots.values()) {
     for (const problem of findMalformedValues(valueAt(document.root, root), root)) {
-      push({ code: 'malformed-property-value', severity: 'error', message: problem.message, at: { path: problem.path, part: 'name' }, data: { path: problem.path } });
+      push({ code: 'malformed-property-value', message: problem.message, at: { path: problem.path, part: 'name' }, data: { path: problem.path } });
     }
   }
   return diagnostics;

@@ -121,3 +121,70 @@ function blob(rand: () => number, length: number): string {
   while (out.length < length) out += words[Math.floor(rand() * words.length)] + ' ';
   return out.slice(0, length);
 }
+
+export interface GrowOptions {
+  /** How many resources the grown export has. */
+  resources: number;
+  /**
+   * Every `errorEvery`-th record gets a real integrity error (a dependency on a urn that is not in
+   * the file, a provider reference with a wrong id, or a missing type, in turn); 0 = none.
+   */
+  errorEvery?: number;
+}
+
+/**
+ * Grows a real `pulumi stack export` by replicating its resources under new urns: copy k renames
+ * every resource `…::name` to `…::name-k` and points its parent, dependencies, property
+ * dependencies, deletedWith and provider reference at the copies of copy k, so every copy is as
+ * consistent as the original. The root stack resource stays single and shared. Same input, same bytes.
+ */
+export function growRealExport(baseText: string, options: GrowOptions): string {
+  const base = JSON.parse(baseText) as { version: number; deployment: { resources: Array<Record<string, unknown>> } & Record<string, unknown> };
+  const originals = base.deployment.resources;
+  const root = originals.find((r) => r.type === 'pulumi:pulumi:Stack');
+  const replicated = originals.filter((r) => r !== root);
+  const out: Array<Record<string, unknown>> = [...originals];
+  for (let copy = 1; out.length < options.resources; copy++) {
+    const rename = new Map<string, string>();
+    for (const r of replicated) rename.set(r.urn as string, `${r.urn as string}-${copy}`);
+    const mapUrn = (urn: unknown) => (typeof urn === 'string' ? rename.get(urn) ?? urn : urn);
+    for (const r of replicated) {
+      if (out.length >= options.resources) break;
+      const next: Record<string, unknown> = { ...r, urn: mapUrn(r.urn) };
+      if (r.parent !== undefined) next.parent = mapUrn(r.parent);
+      if (Array.isArray(r.dependencies)) next.dependencies = r.dependencies.map(mapUrn);
+      if (r.deletedWith !== undefined) next.deletedWith = mapUrn(r.deletedWith);
+      if (r.propertyDependencies && typeof r.propertyDependencies === 'object') {
+        next.propertyDependencies = Object.fromEntries(
+          Object.entries(r.propertyDependencies as Record<string, unknown>).map(([key, list]) => [key, Array.isArray(list) ? list.map(mapUrn) : list]),
+        );
+      }
+      if (typeof r.provider === 'string') {
+        const split = r.provider.lastIndexOf('::');
+        next.provider = `${mapUrn(r.provider.slice(0, split)) as string}${r.provider.slice(split)}`;
+      }
+      out.push(next);
+    }
+  }
+  const every = options.errorEvery ?? 0;
+  if (every > 0) {
+    let kind = 0;
+    for (let i = every - 1; i < out.length; i += every) {
+      const record = { ...out[i] };
+      if (record.type === 'pulumi:pulumi:Stack') continue;
+      switch (kind++ % 3) {
+        case 0:
+          record.dependencies = [...(Array.isArray(record.dependencies) ? record.dependencies : []), `${record.urn as string}-gone`];
+          break;
+        case 1:
+          record.provider = typeof record.provider === 'string' ? `${record.provider.slice(0, record.provider.lastIndexOf('::'))}::wrong-id` : undefined;
+          if (record.provider === undefined) delete record.provider, (record.dependencies = [`${record.urn as string}-gone`]);
+          break;
+        default:
+          delete record.type;
+      }
+      out[i] = record;
+    }
+  }
+  return JSON.stringify({ ...base, deployment: { ...base.deployment, resources: out } }, null, 4);
+}

@@ -8,7 +8,7 @@
  * Prints a table and writes bench-results.json beside the generated files. No assertions.
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -16,7 +16,7 @@ import { AnalyzeFromDiskNotification } from '../../shared/protocol';
 import { LspTestClient, positionAt } from '../lsp/client';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
-import { generateState } from './generate';
+import { generateState, growRealExport } from './generate';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 3000);
@@ -117,6 +117,23 @@ async function main(): Promise<void> {
       const edited = edit(text, 'value');
       add('ours: first value edit after open (scans record spans)', await measure(text, (previous) => oursAfterEdit(previous, edited), 3, 0, () => previousAnalysis(text, false)));
     }
+  }
+
+  // Realistic content: the real pulumi-eks export grown to 30k resources (references kept consistent),
+  // clean and with a real integrity error on every tenth record.
+  const realBase = readFileSync(join(ROOT, 'test', 'fixtures', 'state', 'real', 'pulumi-eks__tests_TPU_cluster_1.0.4_state.json'), 'utf8');
+  const realSize = Number(process.env.BENCH_REAL_SIZE ?? 30000);
+  for (const errorEvery of [0, 10]) {
+    const text = growRealExport(realBase, { resources: realSize, errorEvery });
+    const file = join(OUT, `bench-real-eks-${realSize}${errorEvery ? '-errors' : ''}.state.json`);
+    writeFileSync(file, text);
+    const label = `real eks ×${Math.ceil(realSize / 117)} (${(text.length / 1e6).toFixed(0)} MB${errorEvery ? `, error every ${errorEvery}th record` : ''})`;
+    console.error(`generated ${label} → ${file}`);
+    const parse = await measure(text, () => floor(text));
+    rows.push({ size: realSize, figure: `${label}: JSON.parse`, ms: parse.ms, ratio: 1 });
+    const full = await measure(text, () => ours(text));
+    const rss = peakRss('ours', file);
+    rows.push({ size: realSize, figure: `${label}: ours, full analysis (target ≤ ${errorEvery ? 4 : 3}×)`, ms: full.ms, ratio: full.ms / full.parseMs, peakRssMB: rss && rss / 1e6, rssPerFileSize: rss && rss / text.length });
   }
 
   // End to end through the real server process.

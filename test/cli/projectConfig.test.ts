@@ -58,6 +58,27 @@ describe('project configuration .quota-state.json', () => {
     assert.match(wrong.stderr, /unknown diagnostic code "forward-refrence"/);
   });
 
+  it('stateSchema in the file sets how state files are read, and --schema wins over it', () => {
+    const strict = mkdtempSync(join(tmpdir(), 'quota-state-config-schema-'));
+    writeFileSync(join(strict, 'record.state.json'), JSON.stringify({ urn: 'urn:pulumi:dev::p::t:index:T::r', type: 't:index:T', custom: true, created: '2024-01-01T00:00:00Z' }));
+    const codesOf = (result: { stdout: string }) => (JSON.parse(result.stdout) as JsonReport[])[0].diagnostics.map((d) => `${d.code}:${d.severity}`);
+    assert.deepEqual(codesOf(runQuotaState(['check', '--format', 'json', 'record.state.json'], { cwd: strict })), ['newer-engine-property:information']);
+    writeFileSync(join(strict, '.quota-state.json'), '{ "stateSchema": "seed-v3" }');
+    const seeded = runQuotaState(['check', '--format', 'json', 'record.state.json'], { cwd: strict });
+    assert.equal(seeded.status, 1);
+    assert.deepEqual(codesOf(seeded), ['unknown-property:error']);
+    const overridden = runQuotaState(['check', '--format', 'json', '--schema', 'pulumi', 'record.state.json'], { cwd: strict });
+    assert.equal(overridden.status, 0);
+    assert.deepEqual(codesOf(overridden), ['newer-engine-property:information']);
+    const wrong = runQuotaState(['check', '--schema', 'pulumi3', 'record.state.json'], { cwd: strict });
+    assert.equal(wrong.status, 2);
+    assert.match(wrong.stderr, /--schema must be pulumi or seed-v3, not "pulumi3"/);
+    writeFileSync(join(strict, '.quota-state.json'), '{ "stateSchema": "strict" }');
+    const badFile = runQuotaState(['check', 'record.state.json'], { cwd: strict });
+    assert.equal(badFile.status, 2);
+    assert.match(badFile.stderr, /"stateSchema" must be "pulumi" or "seed-v3"/);
+  });
+
   it('a broken configuration is a located input error (exit 2, no usage text)', () => {
     const broken = mkdtempSync(join(tmpdir(), 'quota-state-config-bad-'));
     writeFileSync(join(broken, '.quota-state.json'), '{\n  "severity": { "unused-rul": "off" }\n}\n');

@@ -6,7 +6,7 @@ import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../shared/diagnostics';
-import { analyzeState } from '../../shared/state/analyze';
+import { analyzeState, type StateAnalysisOptions } from '../../shared/state/analyze';
 import { dependencyOrder, fixesFor, type TextEdit } from '../../shared/state/fixes';
 import { FIXTURES } from './fixtures';
 
@@ -28,8 +28,8 @@ function only(diagnostics: Diagnostic[], code: string, messagePart = ''): Diagno
 }
 
 /** Applies the fix titled `title` for `diagnostic` and returns the new text. */
-function applyFix(text: string, diagnostic: Diagnostic, title: string | RegExp): string {
-  const analysis = analyzeState(text);
+function applyFix(text: string, diagnostic: Diagnostic, title: string | RegExp, options: StateAnalysisOptions = {}): string {
+  const analysis = analyzeState(text, options);
   const fixes = fixesFor(analysis, diagnostic.data as Record<string, unknown>);
   const fix = fixes.find((f) => (typeof title === 'string' ? f.title === title : title.test(f.title)));
   assert.ok(fix, `fix "${title}" offered; got ${fixes.map((f) => f.title).join(', ') || 'none'}`);
@@ -129,15 +129,37 @@ describe('state quick fixes (product.md §5)', () => {
     assert.ok(!codesOf(fixed).some((m) => m.includes('declared after')));
   });
 
-  it('removes a disallowed property (unknown and newer-engine)', () => {
+  it('removes a disallowed property (unknown and, in seed-v3 mode, newer-engine)', () => {
     let text = fixture('schema');
-    text = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-property', 'colour'), 'Remove property "colour"');
-    text = applyFix(text, only(analyzeState(text).diagnostics, 'newer-engine-property', 'created'), 'Remove property "created"');
-    text = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-property', 'extra'), 'Remove property "extra"');
+    const seed = { schema: 'seed-v3' as const };
+    const diagnostics = (t: string) => analyzeState(t, seed).diagnostics;
+    text = applyFix(text, only(diagnostics(text), 'unknown-property', 'colour'), 'Remove property "colour"', seed);
+    text = applyFix(text, only(diagnostics(text), 'unknown-property', '"created"'), 'Remove property "created"', seed);
+    text = applyFix(text, only(diagnostics(text), 'unknown-property', 'extra'), 'Remove property "extra"', seed);
+    JSON.parse(text);
+    assertIndentation(text);
+    const left = diagnostics(text).map((d) => `${d.code}: ${d.message}`);
+    assert.ok(!left.some((m) => /colour|created|extra/.test(m)), left.join('\n'));
+  });
+
+  it('renames an unknown property to the declared field it resembles (did you mean)', () => {
+    const text = fixture('pulumi-loader');
+    const fixed = applyFix(text, only(analyzeState(text).diagnostics, 'unknown-property', 'protcet'), 'Rename to "protect"');
+    assert.equal((JSON.parse(fixed).deployment.resources[1] as Record<string, unknown>).protect, true);
+    assert.ok(!codesOf(fixed).some((m) => m.startsWith('unknown-property')));
+  });
+
+  it('removes an unsupported feature, every occurrence of a legacy property, and adds a missing snippet uuid', () => {
+    let text = fixture('pulumi-loader');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'unsupported-feature'), 'Remove the unsupported feature "time-travel"');
+    assert.deepEqual(JSON.parse(text).features, ['snippets-prototype']);
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'legacy-property'), 'Remove the legacy property "sequenceNumber" (2 occurrences)');
+    text = applyFix(text, only(analyzeState(text).diagnostics, 'invalid-snippet', 'missing'), 'Add a snippet uuid');
     JSON.parse(text);
     assertIndentation(text);
     const left = codesOf(text);
-    assert.ok(!left.some((m) => /colour|created|extra/.test(m)), left.join('\n'));
+    assert.ok(!left.some((m) => /unsupported-feature|legacy-property|missing the required "uuid"/.test(m)), left.join('\n'));
+    assert.match(JSON.parse(text).deployment.snippets[1].uuid, /^[0-9a-f-]{36}$/);
   });
 });
 

@@ -1,16 +1,15 @@
 /**
  * Golden fixtures: each `test/fixtures/state/<name>.state.json` has its expected diagnostics
  * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
- * message and the lines of related information). Together they cover every code of
- * product.md §5 and every recognised shape.
+ * message and the lines of related information), and the schema mode it is read in (`schema`,
+ * default `pulumi`). Together they cover every code of product.md §5 and every recognised shape.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { FIXTURES, fixtureNames, STATE_CODES } from './fixtures';
-import { codeList } from '../../shared/codes';
-import { STATE_CODES as STATE_CODE_REGISTRY } from '../../shared/state/codes';
+import { defaultSeverity, DEFAULT_STATE_SCHEMA_MODE, type StateCode, type StateSchemaMode } from '../../shared/state/codes';
 
 interface Expected {
   line: number;
@@ -21,7 +20,6 @@ interface Expected {
   relatedLines?: number[];
 }
 
-const SEVERITY_OF: Record<string, string> = Object.fromEntries(codeList(STATE_CODE_REGISTRY).map((info) => [info.code, info.severity]));
 
 describe('state golden fixtures (product.md §5)', () => {
   const seenCodes = new Set<string>();
@@ -30,8 +28,9 @@ describe('state golden fixtures (product.md §5)', () => {
   for (const name of fixtureNames()) {
     it(`${name}: exactly the expected diagnostics`, () => {
       const text = readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
-      const expected = JSON.parse(readFileSync(join(FIXTURES, `${name}.expect.json`), 'utf8')) as { shape: string; diagnostics: Expected[] };
-      const analysis = analyzeState(text);
+      const expected = JSON.parse(readFileSync(join(FIXTURES, `${name}.expect.json`), 'utf8')) as { shape: string; schema?: StateSchemaMode; diagnostics: Expected[] };
+      const mode = expected.schema ?? DEFAULT_STATE_SCHEMA_MODE;
+      const analysis = analyzeState(text, { schema: mode });
       const lines = text.split('\n');
       const actual = analysis.diagnostics.map((d) => {
         const { start, end } = d.range;
@@ -48,7 +47,7 @@ describe('state golden fixtures (product.md §5)', () => {
       assert.equal(analysis.shape, expected.shape);
       assert.deepEqual(JSON.parse(JSON.stringify(actual)), expected.diagnostics);
       for (const d of analysis.diagnostics) {
-        assert.equal(d.severity, SEVERITY_OF[d.code], `default severity of ${d.code}`);
+        assert.equal(d.severity, defaultSeverity(d.code as StateCode, mode), `default severity of ${d.code} in ${mode} mode (from the code registry)`);
         seenCodes.add(d.code);
       }
       seenShapes.add(analysis.shape);

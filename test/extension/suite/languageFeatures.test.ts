@@ -21,6 +21,23 @@ describe('language features through the language server', () => {
     assert.equal(status.kind, 'state');
   });
 
+  it('a real Pulumi export (pulumi-tls, engine v3.223) comes out with no error and no warning, in the pulumi schema mode', async () => {
+    const { hooks } = await activeExtension();
+    const uri = workspaceUri('real-tls.state.json');
+    await vscode.window.showTextDocument(uri);
+    const diagnostics = await diagnosticsWith(uri, ['newer-engine-property']);
+    const summary = diagnostics.find((d) => codeOf(d) === 'newer-engine-property')!;
+    assert.equal(summary.severity, vscode.DiagnosticSeverity.Information);
+    assert.match(summary.message, /created \(4\)/);
+    const serious = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning);
+    assert.deepEqual(serious.map((d) => `${codeOf(d)}: ${d.message}`), []);
+    const status = await waitFor('a document status with the schema mode', () => {
+      const s = hooks.documentStatus(uri.toString());
+      return s?.schema ? s : undefined;
+    }, [hooks.onDocumentStatus]);
+    assert.equal(status.schema, 'pulumi');
+  });
+
   it('publishes diagnostics for a quota file, with per-code severity overrides from the settings', async () => {
     const { hooks } = await activeExtension();
     const uri = workspaceUri('team.quota.jsonc');

@@ -1,0 +1,133 @@
+/**
+ * The checks Pulumi's loader makes before its integrity check: which versions load, which version-4
+ * features it supports, and the snippets' ids. Each rule names the Pulumi source that decides it
+ * (repository pulumi/pulumi).
+ */
+import type { StateSchemaMode } from './codes';
+import { isObject, valueAt, type StateDocument } from './model';
+import type { PendingDiagnostic } from './pending';
+
+/**
+ * `supportedFeatures` in pkg/resource/stack/deployment.go: the feature names a version-4
+ * deployment may require. Anything else makes `validateSupportedFeatures` refuse the file.
+ */
+export const SUPPORTED_FEATURES: ReadonlySet<string> = new Set([
+  'refreshBeforeUpdate',
+  'views',
+  'hooks',
+  'taint',
+  'replaceWith',
+  'snippets-prototype',
+  'extensionParameterization',
+  'byteString',
+]);
+
+export function loaderDiagnostics(document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
+  const out: PendingDiagnostic[] = [];
+  checkVersion(document, mode, out);
+  if (mode === 'pulumi') checkFeatures(document, out);
+  checkSnippets(document, out);
+  return out;
+}
+
+function checkVersion(document: StateDocument, mode: StateSchemaMode, out: PendingDiagnostic[]): void {
+  const root = document.root;
+  if ((document.shape !== 'export' && document.shape !== 'checkpoint') || !isObject(root)) return;
+  if (document.legacyCheckpoint) {
+    if (mode === 'seed-v3') {
+      out.push({
+        code: 'unsupported-version',
+        message: 'A legacy checkpoint (no "version", "latest" at the top) is not supported in seed-v3 mode (only version 3); the records are still checked',
+        at: { path: [], part: 'head' },
+        data: { version: 0 },
+      });
+    }
+    return;
+  }
+  const version = root.version;
+  if (typeof version !== 'number' || !Number.isInteger(version)) return; // the schema reports it
+  const at = { path: ['version'], part: 'value' as const };
+  if (mode === 'seed-v3') {
+    if (version !== 3) {
+      out.push({
+        code: 'unsupported-version',
+        message: `Version ${version} is not supported in seed-v3 mode (only version 3); the records are still checked against the v3 schema`,
+        at,
+        data: { version },
+      });
+    }
+    return;
+  }
+  if (document.shape === 'checkpoint') {
+    // pkg/resource/stack/checkpoint.go UnmarshalVersionedCheckpointToLatestCheckpoint: 0 (legacy), 1 and 2
+    // (migrated to 3), 3 and 4 load; any other version fails with "unsupported checkpoint version".
+    if (version < 0 || version > 4) {
+      out.push({ code: 'unsupported-version', message: `Pulumi refuses this file: unsupported checkpoint version ${version} (it loads versions 1 to 4)`, at, data: { version } });
+    }
+    return;
+  }
+  // pkg/resource/stack/deployment.go UnmarshalUntypedDeployment: DeploymentSchemaVersionOldestSupported (1)
+  // to DeploymentSchemaVersionLatest (4); outside, ErrDeploymentSchemaVersionTooOld / TooNew.
+  if (version < 1 || version > 4) {
+    const reason = version < 1 ? "this stack's deployment is too old" : "this stack's deployment version is too new";
+    out.push({ code: 'unsupported-version', message: `Pulumi refuses this file: ${reason} (version ${version}; it loads versions 1 to 4)`, at, data: { version } });
+  }
+}
+
+/**
+ * pkg/resource/stack/deployment.go `validateSupportedFeatures`, called for version ≥ 4 by
+ * `UnmarshalUntypedDeployment` and for version 4 by checkpoint.go; version 3 ignores `features`.
+ */
+function checkFeatures(document: StateDocument, out: PendingDiagnostic[]): void {
+  const root = document.root;
+  if (!isObject(root) || typeof root.version !== 'number' || root.version < 4 || !Array.isArray(root.features)) return;
+  const unsupported = root.features.filter((feature): feature is string => typeof feature === 'string' && !SUPPORTED_FEATURES.has(feature));
+  root.features.forEach((feature, index) => {
+    if (typeof feature !== 'string' || SUPPORTED_FEATURES.has(feature)) return;
+    const path = ['features', index];
+    out.push({
+      code: 'unsupported-feature',
+      message: `Pulumi refuses this file: this stack's deployment needs support for the following features: ${unsupported.join(', ')} ("${feature}" is not one Pulumi supports)`,
+      at: { path, part: 'value' },
+      data: { path, feature },
+    });
+  });
+}
+
+/**
+ * The snippet rules of `Snapshot.VerifyIntegrity` (pkg/resource/deploy/snapshot.go) and of
+ * `VerifyIntegrity` (pkg/resource/stack/snapshot/integrity.go): every snippet has a `uuid`, and no two share one.
+ */
+function checkSnippets(document: StateDocument, out: PendingDiagnostic[]): void {
+  if (!document.deploymentPath) return;
+  const snippetsPath = [...document.deploymentPath, 'snippets'];
+  const snippets = valueAt(document.root, snippetsPath);
+  if (!Array.isArray(snippets)) return;
+  const firstIndex = new Map<string, number>();
+  snippets.forEach((snippet, index) => {
+    if (!isObject(snippet)) return; // the schema reports it
+    const path = [...snippetsPath, index];
+    const uuid = snippet.uuid;
+    if (typeof uuid !== 'string' || uuid === '') {
+      out.push({
+        code: 'invalid-snippet',
+        message: `Snippet at index ${index} is missing the required "uuid" field`,
+        at: typeof uuid === 'string' ? { path: [...path, 'uuid'], part: 'value' } : { path, part: 'head' },
+        data: { path, missing: true },
+      });
+      return;
+    }
+    const other = firstIndex.get(uuid);
+    if (other === undefined) {
+      firstIndex.set(uuid, index);
+      return;
+    }
+    out.push({
+      code: 'invalid-snippet',
+      message: `Duplicate snippet uuid "${uuid}" at indexes ${other} and ${index}`,
+      at: { path: [...path, 'uuid'], part: 'value' },
+      related: [{ at: { path: [...snippetsPath, other, 'uuid'], part: 'value' }, message: `Snippet ${other} has uuid "${uuid}"` }],
+      data: { path, uuid, duplicateOf: other },
+    });
+  });
+}
