@@ -43,6 +43,11 @@ export class ServerWorkspace implements ModeContext {
     this.connection.console.log(message);
   }
 
+  /** An unexpected failure (a bug): logged at error level, so tests and users can tell it from routine notes. */
+  logError(message: string): void {
+    this.connection.console.error(message);
+  }
+
   liveUsage(): LiveUsageParams | null {
     return this.live;
   }

@@ -71,7 +71,7 @@ export class Validation {
         diagnosticCount: shown.length,
       });
     } catch (error) {
-      workspace.log(`Validation of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      workspace.logError(`Validation of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     } finally {
       if (this.pending.get(uri)?.source === source) this.pending.delete(uri);
     }

@@ -29,6 +29,8 @@ import type { DocumentStatusParams, LiveUsageParams } from '../../shared/protoco
 export interface ModeContext {
   /** Writes to the client's output channel (never secrets). */
   log(message: string): void;
+  /** Logs an unexpected failure at error level. */
+  logError(message: string): void;
   /** The signed-in user's live usage, when the client sent one. */
   liveUsage(): LiveUsageParams | null;
 }

@@ -6,6 +6,7 @@
  * JSON.parse, or tolerantly when the edit broke its syntax; every other record, and its span,
  * is carried over. Either way the result is what `parseState` gives for the same text.
  */
+import { limitNesting, nestingMessage } from '../json/nesting';
 import { changedRegion } from '../text/changedRegion';
 import { LineIndex } from '../text/lineIndex';
 import { ResourceLayout } from './layout';
@@ -38,24 +39,30 @@ export interface RecordIndex {
 }
 
 export function parseState(text: string): StateSnapshot {
+  // Containers nested past the bound are read as empty, so no reader of the value or tree meets unbounded depth.
+  const nesting = limitNesting(text);
+  const parsed = nesting.text;
+  const tooDeep: SyntaxError[] = nesting.tooDeep.map((span) => ({ span, message: nestingMessage() }));
   const records: RecordIndex = {};
   try {
-    const document = buildStateDocument(JSON.parse(text));
-    const locator = new ScanLocator(text, () => records.layout ?? undefined);
+    const document = buildStateDocument(JSON.parse(parsed));
+    const locator = new ScanLocator(parsed, () => records.layout ?? undefined);
     return {
       text,
       parsedWith: 'json',
       shape: document.shape,
       document,
-      syntax: [],
+      syntax: tooDeep,
       lines: new LineIndex(text),
       locator,
-      records: document.resourcesPath ? records : undefined,
+      // Record-by-record updates would parse a record's full depth again.
+      records: document.resourcesPath && tooDeep.length === 0 ? records : undefined,
     };
   } catch (parseError) {
-    const tolerant = parseTolerant(text, (parseError as Error).message);
+    const tolerant = parseTolerant(parsed, (parseError as Error).message);
     const document = buildStateDocument(tolerant.value);
-    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax: tolerant.errors, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
+    const syntax = [...tooDeep, ...tolerant.errors];
+    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
   }
 }
 
