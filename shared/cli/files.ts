@@ -1,13 +1,13 @@
 /** Expands the file arguments of `quota-state check`: plain paths, or globs walked from their fixed prefix. */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { globToRegExp } from '../documentKind';
+import { compileGlob } from '../glob';
 import { UsageError } from './args';
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
 
 function hasGlob(pattern: string): boolean {
-  return /[*?]/.test(pattern);
+  return /[*?[{]/.test(pattern);
 }
 
 function walk(folder: string, out: string[]): void {
@@ -28,7 +28,8 @@ function walk(folder: string, out: string[]): void {
 export function expandFileArguments(patterns: string[], cwd: string): string[] {
   const files: string[] = [];
   for (const pattern of patterns) {
-    if (!hasGlob(pattern)) {
+    // An existing file is taken as named, even when its name has glob characters such as `[`.
+    if (!hasGlob(pattern) || statSync(resolve(cwd, pattern), { throwIfNoEntry: false })) {
       files.push(isAbsolute(pattern) ? pattern : resolve(cwd, pattern));
       continue;
     }
@@ -37,7 +38,7 @@ export function expandFileArguments(patterns: string[], cwd: string): string[] {
     const firstGlob = segments.findIndex(hasGlob);
     const prefix = segments.slice(0, firstGlob).join('/');
     const base = resolve(cwd, prefix === '' && normal.startsWith('/') ? '/' : prefix || '.');
-    const matcher = globToRegExp(resolve(cwd, normal).replace(/\\/g, '/'));
+    const matcher = compileGlob(resolve(cwd, normal).replace(/\\/g, '/'));
     const found: string[] = [];
     if (statSync(base, { throwIfNoEntry: false })?.isDirectory()) walk(base, found);
     const matched = found.filter((file) => matcher.test(file.replace(/\\/g, '/'))).sort();
