@@ -10,7 +10,7 @@ import { analyzeQuotaConfig, isEvaluable } from '../quota/config';
 import { buildEvaluationReport, type EvaluationReport } from '../quota/report';
 import { formatSize } from '../quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../quota/subjects';
-import { expandFileArguments } from './files';
+import { expandFileArguments, FileRefusedError } from './files';
 import { parseArguments, UsageError } from './args';
 
 const USAGE = `Usage:
@@ -52,6 +52,7 @@ function readOrFail(path: string, io: CliIO): string {
   try {
     return io.readFile(path);
   } catch (error) {
+    if (error instanceof FileRefusedError) throw new UsageError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     throw new UsageError(code === 'ENOENT' ? `no such file: ${path}` : code === 'EISDIR' ? `${path} is a folder, not a file` : `cannot read ${path}: ${code ?? String(error)}`);
   }
