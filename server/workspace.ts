@@ -3,7 +3,7 @@
  * the mode of each document kind, and the client's live usage. No globals.
  */
 import { fileURLToPath } from 'node:url';
-import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { detectKind, DEFAULT_FILE_PATTERNS, type DocumentKind, type FilePatterns } from '../shared/documentKind';
 import { SETTINGS_SECTION, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
@@ -21,6 +21,11 @@ export function uriToPath(uri: string): string {
   return decodeURIComponent(uri.replace(/^[a-z][a-z0-9+.-]*:\/*/i, '/'));
 }
 
+function diagnosticKey(d: LspDiagnostic): string {
+  const { start, end } = d.range;
+  return JSON.stringify([d.code, start.line, start.character, end.line, end.character, d.message]);
+}
+
 export class ServerWorkspace implements ModeContext {
   settings: ServerSettings = {};
   supportsConfiguration = false;
@@ -28,6 +33,8 @@ export class ServerWorkspace implements ModeContext {
   supportsCodeLensRefresh = false;
   private live: LiveUsageParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();
+  /** What was last published for each open document, so quick-fix requests can tell stale diagnostics. */
+  private readonly published = new Map<string, { version: number; keys: Set<string> }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
   constructor(
@@ -80,7 +87,24 @@ export class ServerWorkspace implements ModeContext {
     return mode ? { document, mode } : undefined;
   }
 
+  recordPublished(uri: string, version: number, diagnostics: readonly LspDiagnostic[]): void {
+    this.published.set(uri, { version, keys: new Set(diagnostics.map(diagnosticKey)) });
+  }
+
+  /**
+   * The diagnostics of a code-action request that the server published for the document's
+   * current version. Others come from before the latest edit (their ranges and data no longer
+   * fit the text), so no fix is offered for them.
+   */
+  currentDiagnostics<T extends LspDiagnostic>(uri: string, diagnostics: readonly T[]): T[] {
+    const published = this.published.get(uri);
+    const document = this.documents.get(uri);
+    if (!published || !document || published.version !== document.version) return [];
+    return diagnostics.filter((d) => published.keys.has(diagnosticKey(d)));
+  }
+
   forget(uri: string): void {
+    this.published.delete(uri);
     this.kindCache.delete(uri);
     for (const mode of this.modes.values()) mode.forget?.(uri);
   }

@@ -62,7 +62,9 @@ export class Validation {
       // A newer change superseded this run: its own run publishes.
       if (source.token.isCancellationRequested || workspace.documents.get(uri)?.version !== version) return;
       const shown = applySeverityOverrides(diagnostics, workspace.settings.diagnostics?.severity);
-      await workspace.connection.sendDiagnostics({ uri, version, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
+      const published = shown.map((d) => toLspDiagnostic(d, uri));
+      workspace.recordPublished(uri, version, published);
+      await workspace.connection.sendDiagnostics({ uri, version, diagnostics: published });
       this.validated.add(uri);
       await workspace.connection.sendNotification(DocumentStatusNotification, {
         uri,
