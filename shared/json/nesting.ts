@@ -32,6 +32,11 @@ const STAR = 0x2a;
 const NEWLINE = 0x0a;
 const RETURN = 0x0d;
 
+/** The next character that can change the depth or start a string or comment. */
+const STRUCTURAL = /["{}[\]/]/g;
+/** What ends a string (a line break ends it too, as jsonc-parser reads broken text), or escapes. */
+const STRING_STOP = /["\\\r\n]/g;
+
 /** One linear pass that skips strings and comments, as jsonc-parser's scanner reads them. */
 export function limitNesting(text: string, max = MAX_NESTING_DEPTH): NestingLimit {
   const tooDeep: Span[] = [];
@@ -41,15 +46,25 @@ export function limitNesting(text: string, max = MAX_NESTING_DEPTH): NestingLimi
   let blankingFrom = -1;
   let blankDepth = 0;
   const length = text.length;
-  for (let i = 0; i < length; i++) {
+  // Native regular-expression searches jump over string contents and plain values: most of a large file.
+  STRUCTURAL.lastIndex = 0;
+  for (let found = STRUCTURAL.exec(text); found !== null; found = STRUCTURAL.exec(text)) {
+    let i = found.index;
     const c = text.charCodeAt(i);
     if (c === QUOTE) {
-      i++;
-      while (i < length) {
-        const s = text.charCodeAt(i);
-        if (s === BACKSLASH) i += 2;
-        else if (s === QUOTE || s === NEWLINE || s === RETURN) break;
-        else i++;
+      STRING_STOP.lastIndex = i + 1;
+      for (;;) {
+        const stop = STRING_STOP.exec(text);
+        if (stop === null) {
+          i = length;
+          break;
+        }
+        const s = text.charCodeAt(stop.index);
+        if (s === BACKSLASH) STRING_STOP.lastIndex = stop.index + 2;
+        else {
+          i = s === QUOTE ? stop.index : stop.index - 1;
+          break;
+        }
       }
     } else if (c === SLASH && text.charCodeAt(i + 1) === SLASH) {
       while (i + 1 < length && text.charCodeAt(i + 1) !== NEWLINE && text.charCodeAt(i + 1) !== RETURN) i++;
@@ -71,6 +86,7 @@ export function limitNesting(text: string, max = MAX_NESTING_DEPTH): NestingLimi
       }
       if (depth > 0) depth--;
     }
+    STRUCTURAL.lastIndex = i + 1;
   }
   if (tooDeep.length === 0) return { text, tooDeep };
   if (blankingFrom !== -1) {
@@ -84,4 +100,31 @@ export function limitNesting(text: string, max = MAX_NESTING_DEPTH): NestingLimi
 /** Spaces for every character but line breaks, so lines and offsets are unchanged. */
 function blank(content: string): string {
   return content.replace(/[^\r\n]/g, ' ');
+}
+
+/**
+ * Whether a parsed value nests deeper than `max` (an iterative walk): `JSON.parse` reads any
+ * depth, so text it accepted needs the blanking pass only when this is true.
+ */
+export function valueDeeperThan(value: unknown, max = MAX_NESTING_DEPTH): boolean {
+  if (typeof value !== 'object' || value === null) return false;
+  const containers: object[] = [value];
+  const depths: number[] = [1];
+  while (containers.length > 0) {
+    const container = containers.pop()!;
+    const depth = depths.pop()!;
+    if (depth > max) return true;
+    if (Array.isArray(container)) {
+      for (let i = 0; i < container.length; i++) {
+        const child: unknown = container[i];
+        if (typeof child === 'object' && child !== null) (containers.push(child), depths.push(depth + 1));
+      }
+    } else {
+      for (const key in container) {
+        const child: unknown = (container as Record<string, unknown>)[key];
+        if (typeof child === 'object' && child !== null) (containers.push(child), depths.push(depth + 1));
+      }
+    }
+  }
+  return false;
 }

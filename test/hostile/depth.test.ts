@@ -113,6 +113,22 @@ describe('deeply nested documents', function () {
       });
     }
 
+    for (const broken of [false, true]) {
+      it(`an edit inside one record of a deployment that nests it 20,000 levels deep${broken ? ', leaving it broken' : ''}`, async () => {
+        const deployment = (outputs: string) =>
+          `{"version":3,"deployment":{"manifest":{"time":"2024-01-01T00:00:00Z","magic":"","version":""},"resources":[\n` +
+          `{"urn":"urn:pulumi:dev::p::pulumi:pulumi:Stack::p-dev","type":"pulumi:pulumi:Stack","custom":false},\n` +
+          `{"urn":"urn:pulumi:dev::p::aws:s3/bucket:Bucket::b","type":"aws:s3/bucket:Bucket","custom":true,"outputs":{"deep":${outputs}}}\n]}}\n`;
+        const uri = `file:///depth/edit${broken ? 'broken' : ''}.state.json`;
+        await client.open(uri, deployment('1'));
+        const text = deployment('['.repeat(20_000) + (broken ? '' : ']'.repeat(20_000)));
+        const diagnostics = await client.change(uri, text);
+        assertNestingDiagnostic(diagnostics, text);
+        await client.request('textDocument/hover', { textDocument: { uri }, position: positionAt(text, text.indexOf('aws:s3') + 2) });
+        await client.close(uri);
+      });
+    }
+
     it(`a document nested exactly ${MAX_NESTING_DEPTH} levels is analysed in full, with no nesting diagnostic`, async () => {
       const quota = deepQuota(MAX_NESTING_DEPTH - 3, true);
       const quotaDiagnostics = await client.open('file:///depth/bound.quota.jsonc', quota, 'jsonc');
