@@ -96,8 +96,8 @@ connection.onDidChangeWatchedFiles(() => {
 });
 
 // A bug must never take the server down: log it and keep answering.
-process.on('uncaughtException', (error) => workspace.log(`Uncaught error: ${error.stack ?? error.message}`));
-process.on('unhandledRejection', (reason) => workspace.log(`Unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));
+process.on('uncaughtException', (error) => workspace.logError(`Uncaught error: ${error.stack ?? error.message}`));
+process.on('unhandledRejection', (reason) => workspace.logError(`Unhandled rejection: ${reason instanceof Error ? reason.stack : String(reason)}`));
 
 documents.listen(connection);
 connection.listen();

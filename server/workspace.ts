@@ -5,7 +5,7 @@
 import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Connection, TextDocuments } from 'vscode-languageserver';
+import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
@@ -26,6 +26,11 @@ export function uriToPath(uri: string): string {
   return decodeURIComponent(uri.replace(/^[a-z][a-z0-9+.-]*:\/*/i, '/'));
 }
 
+function diagnosticKey(d: LspDiagnostic): string {
+  const { start, end } = d.range;
+  return JSON.stringify([d.code, start.line, start.character, end.line, end.character, d.message]);
+}
+
 export class ServerWorkspace implements ModeContext {
   settings: ServerSettings = {};
   supportsConfiguration = false;
@@ -34,6 +39,8 @@ export class ServerWorkspace implements ModeContext {
   private live: LiveUsageParams | null = null;
   private groups: LiveGroupsParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();
+  /** What was last published for each open document, so quick-fix requests can tell stale diagnostics. */
+  private readonly published = new Map<string, { version: number; keys: Set<string> }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
   constructor(
@@ -47,6 +54,11 @@ export class ServerWorkspace implements ModeContext {
 
   log(message: string): void {
     this.connection.console.log(message);
+  }
+
+  /** An unexpected failure (a bug): logged at error level, so tests and users can tell it from routine notes. */
+  logError(message: string): void {
+    this.connection.console.error(message);
   }
 
   liveUsage(): LiveUsageParams | null {
@@ -145,7 +157,24 @@ export class ServerWorkspace implements ModeContext {
     return mode ? { document, mode } : undefined;
   }
 
+  recordPublished(uri: string, version: number, diagnostics: readonly LspDiagnostic[]): void {
+    this.published.set(uri, { version, keys: new Set(diagnostics.map(diagnosticKey)) });
+  }
+
+  /**
+   * The diagnostics of a code-action request that the server published for the document's
+   * current version. Others come from before the latest edit (their ranges and data no longer
+   * fit the text), so no fix is offered for them.
+   */
+  currentDiagnostics<T extends LspDiagnostic>(uri: string, diagnostics: readonly T[]): T[] {
+    const published = this.published.get(uri);
+    const document = this.documents.get(uri);
+    if (!published || !document || published.version !== document.version) return [];
+    return diagnostics.filter((d) => published.keys.has(diagnosticKey(d)));
+  }
+
   forget(uri: string): void {
+    this.published.delete(uri);
     this.kindCache.delete(uri);
     for (const mode of this.modes.values()) mode.forget?.(uri);
   }

@@ -3,6 +3,8 @@
  * instance file (§4, §7), or neither. File names decide first; content decides otherwise.
  */
 
+import { compileGlob, type GlobMatcher } from './glob';
+
 export type DocumentKind = 'state' | 'quota' | 'appIni';
 
 export interface FilePatterns {
@@ -18,44 +20,31 @@ export const DEFAULT_FILE_PATTERNS: FilePatterns = {
   appIni: ['**/app.ini'],
 };
 
-/** Minimal glob → RegExp: `**` any path, `*` within a segment, `?` one char. Paths use `/`. */
-export function globToRegExp(glob: string): RegExp {
-  let source = '';
-  for (let i = 0; i < glob.length; i++) {
-    const c = glob[i];
-    if (c === '*') {
-      if (glob[i + 1] === '*') {
-        // `**/` matches zero or more whole segments.
-        if (glob[i + 2] === '/') {
-          source += '(?:.*/)?';
-          i += 2;
-        } else {
-          source += '.*';
-          i += 1;
-        }
-      } else {
-        source += '[^/]*';
-      }
-    } else if (c === '?') {
-      source += '[^/]';
-    } else {
-      source += c.replace(/[.+^${}()|[\]\\]/g, '\\$&');
-    }
-  }
-  return new RegExp(`^${source}$`);
-}
-
 function normalisePath(path: string): string {
   return path.replace(/\\/g, '/');
+}
+
+/** Compiled patterns, kept because every document open and settings change asks again. */
+const compiledGlobs = new Map<string, GlobMatcher>();
+
+function matcherOf(glob: string): GlobMatcher {
+  let matcher = compiledGlobs.get(glob);
+  if (!matcher) {
+    if (compiledGlobs.size >= 1000) compiledGlobs.clear();
+    matcher = compileGlob(glob.includes('/') ? glob : `**/${glob}`);
+    compiledGlobs.set(glob, matcher);
+  }
+  return matcher;
 }
 
 /** Matches a path (absolute or relative) against globs; a glob without `/` matches the base name. */
 export function matchesAny(path: string, globs: readonly string[]): boolean {
   const normal = normalisePath(path);
   const base = normal.slice(normal.lastIndexOf('/') + 1);
+  const relative = normal.replace(/^\/+/, '');
   return globs.some((glob) => {
-    const re = globToRegExp(glob.includes('/') ? glob : `**/${glob}`);
-    return re.test(normal) || re.test(base) || re.test(normal.replace(/^\/+/, ''));
+    const matcher = matcherOf(glob);
+    return matcher.test(normal) || matcher.test(base) || matcher.test(relative);
   });
 }
 

@@ -1,6 +1,7 @@
 /** Process entry of `quota-state`: real I/O around `runCli`. */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
+import { readRegularFile } from './files';
 import { runCli } from './quotaState';
 
 function readIfExists(path: string): string | undefined {
@@ -42,7 +43,7 @@ function writeFileAtomic(path: string, text: string): void {
 process.exitCode = runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(`${text}\n`),
   stderr: (text) => process.stderr.write(`${text}\n`),
-  readFile: (path) => readFileSync(path, 'utf8'),
+  readFile: (path) => readRegularFile(path),
   readIfExists,
   writeFileAtomic,
   cwd: process.cwd(),

@@ -26,7 +26,7 @@ import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type 
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { InputError, parseArguments, UsageError } from './args';
 import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
-import { expandFileArguments } from './files';
+import { expandFileArguments, FileRefusedError } from './files';
 import { FORMATS, githubReport, jsonReport, located, sarifReport, textReport, type FileReport, type OutputFormat } from './formats';
 
 const EXIT_CODES = `Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
@@ -146,6 +146,7 @@ function readOrFail(path: string, io: CliIO, display: string): string {
   try {
     return io.readFile(path);
   } catch (error) {
+    if (error instanceof FileRefusedError) throw new InputError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
     throw new InputError(
       code === 'ENOENT' ? `no such file: ${display}` : code === 'EISDIR' ? `${display} is a folder, not a file` : `cannot read ${display}: ${code ?? String(error)}`,

@@ -19,7 +19,7 @@ export async function runSafe<T>(
   } catch (error) {
     // Deliberate answers (e.g. "that name is taken" for a rename) go back to the client as errors.
     if (error instanceof ResponseError) throw error;
-    workspace.log(`${what} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    workspace.logError(`${what} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     return fallback;
   }
 }

@@ -62,7 +62,9 @@ export class Validation {
       // A newer change superseded this run: its own run publishes.
       if (source.token.isCancellationRequested || workspace.documents.get(uri)?.version !== version) return;
       const shown = applySeverityOverrides(diagnostics, workspace.severityFor(uri));
-      await workspace.connection.sendDiagnostics({ uri, version, diagnostics: shown.map((d) => toLspDiagnostic(d, uri)) });
+      const published = shown.map((d) => toLspDiagnostic(d, uri));
+      workspace.recordPublished(uri, version, published);
+      await workspace.connection.sendDiagnostics({ uri, version, diagnostics: published });
       this.validated.add(uri);
       await workspace.connection.sendNotification(DocumentStatusNotification, {
         uri,
@@ -71,7 +73,7 @@ export class Validation {
         diagnosticCount: shown.length,
       });
     } catch (error) {
-      workspace.log(`Validation of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      workspace.logError(`Validation of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     } finally {
       if (this.pending.get(uri)?.source === source) this.pending.delete(uri);
     }

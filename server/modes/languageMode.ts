@@ -30,6 +30,8 @@ import type { StateSchemaMode } from '../../shared/state/codes';
 export interface ModeContext {
   /** Writes to the client's output channel (never secrets). */
   log(message: string): void;
+  /** Logs an unexpected failure at error level. */
+  logError(message: string): void;
   /** The signed-in user's live usage, when the client sent one. */
   liveUsage(): LiveUsageParams | null;
   /** Group names of the live server, when the client is signed in as a site admin. */

@@ -8,6 +8,7 @@
  * that version.
  */
 import { getLocation } from 'jsonc-parser';
+import { limitNesting } from '../../shared/json/nesting';
 import {
   CodeActionKind,
   CompletionItemKind,
@@ -87,7 +88,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       try {
         navigationOf(document).navigation.prepare();
       } catch (error) {
-        context.log(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
+        context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
       }
       const { diagnostics, shape, parsedWith, mode } = await analysis;
       validated.set(document.uri, { shape, parsedWith, mode, diagnostics });
@@ -190,7 +191,8 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const span = index !== undefined ? navigation.recordSpan(index) : { offset: 0, length: analysis.text.length };
       if (!span) return null;
       const slice = analysis.text.slice(span.offset, span.offset + span.length);
-      const location = getLocation(slice, offset - span.offset);
+      // jsonc-parser's getLocation recurses per level: read the slice with deep containers blanked.
+      const location = getLocation(limitNesting(slice).text, offset - span.offset);
       if (location.isAtPropertyKey) return null;
       const field = location.path[0];
       const typing = location.previousNode?.type === 'string' ? location.previousNode : undefined;

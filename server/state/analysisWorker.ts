@@ -3,8 +3,8 @@
  * completion and every other request are answered while a large file is being analysed. It
  * keeps each open document's last analysis and text, and re-analyses from the edits it is sent.
  */
-import { readFile } from 'node:fs/promises';
 import { parentPort } from 'node:worker_threads';
+import { readRegularFile } from '../cli/files';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
 import { applyEdits } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
@@ -21,7 +21,8 @@ async function handle(request: WorkerRequest): Promise<WorkerResponse | undefine
     case 'file': {
       let text: string;
       try {
-        text = await readFile(request.path, 'utf8');
+        // Type and size are checked before reading: a FIFO or device never holds the worker up.
+        text = readRegularFile(request.path);
       } catch (error) {
         return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
       }

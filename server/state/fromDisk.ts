@@ -50,7 +50,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
         return;
       }
-      workspace.log(`Analysis of ${uri} from disk failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      workspace.logError(`Analysis of ${uri} from disk failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
     }
   });
 }

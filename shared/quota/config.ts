@@ -8,6 +8,7 @@ import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import quotaConfigSchema from '../../schemas/quota-config.schema.json';
 import { compareDiagnostics, type Diagnostic, type Span } from '../diagnostics';
+import { limitNesting, nestingMessage } from '../json/nesting';
 import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, spanOf } from '../json/jsoncTree';
 import { LineIndex } from '../text/lineIndex';
 import { emptyInstanceContent, defaultQuotaModel, type LeafUsage } from './model';
@@ -18,6 +19,10 @@ export interface QuotaAnalysis extends SemanticResult {
   lines: LineIndex;
   /** Undefined when the text holds no JSON value at all. */
   root: Node | undefined;
+  /** The text the tree was parsed from: `text`, with containers nested past the bound blanked (same offsets). */
+  parsedText: string;
+  /** Some containers nested past the bound were parsed as empty: edits that reformat the text are unsafe. */
+  nestingLimited: boolean;
   diagnostics: Diagnostic[];
 }
 
@@ -45,7 +50,10 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
   const at = (span: Span) => lines.rangeOf(span);
 
   const parseErrors: ParseError[] = [];
-  const root = parseTree(text, parseErrors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
+  // Every reader of the tree recurses: containers past the bound are parsed as empty, with one diagnostic each.
+  const nesting = limitNesting(text);
+  for (const span of nesting.tooDeep) diagnostics.push({ code: 'syntax', severity: 'error', message: nestingMessage(), range: at(span) });
+  const root = parseTree(nesting.text, parseErrors, { allowTrailingComma: true, disallowComments: false, allowEmptyContent: true });
   for (const error of parseErrors) {
     diagnostics.push({ code: 'syntax', severity: 'error', message: syntaxMessage(error), range: at(error) });
   }
@@ -54,6 +62,8 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
     text,
     lines,
     root,
+    parsedText: nesting.text,
+    nestingLimited: nesting.tooDeep.length > 0,
     names: { occurrences: [] },
     ruleLayout: [],
     groupLayout: [],

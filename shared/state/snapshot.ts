@@ -6,6 +6,7 @@
  * JSON.parse, or tolerantly when the edit broke its syntax; every other record, and its span,
  * is carried over. Either way the result is what `parseState` gives for the same text.
  */
+import { limitNesting, nestingMessage, valueDeeperThan } from '../json/nesting';
 import { changedRegion } from '../text/changedRegion';
 import { LineIndex } from '../text/lineIndex';
 import { ResourceLayout } from './layout';
@@ -39,24 +40,41 @@ export interface RecordIndex {
 
 export function parseState(text: string): StateSnapshot {
   const records: RecordIndex = {};
+  let parsed = text;
+  let tooDeep: SyntaxError[] = [];
   try {
-    const document = buildStateDocument(JSON.parse(text));
-    const locator = new ScanLocator(text, () => records.layout ?? undefined);
+    let value: unknown = JSON.parse(text);
+    // Containers nested past the bound are read as empty, so no reader of the value meets unbounded depth.
+    // (JSON.parse reads any depth; checking its value first spares large shallow files the text pass.)
+    if (valueDeeperThan(value)) {
+      ({ parsed, tooDeep } = limitedText(text));
+      value = JSON.parse(parsed);
+    }
+    const document = buildStateDocument(value);
+    const locator = new ScanLocator(parsed, () => records.layout ?? undefined);
     return {
       text,
       parsedWith: 'json',
       shape: document.shape,
       document,
-      syntax: [],
+      syntax: tooDeep,
       lines: new LineIndex(text),
       locator,
-      records: document.resourcesPath ? records : undefined,
+      // Record-by-record updates would parse a record's full depth again.
+      records: document.resourcesPath && tooDeep.length === 0 ? records : undefined,
     };
   } catch (parseError) {
-    const tolerant = parseTolerant(text, (parseError as Error).message);
+    ({ parsed, tooDeep } = limitedText(text));
+    const tolerant = parseTolerant(parsed, (parseError as Error).message);
     const document = buildStateDocument(tolerant.value);
-    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax: tolerant.errors, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
+    const syntax = [...tooDeep, ...tolerant.errors];
+    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
   }
+}
+
+function limitedText(text: string): { parsed: string; tooDeep: SyntaxError[] } {
+  const nesting = limitNesting(text);
+  return { parsed: nesting.text, tooDeep: nesting.tooDeep.map((span) => ({ span, message: nestingMessage() })) };
 }
 
 /** The snapshot of `text`, a later version of `previous`'s text. */
@@ -100,12 +118,15 @@ export function editRecord(previous: StateSnapshot, text: string): { snapshot: S
     // The braces are untouched, so if the record's text is one JSON value the whole text is valid JSON.
     record = JSON.parse(recordText);
   } catch {
+    // Too deep for the tolerant parser: the whole-text parse bounds the depth.
+    if (limitNesting(recordText).tooDeep.length > 0) return undefined;
     const tolerant = parseTolerantElement(recordText);
     if (!tolerant) return undefined;
     record = tolerant.value;
     syntax = tolerant.errors.map((e) => ({ ...e, span: { offset: e.span.offset + start, length: e.span.length } }));
     tree = new TreeLocator(tolerant.tree);
   }
+  if (valueDeeperThan(record)) return undefined;
 
   const document = withResource(previous.document, index, record);
   const records: RecordIndex = { layout: layout.resized(index, delta), broken: tree ? index : undefined };

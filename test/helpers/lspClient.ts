@@ -11,6 +11,8 @@ import {
   ExitNotification,
   InitializedNotification,
   InitializeRequest,
+  LogMessageNotification,
+  MessageType,
   PublishDiagnosticsNotification,
   ShutdownRequest,
   StreamMessageReader,
@@ -38,6 +40,8 @@ export class LspTestClient {
   private readonly latest = new Map<string, PublishDiagnosticsParams>();
   private readonly waiters: Array<{ uri: string; version?: number; resolve: (p: PublishDiagnosticsParams) => void }> = [];
   readonly notifications: Array<{ method: string; params: unknown }> = [];
+  /** Messages the server logged at error level: each one is an exception a handler caught. */
+  readonly loggedErrors: string[] = [];
   stderr = '';
 
   private constructor() {
@@ -56,6 +60,9 @@ export class LspTestClient {
     });
     this.connection.onNotification(DocumentStatusNotification.method, (params: unknown) => {
       this.notifications.push({ method: DocumentStatusNotification.method, params });
+    });
+    this.connection.onNotification(LogMessageNotification.type, (params) => {
+      if (params.type === MessageType.Error) this.loggedErrors.push(params.message);
     });
     this.connection.onRequest('workspace/configuration', () => [null]);
     this.connection.onRequest('client/registerCapability', () => null);
@@ -118,6 +125,12 @@ export class LspTestClient {
 
   notify<P>(type: NotificationType<P> | string, params: P): Promise<void> {
     return this.connection.sendNotification(type as string, params);
+  }
+
+  /** Fails when the server logged an exception since the last call (then forgets them). */
+  assertNoLoggedErrors(): void {
+    const errors = this.loggedErrors.splice(0);
+    if (errors.length) throw new Error(`the server logged ${errors.length} error(s):\n${errors.slice(0, 5).join('\n---\n')}`);
   }
 
   get alive(): boolean {

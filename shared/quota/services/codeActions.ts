@@ -53,11 +53,12 @@ export function quotaCodeActions(analysis: QuotaAnalysis, uri: string, diagnosti
         break;
       case 'unknown-rule':
         (data.suggestions ?? []).forEach((name) => actions.push(fix(`Change to rule "${name}"`, uri, diagnostic, replaceString(diagnostic, name))));
-        if (data.name) actions.push(fix(`Create rule "${data.name}"`, uri, diagnostic, appendTo(analysis, 'rules', { name: data.name, limit: -1, subjects: ['size:all'] })));
+        // jsonc-parser's edits re-read (and reformat around) content the analysis refused to read.
+        if (data.name && !analysis.nestingLimited) actions.push(fix(`Create rule "${data.name}"`, uri, diagnostic, appendTo(analysis, 'rules', { name: data.name, limit: -1, subjects: ['size:all'] })));
         break;
       case 'unknown-group':
         (data.suggestions ?? []).forEach((name) => actions.push(fix(`Change to group "${name}"`, uri, diagnostic, replaceString(diagnostic, name))));
-        if (data.name) actions.push(fix(`Create group "${data.name}"`, uri, diagnostic, appendTo(analysis, 'groups', { name: data.name, rules: [] })));
+        if (data.name && !analysis.nestingLimited) actions.push(fix(`Create group "${data.name}"`, uri, diagnostic, appendTo(analysis, 'groups', { name: data.name, rules: [] })));
         break;
       case 'unknown-account':
       case 'unknown-repo':
@@ -71,7 +72,7 @@ export function quotaCodeActions(analysis: QuotaAnalysis, uri: string, diagnosti
           const nameNode = propertyValueNode(child, 'name');
           return nameNode?.value === data.name;
         });
-        if (index === -1 || position === undefined || position < 0) break;
+        if (index === -1 || position === undefined || position < 0 || analysis.nestingLimited) break;
         const edits = modify(analysis.text, ['rules', position], undefined, { formattingOptions: detectFormatting(analysis.text) });
         actions.push(fix(`Remove unused rule "${data.name}"`, uri, diagnostic, toTextEdits(analysis, edits)));
         break;

@@ -22,7 +22,7 @@ function stringNodeAt(analysis: QuotaAnalysis, offset: number): Node | undefined
 }
 
 export function quotaContextAt(analysis: QuotaAnalysis, offset: number): QuotaContext {
-  const location = getLocation(analysis.text, offset);
+  const location = getLocation(analysis.parsedText, offset);
   const path: JSONPath = location.path;
   const node = stringNodeAt(analysis, offset) ?? (location.previousNode?.type === 'string' ? location.previousNode : undefined);
   const valueNode = nodeAtOffset(analysis.root, offset);
