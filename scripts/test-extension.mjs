@@ -26,7 +26,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureVsCodeHost, installVsix, packageVsix, requireSystemPackages } from './vscode-web.mjs';
+import { ensureVsCodeHost, installVsix, packageVsix, requireSystemPackages, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
@@ -86,7 +86,7 @@ async function main() {
     await buildTests(suites);
     return 'built';
   }
-  requireSystemPackages(['chromium', 'ripgrep', 'libkrb5-dev', 'build-essential', 'python3'], { for: 'the extension-host tests' });
+  requireSystemPackages(['chromium', ...(vsCodeHostInstalled() ? [] : VSCODE_HOST_PACKAGES)], { for: 'the extension-host tests' });
   ensureVsCodeHost();
   if (!existsSync(chromiumPath)) {
     throw new Error(`no browser at ${chromiumPath}; install the Debian package "chromium" (or set CHROMIUM_PATH)`);

@@ -167,14 +167,14 @@ export async function serveVsCode({ folder, dataDir, settings, host = '127.0.0.1
 }
 
 /**
- * The `npm start` service: VS Code in the browser on examples/, with the extension installed and
- * `quotaState.api.baseUrl` pointing at the local quota API.
+ * The `npm start` service: VS Code in the browser on `folder` (npm start passes a scratch copy of
+ * examples/), with the extension installed and `quotaState.api.baseUrl` pointing at the local quota API.
  * Environment: QUOTA_VSCODE_PORT (default 8080; 0 = any free port).
  * @returns {Promise<{ describe(): string[], stop(): Promise<void> }>}
  */
-export async function startVsCodeWeb(apiBaseUrl, { port = Number(process.env.QUOTA_VSCODE_PORT ?? 8080) } = {}) {
+export async function startVsCodeWeb(apiBaseUrl, { folder, port = Number(process.env.QUOTA_VSCODE_PORT ?? 8080) }) {
   const { url, stop } = await serveVsCode({
-    folder: join(repoRoot, 'examples'),
+    folder,
     dataDir: join(repoRoot, '.data', 'vscode'),
     port,
     settings: { 'quotaState.api.baseUrl': apiBaseUrl, 'security.workspace.trust.enabled': false, 'git.openRepositoryInParentFolders': 'never' },
@@ -182,6 +182,7 @@ export async function startVsCodeWeb(apiBaseUrl, { port = Number(process.env.QUO
   return {
     describe: () => [
       `VS Code:     ${url}`,
+      `  on ${folder}, a fresh copy of examples/ (edits there never touch the checkout)`,
       '  open it in a browser; run "Quota: Sign In" (Ctrl+Shift+P) with one of the tokens above',
     ],
     stop,
