@@ -10,10 +10,11 @@ import type { Notifier } from './notifier';
 import type { Session } from './session';
 import { readApiSettings } from './settings';
 
-export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string; error?: unknown };
+/** A failure with `shown` was already told to the user (with its way out), so callers add no second message. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string; error?: unknown; shown?: boolean };
 
 export const SIGN_IN = 'Sign In';
-const OPEN_SETTINGS = 'Open Settings';
+export const OPEN_SETTING = 'Open Setting';
 
 export class ApiAccess {
   constructor(
@@ -22,23 +23,28 @@ export class ApiAccess {
     private readonly log: vscode.LogOutputChannel,
   ) {}
 
-  /** The configured server and its client, or a shown explanation of what is missing. */
-  async connect(options: { requireToken: boolean }): Promise<Outcome<{ client: QuotaApiClient; baseUrl: string }>> {
+  /**
+   * The configured server and its client, or an explanation of what is missing: shown as one
+   * message unless `quiet` (views stay silent and show their welcome content instead).
+   */
+  async connect(options: { requireToken: boolean; quiet?: boolean }): Promise<Outcome<{ client: QuotaApiClient; baseUrl: string }>> {
     const settings = readApiSettings();
     if (!settings.baseUrl) {
       const message = settings.invalidBaseUrl
         ? `The setting quotaState.api.baseUrl ("${settings.invalidBaseUrl}") is not an http(s) URL, e.g. https://forge.example/api/v1.`
-        : 'No quota API is configured: set quotaState.api.baseUrl, e.g. https://forge.example/api/v1.';
-      void this.notifier.error(message, OPEN_SETTINGS).then((choice) => {
-        if (choice === OPEN_SETTINGS) void vscode.commands.executeCommand('workbench.action.openSettings', 'quotaState.api.baseUrl');
-      });
-      return { ok: false, message };
+        : 'No quota API is configured. Set quotaState.api.baseUrl to your server, e.g. https://forge.example/api/v1, then run "Quota: Sign In".';
+      if (!options.quiet) {
+        void this.notifier.warning(message, OPEN_SETTING).then((choice) => {
+          if (choice === OPEN_SETTING) void vscode.commands.executeCommand('workbench.action.openSettings', 'quotaState.api.baseUrl');
+        });
+      }
+      return { ok: false, message, shown: !options.quiet };
     }
     const token = await this.session.token(settings.baseUrl);
     if (options.requireToken && !token) {
       const message = `You are not signed in to ${settings.baseUrl}. Run "Quota: Sign In" with a token for that server.`;
-      this.offerSignIn(message);
-      return { ok: false, message };
+      if (!options.quiet) this.offerSignIn(message);
+      return { ok: false, message, shown: !options.quiet };
     }
     const client = new QuotaApiClient({ baseUrl: settings.baseUrl, token, timeoutMs: settings.timeoutMs });
     return { ok: true, value: { client, baseUrl: settings.baseUrl } };

@@ -25,6 +25,7 @@ export function describeStatus(status: DocumentStatusParams): { text: string; de
 export class LanguageStatus implements vscode.Disposable {
   private readonly statuses = new Map<string, DocumentStatusParams>();
   private readonly item: vscode.LanguageStatusItem;
+  private itemShown = false;
   /** For files the editor never hands to extensions (over 50 MB) there is no document to attach a language status to. */
   private readonly diskItem: vscode.StatusBarItem;
   private readonly disposables: vscode.Disposable[] = [];
@@ -32,7 +33,7 @@ export class LanguageStatus implements vscode.Disposable {
   readonly onDidChange = this.changed.event;
 
   constructor(client: LanguageClient) {
-    this.item = vscode.languages.createLanguageStatusItem('quotaState.documentKind', DOCUMENT_SELECTOR);
+    this.item = vscode.languages.createLanguageStatusItem('quotaState.documentKind', []);
     this.item.name = 'Quota & State: file kind';
     this.item.command = { title: 'Show Log', command: 'quotaState.showLog' };
     this.diskItem = vscode.window.createStatusBarItem('quotaState.fromDisk', vscode.StatusBarAlignment.Right, 100);
@@ -63,15 +64,18 @@ export class LanguageStatus implements vscode.Disposable {
   private refresh(): void {
     const editor = vscode.window.activeTextEditor;
     const status = editor ? this.statuses.get(editor.document.uri.toString()) : undefined;
+    // Every JSON file reaches the server, but only state and quota files get the item: an empty
+    // selector hides it for the rest, so ordinary JSON shows nothing of this extension.
+    const recognised = Boolean(status?.kind);
+    if (recognised !== this.itemShown) {
+      this.itemShown = recognised;
+      this.item.selector = recognised ? DOCUMENT_SELECTOR : [];
+    }
     if (status) {
       const { text, detail, warn } = describeStatus(status);
       this.item.text = text;
       this.item.detail = detail;
       this.item.severity = warn ? vscode.LanguageStatusSeverity.Warning : vscode.LanguageStatusSeverity.Information;
-    } else {
-      this.item.text = 'Quota & State';
-      this.item.detail = 'not analysed yet';
-      this.item.severity = vscode.LanguageStatusSeverity.Information;
     }
 
     const tab = vscode.window.tabGroups.activeTabGroup.activeTab;

@@ -2,7 +2,8 @@
  * Keeps the language server told about the signed-in user's live usage (GET /user/quota), so
  * quota previews can show "you" next to the file's scenarios; sends `null` after sign-out.
  * For a site admin it also sends the server's group names (app.ini's DEFAULT_GROUPS are checked
- * against them). Also keeps the `quotaState.signedIn` context key for the view's welcome content.
+ * against them). Also keeps the `quotaState.apiConfigured` and `quotaState.signedIn` context keys
+ * that choose the view's welcome content.
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
@@ -36,6 +37,7 @@ export class LiveUsage {
     const generation = ++this.generation;
     const settings = readApiSettings();
     const token = settings.baseUrl ? await this.session.token(settings.baseUrl) : undefined;
+    await vscode.commands.executeCommand('setContext', 'quotaState.apiConfigured', Boolean(settings.baseUrl));
     await vscode.commands.executeCommand('setContext', 'quotaState.signedIn', Boolean(token));
     let live: LiveUsageParams | null = null;
     let groups: LiveGroupsParams | null = null;

@@ -74,7 +74,8 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
   }
 
   private async loadRoot(): Promise<QuotaNode[]> {
-    const connection = await this.api.connect({ requireToken: false });
+    // Silent: with no server configured the view shows its welcome content, not a pop-up.
+    const connection = await this.api.connect({ requireToken: false, quiet: true });
     if (!connection.ok) return [];
     const { client } = connection.value;
     if (!client.signedIn) return [];

@@ -1,23 +1,36 @@
-// `npm start`: builds, then runs the product on the embedded default — the reference quota API
-// server with the demo instance (examples/demo.quota.jsonc) on a persistent database under
-// .data/ — and prints the base URL and the demo tokens. Ctrl+C stops everything.
+// `npm start`: checks the system packages it needs, builds, then runs the product on the embedded
+// default — the reference quota API server with the demo instance (examples/demo.quota.jsonc) on a
+// persistent database under .data/, and VS Code in the browser on a scratch copy of examples/
+// (.data/demo-workspace, fresh on every start, so nothing done in the demo touches the checkout)
+// — and prints the URL and the demo tokens. Ctrl+C stops everything.
 //
 // Each service is a `start…()` returning `{ describe(): string[], stop(): Promise<void> }`;
-// more services (e.g. the browser VS Code) are added to `services` in main().
+// more services are added to `services` in main().
 // Environment: QUOTA_API_PORT (default 3000; 0 = any free port), QUOTA_API_DB (default .data/quota-api.sqlite).
 import { spawn, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import jsonc from 'jsonc-parser';
 
 const { parse: parseJsonc } = jsonc;
-import { startVsCodeWeb } from './vscode-web.mjs';
+import { requireSystemPackages, startVsCodeWeb, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const demoInstance = join(repoRoot, 'examples', 'demo.quota.jsonc');
 /** The demo's Forgejo server configuration: its [quota] settings apply over the instance file's. */
 export const demoConfig = join(repoRoot, 'examples', 'app.ini');
+export const demoWorkspace = join(repoRoot, '.data', 'demo-workspace');
+
+/**
+ * A fresh copy of examples/ for the demo: VS Code in the browser auto-saves, so trying a quick fix
+ * would otherwise rewrite the tracked examples.
+ */
+export function prepareDemoWorkspace(target = demoWorkspace) {
+  rmSync(target, { recursive: true, force: true });
+  cpSync(join(repoRoot, 'examples'), target, { recursive: true });
+  return target;
+}
 
 export function build() {
   const result = spawnSync(process.execPath, [join(repoRoot, 'esbuild.mjs')], { cwd: repoRoot, stdio: 'inherit' });
@@ -77,6 +90,14 @@ export function startQuotaApi({
 }
 
 async function main() {
+  // Before anything slow: on a fresh machine the first run installs VS Code's server, which needs these.
+  try {
+    requireSystemPackages(vsCodeHostInstalled() ? [] : VSCODE_HOST_PACKAGES, { for: 'npm start' });
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exitCode = 1;
+    return;
+  }
   build();
   const services = [];
   const stopAll = async () => {
@@ -88,7 +109,7 @@ async function main() {
   try {
     const api = await startQuotaApi();
     services.push(api);
-    services.push(await startVsCodeWeb(api.baseUrl));
+    services.push(await startVsCodeWeb(api.baseUrl, { folder: prepareDemoWorkspace() }));
   } catch (error) {
     console.error(`npm start: ${error instanceof Error ? error.message : error}`);
     await stopAll();

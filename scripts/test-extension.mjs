@@ -1,27 +1,43 @@
 #!/usr/bin/env node
-// Runs the extension-host test suite (test/extension) inside a real VS Code, offline:
+// Runs the extension-host test suites (test/extension) inside a real VS Code, offline:
 // VS Code's own server from the `code-server` npm package, its web workbench opened in Debian's
-// Chromium through playwright-core, and the extension + compiled mocha suite loaded into the
-// server's Node extension host (see spec/extension-tests.md).
+// Chromium through playwright-core, and the compiled mocha suites loaded into the server's Node
+// extension host (see spec/extension-tests.md).
 //
-// Usage: node scripts/test-extension.mjs [--timeout SECONDS] [--grep PATTERN] [--keep] [--verbose] [--build-only]
-// Prints mocha's output and a closing `N passed, M failed` line. Exit code: 0 when every test
-// passed (and there was at least one), 1 when any failed, 2 on timeout or setup failure.
-// Everything it starts (server process group, browser) is killed on every way out.
-import { spawn, spawnSync } from 'node:child_process';
+// By default the extension under test is the one users get: `vsce package` builds the .vsix, and
+// the VS Code server installs it into its extensions folder (`--install-extension`), exactly as a
+// user installs a .vsix. The workbench then runs that installed folder in test mode, so a file
+// missing from the package fails the suites. `--dev` runs the source folder instead (faster).
+//
+// Suites, one VS Code window (and one workspace folder) each:
+//   main     test/extension/suite        on test/extension/fixtures/workspace
+//   content  test/extension/contentSuite on test/extension/fixtures/content-only (no file name
+//            matches a pattern, so only opening a JSON document can activate the extension)
+//
+// Usage: node scripts/test-extension.mjs [--vsix FILE | --dev] [--suite NAME] [--results FILE]
+//          [--timeout SECONDS] [--grep PATTERN] [--keep] [--verbose] [--build-only]
+// Prints mocha's output and a closing `N passed, M failed` line (also written as JSON to
+// --results). Exit code: 0 when every test passed (and there was at least one), 1 when any
+// failed, 2 on timeout or setup failure. Everything it starts (server process groups, browsers)
+// is killed on every way out.
+import { spawn } from 'node:child_process';
 import { createRequire } from 'node:module';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { ensureVsCodeHost } from './vscode-web.mjs';
+import { ensureVsCodeHost, installVsix, packageVsix, requireSystemPackages, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
 const serverMain = join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
-const testsOutDir = join(repoRoot, 'dist', 'test', 'extension');
-const fixtureWorkspace = join(repoRoot, 'test', 'extension', 'fixtures', 'workspace');
+
+/** Each suite runs in its own VS Code window on its own copy of its fixture folder. */
+const SUITES = [
+  { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension' },
+  { name: 'content', sources: 'test/extension/contentSuite', fixture: 'test/extension/fixtures/content-only', out: 'dist/test/extension-content' },
+];
 
 const SETUP_FAILURE = 2;
 
@@ -64,57 +80,108 @@ main().then(
 );
 
 async function main() {
+  const suites = options.suite ? SUITES.filter((suite) => suite.name === options.suite) : SUITES;
+  if (suites.length === 0) throw new Error(`no suite named ${options.suite}; known: ${SUITES.map((suite) => suite.name).join(', ')}`);
   if (options.buildOnly) {
-    await buildTests();
+    await buildTests(suites);
     return 'built';
   }
+  requireSystemPackages(['chromium', ...(vsCodeHostInstalled() ? [] : VSCODE_HOST_PACKAGES)], { for: 'the extension-host tests' });
   ensureVsCodeHost();
   if (!existsSync(chromiumPath)) {
     throw new Error(`no browser at ${chromiumPath}; install the Debian package "chromium" (or set CHROMIUM_PATH)`);
   }
-  for (const built of ['dist/client/extension.js']) {
-    if (!existsSync(join(repoRoot, built))) throw new Error(`${built} is missing; run \`node esbuild.mjs\` first`);
+  let vsix;
+  if (options.dev) {
+    if (!existsSync(join(repoRoot, 'dist/client/extension.js'))) throw new Error('dist/client/extension.js is missing; run `node esbuild.mjs` first');
+  } else if (options.vsix) {
+    vsix = resolve(options.vsix);
+    if (!existsSync(vsix)) throw new Error(`${vsix} does not exist`);
+  } else {
+    const packaged = mkdtempSync(join(tmpdir(), 'quota-state-vsix-'));
+    cleanups.push(() => rmSync(packaged, { recursive: true, force: true }));
+    vsix = packageVsix(join(packaged, 'quota-state.vsix'));
   }
-  await buildTests();
+  await buildTests(suites);
+  console.log(vsix ? `extension under test: installed from ${vsix}` : `extension under test: the source folder ${repoRoot}`);
 
-  const scratch = mkdtempSync(join(tmpdir(), 'quota-state-ext-'));
-  cleanups.push(() => {
-    if (options.keep) console.error(`kept ${scratch}`);
-    else rmSync(scratch, { recursive: true, force: true });
-  });
-  const workspace = join(scratch, 'workspace');
-  cpSync(fixtureWorkspace, workspace, { recursive: true });
-  const resultsFile = join(scratch, 'results.json');
-  const reportFile = join(scratch, 'mocha.txt');
-  writeUserSettings(scratch);
-
-  const server = await startVsCodeServer(scratch, { QUOTA_STATE_TEST_RESULTS: resultsFile, QUOTA_STATE_TEST_REPORT: reportFile, QUOTA_STATE_TEST_GREP: options.grep ?? '' });
-  const exitCode = await runInBrowser(server.port, workspace, scratch);
-
-  printSuiteReport(reportFile);
-  const results = readResults(resultsFile);
-  if (exitCode === 'timeout') {
-    console.error(`extension tests: no result after ${options.timeoutSeconds} s`);
-    printServerLogTail(server.logFile);
-    console.log(`${results?.passed ?? 0} passed, ${results?.failed ?? 0} failed`);
-    return SETUP_FAILURE;
+  const totals = { passed: 0, failed: 0 };
+  let exitCode = 0;
+  for (const suite of suites) {
+    console.log(`\n=== extension-host suite "${suite.name}" (${suite.fixture}) ===`);
+    const outcome = await runSuite(suite, vsix);
+    totals.passed += outcome.passed;
+    totals.failed += outcome.failed;
+    exitCode = Math.max(exitCode, outcome.exitCode);
   }
-  if (!results) {
-    console.error('extension tests: the suite did not report its results (did it load?)');
-    printServerLogTail(server.logFile);
-    console.log('0 passed, 0 failed');
-    return SETUP_FAILURE;
-  }
-  console.log(`${results.passed} passed, ${results.failed} failed`);
-  if (results.passed + results.failed === 0) {
+  if (options.results) writeFileSync(options.results, JSON.stringify(totals));
+  console.log(`${totals.passed} passed, ${totals.failed} failed`);
+  if (exitCode === 0 && totals.passed + totals.failed === 0) {
     console.error('extension tests: no test ran');
     return 1;
   }
-  return results.failed === 0 && exitCode === 0 ? 0 : 1;
+  return exitCode;
+}
+
+/** One suite in its own scratch folder, VS Code server and browser; all stopped before it returns. */
+async function runSuite(suite, vsix) {
+  const scratch = mkdtempSync(join(tmpdir(), `quota-state-ext-${suite.name}-`));
+  const ownCleanups = [];
+  ownCleanups.push(() => {
+    if (options.keep) console.error(`kept ${scratch}`);
+    else rmSync(scratch, { recursive: true, force: true });
+  });
+  const before = cleanups.length;
+  try {
+    const workspace = join(scratch, 'workspace');
+    cpSync(join(repoRoot, suite.fixture), workspace, { recursive: true });
+    const resultsFile = join(scratch, 'results.json');
+    const reportFile = join(scratch, 'mocha.txt');
+    const extensionsDir = join(scratch, 'extensions');
+    writeUserSettings(scratch);
+    // Installed the way a user installs a .vsix; the workbench then runs that folder in test mode.
+    const extensionPath = vsix ? installVsix(vsix, { extensionsDir, dataDir: scratch }) : repoRoot;
+
+    const server = await startVsCodeServer(scratch, {
+      QUOTA_STATE_TEST_RESULTS: resultsFile,
+      QUOTA_STATE_TEST_REPORT: reportFile,
+      QUOTA_STATE_TEST_GREP: options.grep ?? '',
+      // The tests start the reference quota API from the repository (it is not in the .vsix).
+      QUOTA_STATE_REPO_ROOT: repoRoot,
+      ...(vsix ? { QUOTA_STATE_INSTALLED_EXTENSIONS_DIR: extensionsDir } : {}),
+    });
+    const exitCode = await runInBrowser(server.port, workspace, scratch, extensionPath, join(repoRoot, suite.out));
+
+    printSuiteReport(reportFile);
+    const results = readResults(resultsFile);
+    if (exitCode === 'timeout') {
+      console.error(`extension tests (${suite.name}): no result after ${options.timeoutSeconds} s`);
+      printServerLogTail(server.logFile);
+      return { passed: results?.passed ?? 0, failed: results?.failed ?? 0, exitCode: SETUP_FAILURE };
+    }
+    if (!results) {
+      console.error(`extension tests (${suite.name}): the suite did not report its results (did it load?)`);
+      printServerLogTail(server.logFile);
+      return { passed: 0, failed: 0, exitCode: SETUP_FAILURE };
+    }
+    console.log(`suite "${suite.name}": ${results.passed} passed, ${results.failed} failed`);
+    if (results.passed + results.failed === 0) return { passed: 0, failed: 0, exitCode: 1 };
+    return { passed: results.passed, failed: results.failed, exitCode: results.failed === 0 && exitCode === 0 ? 0 : 1 };
+  } finally {
+    // Stop this suite's server and browser before the next suite starts.
+    const mine = cleanups.splice(before).reverse();
+    for (const undo of [...mine, ...ownCleanups]) {
+      try {
+        await undo();
+      } catch (error) {
+        console.error(`cleanup: ${error instanceof Error ? error.message : error}`);
+      }
+    }
+  }
 }
 
 function parseArguments(args) {
-  const parsed = { timeoutSeconds: 900, grep: undefined, keep: false, verbose: false, buildOnly: false };
+  const parsed = { timeoutSeconds: 900, grep: undefined, keep: false, verbose: false, buildOnly: false, dev: false, vsix: undefined, suite: undefined, results: undefined };
   for (let i = 0; i < args.length; i++) {
     const arg = args[i];
     if (arg === '--timeout') parsed.timeoutSeconds = Number(args[++i]);
@@ -122,10 +189,18 @@ function parseArguments(args) {
     else if (arg === '--keep') parsed.keep = true;
     else if (arg === '--verbose') parsed.verbose = true;
     else if (arg === '--build-only') parsed.buildOnly = true;
+    else if (arg === '--dev') parsed.dev = true;
+    else if (arg === '--vsix') parsed.vsix = args[++i];
+    else if (arg === '--suite') parsed.suite = args[++i];
+    else if (arg === '--results') parsed.results = args[++i];
     else {
       console.error(`unknown argument ${arg}`);
       process.exit(SETUP_FAILURE);
     }
+  }
+  if (parsed.dev && parsed.vsix) {
+    console.error('--dev and --vsix exclude each other');
+    process.exit(SETUP_FAILURE);
   }
   if (!Number.isFinite(parsed.timeoutSeconds) || parsed.timeoutSeconds <= 0) {
     console.error('--timeout needs a positive number of seconds');
@@ -134,28 +209,30 @@ function parseArguments(args) {
   return parsed;
 }
 
-/** Bundles the mocha index and every *.test.ts into dist/test/extension (mocha and vscode stay runtime requires). */
-async function buildTests() {
+/** Bundles, per suite, the mocha index and every *.test.ts into its out folder (mocha and vscode stay runtime requires). */
+async function buildTests(suites) {
   const esbuild = await import('esbuild');
-  const { readdirSync } = await import('node:fs');
-  const suiteDir = join(repoRoot, 'test', 'extension', 'suite');
-  const entryPoints = { index: join(repoRoot, 'test', 'extension', 'index.ts') };
-  for (const name of readdirSync(suiteDir)) {
-    if (name.endsWith('.test.ts')) entryPoints[name.replace(/\.ts$/, '')] = join(suiteDir, name);
+  for (const suite of suites) {
+    const suiteDir = join(repoRoot, suite.sources);
+    const outDir = join(repoRoot, suite.out);
+    const entryPoints = { index: join(repoRoot, 'test', 'extension', 'index.ts') };
+    for (const name of readdirSync(suiteDir)) {
+      if (name.endsWith('.test.ts')) entryPoints[name.replace(/\.ts$/, '')] = join(suiteDir, name);
+    }
+    rmSync(outDir, { recursive: true, force: true });
+    await esbuild.build({
+      entryPoints,
+      outdir: outDir,
+      bundle: true,
+      platform: 'node',
+      format: 'cjs',
+      target: 'node20',
+      sourcemap: 'inline',
+      external: ['vscode', 'mocha'],
+      logLevel: 'warning',
+      logOverride: { 'empty-import-meta': 'silent' },
+    });
   }
-  rmSync(testsOutDir, { recursive: true, force: true });
-  await esbuild.build({
-    entryPoints,
-    outdir: testsOutDir,
-    bundle: true,
-    platform: 'node',
-    format: 'cjs',
-    target: 'node20',
-    sourcemap: 'inline',
-    external: ['vscode', 'mocha'],
-    logLevel: 'warning',
-    logOverride: { 'empty-import-meta': 'silent' },
-  });
 }
 
 function writeUserSettings(scratch) {
@@ -268,7 +345,7 @@ async function killProcessGroup(child) {
 }
 
 /** Opens the workbench with the test payload; resolves with the suite's exit code or 'timeout'. */
-async function runInBrowser(port, workspace, scratch) {
+async function runInBrowser(port, workspace, scratch, extensionPath, testsDir) {
   const requireFromHost = createRequire(join(hostDir, 'package.json'));
   const { chromium } = requireFromHost('playwright-core');
   const browser = await chromium.launch({
@@ -301,8 +378,8 @@ async function runInBrowser(port, workspace, scratch) {
 
   const authority = `127.0.0.1:${port}`;
   const payload = [
-    ['extensionDevelopmentPath', `vscode-remote://${authority}${repoRoot}`],
-    ['extensionTestsPath', `vscode-remote://${authority}${testsOutDir}`],
+    ['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`],
+    ['extensionTestsPath', `vscode-remote://${authority}${testsDir}`],
     ['skipWelcome', 'true'],
     ['skipReleaseNotes', 'true'],
   ];

@@ -2,17 +2,63 @@
 // test/vscode-host) with this extension installed and a folder open. Used by `npm start`.
 // The server runs in its own process group; `stop()` ends the whole group.
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
-import { join, resolve, dirname } from 'node:path';
+import { accessSync, constants, existsSync, mkdirSync, readFileSync, symlinkSync, writeFileSync, rmSync } from 'node:fs';
+import { delimiter, join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
 const serverMain = join(hostDir, 'node_modules', 'code-server', 'lib', 'vscode', 'out', 'server-main.js');
 
+function onPath(command) {
+  return (process.env.PATH ?? '').split(delimiter).some((dir) => {
+    try {
+      accessSync(join(dir, command), constants.X_OK);
+      return true;
+    } catch {
+      return false;
+    }
+  });
+}
+
+/** Debian packages the scripts rely on, each with a cheap probe for what it provides. */
+const SYSTEM_PACKAGES = {
+  chromium: { why: 'the browser the extension-host tests drive', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') },
+  ripgrep: { why: "rg, which VS Code's server needs for search", present: () => onPath('rg') },
+  'libkrb5-dev': { why: "headers for the kerberos module of VS Code's server", present: () => existsSync('/usr/include/gssapi/gssapi.h') },
+  'build-essential': { why: 'g++ and make for the native modules of VS Code\'s server', present: () => onPath('g++') && onPath('make') },
+  python3: { why: 'node-gyp, which builds those modules', present: () => onPath('python3') },
+};
+
+/** What installing test/vscode-host needs (it builds native modules and seeds rg from Debian's). */
+export const VSCODE_HOST_PACKAGES = ['ripgrep', 'libkrb5-dev', 'build-essential', 'python3'];
+
+export function vsCodeHostInstalled() {
+  return existsSync(serverMain) && existsSync(join(hostDir, 'node_modules', 'playwright-core'));
+}
+
+/**
+ * Checks up front for the Debian packages `names` and throws one message with the single
+ * `apt-get install` line for all the missing ones, instead of failing half-way through an install.
+ */
+export function requireSystemPackages(names, { for: purpose }) {
+  const missing = names.filter((name) => !SYSTEM_PACKAGES[name].present());
+  if (missing.length === 0) return;
+  const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? 'sudo ' : '';
+  throw new Error(
+    [
+      `${purpose} need${purpose.endsWith('s') ? '' : 's'} system packages that are missing:`,
+      ...missing.map((name) => `  ${name}: ${SYSTEM_PACKAGES[name].why}`),
+      'Install them with:',
+      `  ${sudo}apt-get install -y ${missing.join(' ')}`,
+    ].join('\n'),
+  );
+}
+
 /** Installs test/vscode-host (code-server + playwright-core) from its lockfile when missing (about a minute, npm registry only). */
 export function ensureVsCodeHost() {
-  if (existsSync(serverMain) && existsSync(join(hostDir, 'node_modules', 'playwright-core'))) return;
+  if (vsCodeHostInstalled()) return;
+  requireSystemPackages(VSCODE_HOST_PACKAGES, { for: "Installing VS Code's server" });
   console.error('installing the VS Code server (test/vscode-host, about a minute)…');
   const seed = spawnSync(process.execPath, [join(hostDir, 'seed-ripgrep-cache.mjs')], { stdio: 'inherit' });
   if (seed.status !== 0) throw new Error('could not seed the ripgrep cache (is the Debian package "ripgrep" installed?)');
@@ -23,6 +69,39 @@ export function ensureVsCodeHost() {
     env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
   });
   if (install.status !== 0) throw new Error(`npm ci in ${hostDir} failed (exit ${install.status})`);
+}
+
+/** `vsce package` (which runs `vscode:prepublish`, the production build) into `outFile`; returns it. */
+export function packageVsix(outFile) {
+  const vsce = join(repoRoot, 'node_modules', '.bin', 'vsce');
+  if (!existsSync(vsce)) throw new Error('@vscode/vsce is not installed; run `npm ci` first');
+  const result = spawnSync(vsce, ['package', '--no-dependencies', '--out', outFile], { cwd: repoRoot, stdio: ['ignore', 'ignore', 'inherit'] });
+  if (result.status !== 0 || !existsSync(outFile)) throw new Error(`vsce package failed (exit ${result.status})`);
+  return outFile;
+}
+
+/**
+ * Installs a .vsix into `extensionsDir` with VS Code's own installer (`server-main.js
+ * --install-extension`, what a user's "Install from VSIX…" runs) and returns the installed folder.
+ */
+export function installVsix(vsix, { extensionsDir, dataDir }) {
+  ensureVsCodeHost();
+  mkdirSync(extensionsDir, { recursive: true });
+  const result = spawnSync(
+    process.execPath,
+    [
+      serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms',
+      '--server-data-dir', join(dataDir, 'server-data'), '--user-data-dir', join(dataDir, 'user-data'),
+    ],
+    { encoding: 'utf8', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } },
+  );
+  if (result.status !== 0) throw new Error(`installing ${vsix} failed (exit ${result.status}):\n${result.stdout}${result.stderr}`);
+  const { publisher, name } = JSON.parse(readFileSync(join(repoRoot, 'package.json'), 'utf8'));
+  const id = `${publisher}.${name}`.toLowerCase();
+  const installed = JSON.parse(readFileSync(join(extensionsDir, 'extensions.json'), 'utf8'));
+  const entry = installed.find((extension) => extension.identifier?.id?.toLowerCase() === id);
+  if (!entry) throw new Error(`${vsix} installed, but ${id} is not in ${extensionsDir}/extensions.json`);
+  return join(extensionsDir, entry.relativeLocation);
 }
 
 /**
@@ -88,14 +167,14 @@ export async function serveVsCode({ folder, dataDir, settings, host = '127.0.0.1
 }
 
 /**
- * The `npm start` service: VS Code in the browser on examples/, with the extension installed and
- * `quotaState.api.baseUrl` pointing at the local quota API.
+ * The `npm start` service: VS Code in the browser on `folder` (npm start passes a scratch copy of
+ * examples/), with the extension installed and `quotaState.api.baseUrl` pointing at the local quota API.
  * Environment: QUOTA_VSCODE_PORT (default 8080; 0 = any free port).
  * @returns {Promise<{ describe(): string[], stop(): Promise<void> }>}
  */
-export async function startVsCodeWeb(apiBaseUrl, { port = Number(process.env.QUOTA_VSCODE_PORT ?? 8080) } = {}) {
+export async function startVsCodeWeb(apiBaseUrl, { folder, port = Number(process.env.QUOTA_VSCODE_PORT ?? 8080) }) {
   const { url, stop } = await serveVsCode({
-    folder: join(repoRoot, 'examples'),
+    folder,
     dataDir: join(repoRoot, '.data', 'vscode'),
     port,
     settings: { 'quotaState.api.baseUrl': apiBaseUrl, 'security.workspace.trust.enabled': false, 'git.openRepositoryInParentFolders': 'never' },
@@ -103,6 +182,7 @@ export async function startVsCodeWeb(apiBaseUrl, { port = Number(process.env.QUO
   return {
     describe: () => [
       `VS Code:     ${url}`,
+      `  on ${folder}, a fresh copy of examples/ (edits there never touch the checkout)`,
       '  open it in a browser; run "Quota: Sign In" (Ctrl+Shift+P) with one of the tokens above',
     ],
     stop,

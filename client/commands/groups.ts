@@ -85,6 +85,7 @@ export class GroupCommands {
     );
     if (!result.ok) {
       this.createDraft = { name: groupName, rules };
+      if (result.shown) return undefined;
       void this.context.notifier.error(result.message, RETRY).then((choice) => {
         if (choice === RETRY) void this.create();
       });

@@ -104,6 +104,7 @@ export class RuleCommands {
     });
     if (!result.ok) {
       this.createDraft = draft;
+      if (result.shown) return undefined;
       void this.context.notifier.error(result.message, RETRY).then((choice) => {
         if (choice === RETRY) void this.create();
       });
@@ -148,6 +149,7 @@ export class RuleCommands {
     });
     if (!result.ok) {
       this.editDrafts.set(name, { name, ...change });
+      if (result.shown) return undefined;
       void this.context.notifier.error(result.message, RETRY).then((choice) => {
         if (choice === RETRY) void this.edit({ name, interactive: true });
       });

@@ -14,6 +14,8 @@ export const CHANGE_DEBOUNCE_MS = 150;
 export class Validation {
   private readonly pending = new Map<string, { timer: NodeJS.Timeout; source: CancellationTokenSource }>();
   private readonly validated = new Set<string>();
+  /** Documents whose last published result was ours: only they need clearing when they stop being ours. */
+  private readonly recognised = new Set<string>();
 
   constructor(private readonly workspace: ServerWorkspace) {
     const { documents } = workspace;
@@ -26,7 +28,7 @@ export class Validation {
       this.cancel(uri);
       this.validated.delete(uri);
       workspace.forget(uri);
-      void workspace.connection.sendDiagnostics({ uri, diagnostics: [] });
+      if (this.recognised.delete(uri)) void workspace.connection.sendDiagnostics({ uri, diagnostics: [] });
     });
   }
 
@@ -57,6 +59,13 @@ export class Validation {
     const version = document.version;
     const kind = workspace.kindOf(document);
     const mode = kind ? workspace.modes.get(kind) : undefined;
+    // The extension runs for every JSON document: one that is not ours (and never was) costs the
+    // sniff in kindOf and nothing else, no empty diagnostics and no status message.
+    if (!mode && !this.recognised.has(uri)) {
+      this.validated.add(uri);
+      if (this.pending.get(uri)?.source === source) this.pending.delete(uri);
+      return;
+    }
     try {
       const diagnostics = mode ? await mode.validate(document, source.token) : [];
       // A newer change superseded this run: its own run publishes.
@@ -66,6 +75,8 @@ export class Validation {
       workspace.recordPublished(uri, version, published);
       await workspace.connection.sendDiagnostics({ uri, version, diagnostics: published });
       this.validated.add(uri);
+      if (mode) this.recognised.add(uri);
+      else this.recognised.delete(uri);
       await workspace.connection.sendNotification(DocumentStatusNotification, {
         uri,
         kind: kind ?? null,

@@ -30,6 +30,8 @@ import { distPath } from './processes';
 
 export interface LspClientOptions {
   capabilities?: ClientCapabilities;
+  /** Another build of the server, e.g. the one unpacked from the .vsix; dist/server/server.js by default. */
+  serverModule?: string;
   initializationOptions?: unknown;
 }
 
@@ -42,10 +44,11 @@ export class LspTestClient {
   readonly notifications: Array<{ method: string; params: unknown }> = [];
   /** Messages the server logged at error level: each one is an exception a handler caught. */
   readonly loggedErrors: string[] = [];
+  private readonly notificationWaiters: Array<{ method: string; matches: (params: unknown) => boolean; resolve: (params: unknown) => void }> = [];
   stderr = '';
 
-  private constructor() {
-    this.process = spawn(process.execPath, [distPath('server/server.js'), '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  private constructor(serverModule = distPath('server/server.js')) {
+    this.process = spawn(process.execPath, [serverModule, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
     this.process.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
@@ -60,6 +63,13 @@ export class LspTestClient {
     });
     this.connection.onNotification(DocumentStatusNotification.method, (params: unknown) => {
       this.notifications.push({ method: DocumentStatusNotification.method, params });
+      for (let i = this.notificationWaiters.length - 1; i >= 0; i--) {
+        const waiter = this.notificationWaiters[i];
+        if (waiter.method === DocumentStatusNotification.method && waiter.matches(params)) {
+          this.notificationWaiters.splice(i, 1);
+          waiter.resolve(params);
+        }
+      }
     });
     this.connection.onNotification(LogMessageNotification.type, (params) => {
       if (params.type === MessageType.Error) this.loggedErrors.push(params.message);
@@ -72,7 +82,7 @@ export class LspTestClient {
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspTestClient> {
-    const client = new LspTestClient();
+    const client = new LspTestClient(options.serverModule);
     await client.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,
@@ -115,7 +125,18 @@ export class LspTestClient {
     });
   }
 
-  lastDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
+  /** Resolves with the first recorded or future documentStatus notification that `matches`. */
+  waitForStatus<T>(matches: (params: T) => boolean, timeoutMs = 20_000): Promise<T> {
+    const method = DocumentStatusNotification.method;
+    const seen = this.notifications.find((n) => n.method === method && matches(n.params as T));
+    if (seen) return Promise.resolve(seen.params as T);
+    return new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`no matching ${method} within ${timeoutMs} ms; stderr: ${this.stderr}`)), timeoutMs);
+      this.notificationWaiters.push({ method, matches: (p) => matches(p as T), resolve: (p) => (clearTimeout(timer), resolve(p as T)) });
+    });
+  }
+
+    lastDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
     return this.latest.get(uri);
   }
 

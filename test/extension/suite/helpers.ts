@@ -67,8 +67,12 @@ export function codeOf(diagnostic: vscode.Diagnostic): string {
   return typeof code === 'object' && code !== null ? String(code.value) : String(code);
 }
 
-/** The repository root: the extension under development. */
+/**
+ * The repository checkout, for what the .vsix does not ship (the reference quota API, examples/).
+ * The runner names it; run from the source folder, it is the extension's own folder.
+ */
 export function repositoryRoot(): string {
+  if (process.env.QUOTA_STATE_REPO_ROOT) return process.env.QUOTA_STATE_REPO_ROOT;
   const extension = vscode.extensions.getExtension(EXTENSION_ID);
   if (!extension) throw new Error('extension not loaded');
   return extension.extensionPath;

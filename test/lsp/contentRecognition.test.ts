@@ -1,0 +1,71 @@
+/**
+ * The extension hands every JSON and JSONC document to the server, which decides by name, then by
+ * content, whether a document is ours. A file that is not ours gets no diagnostics and no status
+ * message at all; a file recognised by content alone gets the full analysis.
+ */
+import { strict as assert } from 'node:assert';
+import { DidOpenTextDocumentNotification } from 'vscode-languageserver-protocol';
+import { DocumentStatusNotification, type DocumentStatusParams } from '../../shared/protocol';
+import { LspTestClient } from './client';
+
+/** An export (`{version, deployment}`) whose only resource names a parent that is not in the file. */
+const EXPORT_WITH_MISSING_PARENT = JSON.stringify(
+  {
+    version: 3,
+    deployment: {
+      // The magic is the SHA-256 of the version, as Pulumi writes it.
+      manifest: { time: '2024-01-01T00:00:00Z', magic: '3ff53efef69f38d19e364655131bbb113e416d3bf64bfb819065fa12acb29250', version: 'v3.100.0' },
+      resources: [
+        {
+          urn: 'urn:pulumi:dev::shop::aws:s3/bucket:Bucket::assets',
+          type: 'aws:s3/bucket:Bucket',
+          custom: true,
+          parent: 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-dev',
+        },
+      ],
+    },
+  },
+  null,
+  2,
+);
+
+describe('content recognition (LSP over stdio)', function () {
+  this.timeout(60_000);
+  let client: LspTestClient;
+
+  before(async () => {
+    client = await LspTestClient.start();
+  });
+  after(async () => client?.stop());
+
+  const statusesFor = (uri: string) =>
+    client.notifications.filter((n) => n.method === DocumentStatusNotification.method).map((n) => n.params as DocumentStatusParams).filter((s) => s.uri === uri);
+
+  it('analyses a state export whose name matches no pattern, and leaves an ordinary JSON file alone', async () => {
+    const ordinaryUri = 'file:///work/app/settings.json';
+    const exportUri = 'file:///work/app/stack.json';
+    // Opened first: the server handles both in order, so once the export's diagnostics arrived,
+    // anything the server was going to say about the ordinary file has arrived too.
+    await client.notify(DidOpenTextDocumentNotification.method, {
+      textDocument: { uri: ordinaryUri, languageId: 'json', version: 1, text: '{ "name": "webshop", "dependencies": { "left-pad": "1.3.0" } }' },
+    });
+    const diagnostics = await client.open(exportUri, EXPORT_WITH_MISSING_PARENT);
+
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      ['missing-reference'],
+    );
+    const status = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === exportUri);
+    assert.equal(status.kind, 'state');
+    assert.equal(client.lastDiagnostics(ordinaryUri), undefined, 'no diagnostics (not even an empty list) for an ordinary JSON file');
+    assert.deepEqual(statusesFor(ordinaryUri), [], 'no status message for an ordinary JSON file');
+  });
+
+  it('clears the diagnostics and the status of a file that stops being ours', async () => {
+    const uri = 'file:///work/app/was-a-stack.json';
+    assert.equal((await client.open(uri, EXPORT_WITH_MISSING_PARENT)).length, 1);
+    assert.deepEqual(await client.change(uri, '{ "name": "no longer a stack" }'), []);
+    const status = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === uri && s.kind === null);
+    assert.equal(status.diagnosticCount, 0);
+  });
+});
