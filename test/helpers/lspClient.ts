@@ -101,6 +101,22 @@ export class LspTestClient {
     return (await published).diagnostics;
   }
 
+  /**
+   * Opens a document the server should not take as one of its kinds. Such a document gets no
+   * diagnostics at all, so this opens a small state file after it and waits for that one's: the
+   * server handles documents in order, so anything it meant to publish for `uri` has arrived by then.
+   * Resolves with what was published for `uri` (undefined when nothing was, as it should be).
+   */
+  async openUnrecognised(uri: string, text: string, languageId = 'json'): Promise<PublishDiagnosticsParams | undefined> {
+    this.versions.set(uri, 1);
+    await this.connection.sendNotification(DidOpenTextDocumentNotification.type, { textDocument: { uri, languageId, version: 1, text } });
+    const probe = `${uri}.probe-${++this.probes}.state.json`;
+    await this.open(probe, '{ "urn": "urn:pulumi:dev::probe::pulumi:pulumi:Stack::probe-dev", "type": "pulumi:pulumi:Stack" }');
+    await this.close(probe);
+    return this.latest.get(uri);
+  }
+  private probes = 0;
+
   /** Sends changes (full text when a string) and resolves with the diagnostics of the new version. */
   async change(uri: string, change: string | TextDocumentContentChangeEvent[]): Promise<Diagnostic[]> {
     const version = (this.versions.get(uri) ?? 1) + 1;
