@@ -6,8 +6,8 @@
 import { isAbsolute, relative } from 'node:path';
 import { analyzeFile } from '../analyze';
 import type { Diagnostic } from '../diagnostics';
-import { analyzeQuotaConfig, isEvaluable } from '../quota/config';
-import { buildEvaluationReport, type EvaluationReport } from '../quota/report';
+import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../quota/config';
+import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../quota/report';
 import { formatSize } from '../quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../quota/subjects';
 import { expandFileArguments } from './files';
@@ -132,12 +132,12 @@ function evaluate(args: string[], io: CliIO): number {
     throw new UsageError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
   const report = buildEvaluationReport(analysis, { account: flags.account, subject });
-  io.stdout(format === 'json' ? JSON.stringify(report, null, 2) : reportText(report));
+  io.stdout(format === 'json' ? JSON.stringify(report, null, 2) : reportText(report, analysis));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;
 }
 
-function reportText(report: EvaluationReport): string {
+function reportText(report: EvaluationReport, analysis: QuotaAnalysis): string {
   const lines: string[] = [];
   if (report.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
   if (report.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
@@ -152,7 +152,10 @@ function reportText(report: EvaluationReport): string {
     const denied = Object.entries(account.checks).filter(([, allowed]) => !allowed).map(([s]) => s);
     const allowed = Object.entries(account.checks).filter(([, ok]) => ok).map(([s]) => s);
     if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
-    else lines.push(`  over quota for ${denied.join(', ')}`);
+    else {
+      lines.push(`  over quota for ${denied.join(', ')}`);
+      for (const explanation of explainAccount(analysis, account)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
+    }
     lines.push('');
   }
   return lines.join('\n').trimEnd();
