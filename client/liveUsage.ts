@@ -10,9 +10,12 @@ import { LiveUsageNotification, type LiveUsageParams } from '../shared/protocol'
 import type { Session } from './session';
 import { readApiSettings } from './settings';
 
-export class LiveUsage {
+export class LiveUsage implements vscode.Disposable {
   private last: LiveUsageParams | null = null;
   private generation = 0;
+  private readonly changed = new vscode.EventEmitter<LiveUsageParams | null>();
+  /** Fires after each refresh with the account's usage, or null when signed out, unconfigured or unreachable. */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly languageClient: LanguageClient,
@@ -42,6 +45,7 @@ export class LiveUsage {
     }
     if (generation !== this.generation) return this.last; // a newer refresh won
     this.last = live;
+    this.changed.fire(live);
     try {
       await this.languageClient.sendNotification(LiveUsageNotification, live);
       if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);
@@ -49,5 +53,9 @@ export class LiveUsage {
       this.log.warn(`Could not send the live usage to the language server: ${error instanceof Error ? error.message : String(error)}`);
     }
     return live;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 }
