@@ -1,7 +1,8 @@
 /**
  * The dashboard's HTML: plain elements styled with VS Code's theme variables (light, dark and
- * high contrast follow the editor), a strict content security policy, no remote content, and one
- * small inline script and style sheet (allowed by nonce; no style attributes, which the policy refuses) for sorting tables and the refresh button.
+ * high contrast follow the editor), a strict content security policy, no remote content. One
+ * inline style sheet and one small script (sorting, the Refresh button) are allowed by nonce;
+ * there are no style attributes, which the policy would refuse (the bars are SVG).
  */
 import { formatSize } from '../../shared/quota/sizes';
 import type { DashboardListItem, DashboardModel, DashboardSubject } from './model';

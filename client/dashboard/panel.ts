@@ -5,7 +5,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
-import type { QuotaApiClient } from '../../shared/api/client';
+import type { Page, QuotaApiClient } from '../../shared/api/client';
 import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
 import { zeroUsage } from '../../shared/quota/usage';
 import type { ApiAccess } from '../apiAccess';
@@ -109,14 +109,17 @@ export class QuotaDashboard implements vscode.Disposable {
 }
 
 async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promise<DashboardModel> {
+  // The lists are extras: a server without them still gets its usage and verdicts shown.
+  const optional = <T>(request: Promise<Page<T>>) => request.catch((): Page<T> | undefined => undefined);
   const [user, quota, attachments, packages, artifacts] = await Promise.all([
     client.currentUser({ signal }),
     client.myQuota({ signal }),
-    client.myAttachments(1, LIST_LIMIT, { signal }),
-    client.myPackages(1, LIST_LIMIT, { signal }),
-    client.myArtifacts(1, LIST_LIMIT, { signal }),
+    optional(client.myAttachments(1, LIST_LIMIT, { signal })),
+    optional(client.myPackages(1, LIST_LIMIT, { signal })),
+    optional(client.myArtifacts(1, LIST_LIMIT, { signal })),
   ]);
   const model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
     attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),
     packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: `${p.type} package`, url: p.html_url })),
