@@ -15,6 +15,9 @@ import { DependentsCommands } from './commands/dependents';
 import { PreviewCommands } from './commands/preview';
 import { RuleCommands } from './commands/rules';
 import { SyncCommands } from './commands/sync';
+import { DashboardCommands } from './dashboard/commands';
+import type { DashboardModel } from './dashboard/model';
+import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
 import { LanguageStatus } from './languageStatus';
 import { LargeFileWatcher } from './largeFiles';
@@ -23,6 +26,9 @@ import { Notifier, type ShownMessage } from './notifier';
 import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
+import { QuotaStatusBar, type StatusBarState } from './statusBar';
+import { registerQuotaView } from './quotaView';
+import { WalkthroughCommands } from './walkthrough';
 
 /** Exposed only when VS Code runs the extension for tests (`ExtensionMode.Test`). */
 export interface TestHooks {
@@ -31,6 +37,10 @@ export interface TestHooks {
   onDocumentStatus: vscode.Event<DocumentStatusParams>;
   liveUsage(): LiveUsageParams | null;
   treeChildren(node?: QuotaNode): Promise<QuotaNode[]>;
+  /** The Quota view's description (account and server). */
+  treeDescription(): string | undefined;
+  statusBar(): StatusBarState;
+  dashboard(): { model: DashboardModel | undefined; html: string; visible: boolean };
   /** Where the log channel writes its file, to prove secrets never reach it. */
   logUri: vscode.Uri;
   languageClient: LanguageClient;
@@ -46,17 +56,26 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   const api = new ApiAccess(session, notifier, log);
   const tree = new QuotaTreeProvider(api);
 
-  const client = createLanguageClient(context, log);
+  // The status is created after the client it listens to; the symbol filter reads it lazily.
+  let status: LanguageStatus | undefined;
+  const client = createLanguageClient(context, log, (uri) => status?.status(uri.toString())?.kind === 'quota');
   languageClient = client;
-  const status = new LanguageStatus(client);
+  status = new LanguageStatus(client);
   const liveUsage = new LiveUsage(client, session, log);
+  const dashboard = new QuotaDashboard(api, notifier);
+  const statusBar = new QuotaStatusBar(liveUsage);
+  const quotaView = registerQuotaView(tree);
 
   const commandContext: CommandContext = {
     api,
     notifier,
     log,
     languageClient: client,
-    serverChanged: () => tree.refresh(),
+    serverChanged: () => {
+      tree.refresh();
+      void dashboard.refresh();
+      void liveUsage.refresh();
+    },
   };
 
   context.subscriptions.push(
@@ -64,7 +83,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     session,
     status,
     tree,
-    vscode.window.registerTreeDataProvider('quotaState.quota', tree),
+    quotaView,
+    liveUsage,
+    dashboard,
+    statusBar,
     vscode.commands.registerCommand('quotaState.refreshView', async () => {
       await liveUsage.refresh();
       tree.refresh();
@@ -77,6 +99,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
     ...new DependentsCommands(commandContext).register(),
+    ...new DashboardCommands(commandContext, dashboard).register(),
+    ...new WalkthroughCommands().register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
         void liveUsage.refresh();
@@ -103,6 +127,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     onDocumentStatus: status.onDidChange,
     liveUsage: () => liveUsage.current(),
     treeChildren: (node) => tree.getChildren(node),
+    treeDescription: () => quotaView.view.description,
+    statusBar: () => statusBar.state(),
+    dashboard: () => dashboard.current(),
     logUri: context.logUri,
     languageClient: client,
   };

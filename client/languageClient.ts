@@ -16,7 +16,17 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
   { scheme: 'file', language: 'ini' },
 ];
 
-export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel): LanguageClient {
+/**
+ * `isQuotaDocument` tells quota files apart (the server's document status): VS Code's JSON
+ * extension already gives them document symbols, and two providers made the breadcrumb flip
+ * between two trees as the cursor moved, so ours are left out there. Rules, groups and
+ * accounts stay reachable through workspace symbols, code lenses and the dashboard.
+ */
+export function createLanguageClient(
+  context: vscode.ExtensionContext,
+  log: vscode.LogOutputChannel,
+  isQuotaDocument: (uri: vscode.Uri) => boolean = () => false,
+): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -29,6 +39,9 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     initializationOptions: { settings: vscode.workspace.getConfiguration(SETTINGS_SECTION) },
     // The project configuration (shared/projectConfig.ts) changes what the server reports.
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
+    middleware: {
+      provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document.uri) ? [] : next(document, token)),
+    },
   };
   // The id makes the client honour the `quotaState.trace.server` setting.
   return new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);

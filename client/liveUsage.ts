@@ -12,10 +12,13 @@ import { LiveGroupsNotification, LiveUsageNotification, type LiveGroupsParams, t
 import type { Session } from './session';
 import { readApiSettings } from './settings';
 
-export class LiveUsage {
+export class LiveUsage implements vscode.Disposable {
   private last: LiveUsageParams | null = null;
   private lastGroups: LiveGroupsParams | null = null;
   private generation = 0;
+  private readonly changed = new vscode.EventEmitter<LiveUsageParams | null>();
+  /** Fires after each refresh with the account's usage, or null when signed out, unconfigured or unreachable. */
+  readonly onDidChange = this.changed.event;
 
   constructor(
     private readonly languageClient: LanguageClient,
@@ -60,6 +63,7 @@ export class LiveUsage {
     } catch (error) {
       this.log.warn(`Could not send the server's groups to the language server: ${error instanceof Error ? error.message : String(error)}`);
     }
+    this.changed.fire(live);
     try {
       await this.languageClient.sendNotification(LiveUsageNotification, live);
       if (live) this.log.info(`Sent the live usage of ${live.account} on ${live.server} to the language server.`);
@@ -67,5 +71,9 @@ export class LiveUsage {
       this.log.warn(`Could not send the live usage to the language server: ${error instanceof Error ? error.message : String(error)}`);
     }
     return live;
+  }
+
+  dispose(): void {
+    this.changed.dispose();
   }
 }

@@ -10,13 +10,14 @@ export function nameProblem(value: string, what: string): string | undefined {
   return sharedNameProblem(what === 'group' ? 'group' : 'rule', value);
 }
 
-export async function askName(what: string, value?: string): Promise<string | undefined> {
+/** `taken` may answer later (a list request); the input box shows its verdict as soon as it is known. */
+export async function askName(what: string, value?: string, taken?: (value: string) => Promise<string | undefined>): Promise<string | undefined> {
   const name = await vscode.window.showInputBox({
     title: `Quota: ${what} name`,
     prompt: `Name of the ${what}`,
     value,
     ignoreFocusOut: true,
-    validateInput: (input) => nameProblem(input, what),
+    validateInput: (input) => nameProblem(input, what) ?? taken?.(input),
   });
   return name === undefined ? undefined : canonicalName(name);
 }

@@ -1,20 +1,19 @@
 /**
- * The "Quota" view: your usage for everyone; the server's rules and groups for site
+ * The "Quota" view: your usage (share of the binding limit, refused subjects in the error colour) for everyone; the server's rules and groups for site
  * administrators (a 403 on the admin lists just hides those sections).
  */
 import * as vscode from 'vscode';
 import { QuotaApiError } from '../shared/api/errors';
 import type { QuotaGroup, QuotaInfo, QuotaRuleInfo } from '../shared/api/types';
 import { formatSize } from '../shared/quota/sizes';
-import { CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
-import { usageBySubject } from '../shared/quota/usage';
+import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import type { ApiAccess } from './apiAccess';
 import { describeRule } from './commands/rules';
-import { leafUsageOf } from './usageReport';
+import { dashboardFromQuotaInfo } from './dashboard/model';
 
 export type QuotaNode =
   | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
-  | { kind: 'usage'; subject: string; bytes: number }
+  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number; explanation: string }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
   | { kind: 'message'; text: string; icon: string };
@@ -22,6 +21,9 @@ export type QuotaNode =
 export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<QuotaNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
+  private readonly accountChanged = new vscode.EventEmitter<{ account: string; server: string } | undefined>();
+  /** Who the view shows, after each load: for the view's description. */
+  readonly onDidChangeAccount = this.accountChanged.event;
 
   constructor(private readonly api: ApiAccess) {}
 
@@ -45,8 +47,13 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
       }
       case 'usage': {
         const item = new vscode.TreeItem(node.subject);
-        item.description = formatSize(node.bytes);
-        item.tooltip = `${SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject}: ${node.bytes} bytes`;
+        const share = node.percent !== undefined && node.limit !== undefined ? ` · ${node.percent}% of ${formatSize(node.limit)}` : '';
+        item.description = `${formatSize(node.bytes)}${share}${node.allowed ? '' : ' · refused'}`;
+        item.tooltip = `${SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject}: ${node.bytes} bytes.\n${node.explanation}`;
+        // Over quota (or refused) in the theme's error colour.
+        item.iconPath = node.allowed ? new vscode.ThemeIcon('pass') : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
+        item.contextValue = node.allowed ? 'usage' : 'usage-over';
+        item.command = { command: 'quotaState.showDashboard', title: 'Show Quota Dashboard' };
         return item;
       }
       case 'rule': {
@@ -76,14 +83,18 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
   private async loadRoot(): Promise<QuotaNode[]> {
     // Silent: with no server configured the view shows its welcome content, not a pop-up.
     const connection = await this.api.connect({ requireToken: false, quiet: true });
-    if (!connection.ok) return [];
+    if (!connection.ok || !connection.value.client.signedIn) {
+      this.accountChanged.fire(undefined);
+      return [];
+    }
     const { client } = connection.value;
-    if (!client.signedIn) return [];
-    const [quota, rules, groups] = await Promise.allSettled([client.myQuota(), client.listRules(), client.listGroups()]);
+    const [user, quota, rules, groups] = await Promise.allSettled([client.currentUser(), client.myQuota(), client.listRules(), client.listGroups()]);
+    const account = user.status === 'fulfilled' ? user.value.login : undefined;
+    this.accountChanged.fire(account ? { account, server: client.baseUrl } : undefined);
     const nodes: QuotaNode[] = [];
     nodes.push(
       quota.status === 'fulfilled'
-        ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(quota.value) }
+        ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, client.baseUrl) }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
     if (rules.status === 'fulfilled') {
@@ -111,12 +122,22 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
 
   dispose(): void {
     this.changed.dispose();
+    this.accountChanged.dispose();
   }
 }
 
-function usageNodes(quota: QuotaInfo): QuotaNode[] {
-  const bySubject = usageBySubject(leafUsageOf(quota));
-  return CANONICAL_SUBJECTS.filter((subject) => subject !== 'none').map((subject) => ({ kind: 'usage', subject, bytes: bySubject[subject] }));
+/** One node per subject: bytes, share of the limit that binds it, and whether it is refused. */
+function usageNodes(account: string, quota: QuotaInfo, server: string): QuotaNode[] {
+  const model = dashboardFromQuotaInfo(account, quota, { kind: 'self', server });
+  return model.subjects.map((row) => ({
+    kind: 'usage',
+    subject: row.subject,
+    bytes: row.used,
+    allowed: row.allowed,
+    percent: row.percent,
+    limit: row.binding?.limit,
+    explanation: row.explanation,
+  }));
 }
 
 function isForbidden(error: unknown): boolean {

@@ -4,7 +4,9 @@ import type { LeafUsage } from '../shared/quota/model';
 import { formatSize } from '../shared/quota/sizes';
 import { CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import { usageBySubject, usageOf } from '../shared/quota/usage';
-import { limitStands } from '../shared/quota/evaluate';
+import { limitStands, QuotaIndex } from '../shared/quota/evaluate';
+import { explainSubject } from '../shared/quota/report';
+import { modelFromQuotaInfo } from './dashboard/model';
 import { leafUsageFromQuotaUsed } from '../shared/quota/quotaInfo';
 
 /** The API's usage answer as the engine's leaf usage. */
@@ -44,9 +46,21 @@ export function formatMyQuota(quota: QuotaInfo, account: string | undefined, ser
   return lines.join('\n');
 }
 
-/** The check endpoint's boolean, in words. */
-export function describeCheck(subject: string, withinQuota: boolean, server: string): string {
+/**
+ * The reason behind the server's check answer, computed from the account's groups and usage with
+ * the same engine; undefined when it cannot be told (no group listed, or the engine disagrees).
+ */
+export function explainCheck(account: string, quota: QuotaInfo, subject: string, withinQuota: boolean): string | undefined {
+  if (quota.groups.length === 0) return undefined;
+  const model = modelFromQuotaInfo(account, quota);
+  const explained = explainSubject(new QuotaIndex(model), account, subject, leafUsageOf(quota));
+  return explained.allowed === withinQuota ? explained.sentence : undefined;
+}
+
+/** The check endpoint's boolean, in words, with the reason when known. */
+export function describeCheck(subject: string, withinQuota: boolean, server: string, why?: string): string {
+  const reason = why ? ` (${why})` : '';
   return withinQuota
-    ? `You are within quota for ${subject} on ${server}.`
-    : `You are over quota for ${subject} on ${server}: actions that store more of it will be refused.`;
+    ? `You are within quota for ${subject} on ${server}${reason}.`
+    : `You are over quota for ${subject} on ${server}${reason}: actions that store more of it will be refused.`;
 }

@@ -7,7 +7,7 @@ import type { Page, QuotaApiClient } from '../../shared/api/client';
 import type { QuotaInfo } from '../../shared/api/types';
 import { formatSize } from '../../shared/quota/sizes';
 import { askSubject } from '../prompts';
-import { describeCheck, formatMyQuota } from '../usageReport';
+import { describeCheck, explainCheck, formatMyQuota } from '../usageReport';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 
 type ListKind = 'attachments' | 'packages' | 'artifacts';
@@ -62,10 +62,8 @@ export class MyQuotaCommands {
     });
     if (!result.ok) return undefined;
     const text = formatMyQuota(result.value.quota, result.value.account, result.value.server);
-    if (argumentsOf<{ show: boolean }>(args)?.show !== false) {
-      const document = await vscode.workspace.openTextDocument({ language: 'markdown', content: text });
-      await vscode.window.showTextDocument(document, { preview: true });
-    }
+    // Shown in the dashboard (one reused panel), not as an unsaved Markdown document per run.
+    if (argumentsOf<{ show: boolean }>(args)?.show !== false) await vscode.commands.executeCommand('quotaState.showDashboard');
     return { quota: result.value.quota, text };
   }
 
@@ -75,12 +73,16 @@ export class MyQuotaCommands {
       (typeof args === 'string' ? stringArgument(args) : stringArgument(argumentsOf<{ subject: string }>(args)?.subject)) ??
       (await askSubject('Quota: check your quota for which subject?'));
     if (subject === undefined) return undefined;
-    const result = await this.context.api.run(`Quota: checking "${subject}"…`, async (client, signal) => ({
-      withinQuota: await client.checkMyQuota(subject, { signal }),
-      server: client.baseUrl,
-    }));
+    const result = await this.context.api.run(`Quota: checking "${subject}"…`, async (client, signal) => {
+      const [withinQuota, user, quota] = await Promise.all([
+        client.checkMyQuota(subject, { signal }),
+        client.currentUser({ signal }),
+        client.myQuota({ signal }),
+      ]);
+      return { withinQuota, server: client.baseUrl, why: explainCheck(user.login, quota, subject, withinQuota) };
+    });
     if (!result.ok) return undefined;
-    const message = describeCheck(subject, result.value.withinQuota, result.value.server);
+    const message = describeCheck(subject, result.value.withinQuota, result.value.server, result.value.why);
     if (result.value.withinQuota) void this.context.notifier.info(message);
     else void this.context.notifier.warning(message);
     return { subject, withinQuota: result.value.withinQuota, message };

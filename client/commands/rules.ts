@@ -1,9 +1,10 @@
 /**
  * Rule commands: List, Create, Edit, Delete. Each runs without UI when given arguments
- * (`{name, limit, subjects}`), and keeps the user's input after a failed create or edit so
- * "Retry" does not make them type it again.
+ * (`{name, limit, subjects}`), checks a new rule's name against the server's while it is typed,
+ * and keeps the user's input after a failed create or edit.
  */
 import * as vscode from 'vscode';
+import { QuotaApiError } from '../../shared/api/errors';
 import type { QuotaRuleInfo } from '../../shared/api/types';
 import { describeSize, formatSize } from '../../shared/quota/sizes';
 import { askLimit, askName, askSubjects, limitFromArgument, nameProblem, subjectsFromArgument } from '../prompts';
@@ -16,7 +17,19 @@ interface RuleDraft {
 }
 
 const RETRY = 'Retry';
+const CHANGE_AND_RETRY = 'Change and Retry';
 const EDIT = 'Edit';
+
+/**
+ * What to offer after a failed create or edit: the same request again only when it could succeed
+ * (connection, timeout, server error); otherwise the prompts again, filled with what was typed.
+ */
+export function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RETRY | undefined {
+  if (!(error instanceof QuotaApiError)) return undefined;
+  if (['network', 'timeout', 'server'].includes(error.kind)) return RETRY;
+  if (['conflict', 'validation', 'bad-request'].includes(error.kind)) return CHANGE_AND_RETRY;
+  return undefined;
+}
 const DELETE = 'Delete';
 
 export function describeRule(rule: QuotaRuleInfo): string {
@@ -93,6 +106,7 @@ export class RuleCommands {
       if (!asked) return undefined;
       draft = asked;
     }
+    const interactive = !(given && given.name !== undefined);
     const problem = nameProblem(draft.name ?? '', 'rule');
     if (problem) {
       void this.context.notifier.error(`Could not create the rule: ${problem}`);
@@ -105,8 +119,10 @@ export class RuleCommands {
     if (!result.ok) {
       this.createDraft = draft;
       if (result.shown) return undefined;
-      void this.context.notifier.error(result.message, RETRY).then((choice) => {
-        if (choice === RETRY) void this.create();
+      const offer = interactive ? retryChoice(result.error) : undefined;
+      void (offer ? this.context.notifier.error(result.message, offer) : this.context.notifier.error(result.message)).then((choice) => {
+        if (choice === RETRY) void this.create(draft);
+        else if (choice === CHANGE_AND_RETRY) void this.create();
       });
       return undefined;
     }
@@ -150,8 +166,10 @@ export class RuleCommands {
     if (!result.ok) {
       this.editDrafts.set(name, { name, ...change });
       if (result.shown) return undefined;
-      void this.context.notifier.error(result.message, RETRY).then((choice) => {
-        if (choice === RETRY) void this.edit({ name, interactive: true });
+      const offer = nonInteractive ? undefined : retryChoice(result.error);
+      void (offer ? this.context.notifier.error(result.message, offer) : this.context.notifier.error(result.message)).then((choice) => {
+        if (choice === RETRY) void this.edit({ name, ...change });
+        else if (choice === CHANGE_AND_RETRY) void this.edit({ name, interactive: true });
       });
       return undefined;
     }
@@ -180,13 +198,31 @@ export class RuleCommands {
   }
 
   private async askRule(start: RuleDraft): Promise<RuleDraft | undefined> {
-    const name = await askName('rule', start.name);
+    // One list request, started before the prompt: a duplicate name is refused while typing,
+    // not by the server after the last step. Non-administrators cannot list (403): no check then.
+    const existing = this.existingRuleNames();
+    const name = await askName('rule', start.name, async (value) => {
+      const names = await existing;
+      return names.has(value.trim()) ? `A rule named "${value.trim()}" already exists on the server; choose another name or edit that rule.` : undefined;
+    });
     if (name === undefined) return undefined;
     const limit = await askLimit(`Quota: limit of rule "${name}"`, start.limit);
     if (limit === undefined) return undefined;
     const subjects = await askSubjects(`Quota: subjects of rule "${name}"`, start.subjects ?? []);
     if (subjects === undefined) return undefined;
     return { name, limit, subjects };
+  }
+
+  private async existingRuleNames(): Promise<Set<string>> {
+    const connection = await this.context.api.connect({ requireToken: true });
+    if (!connection.ok) return new Set();
+    try {
+      const rules = await connection.value.client.listRules();
+      return new Set(rules.map((rule) => rule.name ?? '').filter(Boolean));
+    } catch (error) {
+      this.context.log.warn(`Create Rule: the name is not checked while typing (${error instanceof Error ? error.message : String(error)}).`);
+      return new Set();
+    }
   }
 
   private async pickRuleName(title: string): Promise<string | undefined> {

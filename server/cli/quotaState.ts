@@ -18,8 +18,8 @@ import {
   type ProjectConfig,
   type ReadIfExists,
 } from '../../shared/projectConfig';
-import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
-import { buildEvaluationReport, type EvaluationReport } from '../../shared/quota/report';
+import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../../shared/quota/config';
+import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../../shared/quota/report';
 import { formatSize } from '../../shared/quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
 import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
@@ -341,12 +341,12 @@ function evaluate(args: string[], io: CliIO): number {
   }
   const report = buildEvaluationReport(analysis, { account: flags.account, subject });
   if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
-  else io.stdout(config ? [...settingsText(settings), '', reportText(report)].join('\n') : reportText(report));
+  else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis)].join('\n') : reportText(report, analysis));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;
 }
 
-function reportText(report: EvaluationReport): string {
+function reportText(report: EvaluationReport, analysis: QuotaAnalysis): string {
   const lines: string[] = [];
   if (report.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
   if (report.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
@@ -361,7 +361,10 @@ function reportText(report: EvaluationReport): string {
     const denied = Object.entries(account.checks).filter(([, allowed]) => !allowed).map(([s]) => s);
     const allowed = Object.entries(account.checks).filter(([, ok]) => ok).map(([s]) => s);
     if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
-    else lines.push(`  over quota for ${denied.join(', ')}`);
+    else {
+      lines.push(`  over quota for ${denied.join(', ')}`);
+      for (const explanation of explainAccount(analysis, account)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
+    }
     lines.push('');
   }
   return lines.join('\n').trimEnd();

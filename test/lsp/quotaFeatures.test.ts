@@ -124,8 +124,10 @@ describe('quota files through the language server: editing help and previews', (
       const value = await hover(PREVIEW.replace('"carol": ["pro"]', '"ca|rol": ["pro"]'));
       assert.match(value!, /Account \*\*carol\*\*: assigned groups \*\*pro\*\*/);
       assert.match(value!, /\*\*Over quota\*\*/);
-      assert.match(value!, /\| `size:repos:private` \| over quota \|/);
+      assert.match(value!, /\| `size:repos:private` \| over quota \| rule repos-1g of group pro fails \(2 GiB of 1 GiB\), so Forgejo refuses size:repos:private \|/);
       assert.match(value!, /\| `size:assets:wiki` \| within quota \|/);
+      // Refused although nothing of it is used: said in words, not just "over quota".
+      assert.match(value!, /\| `size:git:lfs` \| over quota \| no rule of group pro covers size:git:lfs, so Forgejo refuses it \|/);
       const alice = await hover(PREVIEW.replace('"alice": {', '"al|ice": {'));
       assert.match(alice!, /Account \*\*alice\*\*: default groups \*\*free\*\*/);
     });
@@ -235,8 +237,8 @@ describe('quota files through the language server: editing help and previews', (
       const result = await client.request<unknown, CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
       return result.map((l) => `${l.range.start.line}:${l.command?.title}`);
     };
-    it('shows used / limit per account at each rule\'s limit', async () => {
-      assert.deepEqual(await hints(), ['3:alice: 300 MiB / 1 GiB ✓', '3:carol: 2 GiB / 1 GiB ✗', '4:alice: 150 MiB / 100 MiB ✗']);
+    it('shows the verdict first, then account and used/limit, at each rule\'s limit', async () => {
+      assert.deepEqual(await hints(), ['3:✓ alice 300 MiB/1 GiB', '3:✗ carol 2 GiB/1 GiB', '4:✗ alice 150 MiB/100 MiB']);
     });
     it('shows on each group which accounts it stands for, or the first failing rule', async () => {
       assert.deepEqual(await lenses(), ['7:✗ fails for alice (lfs: 150 MiB / 100 MiB)', '8:✗ fails for carol (repos-1g: 2 GiB / 1 GiB)']);
@@ -244,7 +246,7 @@ describe('quota files through the language server: editing help and previews', (
     it('updates as the user types', async () => {
       await client.change(uri, PREVIEW.replace('"limit": "100 MiB"', '"limit": "200 MiB"'));
       assert.deepEqual(await lenses(), ['7:✓ stands for alice', '8:✗ fails for carol (repos-1g: 2 GiB / 1 GiB)']);
-      assert.ok((await hints()).includes('4:alice: 150 MiB / 200 MiB ✓'));
+      assert.ok((await hints()).includes('4:✓ alice 150 MiB/200 MiB'));
     });
     it('includes the signed-in user\'s live usage, marked as live', async () => {
       const usage = { ...zeroUsage(), 'size:repos:public': 10 * 2 ** 20 };
@@ -256,7 +258,7 @@ describe('quota files through the language server: editing help and previews', (
         if (!lines.some((l) => l.includes('dave'))) await new Promise((r) => setTimeout(r, 20));
       }
       assert.deepEqual(lines, ['7:✓ stands for alice, dave (live)', '8:✗ fails for carol (repos-1g: 2 GiB / 1 GiB)']);
-      assert.ok((await hints()).includes('3:dave (live): 10 MiB / 1 GiB ✓'));
+      assert.ok((await hints()).includes('3:✓ dave (live) 10 MiB/1 GiB'));
       const report = await client.request(EvaluationPreviewRequest, { uri });
       assert.deepEqual(report!.accounts.find((a) => a.name === 'dave')!.live, { server: 'http://127.0.0.1:1/api/v1' });
       await client.notify(LiveUsageNotification, null);

@@ -2,6 +2,7 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { QuotaIndex } from '../evaluate';
+import { explainSubject } from '../report';
 import { describeSize, formatSize, parseSize } from '../sizes';
 import { canonicalSubject, isSubjectAlias, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
 import { ruleFigure } from './describe';
@@ -79,8 +80,11 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
       lines.push('', 'No preview usage for this account: add it to `usage`, or give it repositories or assets.');
       return { contents: markdown(lines), range };
     }
-    lines.push('', `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`, '', '| subject | verdict |', '|---|---|');
-    for (const [subject, allowed] of Object.entries(preview.report.checks)) lines.push(`| \`${subject}\` | ${allowed ? 'within quota' : 'over quota'} |`);
+    lines.push('', `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`, '', '| subject | verdict | why |', '|---|---|---|');
+    for (const [subject, allowed] of Object.entries(preview.report.checks)) {
+      const why = explainSubject(index, name, subject, preview.usage).sentence;
+      lines.push(`| \`${subject}\` | ${allowed ? 'within quota' : 'over quota'} | ${why} |`);
+    }
     return { contents: markdown(lines), range };
   }
   return null;

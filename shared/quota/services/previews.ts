@@ -6,12 +6,16 @@
 import { InlayHintKind, type CodeLens, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { buildEvaluationReport, type AccountReport, type ReportOptions } from '../report';
+import type { LeafUsage } from '../model';
 import { formatSize } from '../sizes';
-import { ruleFigure } from './describe';
+import { zeroUsage } from '../usage';
+import { compactFigure, ruleFigure } from './describe';
 
 export interface PreviewAccount {
   report: AccountReport;
   source: 'usage' | 'content' | 'live';
+  /** The usage the verdicts were computed from, so hovers can explain them. */
+  usage: LeafUsage;
 }
 
 /** Accounts that have preview usage, evaluated; the live account (if any) last and marked. */
@@ -23,6 +27,7 @@ export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['l
   return report.accounts.map((account) => ({
     report: account,
     source: account.live ? 'live' : analysis.usageSource.get(account.name) ?? 'usage',
+    usage: account.live && live ? live.usage : analysis.usage.get(account.name) ?? zeroUsage(),
   }));
 }
 
@@ -46,7 +51,8 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
       if (!verdict) continue;
       hints.push({
         position,
-        label: `${accountLabel(account)}: ${ruleFigure(verdict)} ${verdict.stands ? '✓' : '✗'}`,
+        // Verdict first and compact: VS Code cuts long hints, and the ✓/✗ is what matters.
+        label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
         kind: InlayHintKind.Parameter,
         paddingLeft: true,
         tooltip: `${account.report.name} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.report.live?.server})` : ''}`,

@@ -1,0 +1,150 @@
+/**
+ * The quota dashboard: one webview panel, reused, showing the signed-in account, an account a
+ * site administrator picks, or an account of a quota file's preview. It reloads on its Refresh
+ * button and after rule or group changes made from the editor.
+ */
+import { randomBytes } from 'node:crypto';
+import * as vscode from 'vscode';
+import type { Page, QuotaApiClient } from '../../shared/api/client';
+import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
+import { zeroUsage } from '../../shared/quota/usage';
+import type { ApiAccess } from '../apiAccess';
+import type { Notifier } from '../notifier';
+import { renderDashboard } from './html';
+import { dashboardFromModel, dashboardFromQuotaInfo, type DashboardListItem, type DashboardModel } from './model';
+
+export type DashboardTarget = { kind: 'self' } | { kind: 'admin'; account: string } | { kind: 'file'; uri: vscode.Uri; account: string };
+
+/** The first page of each usage list is what the dashboard shows (largest first, as the API sorts them). */
+const LIST_LIMIT = 50;
+
+export class QuotaDashboard implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private target: DashboardTarget | undefined;
+  private model: DashboardModel | undefined;
+  private html = '';
+  private readonly disposables: vscode.Disposable[] = [];
+
+  constructor(
+    private readonly api: ApiAccess,
+    private readonly notifier: Notifier,
+  ) {}
+
+  /** The figures on screen (or last computed), for tests and callers. */
+  current(): { model: DashboardModel | undefined; html: string; visible: boolean } {
+    return { model: this.model, html: this.html, visible: this.panel !== undefined };
+  }
+
+  /** Loads `target`; shows the panel unless `reveal` is false. Returns the model, or undefined when it could not be read. */
+  async show(target: DashboardTarget, reveal = true): Promise<DashboardModel | undefined> {
+    this.target = target;
+    if (reveal) this.ensurePanel();
+    return this.load();
+  }
+
+  /** Reloads what is shown, if anything (after a rule change, or the Refresh button). */
+  async refresh(): Promise<DashboardModel | undefined> {
+    return this.target ? this.load() : undefined;
+  }
+
+  private ensurePanel(): void {
+    if (this.panel) {
+      this.panel.reveal(undefined, false);
+      return;
+    }
+    const panel = vscode.window.createWebviewPanel('quotaState.dashboard', 'Quota', vscode.ViewColumn.Active, {
+      enableScripts: true,
+      // Nothing is loaded from disk or the network: everything is in the page.
+      localResourceRoots: [],
+      retainContextWhenHidden: false,
+    });
+    this.panel = panel;
+    panel.onDidDispose(() => (this.panel = undefined), null, this.disposables);
+    panel.webview.onDidReceiveMessage(
+      (message: unknown) => {
+        if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'refresh') void this.refresh();
+      },
+      null,
+      this.disposables,
+    );
+    this.render(undefined, 'Loading…');
+  }
+
+  private async load(): Promise<DashboardModel | undefined> {
+    const target = this.target!;
+    let model: DashboardModel | undefined;
+    let failure: string | undefined;
+    if (target.kind === 'file') {
+      const outcome = await fileDashboard(target.uri, target.account);
+      if (typeof outcome === 'string') failure = outcome;
+      else model = outcome;
+    } else {
+      const outcome = await this.api.run(
+        target.kind === 'self' ? 'Quota: reading your quota…' : `Quota: reading the quota of "${target.account}"…`,
+        (client, signal) => (target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal)),
+      );
+      if (outcome.ok) model = outcome.value;
+      else failure = outcome.message;
+    }
+    if (target !== this.target) return model; // a newer request took over
+    if (failure && target.kind === 'file') void this.notifier.error(failure);
+    this.model = model ?? this.model;
+    this.render(model ?? this.model, failure);
+    return model;
+  }
+
+  private render(model: DashboardModel | undefined, notice?: string): void {
+    const nonce = randomBytes(16).toString('base64');
+    const cspSource = this.panel?.webview.cspSource ?? 'vscode-webview:';
+    this.html = renderDashboard(model, { cspSource, nonce, notice });
+    if (!this.panel) return;
+    this.panel.title = model ? `Quota: ${model.account}` : 'Quota';
+    this.panel.webview.html = this.html;
+  }
+
+  dispose(): void {
+    this.panel?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
+
+async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promise<DashboardModel> {
+  // The lists are extras: a server without them still gets its usage and verdicts shown.
+  const optional = <T>(request: Promise<Page<T>>) => request.catch((): Page<T> | undefined => undefined);
+  const [user, quota, attachments, packages, artifacts] = await Promise.all([
+    client.currentUser({ signal }),
+    client.myQuota({ signal }),
+    optional(client.myAttachments(1, LIST_LIMIT, { signal })),
+    optional(client.myPackages(1, LIST_LIMIT, { signal })),
+    optional(client.myArtifacts(1, LIST_LIMIT, { signal })),
+  ]);
+  const model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  if (!attachments || !packages || !artifacts) return model;
+  const lists: NonNullable<DashboardModel['lists']> = {
+    attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),
+    packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: `${p.type} package`, url: p.html_url })),
+    artifacts: artifacts.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.html_url, url: a.html_url })),
+  };
+  return { ...model, lists };
+}
+
+async function adminDashboard(client: QuotaApiClient, account: string, signal: AbortSignal): Promise<DashboardModel> {
+  const quota = await client.userQuota(account, { signal });
+  return dashboardFromQuotaInfo(account, quota, { kind: 'admin', server: client.baseUrl });
+}
+
+/** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
+export async function fileDashboard(uri: vscode.Uri, account: string): Promise<DashboardModel | string> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const analysis = analyzeQuotaConfig(document.getText());
+  const name = vscode.workspace.asRelativePath(uri);
+  if (!isEvaluable(analysis)) return `Could not show ${name}: it has errors that stop evaluation (see the Problems view).`;
+  return dashboardFromModel(account, analysis.model, analysis.usage.get(account) ?? zeroUsage(), { kind: 'file', file: name });
+}
+
+/** Accounts a quota file can preview: those with usage first, then every other named account. */
+export async function fileAccounts(uri: vscode.Uri): Promise<string[]> {
+  const document = await vscode.workspace.openTextDocument(uri);
+  const analysis = analyzeQuotaConfig(document.getText());
+  return [...new Set([...analysis.usage.keys(), ...analysis.accountNames, ...Object.keys(analysis.model.assignments)])];
+}

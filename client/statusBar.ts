@@ -1,0 +1,57 @@
+/**
+ * The status bar item: the signed-in account and its verdict (`✓ alice`, or `✗ bob size:repos:all`
+ * naming the subjects of the failing rule). It opens the dashboard; it is hidden when nobody is
+ * signed in or no server is configured.
+ */
+import * as vscode from 'vscode';
+import type { LiveUsageParams } from '../shared/protocol';
+import { accountVerdict, dashboardFromQuotaInfo } from './dashboard/model';
+import type { LiveUsage } from './liveUsage';
+
+export interface StatusBarState {
+  visible: boolean;
+  text: string;
+  tooltip: string;
+  command?: string;
+}
+
+export class QuotaStatusBar implements vscode.Disposable {
+  private readonly item = vscode.window.createStatusBarItem('quotaState.account', vscode.StatusBarAlignment.Left, 10);
+  private readonly subscription: vscode.Disposable;
+  private visible = false;
+
+  constructor(liveUsage: LiveUsage) {
+    this.item.name = 'Quota Account';
+    this.item.command = 'quotaState.showDashboard';
+    this.subscription = liveUsage.onDidChange((live) => this.update(live));
+    this.update(liveUsage.current());
+  }
+
+  state(): StatusBarState {
+    const tooltip = typeof this.item.tooltip === 'string' ? this.item.tooltip : (this.item.tooltip?.value ?? '');
+    return { visible: this.visible, text: this.item.text, tooltip, command: typeof this.item.command === 'string' ? this.item.command : this.item.command?.command };
+  }
+
+  private update(live: LiveUsageParams | null): void {
+    if (!live) {
+      this.visible = false;
+      this.item.hide();
+      return;
+    }
+    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server });
+    const verdict = accountVerdict(model);
+    this.item.text = verdict.within ? `$(account) ${live.account} ✓` : `$(account) ${live.account} ✗ ${verdict.subject ?? ''}`.trimEnd();
+    this.item.tooltip = verdict.within
+      ? `${live.account} on ${live.server}: within quota. Click for the quota dashboard.`
+      : `${live.account} on ${live.server}: over quota${verdict.subject ? ` for ${verdict.subject}` : ''}. Click for the quota dashboard.`;
+    this.item.backgroundColor = verdict.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
+    this.item.accessibilityInformation = { label: `Quota: ${live.account}, ${verdict.within ? 'within quota' : `over quota${verdict.subject ? ` for ${verdict.subject}` : ''}`}` };
+    this.visible = true;
+    this.item.show();
+  }
+
+  dispose(): void {
+    this.subscription.dispose();
+    this.item.dispose();
+  }
+}

@@ -1,0 +1,52 @@
+import * as assert from 'node:assert/strict';
+import { renderDashboard } from '../../client/dashboard/html';
+import { accountVerdict, dashboardFromQuotaInfo } from '../../client/dashboard/model';
+import type { QuotaInfo } from '../../shared/api/types';
+import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
+import { zeroUsage } from '../../shared/quota/usage';
+
+const MiB = 2 ** 20;
+/** bob of the demo instance, as `GET /user/quota` answers it (names hidden in user views). */
+const bob: QuotaInfo = {
+  used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:private': 140 * MiB, 'size:git:lfs': 2 * MiB }),
+  groups: [{ rules: [{ limit: 100 * MiB, subjects: ['size:repos:all'] }, { limit: 10 * MiB, subjects: ['size:assets:all'] }, { limit: 50 * MiB, subjects: ['size:git:lfs'] }] }],
+};
+
+describe('quota dashboard model and page', () => {
+  const model = dashboardFromQuotaInfo('bob', bob, { kind: 'self', server: 'http://127.0.0.1:1/api/v1' });
+
+  it('binds each subject to a rule, with the share in use and what can still be uploaded', () => {
+    const lfs = model.subjects.find((s) => s.subject === 'size:git:lfs')!;
+    assert.deepEqual(lfs.binding, { rule: '#1.3', group: '#1', used: 2 * MiB, limit: 50 * MiB });
+    assert.equal(lfs.percent, 4);
+    assert.equal(lfs.headroom, 48 * MiB);
+    const repos = model.subjects.find((s) => s.subject === 'size:repos:private')!;
+    assert.equal(repos.allowed, false);
+    assert.equal(repos.percent, 140);
+    assert.equal(repos.headroom, 0);
+    const all = model.subjects.find((s) => s.subject === 'size:all')!;
+    assert.equal(all.explanation, 'no rule of group #1 covers size:all, so Forgejo refuses it');
+  });
+
+  it('puts the failing group and rule first, and gives the status bar its verdict', () => {
+    assert.equal(model.within, false);
+    assert.equal(model.groups[0].rules[0].stands, false);
+    assert.equal(model.groups[0].rules[0].limit, 100 * MiB);
+    assert.deepEqual(accountVerdict(model), { within: false, subject: 'size:repos:all' });
+  });
+
+  it('renders bytes and human units, escapes names, and allows only its own nonce', () => {
+    const html = renderDashboard({ ...model, account: '<bob>' }, { cspSource: 'vscode-webview://x', nonce: 'N0NCE' });
+    assert.match(html, /140 MiB<\/span> <span class="bytes">146,800,640 B/);
+    assert.ok(html.includes('&lt;bob&gt;') && !html.includes('<bob>'));
+    assert.match(html, /default-src 'none'; img-src vscode-webview:\/\/x; style-src 'nonce-N0NCE'; script-src 'nonce-N0NCE';/);
+    assert.ok(!/style="/.test(html), 'style attributes would be refused by the policy');
+    assert.ok(!/https?:\/\//.test(html.replace(/http:\/\/127\.0\.0\.1:1\/api\/v1/g, '')), 'no remote content');
+  });
+
+  it('says so when the server lists no group', () => {
+    const none = dashboardFromQuotaInfo('dave', { used: bob.used, groups: [] }, { kind: 'admin', server: 's' });
+    assert.equal(none.noGroups, true);
+    assert.match(none.subjects[0].explanation, /lists no quota group for dave/);
+  });
+});
