@@ -4,7 +4,7 @@
  */
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_BASE_PATH, type APIError } from '../shared/api/types';
-import { authorize } from './auth';
+import { authenticate, authorize } from './auth';
 import { badRequest, HttpError, NOT_FOUND_MESSAGE } from './errors';
 import { registerAccountQuotaRoutes } from './routes/accountQuota';
 import { registerAdminGroupRoutes } from './routes/adminGroups';
@@ -123,9 +123,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
       if (typeof params[key] === 'string') params[key] = canonicalName(params[key] as string);
     }
     const config = request.routeOptions.config;
+    // Forgejo's token auth runs for every API request before routing: an unknown token is a 401 anywhere.
+    const account = authenticate(store, request);
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
     if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
-    authorize(store, request, config.access ?? 'public');
+    authorize(store, request, config.access ?? 'public', account);
   });
 
   app.addHook('preValidation', async (request) => {
