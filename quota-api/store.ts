@@ -309,10 +309,17 @@ export class QuotaStore {
    */
   addToken(accountName: string, sha256: string, options: { admin?: boolean } = {}): Account {
     return this.db.transaction(() => {
-      this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user') ON CONFLICT(name) DO NOTHING").run(accountName);
-      if (options.admin) this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE name = ?').run(accountName);
-      const account = this.findAccount(accountName)!;
-      if (account.type !== 'user') throw unprocessable(`${accountName} is an organization; only users can have tokens`);
+      // Looked up without case first: `ALICE` is alice's account, never a second one beside it.
+      let account = this.findAccount(accountName);
+      if (!account) {
+        this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user')").run(accountName);
+        account = this.findAccount(accountName)!;
+      }
+      if (account.type !== 'user') throw unprocessable(`${account.name} is an organization; only users can have tokens`);
+      if (options.admin && !account.isAdmin) {
+        this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE id = ?').run(account.id);
+        account = this.accountById(account.id)!;
+      }
       this.db
         .prepare('INSERT INTO tokens (account_id, token_sha256, created_at) VALUES (?, ?, ?)')
         .run(account.id, sha256, new Date().toISOString());
