@@ -52,6 +52,8 @@ export interface AttachmentRow {
   issue: number | null;
   comment: number | null;
   release: string | null;
+  /** The release's id when `release` (its tag) is set. */
+  releaseId: number | null;
 }
 
 export interface PackageRow {
@@ -220,11 +222,15 @@ export class QuotaStore {
 
       const insertRepo = db.prepare('INSERT INTO repos (owner, name, is_private, git_size, lfs_size) VALUES (?, ?, ?, ?, ?)');
       for (const repo of content.repos) insertRepo.run(repo.owner, repo.name, repo.private ? 1 : 0, repo.gitSize, repo.lfsSize);
+      const insertRelease = db.prepare('INSERT INTO releases (repo, tag) VALUES (?, ?) ON CONFLICT (repo, tag) DO NOTHING');
       const insertAttachment = db.prepare(
-        `INSERT INTO attachments (repo, charged_to, name, size, issue, comment, release, uploader) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO attachments (repo, charged_to, name, size, issue, comment, release, release_id, uploader)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM releases WHERE repo = ? AND tag = ?), ?)`,
       );
       for (const a of content.attachments) {
-        insertAttachment.run(a.repo, repoOwner(a.repo), a.name, a.size, a.issue ?? null, a.comment ?? null, a.release ?? null, a.uploader ?? null);
+        const tag = a.release ?? null;
+        if (tag !== null) insertRelease.run(a.repo, tag);
+        insertAttachment.run(a.repo, repoOwner(a.repo), a.name, a.size, a.issue ?? null, a.comment ?? null, tag, a.repo, tag, a.uploader ?? null);
       }
       const insertPackage = db.prepare(
         'INSERT INTO packages (owner, repo, charged_to, type, name, version, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -628,7 +634,7 @@ export class QuotaStore {
   // Usage lists (largest first, as Forgejo sorts them)
 
   attachmentsOf(account: Account, offset: number, limit: number): Page<AttachmentRow> {
-    return this.page('attachments', 'id, repo, name, size, issue, comment, release', '', account, offset, limit);
+    return this.page('attachments', 'id, repo, name, size, issue, comment, release, release_id AS releaseId', '', account, offset, limit);
   }
 
   packagesOf(account: Account, offset: number, limit: number): Page<PackageRow> {

@@ -166,6 +166,9 @@ describe('quota API: signed-in user and organization quota', () => {
       const attachments = await alice.get<QuotaUsedAttachment[]>('/orgs/acme/quota/attachments');
       assert.deepEqual(attachments.body.map((a) => a.name), ['site-v1.zip', 'screenshot.png'], 'largest first');
       assert.match(attachments.body[0].contained_in.html_url, /\/acme\/site\/releases\/tag\/v1$/);
+      // The API URL names the release by id, as Forgejo's Release.APIURL does (the seed's first release: 1).
+      assert.match(attachments.body[0].contained_in.api_url, /\/api\/v1\/repos\/acme\/site\/releases\/1$/);
+      assert.equal(attachments.body[0].api_url, `${attachments.body[0].contained_in.api_url}/assets/${attachments.body[0].api_url.split('/').pop()}`);
       const packages = await alice.get<QuotaUsedPackage[]>('/orgs/acme/quota/packages');
       assert.deepEqual(packages.body.map((p) => [p.name, p.type, p.version, p.size]), [['site', 'npm', '1.0.0', 4 * MiB]]);
       const artifacts = await alice.get<QuotaUsedArtifact[]>('/orgs/acme/quota/artifacts');
