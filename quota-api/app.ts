@@ -162,6 +162,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // Below the log level the line is not even built: it costs a URL rewrite per request.
+    if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return;
     request.log.info(
       {
         method: request.method,

@@ -20,6 +20,8 @@ declare module 'fastify' {
     account?: Account;
     /** The account whose quota a user/org route is about: the caller, or the org. */
     quotaAccount?: Account;
+    /** The database generation read when the token was resolved: one read serves the whole request. */
+    generation?: string;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -42,7 +44,8 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
 export function authenticate(store: QuotaStore, request: FastifyRequest): Account | undefined {
   const token = tokenFromHeader(request.headers.authorization);
   if (token === undefined) return undefined;
-  const account = store.accountByTokenHash(hashToken(token));
+  request.generation = store.generation();
+  const account = store.accountByTokenHash(hashToken(token), request.generation);
   if (!account) throw new HttpError(401, messages.unknownToken);
   return account;
 }

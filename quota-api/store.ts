@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
+import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
 import { conflict, messages, notFound, unprocessable } from './errors';
 import { canonicalName } from '../shared/names';
 
@@ -289,8 +290,7 @@ export class QuotaStore {
     return row && toAccount(row);
   }
 
-  accountByTokenHash(sha256: string): Account | undefined {
-    const generation = this.generation();
+  accountByTokenHash(sha256: string, generation = this.generation()): Account | undefined {
     const cached = this.tokenCache.get(sha256);
     if (cached && cached.generation === generation) return cached.account;
     const account = this.readAccountByTokenHash(sha256);
@@ -525,8 +525,7 @@ export class QuotaStore {
    * that can apply to it (its explicit groups, else the default groups) and their rules, each
    * read through an index. A check then costs the same with 50 rules on the server or 50,000.
    */
-  modelFor(account: Account): QuotaModel {
-    const generation = this.generation();
+  modelFor(account: Account, generation = this.generation()): QuotaModel {
     const cached = this.modelCache.get(account.id);
     if (cached && cached.generation === generation) return cached.model;
     const model = this.readModelFor(account);
@@ -562,6 +561,26 @@ export class QuotaStore {
     })();
   }
 
+  /**
+   * Whether `account` is within its quota for `subject`, as Forgejo's check answers. Verdicts are
+   * kept per account until the database changes (`generation`, read once by the caller for the
+   * whole request), so a repeated check is a map look-up instead of an evaluation.
+   */
+  checkVerdict(account: Account, subject: string, generation: string): boolean {
+    let entry = this.verdictCache.get(account.id);
+    if (!entry || entry.generation !== generation) {
+      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation)), usage: this.usageOf(account), verdicts: new Map() };
+      this.remember(this.verdictCache, account.id, entry);
+    }
+    let verdict = entry.verdicts.get(subject);
+    if (verdict === undefined) {
+      verdict = checkSubject(entry.index, account.name, subject, entry.usage);
+      entry.verdicts.set(subject, verdict);
+    }
+    return verdict;
+  }
+
+  private readonly verdictCache = new Map<number, { generation: string; index: QuotaIndex; usage: LeafUsage; verdicts: Map<string, boolean> }>();
   private readonly statements = new Map<string, Statement>();
   private readonly modelCache = new Map<number, { generation: string; model: QuotaModel }>();
   private readonly tokenCache = new Map<string, { generation: string; account: Account | undefined }>();

@@ -4,7 +4,6 @@
  */
 import { answers, operation, PAGING_QUERY, SUBJECT_QUERY } from '../openapi';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkSubject, QuotaIndex } from '../../shared/quota/evaluate';
 import { appUrlOf } from '../urls';
 import type { Access } from '../auth';
 import type { Account, Page, QuotaStore } from '../store';
@@ -51,10 +50,9 @@ function register(api: FastifyInstance, store: QuotaStore, prefix: string, acces
 
   api.get(`${prefix}/quota/check`, { config, schema: operation(docs.check) }, async (request, reply) => {
     const subject = validateCheckSubject((request.query as Record<string, unknown>).subject);
-    const account = request.quotaAccount!;
-    const allowed = checkSubject(new QuotaIndex(store.modelFor(account)), account.name, subject, store.usageOf(account));
+    const allowed = store.checkVerdict(request.quotaAccount!, subject, request.generation ?? store.generation());
     // A bare JSON boolean, as Forgejo answers.
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(allowed));
+    return reply.type('application/json; charset=utf-8').send(allowed ? 'true' : 'false');
   });
 
   api.get(`${prefix}/quota/attachments`, { config, schema: operation(docs.list('Attachments', 'QuotaUsedAttachmentList')) }, async (request, reply) =>
