@@ -21,6 +21,7 @@ import { LargeFileWatcher } from './largeFiles';
 import { LiveUsage } from './liveUsage';
 import { Notifier, type ShownMessage } from './notifier';
 import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
+import { LargestRepositories } from './repositories';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
 
@@ -44,7 +45,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   const notifier = new Notifier(log, testing);
   const session = new Session(context.secrets);
   const api = new ApiAccess(session, notifier, log);
-  const tree = new QuotaTreeProvider(api);
+  // Tests cannot have a browser open: in test mode opening a repository only reports its URL.
+  const repositories = new LargestRepositories(api, (node) => tree.redraw(node), (uri) => (testing ? Promise.resolve(true) : vscode.env.openExternal(uri)));
+  const tree = new QuotaTreeProvider(api, repositories);
 
   const client = createLanguageClient(context, log);
   languageClient = client;
@@ -77,6 +80,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
     ...new DependentsCommands(commandContext).register(),
+    ...repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
         void liveUsage.refresh();

@@ -9,6 +9,7 @@ import { formatSize } from '../shared/quota/sizes';
 import { CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import { usageBySubject } from '../shared/quota/usage';
 import type { ApiAccess } from './apiAccess';
+import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
 import { describeRule } from './commands/rules';
 import { leafUsageOf } from './usageReport';
 
@@ -17,26 +18,37 @@ export type QuotaNode =
   | { kind: 'usage'; subject: string; bytes: number }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
-  | { kind: 'message'; text: string; icon: string };
+  | { kind: 'message'; text: string; icon: string }
+  | RepositoryNode;
 
 export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<QuotaNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
 
-  constructor(private readonly api: ApiAccess) {}
+  constructor(
+    private readonly api: ApiAccess,
+    private readonly repositories?: LargestRepositories,
+  ) {}
 
   refresh(): void {
     this.changed.fire(undefined);
   }
 
+  /** Redraws one node and what it holds. */
+  redraw(node: QuotaNode): void {
+    this.changed.fire(node);
+  }
+
   async getChildren(node?: QuotaNode): Promise<QuotaNode[]> {
     if (!node) return this.loadRoot();
+    if (isRepositoryNode(node)) return this.repositories?.children(node) ?? [];
     if (node.kind === 'section') return node.children;
     if (node.kind === 'group') return node.group.rules.map((rule) => ({ kind: 'rule', rule }));
     return [];
   }
 
   getTreeItem(node: QuotaNode): vscode.TreeItem {
+    if (isRepositoryNode(node)) return this.repositories!.treeItem(node);
     switch (node.kind) {
       case 'section': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
@@ -85,6 +97,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
         ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(quota.value) }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
+    if (this.repositories) nodes.push(this.repositories.section());
     if (rules.status === 'fulfilled') {
       nodes.push({
         kind: 'section',
