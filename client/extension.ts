@@ -24,6 +24,7 @@ import { LargeFileWatcher } from './largeFiles';
 import { LiveUsage } from './liveUsage';
 import { Notifier, type ShownMessage } from './notifier';
 import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
+import { LargestRepositories } from './repositories';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
 import { QuotaStatusBar, type StatusBarState } from './statusBar';
@@ -54,7 +55,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   const notifier = new Notifier(log, testing);
   const session = new Session(context.secrets);
   const api = new ApiAccess(session, notifier, log);
-  const tree = new QuotaTreeProvider(api);
+  // Tests cannot have a browser open: in test mode opening a repository only reports its URL.
+  const repositories = new LargestRepositories(api, (node) => tree.redraw(node), (uri) => (testing ? Promise.resolve(true) : vscode.env.openExternal(uri)));
+  const tree = new QuotaTreeProvider(api, repositories);
 
   // The status is created after the client it listens to; the symbol filter reads it lazily.
   let status: LanguageStatus | undefined;
@@ -101,6 +104,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new DependentsCommands(commandContext).register(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
+    ...repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
         void liveUsage.refresh();

@@ -8,6 +8,7 @@ import type { QuotaGroup, QuotaInfo, QuotaRuleInfo } from '../shared/api/types';
 import { formatSize } from '../shared/quota/sizes';
 import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import type { ApiAccess } from './apiAccess';
+import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
 import { describeRule } from './commands/rules';
 import { dashboardFromQuotaInfo } from './dashboard/model';
 
@@ -16,7 +17,8 @@ export type QuotaNode =
   | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number; explanation: string }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
-  | { kind: 'message'; text: string; icon: string };
+  | { kind: 'message'; text: string; icon: string }
+  | RepositoryNode;
 
 export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<QuotaNode | undefined>();
@@ -25,20 +27,30 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
   /** Who the view shows, after each load: for the view's description. */
   readonly onDidChangeAccount = this.accountChanged.event;
 
-  constructor(private readonly api: ApiAccess) {}
+  constructor(
+    private readonly api: ApiAccess,
+    private readonly repositories?: LargestRepositories,
+  ) {}
 
   refresh(): void {
     this.changed.fire(undefined);
   }
 
+  /** Redraws one node and what it holds. */
+  redraw(node: QuotaNode): void {
+    this.changed.fire(node);
+  }
+
   async getChildren(node?: QuotaNode): Promise<QuotaNode[]> {
     if (!node) return this.loadRoot();
+    if (isRepositoryNode(node)) return this.repositories?.children(node) ?? [];
     if (node.kind === 'section') return node.children;
     if (node.kind === 'group') return node.group.rules.map((rule) => ({ kind: 'rule', rule }));
     return [];
   }
 
   getTreeItem(node: QuotaNode): vscode.TreeItem {
+    if (isRepositoryNode(node)) return this.repositories!.treeItem(node);
     switch (node.kind) {
       case 'section': {
         const item = new vscode.TreeItem(node.label, vscode.TreeItemCollapsibleState.Expanded);
@@ -97,6 +109,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
         ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, client.baseUrl) }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
+    if (this.repositories) nodes.push(this.repositories.section());
     if (rules.status === 'fulfilled') {
       nodes.push({
         kind: 'section',

@@ -2,9 +2,11 @@
  * The HTTP application: Fastify with Forgejo-shaped errors, the quota routes under
  * `/api/v1`, one structured log line per request (never a header, never a token).
  */
+import fastifySwagger from '@fastify/swagger';
+import Ajv from 'ajv';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_BASE_PATH, type APIError } from '../shared/api/types';
-import { authorize } from './auth';
+import { authenticate, authorize } from './auth';
 import { badRequest, HttpError, NOT_FOUND_MESSAGE } from './errors';
 import { registerAccountQuotaRoutes } from './routes/accountQuota';
 import { registerAdminGroupRoutes } from './routes/adminGroups';
@@ -16,6 +18,8 @@ import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors } from './validation';
 import { canonicalName } from '../shared/names';
+import { DEFINITIONS, finishDocument, registerDefinitions } from './openapi';
+import { SERVER_VERSION } from './routes/misc';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -80,10 +84,6 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     // Long (e.g. unicode, percent-encoded) names must still reach the handler rather than 404.
     routerOptions: { maxParamLength: 4096 },
-    ajv: {
-      // A string limit is a 400, not silently a number: no coercion, keep data for messages.
-      customOptions: { coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true },
-    },
     schemaErrorFormatter: (errors) => badRequest(formatSchemaErrors(errors)),
     // A path that is not valid percent-encoding: Forgejo-shaped 400 instead of Fastify's own body.
     frameworkErrors: (error, request, reply) => {
@@ -102,6 +102,33 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.decorate('publicUrl', options.publicUrl);
+
+  // Only bodies are validated by schema. A string limit is a 400, not silently a number: no
+  // coercion, and the data kept for messages. Path and query values are read as Forgejo reads
+  // them (a non-numeric page is page 1), so their schemas only describe.
+  const bodyAjv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false, validateFormats: false });
+  for (const [id, schema] of Object.entries(DEFINITIONS)) bodyAjv.addSchema({ $id: id, ...schema });
+  const accept = () => true;
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : accept));
+  // Response schemas document the answers; the handlers' objects are written as they are.
+  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  registerDefinitions(app);
+  app.register(fastifySwagger, {
+    swagger: {
+      info: { title: 'Quota & State reference quota API (Forgejo-compatible)', version: SERVER_VERSION },
+      basePath: API_BASE_PATH,
+      consumes: ['application/json', 'text/plain'],
+      produces: ['application/json', 'text/html'],
+      securityDefinitions: {
+        AuthorizationHeaderToken: { type: 'apiKey', name: 'Authorization', in: 'header', description: 'API tokens must be prepended with "token" followed by a space.' },
+      },
+      security: [{ AuthorizationHeaderToken: [] }],
+    },
+    // Definitions keep their names (`#/definitions/User`), as in Forgejo's document.
+    refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
+    transformObject: (documentObject) =>
+      finishDocument(structuredClone((documentObject as { swaggerObject: object }).swaggerObject) as Record<string, unknown>) as never,
+  });
 
   // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
   app.removeAllContentTypeParsers();
@@ -123,9 +150,11 @@ export function buildApp(options: AppOptions): FastifyInstance {
       if (typeof params[key] === 'string') params[key] = canonicalName(params[key] as string);
     }
     const config = request.routeOptions.config;
+    // Forgejo's token auth runs for every API request before routing: an unknown token is a 401 anywhere.
+    const account = authenticate(store, request);
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
     if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
-    authorize(store, request, config.access ?? 'public');
+    authorize(store, request, config.access ?? 'public', account);
   });
 
   app.addHook('preValidation', async (request) => {
@@ -133,6 +162,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   app.addHook('onResponse', async (request, reply) => {
+    // Below the log level the line is not even built: it costs a URL rewrite per request.
+    if ((request.log as { isLevelEnabled?: (level: string) => boolean }).isLevelEnabled?.('info') === false) return;
     request.log.info(
       {
         method: request.method,
@@ -171,6 +202,12 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(request, NOT_FOUND_MESSAGE, []));
   });
+
+  // Where every error body points; Forgejo serves the same document at /swagger.v1.json.
+  const serveDocument = async (_request: FastifyRequest, reply: FastifyReply) =>
+    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
+  app.get('/api/swagger', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
+  app.get('/swagger.v1.json', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
 
   app.register(
     async (api) => {

@@ -1,8 +1,10 @@
 /**
  * Authentication and authorization (product.md §6, reference §7):
  * `Authorization: token <T>` (lower-case `token`) or `Bearer <T>` (any case).
- * No credentials → 401 `token is required`; an unknown token → 401; a signed-in user who is
- * not a site admin on `/admin/*` → 403; org routes need an owner of the org or a site admin.
+ * A token is resolved on every route, public ones included, before anything else, as Forgejo's
+ * API-wide auth middleware does: an unknown token is a 401 whatever the route. Then a route
+ * that needs a user and has none → 401 `token is required`; a signed-in user who is not a site
+ * admin on `/admin/*` → 403; org routes need an owner of the org or a site admin.
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError, messages, notFound } from './errors';
@@ -18,6 +20,8 @@ declare module 'fastify' {
     account?: Account;
     /** The account whose quota a user/org route is about: the caller, or the org. */
     quotaAccount?: Account;
+    /** The database generation read when the token was resolved: one read serves the whole request. */
+    generation?: string;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -33,25 +37,33 @@ export function tokenFromHeader(header: string | undefined): string | undefined 
   return match ? match[2] : undefined;
 }
 
-export function authenticate(store: QuotaStore, request: FastifyRequest): Account {
+/**
+ * The account of the request's token, undefined when it carries none; an unknown token is a
+ * 401 with Forgejo's message (its token auth answers `user_model.ErrUserNotExist{}`).
+ */
+export function authenticate(store: QuotaStore, request: FastifyRequest): Account | undefined {
   const token = tokenFromHeader(request.headers.authorization);
-  if (token === undefined) throw new HttpError(401, messages.tokenRequired);
-  const account = store.accountByTokenHash(hashToken(token));
-  if (!account) throw new HttpError(401, messages.invalidToken);
+  if (token === undefined) return undefined;
+  request.generation = store.generation();
+  const account = store.accountByTokenHash(hashToken(token), request.generation);
+  if (!account) throw new HttpError(401, messages.unknownToken);
   return account;
 }
 
-/** Applies a route's access level; sets `request.account` and `request.quotaAccount`. */
-export function authorize(store: QuotaStore, request: FastifyRequest, access: Access): void {
+/**
+ * Applies a route's access level to the account `authenticate` found; sets `request.account`
+ * and `request.quotaAccount`.
+ */
+export function authorize(store: QuotaStore, request: FastifyRequest, access: Access, account: Account | undefined): void {
   if (access === 'public') return;
   let org: Account | undefined;
   if (access === 'org-owner') {
-    // Forgejo resolves the org before it looks at the token: an unknown org is a 404 for anyone.
+    // Forgejo resolves the org before it requires a token: an unknown org is a 404 for anyone.
     const orgName = (request.params as { org?: string }).org ?? '';
     org = store.findAccount(orgName);
     if (!org || org.type !== 'org') throw notFound(messages.orgNotFound(orgName));
   }
-  const account = authenticate(store, request);
+  if (!account) throw new HttpError(401, messages.tokenRequired);
   request.account = account;
   request.quotaAccount = account;
   if (access === 'admin' && !account.isAdmin) throw new HttpError(403, messages.siteAdminRequired);

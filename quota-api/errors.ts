@@ -37,7 +37,8 @@ export function conflict(message: string): HttpError {
 
 export const messages = {
   tokenRequired: 'token is required',
-  invalidToken: 'invalid token: the token does not exist or was revoked',
+  /** Forgejo's token auth fails with an empty ErrUserNotExist, whose text this is. */
+  unknownToken: 'user does not exist [uid: 0, name: ]',
   siteAdminRequired: 'user should be the site admin',
   orgOwnerRequired: 'Must be an organization owner',
   ruleExists: (name: string) => `rule already exists: [name: ${name}]`,

@@ -17,6 +17,7 @@ import { SeedError, seedFromFile } from './seed';
 import { QuotaStore } from './store';
 import { generateToken, hashToken } from './tokens';
 import { parsePublicUrl } from './urls';
+import { validateName } from '../shared/names';
 
 export const DEFAULT_DB = '.data/quota-api.sqlite';
 
@@ -72,10 +73,13 @@ function parse(args: string[]) {
 
 function createToken(account: string | undefined, db: string, admin: boolean): void {
   if (!account) throw new UsageError('token create needs an account name');
+  // The name rule every other way of naming an account follows, so no token owner is unaddressable.
+  const name = validateName('user', account);
+  if (!name.ok) throw new UsageError(`invalid account name ${JSON.stringify(account)}: ${name.reason}`);
   const store = new QuotaStore(openDatabase(db));
   try {
     const token = generateToken();
-    store.addToken(account, hashToken(token), { admin });
+    store.addToken(name.name, hashToken(token), { admin });
     process.stdout.write(`${token}\n`);
   } finally {
     store.close();

@@ -123,4 +123,24 @@ export const MIGRATIONS: readonly Migration[] = [
     name: 'account names looked up without case',
     sql: `CREATE INDEX accounts_by_name_nocase ON accounts(name COLLATE NOCASE);`,
   },
+  {
+    version: 3,
+    name: 'releases with ids, for attachment URLs',
+    // A release attachment's container URL names the release by id, as Forgejo's does. Existing
+    // attachments keep their tag; each (repo, tag) becomes one release, numbered in the order
+    // its first attachment was stored.
+    sql: `
+      CREATE TABLE releases (
+        id INTEGER PRIMARY KEY,
+        repo TEXT NOT NULL,
+        tag TEXT NOT NULL,
+        UNIQUE (repo, tag)
+      );
+      INSERT INTO releases (repo, tag)
+        SELECT repo, release FROM attachments WHERE release IS NOT NULL GROUP BY repo, release ORDER BY MIN(id);
+      ALTER TABLE attachments ADD COLUMN release_id INTEGER REFERENCES releases(id);
+      UPDATE attachments SET release_id = (SELECT r.id FROM releases r WHERE r.repo = attachments.repo AND r.tag = attachments.release)
+        WHERE release IS NOT NULL;
+    `,
+  },
 ];

@@ -9,6 +9,7 @@ import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
+import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
 import { conflict, messages, notFound, unprocessable } from './errors';
 import { canonicalName } from '../shared/names';
 
@@ -52,6 +53,8 @@ export interface AttachmentRow {
   issue: number | null;
   comment: number | null;
   release: string | null;
+  /** The release's id when `release` (its tag) is set. */
+  releaseId: number | null;
 }
 
 export interface PackageRow {
@@ -220,11 +223,15 @@ export class QuotaStore {
 
       const insertRepo = db.prepare('INSERT INTO repos (owner, name, is_private, git_size, lfs_size) VALUES (?, ?, ?, ?, ?)');
       for (const repo of content.repos) insertRepo.run(repo.owner, repo.name, repo.private ? 1 : 0, repo.gitSize, repo.lfsSize);
+      const insertRelease = db.prepare('INSERT INTO releases (repo, tag) VALUES (?, ?) ON CONFLICT (repo, tag) DO NOTHING');
       const insertAttachment = db.prepare(
-        `INSERT INTO attachments (repo, charged_to, name, size, issue, comment, release, uploader) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+        `INSERT INTO attachments (repo, charged_to, name, size, issue, comment, release, release_id, uploader)
+         VALUES (?, ?, ?, ?, ?, ?, ?, (SELECT id FROM releases WHERE repo = ? AND tag = ?), ?)`,
       );
       for (const a of content.attachments) {
-        insertAttachment.run(a.repo, repoOwner(a.repo), a.name, a.size, a.issue ?? null, a.comment ?? null, a.release ?? null, a.uploader ?? null);
+        const tag = a.release ?? null;
+        if (tag !== null) insertRelease.run(a.repo, tag);
+        insertAttachment.run(a.repo, repoOwner(a.repo), a.name, a.size, a.issue ?? null, a.comment ?? null, tag, a.repo, tag, a.uploader ?? null);
       }
       const insertPackage = db.prepare(
         'INSERT INTO packages (owner, repo, charged_to, type, name, version, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
@@ -283,8 +290,7 @@ export class QuotaStore {
     return row && toAccount(row);
   }
 
-  accountByTokenHash(sha256: string): Account | undefined {
-    const generation = this.generation();
+  accountByTokenHash(sha256: string, generation = this.generation()): Account | undefined {
     const cached = this.tokenCache.get(sha256);
     if (cached && cached.generation === generation) return cached.account;
     const account = this.readAccountByTokenHash(sha256);
@@ -309,10 +315,17 @@ export class QuotaStore {
    */
   addToken(accountName: string, sha256: string, options: { admin?: boolean } = {}): Account {
     return this.db.transaction(() => {
-      this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user') ON CONFLICT(name) DO NOTHING").run(accountName);
-      if (options.admin) this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE name = ?').run(accountName);
-      const account = this.findAccount(accountName)!;
-      if (account.type !== 'user') throw unprocessable(`${accountName} is an organization; only users can have tokens`);
+      // Looked up without case first: `ALICE` is alice's account, never a second one beside it.
+      let account = this.findAccount(accountName);
+      if (!account) {
+        this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user')").run(accountName);
+        account = this.findAccount(accountName)!;
+      }
+      if (account.type !== 'user') throw unprocessable(`${account.name} is an organization; only users can have tokens`);
+      if (options.admin && !account.isAdmin) {
+        this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE id = ?').run(account.id);
+        account = this.accountById(account.id)!;
+      }
       this.db
         .prepare('INSERT INTO tokens (account_id, token_sha256, created_at) VALUES (?, ?, ?)')
         .run(account.id, sha256, new Date().toISOString());
@@ -512,8 +525,7 @@ export class QuotaStore {
    * that can apply to it (its explicit groups, else the default groups) and their rules, each
    * read through an index. A check then costs the same with 50 rules on the server or 50,000.
    */
-  modelFor(account: Account): QuotaModel {
-    const generation = this.generation();
+  modelFor(account: Account, generation = this.generation()): QuotaModel {
     const cached = this.modelCache.get(account.id);
     if (cached && cached.generation === generation) return cached.model;
     const model = this.readModelFor(account);
@@ -549,6 +561,26 @@ export class QuotaStore {
     })();
   }
 
+  /**
+   * Whether `account` is within its quota for `subject`, as Forgejo's check answers. Verdicts are
+   * kept per account until the database changes (`generation`, read once by the caller for the
+   * whole request), so a repeated check is a map look-up instead of an evaluation.
+   */
+  checkVerdict(account: Account, subject: string, generation: string): boolean {
+    let entry = this.verdictCache.get(account.id);
+    if (!entry || entry.generation !== generation) {
+      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation)), usage: this.usageOf(account), verdicts: new Map() };
+      this.remember(this.verdictCache, account.id, entry);
+    }
+    let verdict = entry.verdicts.get(subject);
+    if (verdict === undefined) {
+      verdict = checkSubject(entry.index, account.name, subject, entry.usage);
+      entry.verdicts.set(subject, verdict);
+    }
+    return verdict;
+  }
+
+  private readonly verdictCache = new Map<number, { generation: string; index: QuotaIndex; usage: LeafUsage; verdicts: Map<string, boolean> }>();
   private readonly statements = new Map<string, Statement>();
   private readonly modelCache = new Map<number, { generation: string; model: QuotaModel }>();
   private readonly tokenCache = new Map<string, { generation: string; account: Account | undefined }>();
@@ -621,7 +653,7 @@ export class QuotaStore {
   // Usage lists (largest first, as Forgejo sorts them)
 
   attachmentsOf(account: Account, offset: number, limit: number): Page<AttachmentRow> {
-    return this.page('attachments', 'id, repo, name, size, issue, comment, release', '', account, offset, limit);
+    return this.page('attachments', 'id, repo, name, size, issue, comment, release, release_id AS releaseId', '', account, offset, limit);
   }
 
   packagesOf(account: Account, offset: number, limit: number): Page<PackageRow> {

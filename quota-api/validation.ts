@@ -14,6 +14,7 @@ import { validateName as checkName, type NameKind } from '../shared/names';
 /** Limits are int64 in Forgejo; JavaScript numbers are exact up to 2^53 − 1 (8 PiB), which we accept. */
 const LIMIT_SCHEMA = {
   type: ['integer', 'null'],
+  format: 'int64',
   minimum: -Number.MAX_SAFE_INTEGER,
   maximum: Number.MAX_SAFE_INTEGER,
 } as const;

@@ -159,7 +159,8 @@ export function attachmentJson(row: AttachmentRow, appUrl: string): QuotaUsedAtt
   let container: { api_url: string; html_url: string };
   if (row.release !== null) {
     container = {
-      api_url: `${appUrl}api/v1/repos/${repo}/releases/tags/${seg(row.release)}`,
+      // Forgejo's Release.APIURL names the release by id; its page is named by tag.
+      api_url: `${appUrl}api/v1/repos/${repo}/releases/${row.releaseId ?? 0}`,
       html_url: `${appUrl}${repo}/releases/tag/${seg(row.release)}`,
     };
   } else if (row.comment !== null) {

@@ -2,8 +2,8 @@
  * The signed-in user's quota (`/user/quota…`) and an organization's (`/orgs/{org}/quota…`,
  * for its owners and site admins). Same handlers; names of groups and rules are hidden.
  */
+import { answers, operation, PAGING_QUERY, SUBJECT_QUERY } from '../openapi';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { checkSubject, QuotaIndex } from '../../shared/quota/evaluate';
 import { appUrlOf } from '../urls';
 import type { Access } from '../auth';
 import type { Account, Page, QuotaStore } from '../store';
@@ -24,26 +24,44 @@ function sendPage<Row, Json>(
   return page.items.map((row) => toJson(row, appUrl));
 }
 
+/** Operation ids and wording as in Forgejo's document, for the user's and an org's routes. */
+function describe(prefix: string) {
+  const org = prefix !== '/user';
+  const id = (name: string) => (org ? `org${name}` : `user${name}`);
+  const whose = org ? 'the organization' : 'the authenticated user';
+  const base = { tags: [org ? 'organization' : 'user'], ...(org ? { params: ['org'] } : {}) };
+  // Forgejo resolves the org first (404), and documents 401 only where no org is involved.
+  const errors = org ? [401, 403, 404] : [401, 403];
+  return {
+    info: { ...base, operationId: id('GetQuota'), summary: `Get quota information for ${whose}`, success: answers.ok('QuotaInfo'), errors },
+    check: { ...base, operationId: id('CheckQuota'), summary: `Check if ${whose} is over quota for a given subject`, query: SUBJECT_QUERY, success: answers.boolean, errors: [...errors, 422] },
+    list: (what: string, definition: string) => ({
+      ...base, operationId: id(`ListQuota${what}`), summary: `List the ${what.toLowerCase()} affecting ${whose}'s quota`,
+      query: PAGING_QUERY, success: answers.ok(definition), errors,
+    }),
+  };
+}
+
 function register(api: FastifyInstance, store: QuotaStore, prefix: string, access: Access): void {
   const config = { access, quota: true } as const;
+  const docs = describe(prefix);
 
-  api.get(`${prefix}/quota`, { config }, async (request) => quotaInfo(store, request.quotaAccount!, 'hide-names'));
+  api.get(`${prefix}/quota`, { config, schema: operation(docs.info) }, async (request) => quotaInfo(store, request.quotaAccount!, 'hide-names'));
 
-  api.get(`${prefix}/quota/check`, { config }, async (request, reply) => {
+  api.get(`${prefix}/quota/check`, { config, schema: operation(docs.check) }, async (request, reply) => {
     const subject = validateCheckSubject((request.query as Record<string, unknown>).subject);
-    const account = request.quotaAccount!;
-    const allowed = checkSubject(new QuotaIndex(store.modelFor(account)), account.name, subject, store.usageOf(account));
+    const allowed = store.checkVerdict(request.quotaAccount!, subject, request.generation ?? store.generation());
     // A bare JSON boolean, as Forgejo answers.
-    return reply.type('application/json; charset=utf-8').send(JSON.stringify(allowed));
+    return reply.type('application/json; charset=utf-8').send(allowed ? 'true' : 'false');
   });
 
-  api.get(`${prefix}/quota/attachments`, { config }, async (request, reply) =>
+  api.get(`${prefix}/quota/attachments`, { config, schema: operation(docs.list('Attachments', 'QuotaUsedAttachmentList')) }, async (request, reply) =>
     sendPage(request, reply, (a, o, l) => store.attachmentsOf(a, o, l), attachmentJson),
   );
-  api.get(`${prefix}/quota/packages`, { config }, async (request, reply) =>
+  api.get(`${prefix}/quota/packages`, { config, schema: operation(docs.list('Packages', 'QuotaUsedPackageList')) }, async (request, reply) =>
     sendPage(request, reply, (a, o, l) => store.packagesOf(a, o, l), packageJson),
   );
-  api.get(`${prefix}/quota/artifacts`, { config }, async (request, reply) =>
+  api.get(`${prefix}/quota/artifacts`, { config, schema: operation(docs.list('Artifacts', 'QuotaUsedArtifactList')) }, async (request, reply) =>
     sendPage(request, reply, (a, o, l) => store.artifactsOf(a, o, l), artifactJson),
   );
 }

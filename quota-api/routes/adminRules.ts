@@ -1,21 +1,33 @@
 /** `/admin/quota/rules[/{quotarule}]` (seed: administrative rule endpoints). */
+import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { CreateQuotaRuleOptions, EditQuotaRuleOptions } from '../../shared/api/types';
 import { messages, unprocessable } from '../errors';
 import type { QuotaStore } from '../store';
-import { bodySchemas, validateName, validateSubjects } from '../validation';
+import { validateName, validateSubjects } from '../validation';
 import { ruleInfo } from '../views';
 
 const ADMIN = { access: 'admin', quota: true } as const;
+const ADMIN_DOC = { tags: ['admin'] };
 
 type RuleParams = { quotarule: string };
 
 export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get('/admin/quota/rules', { config: ADMIN }, async () => store.listRules().map((rule) => ruleInfo(rule)));
+  api.get('/admin/quota/rules', {
+    config: ADMIN,
+    schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaRules', summary: 'List the available quota rules', success: answers.list('QuotaRuleInfo'), errors: [401, 403] }),
+  }, async () => store.listRules().map((rule) => ruleInfo(rule)));
 
   api.post<{ Body: Partial<CreateQuotaRuleOptions> }>(
     '/admin/quota/rules',
-    { config: ADMIN, schema: { body: bodySchemas.createRule } },
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC, operationId: 'adminCreateQuotaRule', summary: 'Create a new quota rule',
+        body: { name: 'rule', definition: 'CreateQuotaRuleOptions', description: 'Definition of the quota rule' },
+        success: answers.created('QuotaRuleInfo'), errors: [400, 401, 403, 409, 422],
+      }),
+    },
     async (request, reply) => {
       const body = request.body;
       const name = validateName('rule', body.name);
@@ -26,13 +38,23 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     },
   );
 
-  api.get<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', { config: ADMIN }, async (request) =>
+  api.get<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', {
+    config: ADMIN,
+    schema: operation({ ...ADMIN_DOC, operationId: 'adminGetQuotaRule', summary: 'Get information about a quota rule', params: ['quotarule'], success: answers.ok('QuotaRuleInfo'), errors: [400, 401, 403, 404] }),
+  }, async (request) =>
     ruleInfo(store.getRule(request.params.quotarule)),
   );
 
   api.patch<{ Params: RuleParams; Body: { limit?: number | null; subjects?: string[] | null } }>(
     '/admin/quota/rules/:quotarule',
-    { config: ADMIN, schema: { body: bodySchemas.editRule } },
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC, operationId: 'adminEditQuotaRule', summary: 'Change an existing quota rule', params: ['quotarule'],
+        body: { name: 'rule', definition: 'EditQuotaRuleOptions', description: 'Quota rule to change' },
+        success: answers.ok('QuotaRuleInfo'), errors: [400, 401, 403, 404, 422],
+      }),
+    },
     async (request) => {
       const name = request.params.quotarule;
       store.getRule(name); // 404 before 422, as Forgejo's rule middleware runs first
@@ -45,7 +67,10 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     },
   );
 
-  api.delete<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', { config: ADMIN }, async (request, reply) => {
+  api.delete<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', {
+    config: ADMIN,
+    schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaRule', summary: 'Deletes a quota rule', params: ['quotarule'], success: answers.noContent, errors: [400, 401, 403, 404] }),
+  }, async (request, reply) => {
     store.deleteRule(request.params.quotarule);
     return reply.code(204).send();
   });

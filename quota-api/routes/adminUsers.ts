@@ -1,17 +1,21 @@
 /** `/admin/users/{username}/quota[/groups]`: an account's quota with names, and its explicit groups. */
+import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { SetUserQuotaGroupsOptions } from '../../shared/api/types';
 import { messages, notFound } from '../errors';
 import type { QuotaStore } from '../store';
-import { bodySchemas } from '../validation';
 import { quotaInfo } from '../views';
 
 const ADMIN = { access: 'admin', quota: true } as const;
+const ADMIN_DOC = { tags: ['admin'] };
 
 type UserParams = { username: string };
 
 export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get<{ Params: UserParams }>('/admin/users/:username/quota', { config: ADMIN }, async (request) => {
+  api.get<{ Params: UserParams }>('/admin/users/:username/quota', {
+    config: ADMIN,
+    schema: operation({ ...ADMIN_DOC, operationId: 'adminGetUserQuota', summary: "Get the user's quota info", params: ['username'], success: answers.ok('QuotaInfo'), errors: [400, 401, 403, 404, 422] }),
+  }, async (request) => {
     const account = store.findAccount(request.params.username);
     if (!account) throw notFound(messages.userNotFound(request.params.username));
     return quotaInfo(store, account, 'show-names');
@@ -19,7 +23,14 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
 
   api.post<{ Params: UserParams; Body: Partial<SetUserQuotaGroupsOptions> }>(
     '/admin/users/:username/quota/groups',
-    { config: ADMIN, schema: { body: bodySchemas.setUserGroups } },
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC, operationId: 'adminSetUserQuotaGroups', summary: "Set the user's quota groups to a given list.", params: ['username'],
+        body: { name: 'groups', definition: 'SetUserQuotaGroupsOptions', description: 'quota group to remove a user from' },
+        success: answers.noContent, errors: [400, 401, 403, 404, 422],
+      }),
+    },
     async (request, reply) => {
       const { username } = request.params;
       const groups = request.body.groups;

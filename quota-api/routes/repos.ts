@@ -2,6 +2,7 @@
  * `GET /user/repos?order_by=…` and `GET /repos/search?sort=…&order=…`: repositories in
  * Forgejo's orders (models/repo/search.go), including the size orders the quota view uses.
  */
+import { answers, operation, PAGING_QUERY } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import { unprocessable } from '../errors';
 import { setPageHeaders } from '../pagination';
@@ -16,8 +17,38 @@ const SEARCH_ORDER_SQL: Record<string, Record<string, string>> = {
   desc: { alpha: 'owner DESC, name DESC', created: 'id DESC', updated: 'id DESC', size: '(git_size + lfs_size) DESC', git_size: 'git_size DESC', lfs_size: 'lfs_size DESC', id: 'id DESC', stars: 'id DESC', forks: 'id DESC' },
 };
 
+/**
+ * The query of /repos/search as Forgejo documents it. Of these the server reads sort, order and
+ * the paging; the filters are accepted and, on a server without search, change nothing.
+ */
+const SEARCH_QUERY = {
+  q: { type: 'string', description: 'keyword' },
+  topic: { type: 'boolean', description: 'Limit search to repositories with keyword as topic' },
+  includeDesc: { type: 'boolean', description: 'include search of keyword within repository description' },
+  uid: { type: 'integer', format: 'int64', description: 'search only for repos that the user with the given id owns or contributes to' },
+  priority_owner_id: { type: 'integer', format: 'int64', description: 'repo owner to prioritize in the results' },
+  team_id: { type: 'integer', format: 'int64', description: 'search only for repos that belong to the given team id' },
+  starredBy: { type: 'integer', format: 'int64', description: 'search only for repos that the user with the given id has starred' },
+  private: { type: 'boolean', description: 'include private repositories this user has access to (defaults to true)' },
+  is_private: { type: 'boolean', description: 'show only public, private or all repositories (defaults to all)' },
+  template: { type: 'boolean', description: 'include template repositories this user has access to (defaults to true)' },
+  archived: { type: 'boolean', description: 'show only archived, non-archived or all repositories (defaults to all)' },
+  mode: { type: 'string', description: 'type of repository to search for. Supported values are "fork", "source", "mirror" and "collaborative"' },
+  exclusive: { type: 'boolean', description: 'if `uid` is given, search only for repos that the user owns' },
+  sort: { type: 'string', description: 'sort repos by attribute. Supported values are "alpha", "created", "updated", "size", "git_size", "lfs_size", "id", "stars" and "forks". Default is "alpha"' },
+  order: { type: 'string', description: 'sort order, either "asc" (ascending) or "desc" (descending). Default is "asc", ignored if "sort" is not specified.' },
+  ...PAGING_QUERY,
+} as const;
+
 export function registerRepoRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get('/user/repos', { config: { access: 'user' } }, async (request, reply) => {
+  api.get('/user/repos', {
+    config: { access: 'user' },
+    schema: operation({
+      operationId: 'userCurrentListRepos', summary: 'List the repos that the authenticated user owns', tags: ['user'],
+      query: { ...PAGING_QUERY, order_by: { type: 'string', enum: Object.keys(REPOSITORY_ORDER_SQL), description: 'order the repositories' } },
+      success: answers.list('Repository'), errors: [401, 403, 422],
+    }),
+  }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     const orderBy = (firstValue(query.order_by) ?? '').trim();
     let orderSql = 'name ASC';
@@ -33,7 +64,14 @@ export function registerRepoRoutes(api: FastifyInstance, store: QuotaStore): voi
     return page.items.map((row) => repositoryJson(row, viewer, appUrl));
   });
 
-  api.get('/repos/search', { config: { access: 'user' } }, async (request, reply) => {
+  api.get('/repos/search', {
+    config: { access: 'user' },
+    schema: operation({
+      operationId: 'repoSearch', summary: 'Search for repositories', tags: ['repository'],
+      query: SEARCH_QUERY,
+      success: answers.ok('SearchResults'), errors: [401, 422],
+    }),
+  }, async (request, reply) => {
     const query = request.query as Record<string, unknown>;
     let orderSql = 'name ASC';
     const sort = firstValue(query.sort) ?? '';

@@ -1,6 +1,9 @@
 import assert from 'node:assert/strict';
 import type { QuotaInfo, QuotaUsedArtifact, QuotaUsedAttachment, QuotaUsedPackage, User } from '../../shared/api/types';
-import { client, DEMO_TOKENS, errorMessage, request, startServer, writeTempFile, type RunningServer } from './helpers';
+import * as fs from 'node:fs';
+import * as path from 'node:path';
+import Database from 'better-sqlite3';
+import { client, DEMO_TOKENS, errorMessage, request, startServer, tempDir, writeTempFile, type RunningServer } from './helpers';
 
 const MiB = 1024 * 1024;
 
@@ -101,6 +104,32 @@ describe('quota API: signed-in user and organization quota', () => {
     it('401 without credentials', async () => {
       assert.equal((await request(server.baseUrl, 'GET', '/user/quota/check?subject=size:all')).status, 401);
     });
+
+    it('a repeated check follows every change at once: through the API and by another process', async () => {
+      const dir = tempDir();
+      const dbFile = path.join(dir, 'verdicts.sqlite');
+      const own = await startServer({ db: dbFile });
+      try {
+        const root = client(own.baseUrl, DEMO_TOKENS.root);
+        const bobOnOwn = client(own.baseUrl, DEMO_TOKENS.bob);
+        assert.equal((await root.post('/admin/quota/groups', { name: 'tight', rules: [{ name: 'tight-rule', limit: 0, subjects: ['size:all'] }] })).status, 201);
+        assert.equal((await root.post('/admin/users/bob/quota/groups', { groups: ['tight'] })).status, 204);
+        assert.equal((await bobOnOwn.get('/user/quota/check?subject=size:all')).text, 'false');
+        assert.equal((await bobOnOwn.get('/user/quota/check?subject=size:all')).text, 'false', 'asked twice');
+        assert.equal((await root.patch('/admin/quota/rules/tight-rule', { limit: 2 ** 50 })).status, 200);
+        assert.equal((await bobOnOwn.get('/user/quota/check?subject=size:all')).text, 'true', 'after the PATCH');
+        const other = new Database(dbFile);
+        try {
+          other.prepare("UPDATE quota_rules SET limit_bytes = 0 WHERE name = 'tight-rule'").run();
+        } finally {
+          other.close();
+        }
+        assert.equal((await bobOnOwn.get('/user/quota/check?subject=size:all')).text, 'false', 'after another process wrote');
+      } finally {
+        await own.stop();
+        fs.rmSync(dir, { recursive: true, force: true });
+      }
+    });
   });
 
   describe('GET /user/quota/attachments|packages|artifacts', () => {
@@ -166,6 +195,9 @@ describe('quota API: signed-in user and organization quota', () => {
       const attachments = await alice.get<QuotaUsedAttachment[]>('/orgs/acme/quota/attachments');
       assert.deepEqual(attachments.body.map((a) => a.name), ['site-v1.zip', 'screenshot.png'], 'largest first');
       assert.match(attachments.body[0].contained_in.html_url, /\/acme\/site\/releases\/tag\/v1$/);
+      // The API URL names the release by id, as Forgejo's Release.APIURL does (the seed's first release: 1).
+      assert.match(attachments.body[0].contained_in.api_url, /\/api\/v1\/repos\/acme\/site\/releases\/1$/);
+      assert.equal(attachments.body[0].api_url, `${attachments.body[0].contained_in.api_url}/assets/${attachments.body[0].api_url.split('/').pop()}`);
       const packages = await alice.get<QuotaUsedPackage[]>('/orgs/acme/quota/packages');
       assert.deepEqual(packages.body.map((p) => [p.name, p.type, p.version, p.size]), [['site', 'npm', '1.0.0', 4 * MiB]]);
       const artifacts = await alice.get<QuotaUsedArtifact[]>('/orgs/acme/quota/artifacts');

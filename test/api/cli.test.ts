@@ -76,6 +76,36 @@ describe('quota-api command line', () => {
     assert.match(missing.stderr, /needs an account name/);
   });
 
+  it('token create applies the name rule and finds an existing account without case', async () => {
+    const db = path.join(dir, 'names.sqlite');
+    const seeded = await startServer({ db });
+    await seeded.stop();
+    for (const [name, reason] of [[' bob', /must not begin or end with white space/], ['a/b', /must not contain "\/"/], ['ev\u202Eil', /RIGHT-TO-LEFT OVERRIDE/], ['\t', /white space|control character/]] as const) {
+      const run = await runCli(['token', 'create', name, '--db', db]);
+      assert.equal(run.code, 2, `${JSON.stringify(name)}: ${run.stderr}`);
+      assert.match(run.stderr, reason);
+      assert.equal(run.stdout, '', 'no token printed');
+    }
+    const upper = await runCli(['token', 'create', 'ALICE', '--db', db]);
+    assert.equal(upper.code, 0, upper.stderr);
+    const decomposed = await runCli(['token', 'create', 'Jose\u0301', '--db', db]);
+    assert.equal(decomposed.code, 0, decomposed.stderr);
+    const server = await startServer({ db, seed: null });
+    try {
+      assert.equal((await client(server.baseUrl, upper.stdout.trim()).get<User>('/user')).body.login, 'alice');
+      assert.equal((await client(server.baseUrl, decomposed.stdout.trim()).get<User>('/user')).body.login, 'Jos\u00e9');
+    } finally {
+      await server.stop();
+    }
+    const stored = new Database(db, { readonly: true });
+    try {
+      const names = stored.prepare("SELECT name FROM accounts WHERE name LIKE 'alice' OR name LIKE 'a/b' OR name LIKE ' bob'").pluck().all();
+      assert.deepEqual(names, ['alice'], 'no second account for ALICE, none for refused names');
+    } finally {
+      stored.close();
+    }
+  });
+
   it('usage errors exit 2 with a message and the usage text; --help exits 0', async () => {
     for (const args of [['--port', 'abc'], ['--port', '70000'], ['--bogus'], ['token'], ['serve-now'], ['--log-level', 'loud']]) {
       const result = await runCli(args);

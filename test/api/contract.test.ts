@@ -8,7 +8,7 @@ import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
-import { client, DEMO_TOKENS, ROOT, startServer, type RunningServer } from './helpers';
+import { client, DEMO_TOKENS, errorMessage, request, ROOT, startServer, type RunningServer } from './helpers';
 
 const swagger = JSON.parse(
   fs.readFileSync(path.join(ROOT, 'test/fixtures/forgejo/forgejo-quota-swagger.json'), 'utf8').replace(/"#\/definitions\//g, '"forgejo#/definitions/'),
@@ -116,6 +116,22 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
       assert.ok(validate(response.body), `${JSON.stringify(validate.errors)}\n${response.text.slice(0, 500)}`);
     });
   }
+
+  it('an unknown token is a 401 with Forgejo\'s message on every route, public ones and unknown orgs included', async () => {
+    const validate = validatorFor('GET', '/user', 401);
+    assert.notEqual(validate, 'no-body');
+    for (const url of ['/user', '/user/quota', '/admin/quota/rules', '/orgs/nobody/quota', '/orgs/acme/quota', '/version']) {
+      for (const header of ['token not-a-real-token', 'Bearer not-a-real-token']) {
+        const response = await request(server.baseUrl, 'GET', url, { headers: { authorization: header } });
+        assert.equal(response.status, 401, `${url} ${header}`);
+        assert.equal(errorMessage(response), 'user does not exist [uid: 0, name: ]');
+        assert.ok((validate as ValidateFunction)(response.body), JSON.stringify((validate as ValidateFunction).errors));
+      }
+    }
+    // No token at all: public routes answer, the others ask for one.
+    assert.equal((await request(server.baseUrl, 'GET', '/version')).status, 200);
+    assert.equal(errorMessage(await request(server.baseUrl, 'GET', '/user')), 'token is required');
+  });
 
   it('user/org look-ups ignore case; an unknown org is a 404 before any token check, with Forgejo\'s messages', async () => {
     const anonymous = client(server.baseUrl);

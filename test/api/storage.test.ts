@@ -4,6 +4,9 @@ import * as fs from 'node:fs';
 import * as path from 'node:path';
 import Database from 'better-sqlite3';
 import type { QuotaRuleInfo } from '../../shared/api/types';
+import type { QuotaUsedAttachment } from '../../shared/api/types';
+import { MIGRATIONS } from '../../quota-api/migrations';
+import { hashToken } from '../../quota-api/tokens';
 import { client, DEMO_TOKENS, startServer, tempDir, type RunningServer } from './helpers';
 
 function countRules(dbFile: string, name: string): number {
@@ -116,6 +119,50 @@ describe('quota API: storage', () => {
       assert.ok(deletes > 0, 'the stream included acknowledged deletes');
     } finally {
       await server.stop();
+    }
+  });
+  it('a database from before release ids is migrated: its release attachments get ids, nothing is lost', async () => {
+    const dbFile = path.join(dir, 'v2.sqlite');
+    const old = new Database(dbFile);
+    old.exec('CREATE TABLE schema_migrations (version INTEGER PRIMARY KEY, name TEXT NOT NULL, applied_at TEXT NOT NULL)');
+    for (const migration of MIGRATIONS.filter((m) => m.version <= 2)) {
+      old.exec(migration.sql);
+      old.prepare('INSERT INTO schema_migrations VALUES (?, ?, ?)').run(migration.version, migration.name, 'before');
+    }
+    old.prepare("INSERT INTO accounts (id, name, type) VALUES (1, 'dana', 'user')").run();
+    old.prepare("INSERT INTO tokens (account_id, token_sha256, created_at) VALUES (1, ?, 'before')").run(hashToken('dana-token'));
+    const attach = old.prepare('INSERT INTO attachments (repo, charged_to, name, size, issue, comment, release) VALUES (?, ?, ?, ?, ?, ?, ?)');
+    attach.run('dana/app', 'dana', 'issue.png', 10, 4, null, null);
+    attach.run('dana/app', 'dana', 'app-v2.zip', 40, null, null, 'v2');
+    attach.run('dana/lib', 'dana', 'lib-v2.zip', 30, null, null, 'v2');
+    attach.run('dana/app', 'dana', 'app-v2.sig', 20, null, null, 'v2');
+    attach.run('dana/app', 'dana', 'app-v1.zip', 50, null, null, 'v1');
+    old.close();
+
+    const server = await startServer({ db: dbFile, seed: null });
+    try {
+      const response = await client(server.baseUrl, 'dana-token').get<QuotaUsedAttachment[]>('/user/quota/attachments');
+      assert.equal(response.status, 200, response.text);
+      const containers = Object.fromEntries(response.body.map((a) => [a.name, a.contained_in.api_url.replace(/^.*\/api\/v1/, '')]));
+      // One release per (repo, tag), numbered by its first stored attachment.
+      assert.deepEqual(containers, {
+        'app-v1.zip': '/repos/dana/app/releases/3',
+        'app-v2.zip': '/repos/dana/app/releases/1',
+        'lib-v2.zip': '/repos/dana/lib/releases/2',
+        'app-v2.sig': '/repos/dana/app/releases/1',
+        'issue.png': '/repos/dana/app/issues/4',
+      });
+      const pages = Object.fromEntries(response.body.map((a) => [a.name, a.contained_in.html_url.replace(/^https?:\/\/[^/]+/, '')]));
+      assert.equal(pages['app-v2.zip'], '/dana/app/releases/tag/v2');
+    } finally {
+      await server.stop();
+    }
+    const migrated = new Database(dbFile, { readonly: true });
+    try {
+      assert.deepEqual(migrated.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(), MIGRATIONS.map((m) => m.version));
+      assert.equal(migrated.prepare('SELECT COUNT(*) FROM attachments').pluck().get(), 5);
+    } finally {
+      migrated.close();
     }
   });
 });

@@ -210,7 +210,7 @@ describe('quota API commands against the real reference server', function () {
     assert.equal(await lastMessage('error'), `Could not list the quota rules: your account is not a site administrator on ${server.baseUrl} (the server said: user should be the site admin).`);
     const { hooks } = await activeExtension();
     const labels = (await hooks.treeChildren()).map((node) => (node.kind === 'section' ? node.label : node.kind));
-    assert.deepEqual(labels, ['My usage'], 'a non-admin sees only their usage');
+    assert.deepEqual(labels, ['My usage', 'repositories'], 'a non-admin sees only their usage and repositories, no admin sections');
   });
 
   it('after Sign Out the token is gone, and no log ever contained a token', async () => {
