@@ -42,6 +42,8 @@ export interface TestHooks {
   treeDescription(): string | undefined;
   statusBar(): StatusBarState;
   dashboard(): { model: DashboardModel | undefined; html: string; visible: boolean };
+  /** What a click on a dashboard row's link asks for: whether that address was opened. */
+  dashboardOpen(url: string): Promise<boolean>;
   /** Where the log channel writes its file, to prove secrets never reach it. */
   logUri: vscode.Uri;
   languageClient: LanguageClient;
@@ -134,6 +136,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     treeDescription: () => quotaView.view.description,
     statusBar: () => statusBar.state(),
     dashboard: () => dashboard.current(),
+    dashboardOpen: (url) => dashboard.openOnServer(url),
     logUri: context.logUri,
     languageClient: client,
   };

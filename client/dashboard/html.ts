@@ -1,7 +1,7 @@
 /**
  * The dashboard's HTML: plain elements styled with VS Code's theme variables (light, dark and
  * high contrast follow the editor), a strict content security policy, no remote content. One
- * inline style sheet and one small script (sorting, the Refresh button) are allowed by nonce;
+ * inline style sheet and one small script (sorting, the Refresh button, links the extension opens) are allowed by nonce;
  * there are no style attributes, which the policy would refuse (the bars are SVG).
  */
 import { formatSize } from '../../shared/quota/sizes';
@@ -67,12 +67,27 @@ function groupsSection(model: DashboardModel): string {
   return intro + groups.join('');
 }
 
-function listTable(id: string, title: string, items: DashboardListItem[]): string {
+/**
+ * A row's name; with a page on the server, a button that asks the extension to open it (the
+ * webview itself navigates nowhere).
+ */
+function itemName(item: DashboardListItem): string {
+  if (!item.url) return escapeHtml(item.name);
+  return `<button type="button" class="link" data-url="${escapeHtml(item.url)}" title="${escapeHtml(`Open ${item.url}`)}">${escapeHtml(item.name)}</button>`;
+}
+
+function listTable(id: string, title: string, items: DashboardListItem[], headers = ['Name', 'Size', 'Where'], caption = `${title} (${items.length})`): string {
   if (items.length === 0) return `<h3>${escapeHtml(title)}</h3><p class="muted">None.</p>`;
   const rows = items.map(
-    (item) => `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${escapeHtml(item.name)}</th><td data-sort="${item.size}">${size(item.size)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
+    (item) => `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${itemName(item)}</th><td data-sort="${item.size}">${size(item.size)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
   );
-  return table(id, `${title} (${items.length})`, ['Name', 'Size', 'Where'], rows);
+  return table(id, caption, headers, rows);
+}
+
+function repositoriesSection(repositories: NonNullable<DashboardModel['repositories']>): string {
+  const { items, total } = repositories;
+  const caption = items.length < total ? `The ${items.length} largest of ${total}` : `All ${total}, largest first`;
+  return `<h2>Largest repositories</h2>${listTable('repositories', 'Repositories', items, ['Repository', 'Size (git and LFS)', 'Visibility'], caption)}`;
 }
 
 /** A table whose column headers are buttons: Enter or Space sorts by that column. */
@@ -95,6 +110,7 @@ export function renderDashboard(model: DashboardModel | undefined, options: Page
 ${options.notice ? `<p role="status" class="notice">${escapeHtml(options.notice)}</p>` : ''}
 <h2>Usage</h2>${subjectsTable(model)}
 <h2>Groups and rules</h2>${groupsSection(model)}
+${model.repositories ? repositoriesSection(model.repositories) : ''}
 ${lists}`;
   }
   return `<!DOCTYPE html>
@@ -121,6 +137,8 @@ h1 { font-size: 1.5em; font-weight: 600; } h2 { font-size: 1.2em; margin-top: 1.
 code { font-family: var(--vscode-editor-font-family); }
 button { font: inherit; color: var(--vscode-button-foreground); background: var(--vscode-button-background); border: 1px solid var(--vscode-button-border, transparent); padding: 0.25em 0.8em; cursor: pointer; }
 button:hover { background: var(--vscode-button-hoverBackground); }
+button.link { color: var(--vscode-textLink-foreground); background: none; border: none; padding: 0; text-align: left; text-decoration: underline; }
+button.link:hover { color: var(--vscode-textLink-activeForeground); background: none; }
 button.sort { color: inherit; background: none; border: 1px solid transparent; padding: 0; font-weight: 600; text-align: left; }
 button:focus-visible { outline: 1px solid var(--vscode-focusBorder); outline-offset: 2px; }
 table { border-collapse: collapse; width: 100%; margin: 0.5em 0 1em; }
@@ -145,6 +163,9 @@ const SCRIPT = `
 (function () {
   const vscode = acquireVsCodeApi();
   document.getElementById('refresh').addEventListener('click', () => vscode.postMessage({ type: 'refresh' }));
+  for (const link of document.querySelectorAll('button.link')) {
+    link.addEventListener('click', () => vscode.postMessage({ type: 'open', url: link.dataset.url }));
+  }
   for (const button of document.querySelectorAll('button.sort')) {
     button.addEventListener('click', () => {
       const table = document.getElementById(button.dataset.table);

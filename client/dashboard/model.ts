@@ -56,6 +56,16 @@ export interface DashboardModel {
   groups: DashboardGroup[];
   /** Only for the signed-in account: the API lists these for `/user` only. */
   lists?: { attachments: DashboardListItem[]; packages: DashboardListItem[]; artifacts: DashboardListItem[] };
+  /** Only for the signed-in account: its largest repositories, largest first, and how many it owns in all. */
+  repositories?: { items: DashboardListItem[]; total: number };
+}
+
+/** Forgejo reports a repository's size (git plus LFS) in KiB. */
+export const REPOSITORY_SIZE_UNIT = 1024;
+
+/** A repository as a dashboard row: its size in bytes, and its page on the server. */
+export function repositoryListItem(repo: { full_name: string; size: number; private?: boolean; html_url?: string }): DashboardListItem {
+  return { name: repo.full_name, size: repo.size * REPOSITORY_SIZE_UNIT, detail: repo.private ? 'private' : 'public', url: repo.html_url };
 }
 
 /** Subjects shown: everything measurable (`none` measures nothing). */

@@ -11,12 +11,14 @@ import { zeroUsage } from '../../shared/quota/usage';
 import type { ApiAccess } from '../apiAccess';
 import type { Notifier } from '../notifier';
 import { renderDashboard } from './html';
-import { dashboardFromModel, dashboardFromQuotaInfo, type DashboardListItem, type DashboardModel } from './model';
+import { dashboardFromModel, dashboardFromQuotaInfo, repositoryListItem, type DashboardListItem, type DashboardModel } from './model';
 
 export type DashboardTarget = { kind: 'self' } | { kind: 'admin'; account: string } | { kind: 'file'; uri: vscode.Uri; account: string };
 
 /** The first page of each usage list is what the dashboard shows (largest first, as the API sorts them). */
 const LIST_LIMIT = 50;
+/** How many of the account's largest repositories the dashboard lists. */
+const REPOSITORY_LIMIT = 10;
 
 export class QuotaDashboard implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
@@ -62,12 +64,26 @@ export class QuotaDashboard implements vscode.Disposable {
     panel.onDidDispose(() => (this.panel = undefined), null, this.disposables);
     panel.webview.onDidReceiveMessage(
       (message: unknown) => {
-        if (typeof message === 'object' && message !== null && (message as { type?: unknown }).type === 'refresh') void this.refresh();
+        if (typeof message !== 'object' || message === null) return;
+        const { type, url } = message as { type?: unknown; url?: unknown };
+        if (type === 'refresh') void this.refresh();
+        if (type === 'open' && typeof url === 'string') void this.openOnServer(url);
       },
       null,
       this.disposables,
     );
     this.render(undefined, 'Loading…');
+  }
+
+  /**
+   * Opens a row's page in the browser. Only addresses the dashboard itself listed are opened, so
+   * a page that misbehaved could not send the user anywhere else. Returns whether it was opened.
+   */
+  async openOnServer(url: string): Promise<boolean> {
+    const model = this.model;
+    const listed = [...(model?.repositories?.items ?? []), ...Object.values(model?.lists ?? {}).flat()].some((item) => item.url === url);
+    if (!listed || !/^https?:\/\//i.test(url)) return false;
+    return vscode.env.openExternal(vscode.Uri.parse(url, true));
   }
 
   private async load(): Promise<DashboardModel | undefined> {
@@ -111,14 +127,17 @@ export class QuotaDashboard implements vscode.Disposable {
 async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promise<DashboardModel> {
   // The lists are extras: a server without them still gets its usage and verdicts shown.
   const optional = <T>(request: Promise<Page<T>>) => request.catch((): Page<T> | undefined => undefined);
-  const [user, quota, attachments, packages, artifacts] = await Promise.all([
+  const [user, quota, attachments, packages, artifacts, repositories] = await Promise.all([
     client.currentUser({ signal }),
     client.myQuota({ signal }),
     optional(client.myAttachments(1, LIST_LIMIT, { signal })),
     optional(client.myPackages(1, LIST_LIMIT, { signal })),
     optional(client.myArtifacts(1, LIST_LIMIT, { signal })),
+    // Forgejo's `size` order is smallest first; `reversesize` is largest first.
+    optional(client.listMyRepositories({ orderBy: 'reversesize', page: 1, limit: REPOSITORY_LIMIT }, { signal })),
   ]);
-  const model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  let model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  if (repositories) model = { ...model, repositories: { items: repositories.items.map(repositoryListItem), total: repositories.total } };
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
     attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),

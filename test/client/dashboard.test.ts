@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { renderDashboard } from '../../client/dashboard/html';
-import { accountVerdict, dashboardFromQuotaInfo } from '../../client/dashboard/model';
+import { accountVerdict, dashboardFromQuotaInfo, repositoryListItem } from '../../client/dashboard/model';
 import type { QuotaInfo } from '../../shared/api/types';
 import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
 import { zeroUsage } from '../../shared/quota/usage';
@@ -42,6 +42,24 @@ describe('quota dashboard model and page', () => {
     assert.match(html, /default-src 'none'; img-src vscode-webview:\/\/x; style-src 'nonce-N0NCE'; script-src 'nonce-N0NCE';/);
     assert.ok(!/style="/.test(html), 'style attributes would be refused by the policy');
     assert.ok(!/https?:\/\//.test(html.replace(/http:\/\/127\.0\.0\.1:1\/api\/v1/g, '')), 'no remote content');
+  });
+
+  it('lists the largest repositories with Forgejo\'s KiB as bytes and human units, each a button the extension opens', () => {
+    const items = [
+      { full_name: 'bob/dotfiles', size: 145_408, private: true, html_url: 'http://forge.test/bob/dotfiles' },
+      { full_name: 'bob/<x>', size: 3, html_url: 'http://forge.test/bob/%3Cx%3E' },
+    ].map(repositoryListItem);
+    assert.deepEqual(items[0], { name: 'bob/dotfiles', size: 145_408 * 1024, detail: 'private', url: 'http://forge.test/bob/dotfiles' });
+    const html = renderDashboard({ ...model, repositories: { items, total: 5 } }, { cspSource: 'c', nonce: 'n' });
+    const section = html.slice(html.indexOf('<h2>Largest repositories</h2>'));
+    assert.ok(section.length < html.length, 'no repositories section');
+    assert.match(section, /<caption>The 2 largest of 5<\/caption>/);
+    assert.match(section, /data-sort="148897792"><span class="human">142 MiB<\/span> <span class="bytes">148,897,792 B/);
+    assert.match(section, /<button type="button" class="link" data-url="http:\/\/forge.test\/bob\/dotfiles"[^>]*>bob\/dotfiles<\/button>/);
+    assert.ok(section.includes('bob/&lt;x&gt;') && !section.includes('<x>'));
+    assert.ok(!/<a |href=/.test(html), 'the page itself links nowhere');
+    const all = renderDashboard({ ...model, repositories: { items, total: 2 } }, { cspSource: 'c', nonce: 'n' });
+    assert.match(all, /<caption>All 2, largest first<\/caption>/);
   });
 
   it('says so when the server lists no group', () => {

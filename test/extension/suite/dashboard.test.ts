@@ -1,8 +1,10 @@
 import * as assert from 'node:assert/strict';
-import { writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { DashboardModel } from '../../../client/dashboard/model';
-import type { QuotaInfo } from '../../../shared/api/types';
+import type { QuotaInfo, Repository } from '../../../shared/api/types';
 import { leafUsageFromQuotaUsed } from '../../../shared/quota/quotaInfo';
 import { usageBySubject } from '../../../shared/quota/usage';
 import { activeExtension, apiGet, diagnosticsWith, revertAndCloseAll, setSetting, startQuotaApi, waitFor, workspaceUri, type QuotaApiServer } from './helpers';
@@ -10,6 +12,14 @@ import { activeExtension, apiGet, diagnosticsWith, revertAndCloseAll, setSetting
 const ROOT_TOKEN = 'demo-root-token';
 const ALICE_TOKEN = 'demo-alice-token';
 const BOB_TOKEN = 'demo-bob-token';
+
+/** The repositories section must be the API's largest-first answer: names, Forgejo's KiB as bytes, and pages. */
+function assertRepositoriesMatchApi(model: DashboardModel, answer: Repository[], total: number): void {
+  assert.ok(model.repositories, 'no repositories section');
+  const shown = model.repositories.items.map((r) => [r.name, r.size, r.url]);
+  assert.deepEqual(shown, answer.map((r) => [r.full_name, r.size * 1024, r.html_url]));
+  assert.equal(model.repositories.total, total);
+}
 
 /** The dashboard must show exactly what the API answered: bytes per subject, and each group's rule limits. */
 function assertMatchesApi(model: DashboardModel, quota: QuotaInfo): void {
@@ -69,9 +79,12 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.equal(repos.used, 12 * 2 ** 20);
     assert.equal(repos.headroom, 88 * 2 ** 20);
     assert.deepEqual(model.lists?.attachments.map((a) => a.name), ['diagram.svg']);
+    const aliceRepos = (await apiGet(server.baseUrl, ALICE_TOKEN, '/user/repos?order_by=reversesize&limit=10')).body as Repository[];
+    assertRepositoriesMatchApi(model, aliceRepos, aliceRepos.length);
     const shown = hooks.dashboard();
     assert.equal(shown.visible, true);
     assert.match(shown.html, /<h1>Quota of alice<\/h1>/);
+    assert.match(shown.html, /<h2>Largest repositories<\/h2>/);
     assert.match(shown.html, /no rule of group #1 covers size:all, so Forgejo refuses it/);
     // One panel, reused: opening again does not add a second one.
     const tabs = () => vscode.window.tabGroups.all.flatMap((g) => g.tabs).filter((t) => t.input instanceof vscode.TabInputWebview).length;
@@ -82,6 +95,49 @@ describe('quota dashboard, status bar and walkthrough', function () {
     const untitled = vscode.workspace.textDocuments.filter((d) => d.isUntitled).length;
     await vscode.commands.executeCommand('quotaState.showMyQuota');
     assert.equal(vscode.workspace.textDocuments.filter((d) => d.isUntitled).length, untitled);
+  });
+
+  it('lists the largest repositories of the signed-in account as the API orders them, each opening its page on the server', async () => {
+    const { hooks } = await activeExtension();
+    // An account with more repositories than the dashboard lists, named so that name order is not size order.
+    const folder = mkdtempSync(path.join(tmpdir(), 'quota-state-repos-'));
+    const seed = path.join(folder, 'repos.quota.jsonc');
+    const sizesMiB = [3, 40, 1, 250, 7, 90, 12, 0, 64, 5, 120, 30];
+    writeFileSync(
+      seed,
+      JSON.stringify({
+        enabled: true,
+        rules: [{ name: 'repos-1g', limit: '1 GiB', subjects: ['size:repos:all'] }],
+        groups: [{ name: 'free', rules: ['repos-1g'] }],
+        defaultGroups: ['free'],
+        accounts: [{ name: 'dana', type: 'user', token: 'seed-dana-token' }],
+        repos: sizesMiB.map((mib, i) => ({ owner: 'dana', name: `repo-${String.fromCharCode(97 + i)}`, private: i % 2 === 0, gitSize: `${mib} MiB`, lfsSize: `${i} KiB` })),
+      }),
+    );
+    const other = await startQuotaApi(seed);
+    try {
+      await setSetting('api.baseUrl', other.baseUrl);
+      await signIn('seed-dana-token');
+      const model = await vscode.commands.executeCommand<DashboardModel>('quotaState.showDashboard');
+      assert.ok(model, 'no dashboard model');
+      assert.equal(model.account, 'dana');
+      const answer = (await apiGet(other.baseUrl, 'seed-dana-token', '/user/repos?order_by=reversesize&limit=10')).body as Repository[];
+      assertRepositoriesMatchApi(model, answer, sizesMiB.length);
+      const sizes = model.repositories!.items.map((r) => r.size);
+      assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'largest first');
+      assert.equal(model.repositories!.items[0].name, 'dana/repo-d');
+      assert.equal(model.repositories!.items[0].size, 250 * 2 ** 20 + 3 * 1024);
+      const html = hooks.dashboard().html;
+      assert.match(html, /<caption>The 10 largest of 12<\/caption>/);
+      assert.ok(html.includes(`data-url="${answer[0].html_url}"`), 'the largest repository links to its page');
+      // The extension opens only what the dashboard listed, and only web addresses.
+      assert.equal(await hooks.dashboardOpen('https://elsewhere.example/phish'), false);
+      assert.equal(await hooks.dashboardOpen('command:workbench.action.closeAllEditors'), false);
+    } finally {
+      await setSetting('api.baseUrl', server.baseUrl);
+      await other.stop();
+      rmSync(folder, { recursive: true, force: true });
+    }
   });
 
   it('opens the dashboard for another account as a site administrator, and refreshes after a rule change', async () => {

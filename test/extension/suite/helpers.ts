@@ -83,12 +83,12 @@ export interface QuotaApiServer {
   stop(): Promise<void>;
 }
 
-/** The real reference API (built dist/quota-api/main.js), in-memory database, seeded with the demo instance. */
-export function startQuotaApi(): Promise<QuotaApiServer> {
+/** The real reference API (built dist/quota-api/main.js), in-memory database, seeded with the demo instance or `seed`. */
+export function startQuotaApi(seed?: string): Promise<QuotaApiServer> {
   const root = repositoryRoot();
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(root, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', path.join(root, 'examples', 'demo.quota.jsonc')],
+    [path.join(root, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', seed ?? path.join(root, 'examples', 'demo.quota.jsonc')],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
   );
   const stop = () =>
