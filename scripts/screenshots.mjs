@@ -10,7 +10,7 @@
 // (`--only` takes the named pictures alone; those after `dashboard` need its sign-in, so take them with it.)
 // Exit code: 0 when every picture was taken, 1 otherwise. Everything it starts (the API, VS Code's
 // server process group, the browser) is stopped on every way out.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
@@ -133,8 +133,6 @@ async function main() {
   const api = await startQuotaApi({ port: 0, db: ':memory:' });
   cleanups.push(() => api.stop());
   const workspace = prepareDemoWorkspace(join(scratch, 'workspace'));
-  // The demo file's `$schema` is `../schemas/…`, relative to examples/: give the copy the same neighbour.
-  cpSync(join(repoRoot, 'schemas'), join(scratch, 'schemas'), { recursive: true });
   const vscode = await serveVsCode({
     folder: workspace,
     dataDir: join(scratch, 'vscode'),

@@ -29,6 +29,10 @@ export const demoWorkspace = join(repoRoot, '.data', 'demo-workspace');
 export function prepareDemoWorkspace(target = demoWorkspace) {
   rmSync(target, { recursive: true, force: true });
   cpSync(join(repoRoot, 'examples'), target, { recursive: true });
+  // The demo quota file's "$schema" is "../schemas/…", so the schemas sit beside the copy as they sit beside examples/.
+  const schemasBeside = join(dirname(target), 'schemas');
+  rmSync(schemasBeside, { recursive: true, force: true });
+  cpSync(join(repoRoot, 'schemas'), schemasBeside, { recursive: true });
   return target;
 }
 
