@@ -14,7 +14,7 @@ import { quotaHover } from '../../shared/quota/services/hover';
 import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
 import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
 import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
-import { DIAGNOSTIC_SOURCE } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 
@@ -69,10 +69,8 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
       }
     },
     codeActions: (document, _range, codeActionContext) =>
-      quotaCodeActions(
-        analysis(document),
-        document.uri,
-        codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
+      quotaCodeActions(analysis(document), codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)).map((action) =>
+        toCodeAction(analysis(document).lines, document.uri, action),
       ),
     codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
     inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),

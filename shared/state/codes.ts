@@ -4,6 +4,18 @@
  */
 import { defineCodes } from '../codes';
 import type { Severity } from '../diagnostics';
+import {
+  addSnippetUuidFix,
+  markDuplicateDeletedFix,
+  recomputeMagicFix,
+  removeLegacyPropertyFixes,
+  removeReferenceFix,
+  removeUnsupportedFeatureFix,
+  reorderFix,
+  unknownPropertyFixes,
+  unknownProviderFixes,
+  type StateFixProvider,
+} from './fixes';
 
 /**
  * How strictly records are read: `pulumi` follows Pulumi's loader (what it accepts is never an
@@ -47,7 +59,7 @@ type StateCodeName =
   | 'parent-urn-mismatch'
   | 'invalid-urn';
 
-export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity }>([
+export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity; fix?: StateFixProvider }>([
   { code: 'syntax', severity: 'error', description: 'The file is not valid JSON.' },
   { code: 'schema', severity: 'error', description: 'A value has the wrong shape for a resource record (wrong type, missing urn, …).' },
   {
@@ -55,6 +67,7 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     severity: 'warning',
     seedV3Severity: 'error',
     description: 'A property Pulumi neither declares nor ever wrote (Pulumi ignores it); in seed-v3 mode, any property outside the seed schema.',
+    fix: unknownPropertyFixes,
   },
   {
     code: 'newer-engine-property',
@@ -65,25 +78,26 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     code: 'legacy-property',
     severity: 'information',
     description: 'Fields older Pulumi engines wrote and Pulumi now ignores (sequenceNumber, version-1 target/time/defaults); one summary per file.',
+    fix: removeLegacyPropertyFixes,
   },
-  { code: 'unsupported-feature', severity: 'error', description: 'A version-4 `features` entry Pulumi does not support.' },
-  { code: 'invalid-snippet', severity: 'error', description: 'A snippet without a `uuid`, or two snippets with one `uuid`.' },
+  { code: 'unsupported-feature', severity: 'error', description: 'A version-4 `features` entry Pulumi does not support.', fix: removeUnsupportedFeatureFix },
+  { code: 'invalid-snippet', severity: 'error', description: 'A snippet without a `uuid`, or two snippets with one `uuid`.', fix: addSnippetUuidFix },
   {
     code: 'unsupported-version',
     severity: 'error',
     seedV3Severity: 'warning',
     description: 'A state version Pulumi cannot load (seed-v3 mode: any version but 3); the checks still run.',
   },
-  { code: 'missing-reference', severity: 'error', description: 'A parent, dependency, property dependency, deletedWith or replaceWith urn that is not in the file.' },
-  { code: 'forward-reference', severity: 'error', description: 'A referenced resource appears later in the file (import refuses this).' },
+  { code: 'missing-reference', severity: 'error', description: 'A parent, dependency, property dependency, deletedWith or replaceWith urn that is not in the file.', fix: removeReferenceFix },
+  { code: 'forward-reference', severity: 'error', description: 'A referenced resource appears later in the file (import refuses this).', fix: reorderFix },
   { code: 'dependency-cycle', severity: 'error', description: 'Resources depend on each other in a cycle.' },
-  { code: 'self-reference', severity: 'error', description: 'A resource references itself.' },
-  { code: 'duplicate-urn', severity: 'error', description: 'The same urn appears more than once and not all but one copy are marked delete.' },
+  { code: 'self-reference', severity: 'error', description: 'A resource references itself.', fix: removeReferenceFix },
+  { code: 'duplicate-urn', severity: 'error', description: 'The same urn appears more than once and not all but one copy are marked delete.', fix: markDuplicateDeletedFix },
   { code: 'invalid-provider-reference', severity: 'error', description: 'A provider reference is not `<provider urn>::<id>` with a `pulumi:providers:<pkg>` type.' },
-  { code: 'unknown-provider', severity: 'error', description: 'No earlier provider resource has that urn and id.' },
+  { code: 'unknown-provider', severity: 'error', description: 'No earlier provider resource has that urn and id.', fix: unknownProviderFixes },
   { code: 'missing-type', severity: 'error', description: 'A resource has no type (import requires it).' },
   { code: 'component-with-id', severity: 'error', description: 'A component resource (custom false) has an id.' },
-  { code: 'magic-mismatch', severity: 'error', description: "The manifest magic is not the SHA-256 of the manifest's version." },
+  { code: 'magic-mismatch', severity: 'error', description: "The manifest magic is not the SHA-256 of the manifest's version.", fix: recomputeMagicFix },
   { code: 'foreign-stack', severity: 'warning', description: "A urn names a stack other than the file's stack." },
   { code: 'malformed-property-value', severity: 'error', description: "A property value breaks Pulumi's encoding (secret, signature, resource reference, asset, archive)." },
   { code: 'duplicate-alias', severity: 'error', description: 'Two resources claim the same alias.' },
