@@ -14,7 +14,7 @@ import { quotaHover } from '../../shared/quota/services/hover';
 import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
 import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
 import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
-import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 
@@ -62,7 +62,8 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     prepareRename: (document, position) => prepareRename(analysis(document), offset(document, position)),
     rename: (document, position, newName) => {
       try {
-        return rename(analysis(document), document.uri, offset(document, position), newName);
+        const edits = rename(analysis(document), offset(document, position), newName);
+        return edits && { changes: { [document.uri]: toLspEdits(analysis(document).lines, edits) } };
       } catch (error) {
         if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
         throw error;
