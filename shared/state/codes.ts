@@ -14,8 +14,12 @@ import {
   reorderFix,
   unknownPropertyFixes,
   unknownProviderFixes,
+  unprotectPendingDeleteFix,
   type StateFixProvider,
 } from './fixes';
+import { protectedPendingDelete } from './checks/protectedPendingDelete';
+import type { StateDocument } from './model';
+import type { PendingDiagnostic } from './pending';
 
 /**
  * How strictly records are read: `pulumi` follows Pulumi's loader (what it accepts is never an
@@ -33,6 +37,12 @@ export function isStateSchemaMode(value: unknown): value is StateSchemaMode {
 export function stateSchemaModeOf(value: unknown): StateSchemaMode {
   return isStateSchemaMode(value) ? value : DEFAULT_STATE_SCHEMA_MODE;
 }
+
+/**
+ * A check that stands alone: it reads the whole document and reports its code. The checks that
+ * share one pass over the records (integrity.ts, loader.ts) are not listed here.
+ */
+export type StateCheck = (document: StateDocument, mode: StateSchemaMode) => PendingDiagnostic[];
 
 type StateCodeName =
   | 'syntax'
@@ -57,9 +67,10 @@ type StateCodeName =
   | 'malformed-property-value'
   | 'duplicate-alias'
   | 'parent-urn-mismatch'
-  | 'invalid-urn';
+  | 'invalid-urn'
+  | 'protected-pending-delete';
 
-export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity; fix?: StateFixProvider }>([
+export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity; check?: StateCheck; fix?: StateFixProvider }>([
   { code: 'syntax', severity: 'error', description: 'The file is not valid JSON.' },
   { code: 'schema', severity: 'error', description: 'A value has the wrong shape for a resource record (wrong type, missing urn, …).' },
   {
@@ -103,6 +114,13 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
   { code: 'duplicate-alias', severity: 'error', description: 'Two resources claim the same alias.' },
   { code: 'parent-urn-mismatch', severity: 'information', description: "A urn's qualified type does not match its parent's (Pulumi only logs this)." },
   { code: 'invalid-urn', severity: 'information', description: 'A urn is not of the form `urn:pulumi:<stack>::<project>::<type>::<name>`.' },
+  {
+    code: 'protected-pending-delete',
+    severity: 'warning',
+    description: 'A resource pending deletion is also protected: the next update deletes it anyway, since Pulumi does not check protect when deleting a replaced copy.',
+    check: protectedPendingDelete,
+    fix: unprotectPendingDeleteFix,
+  },
 ]);
 
 export type StateCode = keyof typeof STATE_CODES;
@@ -111,4 +129,9 @@ export type StateCode = keyof typeof STATE_CODES;
 export function defaultSeverity(code: StateCode, mode: StateSchemaMode): Severity {
   const info: { severity: Severity; seedV3Severity?: Severity } = STATE_CODES[code];
   return mode === 'seed-v3' ? info.seedV3Severity ?? info.severity : info.severity;
+}
+
+/** The registry's stand-alone checks, in registry order. */
+export function registeredChecks(): StateCheck[] {
+  return Object.values(STATE_CODES).flatMap((info: { check?: StateCheck }) => (info.check ? [info.check] : []));
 }

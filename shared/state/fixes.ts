@@ -82,6 +82,12 @@ export function removeReferenceFix(analysis: StateSnapshot, { code, data }: FixR
   return [{ title: `Remove the reference to ${String(data.target)}`, edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' }];
 }
 
+/** A copy pending deletion loses the protect flag Pulumi ignores for it. */
+export function unprotectPendingDeleteFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  return node ? [{ title: 'Remove "protect": true (the pending deletion happens regardless)', edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
+}
+
 /** Referenced resources move before their referrers. */
 export function reorderFix(analysis: StateSnapshot): Fix[] {
   const edit = reorderEdit(analysis);
