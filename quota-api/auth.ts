@@ -1,5 +1,5 @@
 /**
- * Authentication and authorization (product.md §6, reference §7):
+ * Authentication and authorization, with Forgejo's statuses and messages:
  * `Authorization: token <T>` (lower-case `token`) or `Bearer <T>` (any case).
  * No credentials → 401 `token is required`; an unknown token → 401; a signed-in user who is
  * not a site admin on `/admin/*` → 403; org routes need an owner of the org or a site admin.

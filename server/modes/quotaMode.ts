@@ -1,5 +1,5 @@
 /**
- * Language mode for quota config and instance files (product.md §4, §7). The analysis is
+ * Language mode for quota config and instance files. The analysis is
  * computed once per document version and shared by every feature; the features themselves
  * live in shared/quota/services and this module only converts positions and errors.
  */

@@ -9,7 +9,6 @@ import {
   CompletionItemKind,
   MarkupKind,
   type CompletionItem,
-  type Diagnostic,
   type Hover,
 } from 'vscode-languageserver-types';
 import { describeSize, formatSize } from '../quota/sizes';

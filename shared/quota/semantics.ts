@@ -1,5 +1,5 @@
 /**
- * Semantic checks of a quota config / instance file (product.md §4, §7) over its syntax tree,
+ * Semantic checks of a quota config / instance file over its syntax tree,
  * and the derived results: the quota model, instance content, preview usage and a name index.
  * Works on whatever parsed, so a half-typed file still gets every check it can.
  */

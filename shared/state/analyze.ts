@@ -1,5 +1,5 @@
 /**
- * Resource-state analysis entry point (product.md §5), shared by the language server and the
+ * Resource-state analysis entry point, shared by the language server and the
  * CLI. Fast path: `JSON.parse` + compiled ajv + integrity checks on the object, then one scan
  * of the text to locate only the nodes that carry diagnostics. Only when `JSON.parse` throws
  * does it fall back to jsonc-parser's tolerant tree (syntax diagnostics, then the same checks

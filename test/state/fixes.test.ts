@@ -1,5 +1,5 @@
 /**
- * Every quick fix of product.md §5, applied the way the editor applies it: the result is
+ * Every state quick fix, applied the way the editor applies it: the result is
  * valid JSON, keeps the file's indentation, and the diagnostic it fixes is gone.
  */
 import { strict as assert } from 'node:assert';
@@ -42,7 +42,7 @@ function assertIndentation(text: string): void {
 
 const codesOf = (text: string) => analyzeState(text).diagnostics.map((d) => `${d.code}: ${d.message}`);
 
-describe('state quick fixes (product.md §5)', () => {
+describe('state quick fixes', () => {
   it('removes a missing dependency from its array', () => {
     const text = fixture('references');
     const diagnostic = only(analyzeState(text).diagnostics, 'missing-reference', 'Gone::old ');

@@ -2,10 +2,10 @@
  * Golden fixtures: each `test/fixtures/state/<name>.state.json` has its expected diagnostics
  * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
  * message and the lines of related information), and the schema mode it is read in (`schema`,
- * default `pulumi`). Together they cover every code of product.md §5 and every recognised shape.
+ * default `pulumi`). Together they cover every state code of the registry and every recognised shape.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { FIXTURES, fixtureNames, STATE_CODES } from './fixtures';
@@ -22,7 +22,7 @@ interface Expected {
 }
 
 
-describe('state golden fixtures (product.md §5)', () => {
+describe('state golden fixtures', () => {
   const seenCodes = new Set<string>();
   const seenShapes = new Set<string>();
 
