@@ -1,6 +1,7 @@
 /** State services called in-process: the cursor is the `|` in each document. */
 import { strict as assert } from 'node:assert';
 import type { CompletionItem, CompletionList, Hover } from 'vscode-languageserver-types';
+import { stateCodeActions } from '../../shared/state/services/codeActions';
 import { stateCompletion } from '../../shared/state/services/completion';
 import { stateHover } from '../../shared/state/services/hover';
 import { stateRename } from '../../shared/state/services/navigation';
@@ -65,5 +66,16 @@ describe('state services', () => {
     const renamed = applyEdits(text, stateRename(stateDocument(text), offset, 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-prod')!);
     assert.equal(renamed.split('shop-prod').length - 1, 2);
     assert.ok(!renamed.includes('shop-dev'));
+  });
+
+  it('lists one reorder for every forward reference (the same fix by id), and one removal per missing reference', () => {
+    const topic = 'urn:pulumi:dev::shop::x:y:Topic::events';
+    const text = deployment(
+      `${stack},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "t:t:T", "dependencies": ["${topic}", "urn:pulumi:dev::shop::x:y:Gone::old"]},\n{"urn": "urn:pulumi:dev::shop::x:y:Q::q", "custom": true, "id": "q", "type": "t:t:T", "dependencies": ["${topic}"]},\n{"urn": "${topic}", "custom": true, "id": "t", "type": "x:y:Topic"}`,
+    );
+    const { analysis, snapshot } = stateDocument(text);
+    assert.deepEqual(analysis.diagnostics.map((d) => d.code), ['forward-reference', 'missing-reference', 'forward-reference']);
+    const titles = stateCodeActions(snapshot, analysis.diagnostics).map(({ fix }) => fix.title);
+    assert.deepEqual(titles, ['Reorder resources into dependency order', 'Remove the reference to urn:pulumi:dev::shop::x:y:Gone::old']);
   });
 });
