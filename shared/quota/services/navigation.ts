@@ -2,7 +2,7 @@
 import type { Location, Range } from 'vscode-languageserver-types';
 import type { TextEdit } from '../../edits';
 import type { QuotaAnalysis } from '../config';
-import type { NameOccurrence } from '../semantics';
+import type { NameOccurrence } from '../reader';
 import { occurrenceAt, occurrencesOf } from './location';
 
 const RENAMEABLE = new Set(['rule', 'group', 'account']);
