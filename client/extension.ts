@@ -27,6 +27,7 @@ import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
 import { LargestRepositories } from './repositories';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
+import { quotaFileReader } from './quotaFile';
 import { QuotaStatusBar, type StatusBarState } from './statusBar';
 import { registerQuotaView } from './quotaView';
 import { WalkthroughCommands } from './walkthrough';
@@ -67,7 +68,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   languageClient = client;
   status = new LanguageStatus(client);
   const liveUsage = new LiveUsage(client, session, log);
-  const dashboard = new QuotaDashboard(api, notifier);
+  const dashboard = new QuotaDashboard(api, notifier, quotaFileReader(client));
   const statusBar = new QuotaStatusBar(liveUsage);
   const quotaView = registerQuotaView(tree);
 

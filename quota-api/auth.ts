@@ -1,5 +1,5 @@
 /**
- * Authentication and authorization (product.md §6, reference §7):
+ * Authentication and authorization, with Forgejo's statuses and messages:
  * `Authorization: token <T>` (lower-case `token`) or `Bearer <T>` (any case).
  * A token is resolved on every route, public ones included, before anything else, as Forgejo's
  * API-wide auth middleware does: an unknown token is a 401 whatever the route. Then a route

@@ -1,5 +1,5 @@
 /**
- * Errors the API answers with, and Forgejo's exact messages for them (reference §7).
+ * Errors the API answers with, and Forgejo's exact messages for them.
  * Handlers and the store throw `HttpError`; the app's error handler turns it into
  * `{"message", "url"}` (plus `errors` on 404, as Forgejo's ctx.NotFound does).
  */

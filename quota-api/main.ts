@@ -1,5 +1,5 @@
 /**
- * `quota-api`: the reference quota API server (product.md §8).
+ * `quota-api`: the reference quota API server.
  *
  *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level LEVEL] [--public-url URL]
  *   quota-api token create <account> [--admin] [--db PATH]

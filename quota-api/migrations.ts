@@ -71,7 +71,7 @@ export const MIGRATIONS: readonly Migration[] = [
       );
       CREATE INDEX quota_group_accounts_by_account ON quota_group_accounts(account_id);
 
-      -- Instance content (product.md §7). charged_to is the repository owner that pays.
+      -- Instance content. charged_to is the repository owner that pays.
       CREATE TABLE repos (
         id INTEGER PRIMARY KEY,
         owner TEXT NOT NULL,

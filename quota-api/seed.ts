@@ -1,5 +1,5 @@
 /**
- * Seeds an empty database from an instance file (product.md §7), read with the same loader
+ * Seeds an empty database from an instance file, read with the same loader
  * the language server and `quota-state` use, so all three agree on what the file means.
  * A file with Error diagnostics is refused with located messages.
  */

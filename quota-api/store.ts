@@ -144,7 +144,7 @@ function insertUnique<T>(insert: () => T, conflictMessage: () => string): T {
   }
 }
 
-/** `owner/name` → owner: whoever owns the repository pays (product.md §2). */
+/** `owner/name` → owner: whoever owns the repository pays. */
 export function repoOwner(fullName: string): string {
   const slash = fullName.indexOf('/');
   return slash === -1 ? fullName : fullName.slice(0, slash);

@@ -1,5 +1,5 @@
 /**
- * Request validation. Two layers, as product.md §6 splits the statuses:
+ * Request validation, in two layers because Forgejo answers a wrong shape and a wrong meaning differently:
  * - JSON shape (ajv schemas run by Fastify): a body that is not an object, or a field of the
  *   wrong JSON type → 400.
  * - Meaning (functions below, run by handlers): missing limit, unknown subject, empty name,
@@ -8,7 +8,7 @@
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { canonicalSubject } from '../shared/quota/subjects';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/api/types';
-import { badRequest, messages, unprocessable } from './errors';
+import { messages, unprocessable } from './errors';
 import { validateName as checkName, type NameKind } from '../shared/names';
 
 /** Limits are int64 in Forgejo; JavaScript numbers are exact up to 2^53 − 1 (8 PiB), which we accept. */

@@ -6,14 +6,13 @@ import type {
   QuotaGroup,
   QuotaInfo,
   QuotaRuleInfo,
-  QuotaUsed,
   QuotaUsedArtifact,
   QuotaUsedAttachment,
   QuotaUsedPackage,
   Repository,
   User,
 } from '../shared/api/types';
-import type { LeafUsage, QuotaRule } from '../shared/quota/model';
+import type { QuotaRule } from '../shared/quota/model';
 import { QuotaIndex } from '../shared/quota/evaluate';
 import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore, RepoRow } from './store';
 import { repoOwner } from './store';

@@ -1,6 +1,15 @@
-/** Shared diagnostic model → LSP shapes. */
-import { DiagnosticSeverity, DiagnosticTag, type Diagnostic as LspDiagnostic } from 'vscode-languageserver';
+/** Shared diagnostics, edits and fixes → LSP shapes; the only place offsets become ranges for LSP. */
+import {
+  CodeActionKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  type CodeAction,
+  type Diagnostic as LspDiagnostic,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver';
 import type { Diagnostic, Severity } from '../shared/diagnostics';
+import type { Fix, TextEdit } from '../shared/edits';
+import type { LineIndex } from '../shared/text/lineIndex';
 
 export const DIAGNOSTIC_SOURCE = 'quota-state';
 
@@ -30,5 +39,21 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string): LspDiagnos
         }
       : {}),
     ...(diagnostic.data !== undefined ? { data: diagnostic.data } : {}),
+  };
+}
+
+/** Offset-based edits of shared/ as LSP text edits of the text `lines` indexes. */
+export function toLspEdits(lines: LineIndex, edits: readonly TextEdit[]): LspTextEdit[] {
+  return edits.map((e) => ({ range: lines.rangeOf(e), newText: e.newText }));
+}
+
+/** A shared fix as the quick fix answering `diagnostic`. */
+export function toCodeAction(lines: LineIndex, uri: string, { fix, diagnostic }: { fix: Fix; diagnostic: LspDiagnostic }): CodeAction {
+  return {
+    title: fix.title,
+    kind: CodeActionKind.QuickFix,
+    diagnostics: [diagnostic],
+    isPreferred: fix.preferred,
+    edit: { changes: { [uri]: toLspEdits(lines, fix.edits) } },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * One entry for "diagnostics of a file", shared by the language server and `quota-state check`
- * so both publish exactly the same codes, messages and ranges.
+ * One entry for "diagnostics of a file" for `quota-state check`: it runs the same per-kind analyses
+ * the language server's modes run, so both publish exactly the same codes, messages and ranges.
  */
 import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from './diagnostics';
 import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';

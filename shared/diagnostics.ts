@@ -26,7 +26,7 @@ export interface RelatedInformation {
 export type DiagnosticTag = 'unnecessary' | 'deprecated';
 
 export interface Diagnostic {
-  /** Stable code from product.md (§4 for quota files, §5 for state files). */
+  /** Stable code from the file kind's registry (shared/<kind>/codes.ts). */
   code: string;
   severity: Severity;
   message: string;

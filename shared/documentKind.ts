@@ -1,6 +1,6 @@
 /**
- * Which kind of document a file is: a resource-state file (product.md §5), a quota config or
- * instance file (§4, §7), or neither. File names decide first; content decides otherwise.
+ * Which kind of document a file is: a resource-state file, a quota config or
+ * instance file, or neither. File names decide first; content decides otherwise.
  */
 
 import { compileGlob, type GlobMatcher } from './glob';

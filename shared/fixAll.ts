@@ -9,13 +9,13 @@
  * data: the recomputed manifest magic, the provider reference pointed at the provider's real id,
  * and a duplicate marked `"delete": true`. Quota files get the canonical subject spellings only.
  */
-import type { Diagnostic as LspDiagnostic } from 'vscode-languageserver-types';
 import type { Diagnostic } from './diagnostics';
 import type { DocumentKind } from './documentKind';
+import { applyEdits, type TextEdit } from './edits';
 import { analyzeQuotaConfig, type QuotaAnalysis } from './quota/config';
-import { quotaCodeActions } from './quota/services/codeActions';
+import { quotaFixesFor } from './quota/services/codeActions';
 import { analyzeState, type StateAnalysis } from './state/analyze';
-import { fixesFor, type TextEdit } from './state/fixes';
+import { fixesFor } from './state/services/codeActions';
 
 /** The state codes whose preferred quick fix `fix` applies. */
 export const SAFE_STATE_FIXES: readonly string[] = ['forward-reference', 'missing-reference', 'magic-mismatch', 'unknown-provider', 'duplicate-urn'];
@@ -40,15 +40,11 @@ interface PendingFix extends AppliedFix {
   edits: TextEdit[];
 }
 
-function isRecord(value: unknown): value is Record<string, unknown> {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 /** The preferred fix of the first diagnostic (in the editor's order) that has a safe one. */
 export function nextStateFix(analysis: StateAnalysis): PendingFix | undefined {
   for (const diagnostic of analysis.diagnostics) {
-    if (!SAFE_STATE_FIXES.includes(diagnostic.code) || !isRecord(diagnostic.data)) continue;
-    const fix = fixesFor(analysis, diagnostic.data).find((f) => f.preferred && f.edits.length > 0);
+    if (!SAFE_STATE_FIXES.includes(diagnostic.code)) continue;
+    const fix = fixesFor(analysis, diagnostic).find((f) => f.preferred && f.edits.length > 0);
     if (fix) return { code: diagnostic.code, title: fix.title, edits: fix.edits };
   }
   return undefined;
@@ -57,29 +53,10 @@ export function nextStateFix(analysis: StateAnalysis): PendingFix | undefined {
 export function nextQuotaFix(analysis: QuotaAnalysis): PendingFix | undefined {
   for (const diagnostic of analysis.diagnostics) {
     if (!SAFE_QUOTA_FIXES.includes(diagnostic.code)) continue;
-    // The quick fixes only read the code, range and data, which the shared model carries as LSP does.
-    const action = quotaCodeActions(analysis, 'file:///fix', [diagnostic as unknown as LspDiagnostic]).find((a) => a.isPreferred);
-    const edits = action?.edit?.changes?.['file:///fix'];
-    if (!action || !edits?.length) continue;
-    return {
-      code: diagnostic.code,
-      title: action.title,
-      edits: edits.map((e) => {
-        const offset = analysis.lines.offsetAt(e.range.start);
-        return { offset, length: analysis.lines.offsetAt(e.range.end) - offset, newText: e.newText };
-      }),
-    };
+    const fix = quotaFixesFor(analysis, diagnostic).find((f) => f.preferred && f.edits.length > 0);
+    if (fix) return { code: diagnostic.code, title: fix.title, edits: fix.edits };
   }
   return undefined;
-}
-
-/** Applies non-overlapping edits (as a quick fix's edits are) to `text`. */
-export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  let result = text;
-  for (const edit of [...edits].sort((a, b) => b.offset - a.offset)) {
-    result = result.slice(0, edit.offset) + edit.newText + result.slice(edit.offset + edit.length);
-  }
-  return result;
 }
 
 export function fixAll(kind: DocumentKind, text: string): FixAllResult {

@@ -5,6 +5,7 @@
 import { NotificationType, RequestType, type Location, type Position } from 'vscode-languageserver-protocol';
 import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
+import type { QuotaFileSummary } from './quota/fileSummary';
 import type { EvaluationReport } from './quota/report';
 import type { QuotaInfo } from './api/types';
 import type { StateSchemaMode } from './state/codes';
@@ -44,6 +45,16 @@ export interface EvaluationPreviewParams {
 export const EvaluationPreviewRequest = new RequestType<EvaluationPreviewParams, EvaluationReport | null, void>(
   'quotaState/evaluationPreview',
 );
+
+/**
+ * Client → server: a quota file read by the server's analysis (the text as the client has it,
+ * unsaved edits included), for Push and the dashboard's file preview.
+ */
+export interface QuotaFileParams {
+  uri: string;
+  text: string;
+}
+export const QuotaFileRequest = new RequestType<QuotaFileParams, QuotaFileSummary | null, void>('quotaState/quotaFile');
 
 /**
  * Client → server: the signed-in user's usage fetched from the quota API (GET /user/quota),

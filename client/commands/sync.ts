@@ -5,8 +5,8 @@
 import * as vscode from 'vscode';
 import type { QuotaApiClient } from '../../shared/api/client';
 import { QuotaApiError } from '../../shared/api/errors';
-import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
 import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep, type ServerQuotaState } from '../quotaPlan';
+import { quotaFileReader } from '../quotaFile';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 
 const APPLY = 'Apply';
@@ -61,15 +61,18 @@ export class SyncCommands {
       return undefined;
     }
     const fileName = vscode.workspace.asRelativePath(document.uri);
-    const analysis = analyzeQuotaConfig(document.getText());
-    if (!isEvaluable(analysis)) {
-      const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
+    const summary = await quotaFileReader(this.context.languageClient)(document.uri);
+    if (!summary) {
+      void this.context.notifier.error(`Could not push ${fileName}: the language server could not read it (see the Quota & State output).`);
+      return undefined;
+    }
+    const { errors, model } = summary;
+    if (errors.length) {
       void this.context.notifier.error(
-        `Could not push ${fileName}: it has ${errors.length} error${errors.length === 1 ? '' : 's'} (first: line ${errors[0].range.start.line + 1}: ${errors[0].message}). Fix them first.`,
+        `Could not push ${fileName}: it has ${errors.length} error${errors.length === 1 ? '' : 's'} (first: line ${errors[0].line + 1}: ${errors[0].message}). Fix them first.`,
       );
       return undefined;
     }
-    const model = analysis.model;
     const planned = await this.context.api.run(`Quota: comparing ${fileName} with the server…`, async (client, signal) => {
       const [rules, groups] = await Promise.all([client.listRules({ signal }), client.listGroups({ signal })]);
       const accountGroups: ServerQuotaState['accountGroups'] = {};

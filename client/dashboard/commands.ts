@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import { argumentsOf, stringArgument, type CommandContext } from '../commands/context';
 import type { DashboardModel } from './model';
+import { quotaFileReader } from '../quotaFile';
 import { fileAccounts, type QuotaDashboard } from './panel';
 
 export class DashboardCommands {
@@ -51,7 +52,7 @@ export class DashboardCommands {
     }
     let account = stringArgument(given?.account);
     if (!account) {
-      const accounts = await fileAccounts(uri);
+      const accounts = await fileAccounts(uri, quotaFileReader(this.context.languageClient));
       if (accounts.length === 0) {
         void this.context.notifier.error(`${vscode.workspace.asRelativePath(uri)} names no account to preview: add "usage", "accounts" or "assignments".`);
         return undefined;

@@ -6,10 +6,10 @@
 import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
-import { analyzeQuotaConfig, isEvaluable } from '../../shared/quota/config';
 import { zeroUsage } from '../../shared/quota/usage';
 import type { ApiAccess } from '../apiAccess';
 import type { Notifier } from '../notifier';
+import type { QuotaFileReader } from '../quotaFile';
 import { renderDashboard } from './html';
 import { dashboardFromModel, dashboardFromQuotaInfo, repositoryListItem, type DashboardListItem, type DashboardModel } from './model';
 
@@ -30,6 +30,7 @@ export class QuotaDashboard implements vscode.Disposable {
   constructor(
     private readonly api: ApiAccess,
     private readonly notifier: Notifier,
+    private readonly readQuotaFile: QuotaFileReader,
   ) {}
 
   /** The figures on screen (or last computed), for tests and callers. */
@@ -91,7 +92,7 @@ export class QuotaDashboard implements vscode.Disposable {
     let model: DashboardModel | undefined;
     let failure: string | undefined;
     if (target.kind === 'file') {
-      const outcome = await fileDashboard(target.uri, target.account);
+      const outcome = await fileDashboard(target.uri, target.account, this.readQuotaFile);
       if (typeof outcome === 'string') failure = outcome;
       else model = outcome;
     } else {
@@ -153,17 +154,17 @@ async function adminDashboard(client: QuotaApiClient, account: string, signal: A
 }
 
 /** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
-export async function fileDashboard(uri: vscode.Uri, account: string): Promise<DashboardModel | string> {
-  const document = await vscode.workspace.openTextDocument(uri);
-  const analysis = analyzeQuotaConfig(document.getText());
+export async function fileDashboard(uri: vscode.Uri, account: string, readQuotaFile: QuotaFileReader): Promise<DashboardModel | string> {
+  const summary = await readQuotaFile(uri);
   const name = vscode.workspace.asRelativePath(uri);
-  if (!isEvaluable(analysis)) return `Could not show ${name}: it has errors that stop evaluation (see the Problems view).`;
-  return dashboardFromModel(account, analysis.model, analysis.usage.get(account) ?? zeroUsage(), { kind: 'file', file: name });
+  if (!summary) return `Could not show ${name}: the language server could not read it (see the Quota & State output).`;
+  if (summary.errors.length) return `Could not show ${name}: it has errors that stop evaluation (see the Problems view).`;
+  return dashboardFromModel(account, summary.model, summary.usage[account] ?? zeroUsage(), { kind: 'file', file: name });
 }
 
 /** Accounts a quota file can preview: those with usage first, then every other named account. */
-export async function fileAccounts(uri: vscode.Uri): Promise<string[]> {
-  const document = await vscode.workspace.openTextDocument(uri);
-  const analysis = analyzeQuotaConfig(document.getText());
-  return [...new Set([...analysis.usage.keys(), ...analysis.accountNames, ...Object.keys(analysis.model.assignments)])];
+export async function fileAccounts(uri: vscode.Uri, readQuotaFile: QuotaFileReader): Promise<string[]> {
+  const summary = await readQuotaFile(uri);
+  if (!summary) return [];
+  return [...new Set([...Object.keys(summary.usage), ...summary.accountNames, ...Object.keys(summary.model.assignments)])];
 }

@@ -1,4 +1,4 @@
-/** Groups, group rules and group members under `/admin/quota/groups` (reference §1). */
+/** Groups, group rules and group members under `/admin/quota/groups`, as Forgejo routes them. */
 import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { CreateQuotaGroupOptions } from '../../shared/api/types';

@@ -8,7 +8,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
 import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
-import { DIAGNOSTIC_SOURCE } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
 import { uriToPath } from '../workspace';
 import type { LanguageMode, ModeContext } from './languageMode';
 
@@ -77,7 +77,9 @@ export function createIniMode(context: ModeContext): LanguageMode {
     hover: (document, position) => appIniHover(analysis(document), offset(document, position)),
     completion: (document, position) => ({ isIncomplete: false, items: appIniCompletion(analysis(document), offset(document, position)) }),
     codeActions: (document, _range, codeActionContext) =>
-      appIniCodeActions(document.uri, codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)),
+      appIniCodeActions(analysis(document), codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)).map((action) =>
+        toCodeAction(analysis(document).lines, document.uri, action),
+      ),
     forget: (uri) => cache.delete(uri),
   };
 }

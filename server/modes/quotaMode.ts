@@ -1,5 +1,5 @@
 /**
- * Language mode for quota config and instance files (product.md §4, §7). The analysis is
+ * Language mode for quota config and instance files. The analysis is
  * computed once per document version and shared by every feature; the features themselves
  * live in shared/quota/services and this module only converts positions and errors.
  */
@@ -14,7 +14,7 @@ import { quotaHover } from '../../shared/quota/services/hover';
 import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
 import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
 import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
-import { DIAGNOSTIC_SOURCE } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 
@@ -62,17 +62,16 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     prepareRename: (document, position) => prepareRename(analysis(document), offset(document, position)),
     rename: (document, position, newName) => {
       try {
-        return rename(analysis(document), document.uri, offset(document, position), newName);
+        const edits = rename(analysis(document), offset(document, position), newName);
+        return edits && { changes: { [document.uri]: toLspEdits(analysis(document).lines, edits) } };
       } catch (error) {
         if (error instanceof RenameError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
         throw error;
       }
     },
     codeActions: (document, _range, codeActionContext) =>
-      quotaCodeActions(
-        analysis(document),
-        document.uri,
-        codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
+      quotaCodeActions(analysis(document), codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)).map((action) =>
+        toCodeAction(analysis(document).lines, document.uri, action),
       ),
     codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
     inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),

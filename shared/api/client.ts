@@ -1,5 +1,5 @@
 /**
- * The one typed HTTP client of the quota API (product.md §6, reference/forgejo-quota.md §1–2),
+ * The one typed HTTP client of the quota API, speaking Forgejo's routes and JSON shapes,
  * over the global `fetch`. Used by the extension and by tests. Every call honours a timeout and
  * an optional cancellation signal, sends `Authorization: token …`, and turns failures into a
  * `QuotaApiError` whose message a person understands (see errors.ts).

@@ -57,10 +57,6 @@ export class QuotaApiError extends Error {
   }
 }
 
-export function isQuotaApiError(error: unknown): error is QuotaApiError {
-  return error instanceof QuotaApiError;
-}
-
 /** One sentence: "Could not <action>: <why>." */
 export function describeFailure(failure: QuotaApiFailure): string {
   return `Could not ${failure.action}: ${reason(failure)}`;

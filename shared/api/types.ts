@@ -1,5 +1,5 @@
 /**
- * JSON shapes of the quota API (product.md §6, reference/forgejo-quota.md §2).
+ * JSON shapes of the quota API, as Forgejo's swagger names them.
  * Field names are exactly Forgejo's (note the upper-case `LFS`); every size and limit is
  * a whole number of bytes. Shared by the reference server (`quota-api/`) and the HTTP client.
  */

@@ -4,13 +4,11 @@
  * quota sections, group names in DEFAULT_GROUPS) and quick fixes (read from the diagnostics'
  * precomputed `data.fixes`).
  */
+import type { Fix } from '../edits';
 import {
-  CodeActionKind,
   CompletionItemKind,
   MarkupKind,
-  type CodeAction,
   type CompletionItem,
-  type Diagnostic,
   type Hover,
 } from 'vscode-languageserver-types';
 import { describeSize, formatSize } from '../quota/sizes';
@@ -141,18 +139,15 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     }));
 }
 
-export function appIniCodeActions(uri: string, diagnostics: Diagnostic[]): CodeAction[] {
-  const actions: CodeAction[] = [];
+/** The fixes each diagnostic carries in `data.fixes`, as offset-based fixes of the analysed text. */
+export function appIniCodeActions<D extends { data?: unknown }>(analysis: AppIniAnalysis, diagnostics: readonly D[]): Array<{ fix: Fix; diagnostic: D }> {
+  const actions: Array<{ fix: Fix; diagnostic: D }> = [];
   for (const diagnostic of diagnostics) {
     const fixes = ((diagnostic.data ?? {}) as { fixes?: FixData[] }).fixes ?? [];
     for (const fix of fixes) {
-      actions.push({
-        title: fix.title,
-        kind: CodeActionKind.QuickFix,
-        diagnostics: [diagnostic],
-        isPreferred: fix.preferred === true,
-        edit: { changes: { [uri]: [{ range: fix.range, newText: fix.newText }] } },
-      });
+      const offset = analysis.lines.offsetAt(fix.range.start);
+      const edit = { offset, length: analysis.lines.offsetAt(fix.range.end) - offset, newText: fix.newText };
+      actions.push({ fix: { title: fix.title, edits: [edit], preferred: fix.preferred === true }, diagnostic });
     }
   }
   return actions;

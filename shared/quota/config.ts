@@ -1,5 +1,5 @@
 /**
- * Loads a quota config or instance file (product.md §4, §7): JSONC → syntax tree →
+ * Loads a quota config or instance file: JSONC → syntax tree →
  * schema validation (ajv, draft 2020-12) → semantic checks → the quota model, the instance
  * content, preview usage, and a name index for navigation. Parse once; everything else is
  * derived from this one analysis.

@@ -1,5 +1,5 @@
 /**
- * The quota engine (product.md §3). Pure functions over a QuotaModel and leaf usage.
+ * The quota engine: pure functions over a QuotaModel and leaf usage, deciding as Forgejo does.
  *
  * - A rule stands when its limit is -1, or the summed usage of its subjects is strictly
  *   below the limit (limit 0 never stands; other negative limits never stand).
@@ -14,7 +14,7 @@ import { CANONICAL_SUBJECTS, canonicalSubject, subjectAncestors, type Subject } 
 import { UNLIMITED } from './sizes';
 import { usageOf } from './usage';
 
-/** Name of the built-in group (and its rule) used when an account has no group (§8 JSON). */
+/** Name of the built-in group (and its rule) used when an account has no group, as the JSON report shows it. */
 export const BUILTIN_GROUP_NAME = '(default)';
 
 export interface RuleVerdict {
@@ -82,7 +82,7 @@ export class QuotaIndex {
     };
   }
 
-  /** The groups that stand for `account`, with their rules resolved (§3 group-list resolution). */
+  /** The groups that stand for `account` (assigned, else the existing defaults, else the built-in), with their rules resolved. */
   groupListOf(account: string): ResolvedGroup[] {
     const assigned = (Object.prototype.hasOwnProperty.call(this.model.assignments, account)
       ? this.model.assignments[account]

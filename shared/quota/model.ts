@@ -29,7 +29,7 @@ export interface QuotaModel {
   assignments: Record<string, string[]>;
 }
 
-/** Bytes used per leaf subject; every aggregate is derived from these (§2). */
+/** Bytes used per leaf subject; every aggregate subject sums the leaves under it. */
 export type LeafUsage = Record<LeafSubject, number>;
 
 export interface InstanceAccount {

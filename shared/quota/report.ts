@@ -1,6 +1,6 @@
 /**
  * The evaluation report: exactly the JSON of `quota-state evaluate --format json`
- * (product.md §8), also returned by the language server's preview request.
+ * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
  */
 import type { QuotaAnalysis } from './config';
 import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, QuotaIndex, ruleAppliesTo, type AccountVerdict, type ResolvedGroup, type RuleVerdict } from './evaluate';

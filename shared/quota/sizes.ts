@@ -1,5 +1,5 @@
 /**
- * Byte sizes as written in quota files (product.md §4): a whole number of bytes, or a size
+ * Byte sizes as written in quota files: a whole number of bytes, or a size
  * string such as `2k` (2000), `3G` (3·10⁹), `3GiB` (3·2³⁰), `"1 GiB"`; `-1` means unlimited.
  * Decimal units are powers of 1000 and binary units (`Ki`, `KiB`, …) powers of 1024, as
  * Forgejo's humanized sizes; unit letters are case-insensitive.

@@ -1,6 +1,6 @@
 /**
- * Quota subjects (product.md §2): the canonical spellings real Forgejo servers accept,
- * the seed's alias spellings, what each one measures, and the ancestry used by checks (§3).
+ * Quota subjects: the canonical spellings real Forgejo servers accept,
+ * the seed's alias spellings, what each one measures, and the ancestry a rule on a parent covers.
  */
 
 import { editDistance } from '../text/editDistance';
@@ -52,7 +52,7 @@ export const SUBJECT_DESCRIPTIONS: Readonly<Record<Subject, string>> = {
 };
 
 /**
- * The parent of each subject in the usage aggregation (§2) and check ancestry (§3).
+ * The parent of each subject: its usage is summed into the parent, and a rule on the parent covers it.
  * `none` and the wiki are outside the tree: they are never counted in an aggregate.
  */
 const SUBJECT_PARENT: Readonly<Partial<Record<Subject, Subject>>> = {

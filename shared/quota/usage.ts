@@ -1,5 +1,5 @@
 /**
- * Usage per account computed from an instance's content (product.md §2, §7).
+ * Usage per account computed from an instance's content; a repository's owner pays for it.
  * Everything is charged to the repository owner, never to the uploader.
  */
 import type { InstanceContent, LeafUsage } from './model';

@@ -1,5 +1,5 @@
 /**
- * Resource-state analysis entry point (product.md §5), shared by the language server and the
+ * Resource-state analysis entry point, shared by the language server and the
  * CLI. Fast path: `JSON.parse` + compiled ajv + integrity checks on the object, then one scan
  * of the text to locate only the nodes that carry diagnostics. Only when `JSON.parse` throws
  * does it fall back to jsonc-parser's tolerant tree (syntax diagnostics, then the same checks
@@ -11,7 +11,7 @@
  * The result equals `analyzeState(text)` (property-tested).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
-import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, type StateSchemaMode } from './codes';
+import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, registeredChecks, type StateSchemaMode } from './codes';
 import { fieldSummaries } from './fields';
 import { integrityDiagnostics } from './integrity';
 import { loaderDiagnostics } from './loader';
@@ -91,6 +91,7 @@ function diagnose(snapshot: StateSnapshot, schema: PendingDiagnostic[], mode: St
           ...(mode === 'pulumi' ? fieldSummaries(document) : []),
           ...loaderDiagnostics(document, mode),
           ...integrityDiagnostics(document, mode),
+          ...registeredChecks().flatMap((check) => check(document, mode)),
         ];
   const diagnostics = resolve(pending, locator, lines, text, mode);
   for (const error of snapshot.syntax) diagnostics.push({ code: 'syntax', severity: defaultSeverity('syntax', mode), message: error.message, range: lines.rangeOf(error.span) });

@@ -1,28 +1,19 @@
 /**
- * Quick fixes of product.md §5 as offset-based text edits (the server converts them to a
- * WorkspaceEdit). Every edit keeps the JSON valid and reuses the file's own indentation.
+ * The quick fixes of resource-state files, one provider per diagnostic code (the registry in
+ * codes.ts names it), as offset-based edits. Every edit keeps the JSON valid and reuses the file's
+ * own indentation.
  */
 import { randomUUID } from 'node:crypto';
+import type { Fix, FixRequest, TextEdit } from '../edits';
 import { occurrencesOf } from './fields';
 import type { StateSnapshot } from './snapshot';
 import { pathKey, type JsonPath, type LocatedNode } from './locate';
-import { dependencyReferences, isObject, valueAt } from './model';
+import { dependencyReferences, isObject } from './model';
 import { resolveTarget } from './cycles';
 import { indexUrns } from './integrity';
 import { parseProviderReference } from './urn';
 
-export interface TextEdit {
-  offset: number;
-  length: number;
-  newText: string;
-}
-
-export interface StateFix {
-  title: string;
-  edits: TextEdit[];
-  /** True for the fix that should be applied by "auto fix". */
-  preferred?: boolean;
-}
+export type { TextEdit };
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 
@@ -75,86 +66,97 @@ function insertFirstMemberEdit(analysis: StateSnapshot, objectPath: JsonPath, ke
   return { offset: first, length: 0, newText: `${member},${separator}` };
 }
 
-/** The quick fixes for one diagnostic, from its `data`. */
-export function fixesFor(analysis: StateSnapshot, data: Record<string, unknown>): StateFix[] {
-  const code = data.code;
-  const path = Array.isArray(data.path) ? (data.path as JsonPath) : undefined;
-  const fixes: StateFix[] = [];
-  switch (code) {
-    case 'missing-reference':
-    case 'self-reference': {
-      const node = path && locate(analysis, path);
-      if (node && data.kind !== 'provider') {
-        fixes.push({ title: `Remove the reference to ${String(data.target)}`, edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' });
-      }
-      break;
-    }
-    case 'forward-reference':
-      pushReorder(analysis, fixes);
-      break;
-    case 'dependency-cycle':
-      break;
-    case 'magic-mismatch': {
-      const node = path && locate(analysis, path);
-      if (node && typeof data.expected === 'string') fixes.push({ title: 'Recompute the manifest magic', edits: [replaceValue(node, data.expected)], preferred: true });
-      break;
-    }
-    case 'duplicate-urn': {
-      const edit = path && markDeletedEdit(analysis, path);
-      if (edit) fixes.push({ title: 'Mark this duplicate "delete": true', edits: [edit], preferred: true });
-      break;
-    }
-    case 'unknown-provider': {
-      const node = path && locate(analysis, path);
-      if (node && typeof data.suggestion === 'string') {
-        fixes.push({ title: `Point the provider reference at ${data.suggestion}`, edits: [replaceValue(node, data.suggestion)], preferred: true });
-      }
-      if (data.later === true) pushReorder(analysis, fixes);
-      break;
-    }
-    case 'unknown-property': {
-      const node = path && locate(analysis, path);
-      if (!node) break;
-      const suggestion = typeof data.suggestion === 'string' ? data.suggestion : undefined;
-      if (suggestion && node.key) {
-        fixes.push({ title: `Rename to "${suggestion}"`, edits: [{ offset: node.key.offset, length: node.key.length, newText: JSON.stringify(suggestion) }], preferred: true });
-      }
-      fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: !suggestion });
-      break;
-    }
-    case 'legacy-property': {
-      // One fix per field, removing every occurrence (the diagnostic sums them up once per file).
-      const fields = isObject(data.fields) ? Object.keys(data.fields) : [];
-      for (const field of fields) {
-        const paths = occurrencesOf(analysis.document, field);
-        const located = analysis.locator.locateAll(paths);
-        const edits = paths.map((p) => located.get(pathKey(p))).filter((n): n is LocatedNode => n !== undefined).map((n) => removalEdit(analysis.text, n));
-        if (edits.length) {
-          fixes.push({ title: `Remove the legacy property "${field}" (${edits.length} ${edits.length === 1 ? 'occurrence' : 'occurrences'})`, edits, preferred: fields.length === 1 });
-        }
-      }
-      break;
-    }
-    case 'unsupported-feature': {
-      const node = path && locate(analysis, path);
-      if (node) fixes.push({ title: `Remove the unsupported feature "${String(data.feature)}"`, edits: [removalEdit(analysis.text, node)], preferred: true });
-      break;
-    }
-    case 'invalid-snippet': {
-      if (data.missing !== true || !path) break;
-      const existing = locate(analysis, [...path, 'uuid']);
-      const uuid = randomUUID();
-      const edit = existing ? replaceValue(existing, uuid) : insertFirstMemberEdit(analysis, path, 'uuid', uuid);
-      if (edit) fixes.push({ title: 'Add a snippet uuid', edits: [edit], preferred: true });
-      break;
+/** Reads one diagnostic's `data` and offers its fixes; the registry (codes.ts) names one per code. */
+export type StateFixProvider = (analysis: StateSnapshot, request: FixRequest) => Fix[];
+
+const pathOf = (data: Record<string, unknown>) => (Array.isArray(data.path) ? (data.path as JsonPath) : undefined);
+const located = (analysis: StateSnapshot, data: Record<string, unknown>) => {
+  const path = pathOf(data);
+  return path && locate(analysis, path);
+};
+
+/** A reference to a resource that is not in the file (or to itself) is removed. */
+export function removeReferenceFix(analysis: StateSnapshot, { code, data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  if (!node || data.kind === 'provider') return [];
+  return [{ title: `Remove the reference to ${String(data.target)}`, edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' }];
+}
+
+/** A copy pending deletion loses the protect flag Pulumi ignores for it. */
+export function unprotectPendingDeleteFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  return node ? [{ title: 'Remove "protect": true (the pending deletion happens regardless)', edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
+}
+
+/** Referenced resources move before their referrers. */
+export function reorderFix(analysis: StateSnapshot): Fix[] {
+  const edit = reorderEdit(analysis);
+  return edit ? [{ title: 'Reorder resources into dependency order', edits: [edit], preferred: true, id: 'reorder-resources' }] : [];
+}
+
+export function recomputeMagicFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  if (!node || typeof data.expected !== 'string') return [];
+  return [{ title: 'Recompute the manifest magic', edits: [replaceValue(node, data.expected)], preferred: true }];
+}
+
+/** A second copy of a urn becomes the pending deletion Pulumi allows beside the live copy. */
+export function markDuplicateDeletedFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const path = pathOf(data);
+  const edit = path && markDeletedEdit(analysis, path);
+  return edit ? [{ title: 'Mark this duplicate "delete": true', edits: [edit], preferred: true }] : [];
+}
+
+export function unknownProviderFixes(analysis: StateSnapshot, request: FixRequest): Fix[] {
+  const { data } = request;
+  const fixes: Fix[] = [];
+  const node = located(analysis, data);
+  if (node && typeof data.suggestion === 'string') {
+    fixes.push({ title: `Point the provider reference at ${data.suggestion}`, edits: [replaceValue(node, data.suggestion)], preferred: true });
+  }
+  if (data.later === true) fixes.push(...reorderFix(analysis));
+  return fixes;
+}
+
+export function unknownPropertyFixes(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  if (!node) return [];
+  const fixes: Fix[] = [];
+  const suggestion = typeof data.suggestion === 'string' ? data.suggestion : undefined;
+  if (suggestion && node.key) {
+    fixes.push({ title: `Rename to "${suggestion}"`, edits: [{ offset: node.key.offset, length: node.key.length, newText: JSON.stringify(suggestion) }], preferred: true });
+  }
+  fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: !suggestion });
+  return fixes;
+}
+
+/** One fix per legacy field, removing every occurrence (the diagnostic sums them up once per file). */
+export function removeLegacyPropertyFixes(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const fixes: Fix[] = [];
+  const fields = isObject(data.fields) ? Object.keys(data.fields) : [];
+  for (const field of fields) {
+    const paths = occurrencesOf(analysis.document, field);
+    const nodes = analysis.locator.locateAll(paths);
+    const edits = paths.map((p) => nodes.get(pathKey(p))).filter((n): n is LocatedNode => n !== undefined).map((n) => removalEdit(analysis.text, n));
+    if (edits.length) {
+      fixes.push({ title: `Remove the legacy property "${field}" (${edits.length} ${edits.length === 1 ? 'occurrence' : 'occurrences'})`, edits, preferred: fields.length === 1 });
     }
   }
   return fixes;
 }
 
-function pushReorder(analysis: StateSnapshot, fixes: StateFix[]): void {
-  const edit = reorderEdit(analysis);
-  if (edit) fixes.push({ title: 'Reorder resources into dependency order', edits: [edit], preferred: true });
+export function removeUnsupportedFeatureFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const node = located(analysis, data);
+  return node ? [{ title: `Remove the unsupported feature "${String(data.feature)}"`, edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
+}
+
+export function addSnippetUuidFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
+  const path = pathOf(data);
+  if (data.missing !== true || !path) return [];
+  const existing = locate(analysis, [...path, 'uuid']);
+  const uuid = randomUUID();
+  const edit = existing ? replaceValue(existing, uuid) : insertFirstMemberEdit(analysis, path, 'uuid', uuid);
+  return edit ? [{ title: 'Add a snippet uuid', edits: [edit], preferred: true }] : [];
 }
 
 /**
@@ -248,4 +250,3 @@ class MinHeap {
   }
 }
 
-export { valueAt };

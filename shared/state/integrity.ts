@@ -1,5 +1,5 @@
 /**
- * The semantic checks of product.md §5: Pulumi's VerifyIntegrity rules (ordering, providers,
+ * The cross-record checks: Pulumi's VerifyIntegrity rules (ordering, providers,
  * duplicates, types, ids, magic) and the product's additions (cycles, aliases, stacks, urn
  * shape), reporting every violation rather than the first. Linear in the number of references.
  */

@@ -1,5 +1,5 @@
 /**
- * The parsed state document: which shape it is (product.md §5) and where its resources are.
+ * The parsed state document: which shape it is (record, deployment, export, checkpoint) and where its resources are.
  * Built from the value `JSON.parse` (or the tolerant parser) returned, by content alone.
  */
 import type { JsonPath } from './locate';

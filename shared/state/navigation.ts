@@ -3,7 +3,7 @@
  * propertyDependencies, deletedWith, replaceWith, provider `urn::id`, aliases, resource
  * references inside inputs/outputs).
  *
- * Lazy and local (issue 7): who refers to whom comes from the parsed object (no text), and
+ * Lazy and local, so a keystroke never costs the whole file: who refers to whom comes from the parsed object (no text), and
  * text spans are found only for the records a request touches (the record under the cursor,
  * the records defining or referring to one urn), with a scan that jumps over every other
  * record. A hover after a keystroke in a 30,000-resource file so costs a few records, not the

@@ -1,5 +1,5 @@
 /**
- * Pulumi's property-value encoding (reference/pulumi-state.md §4): names the problem of a
+ * Pulumi's property-value encoding (secrets, resource references, assets, archives): names the problem of a
  * malformed special value once, by its signature (the "best branch" of the schema's oneOf),
  * and finds resource references for navigation.
  */

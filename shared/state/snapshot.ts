@@ -1,7 +1,7 @@
 /**
  * A parsed version of a state file: the value, its shape and resources, the syntax errors, and
  * the means to find text spans (locator, line index). Everything editor features need, none of
- * the validation. `updateState` is the keystroke path (issue 7): when an edit stays inside one
+ * the validation. `updateState` is the keystroke path, so typing costs one record: when an edit stays inside one
  * resource record (its braces untouched), only that record's text is parsed again, with
  * JSON.parse, or tolerantly when the edit broke its syntax; every other record, and its span,
  * is carried over. Either way the result is what `parseState` gives for the same text.

@@ -1,4 +1,4 @@
-/** URNs and provider references (reference/pulumi-state.md §5). */
+/** URNs (`urn:pulumi:<stack>::<project>::<type>::<name>`) and provider references (`<provider urn>::<id>`). */
 
 /** The provider "unknown ID", also the unknown property-value sentinel. */
 export const UNKNOWN_ID = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';

@@ -1,4 +1,4 @@
-/** The `quota-api` command line (product.md §8): flags, tokens, seeding, shutdown, logging. */
+/** The `quota-api` command line: flags, tokens, seeding, shutdown, logging. */
 import assert from 'node:assert/strict';
 import * as fs from 'node:fs';
 import * as path from 'node:path';

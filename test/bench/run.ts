@@ -1,5 +1,5 @@
 /**
- * `npm run bench` (issue 7): synthetic state files of 1k / 10k / 30k resources (deterministic
+ * `npm run bench`: synthetic state files of 1k / 10k / 30k resources (deterministic
  * seed, written to the OS temp folder), then, as medians after warm-up and as ratios to
  * `JSON.parse` of the same text timed alternately in the same process:
  *   JSON.parse · vscode-json-languageservice parse+doValidation with our schemas · our full

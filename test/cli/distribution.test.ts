@@ -37,6 +37,12 @@ describe('quota-state from the npm package tarball', function () {
     assert.deepEqual(files.filter((f) => /\.ts$|^test\/|^shared\/|^server\/|\.map$/.test(f)), []);
   });
 
+  it('the client bundle holds no analysis: no schema validator (the server reads quota files for it)', () => {
+    const client = readFileSync(distPath('client/extension.js'), 'utf8');
+    assert.ok(!/\bajv\b|Ajv2020/.test(client), 'ajv in dist/client/extension.js');
+    assert.match(readFileSync(distPath('server/server.js'), 'utf8'), /\bajv\b/, 'the server, which validates, bundles ajv');
+  });
+
   it('npm install -g of the tarball gives a quota-state that checks a file with no checkout around it', () => {
     const prefix = join(scratch, 'prefix');
     npm(['install', '-g', '--prefix', prefix, join(scratch, packed[0].filename), '--ignore-scripts', '--no-audit', '--no-fund', '--prefer-offline'], scratch);

@@ -1,4 +1,4 @@
-/** Every quota-file diagnostic code, through the real language server process (product.md §4). */
+/** Every quota-file diagnostic code, through the real language server process. */
 import { strict as assert } from 'node:assert';
 import { readFileSync } from 'node:fs';
 import { DiagnosticSeverity, DiagnosticTag, type Diagnostic } from 'vscode-languageserver-protocol';

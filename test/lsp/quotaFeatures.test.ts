@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeLens, CompletionList, Diagnostic, Hover, InlayHint, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { EvaluationPreviewRequest, LiveUsageNotification } from '../../shared/protocol';
+import { EvaluationPreviewRequest, LiveUsageNotification, QuotaFileRequest } from '../../shared/protocol';
 import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
 import { zeroUsage } from '../../shared/quota/usage';
 import { cursor, LspTestClient } from '../helpers/lspClient';
@@ -278,6 +278,16 @@ describe('quota files through the language server: editing help and previews', (
       const { readFileSync } = await import('node:fs');
       await client.open(demoUri, readFileSync('examples/demo.quota.jsonc', 'utf8'));
       assert.deepEqual(await client.request(EvaluationPreviewRequest, { uri: demoUri, subject: 'size:repos:all' }), JSON.parse(demo.stdout));
+    });
+    it('the quota file request gives Push and the dashboard the model, usage and errors, for open and unopened text', async () => {
+      const summary = await client.request(QuotaFileRequest, { uri, text: PREVIEW });
+      assert.ok(summary);
+      assert.deepEqual(summary.errors, []);
+      assert.deepEqual(summary.model.rules.map((r) => r.name), JSON.parse(PREVIEW.replace(/\/\/.*$/gm, '')).rules.map((r: { name: string }) => r.name));
+      assert.ok(Object.keys(summary.usage).includes('alice'));
+      const broken = await client.request(QuotaFileRequest, { uri: uniqueUri(), text: '{ "rules": [ { "name": "r", "subjects": ["size:all"] } ] }' });
+      assert.deepEqual(broken!.errors.map((e) => e.line), [0]);
+      assert.match(broken!.errors[0].message, /limit/);
     });
   });
 });

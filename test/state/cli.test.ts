@@ -6,7 +6,7 @@ import { analyzeState } from '../../shared/state/analyze';
 import { runQuotaState } from '../helpers/processes';
 import { FIXTURES, fixtureNames } from './fixtures';
 
-describe('quota-state check on state files (product.md §8)', () => {
+describe('quota-state check on state files', () => {
   it('prints the same codes, severities, messages and ranges as the analysis, for every fixture', () => {
     const files = fixtureNames().map((name) => join(FIXTURES, `${name}.state.json`));
     const result = runQuotaState(['check', '--format', 'json', ...files]);

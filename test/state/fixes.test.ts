@@ -1,5 +1,5 @@
 /**
- * Every quick fix of product.md §5, applied the way the editor applies it: the result is
+ * Every state quick fix, applied the way the editor applies it: the result is
  * valid JSON, keeps the file's indentation, and the diagnostic it fixes is gone.
  */
 import { strict as assert } from 'node:assert';
@@ -7,15 +7,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Diagnostic } from '../../shared/diagnostics';
 import { analyzeState, type StateAnalysisOptions } from '../../shared/state/analyze';
-import { dependencyOrder, fixesFor, type TextEdit } from '../../shared/state/fixes';
+import { applyEdits } from '../../shared/edits';
+import { dependencyOrder } from '../../shared/state/fixes';
+import { fixesFor } from '../../shared/state/services/codeActions';
 import { FIXTURES } from './fixtures';
-
-export function applyEdits(text: string, edits: TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => b.offset - a.offset);
-  let result = text;
-  for (const edit of sorted) result = result.slice(0, edit.offset) + edit.newText + result.slice(edit.offset + edit.length);
-  return result;
-}
 
 function fixture(name: string): string {
   return readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
@@ -30,7 +25,7 @@ function only(diagnostics: Diagnostic[], code: string, messagePart = ''): Diagno
 /** Applies the fix titled `title` for `diagnostic` and returns the new text. */
 function applyFix(text: string, diagnostic: Diagnostic, title: string | RegExp, options: StateAnalysisOptions = {}): string {
   const analysis = analyzeState(text, options);
-  const fixes = fixesFor(analysis, diagnostic.data as Record<string, unknown>);
+  const fixes = fixesFor(analysis, diagnostic);
   const fix = fixes.find((f) => (typeof title === 'string' ? f.title === title : title.test(f.title)));
   assert.ok(fix, `fix "${title}" offered; got ${fixes.map((f) => f.title).join(', ') || 'none'}`);
   return applyEdits(text, fix.edits);
@@ -47,7 +42,7 @@ function assertIndentation(text: string): void {
 
 const codesOf = (text: string) => analyzeState(text).diagnostics.map((d) => `${d.code}: ${d.message}`);
 
-describe('state quick fixes (product.md §5)', () => {
+describe('state quick fixes', () => {
   it('removes a missing dependency from its array', () => {
     const text = fixture('references');
     const diagnostic = only(analyzeState(text).diagnostics, 'missing-reference', 'Gone::old ');
@@ -171,7 +166,7 @@ describe('the example export (examples/webshop.state.json)', () => {
     for (let clicks = 0; clicks < 10; clicks++) {
       const next = analyzeState(text).diagnostics[0];
       if (!next) break;
-      const fix = fixesFor(analyzeState(text), next.data as Record<string, unknown>).find((f) => f.preferred);
+      const fix = fixesFor(analyzeState(text), next).find((f) => f.preferred);
       assert.ok(fix, `a preferred fix for ${next.code}`);
       text = applyEdits(text, fix.edits);
       JSON.parse(text);

@@ -9,7 +9,7 @@ import fc from 'fast-check';
 import { exerciseFeatures } from '../helpers/exerciseFeatures';
 import { analyzeState } from '../../shared/state/analyze';
 import { NavigationIndex } from '../../shared/state/navigation';
-import { fixesFor } from '../../shared/state/fixes';
+import { fixesFor } from '../../shared/state/services/codeActions';
 import { LspTestClient } from '../lsp/client';
 import { FIXTURES, fixtureNames } from './fixtures';
 
@@ -52,7 +52,7 @@ function exercise(text: string): void {
   assert.ok(Array.isArray(analysis.diagnostics));
   const navigation = new NavigationIndex(analysis);
   for (const occurrence of navigation.allDefinitions().values()) assert.equal(navigation.occurrenceAt(occurrence.span.offset)?.urn, occurrence.urn);
-  for (const diagnostic of analysis.diagnostics.slice(0, 20)) fixesFor(analysis, (diagnostic.data ?? {}) as Record<string, unknown>);
+  for (const diagnostic of analysis.diagnostics.slice(0, 20)) fixesFor(analysis, diagnostic);
 }
 
 describe('state analysis robustness (fast-check)', function () {

@@ -2,13 +2,14 @@
  * Golden fixtures: each `test/fixtures/state/<name>.state.json` has its expected diagnostics
  * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
  * message and the lines of related information), and the schema mode it is read in (`schema`,
- * default `pulumi`). Together they cover every code of product.md §5 and every recognised shape.
+ * default `pulumi`). Together they cover every state code of the registry and every recognised shape.
  */
 import { strict as assert } from 'node:assert';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { FIXTURES, fixtureNames, STATE_CODES } from './fixtures';
+import { fixGoldenInputs, readWants, stateDocument } from '../helpers/services';
 import { defaultSeverity, DEFAULT_STATE_SCHEMA_MODE, type StateCode, type StateSchemaMode } from '../../shared/state/codes';
 
 interface Expected {
@@ -21,7 +22,7 @@ interface Expected {
 }
 
 
-describe('state golden fixtures (product.md §5)', () => {
+describe('state golden fixtures', () => {
   const seenCodes = new Set<string>();
   const seenShapes = new Set<string>();
 
@@ -54,7 +55,11 @@ describe('state golden fixtures (product.md §5)', () => {
     });
   }
 
-  it('the fixtures cover every code of the table and every shape', () => {
+  it('the fixtures and the quick-fix golden files cover every code of the table, and the fixtures every shape', () => {
+    for (const { file, kind } of fixGoldenInputs()) {
+      if (kind.extension !== '.state.json') continue;
+      for (const d of stateDocument(readWants(readFileSync(file, 'utf8')).text).analysis.diagnostics) seenCodes.add(d.code);
+    }
     assert.deepEqual(STATE_CODES.filter((c) => !seenCodes.has(c)), []);
     assert.deepEqual(['record', 'deployment', 'export', 'checkpoint', 'unknown'].filter((s) => !seenShapes.has(s)), []);
   });

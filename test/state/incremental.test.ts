@@ -60,7 +60,7 @@ function assertSameAsFresh(incremental: StateAnalysis, text: string): void {
   }
 }
 
-describe('state: re-analysis after edits (issue 7)', () => {
+describe('state: re-analysis after edits', () => {
   it('equals a fresh analysis after any single edit', () => {
     fc.assert(
       fc.property(fc.constantFrom(...seeds), edit, (seed, change) => {

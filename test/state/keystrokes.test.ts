@@ -21,7 +21,7 @@ function rangeChange(text: string, offset: number, length: number, insert: strin
 
 const summary = (diagnostics: Array<Pick<Diagnostic, 'code' | 'message' | 'range'>>) => diagnostics.map((d) => [d.code, d.message, d.range]);
 
-describe('state keystrokes through the server and its analysis worker (issue 7)', function () {
+describe('state keystrokes through the server and its analysis worker', function () {
   this.timeout(60_000);
   let client: LspTestClient;
   const uri = 'file:///work/test/keystrokes.state.json';

@@ -1,5 +1,5 @@
 /**
- * The scan locator finds spans in valid JSON without a syntax tree (issue 7). Whatever the
+ * The scan locator finds spans in valid JSON without a syntax tree. Whatever the
  * value and its layout, the span it gives for a path must hold exactly the value at that path,
  * and the key span exactly the quoted key, including strings full of brackets, quotes and
  * escapes that a bracket search must step over.

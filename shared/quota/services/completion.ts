@@ -1,4 +1,4 @@
-/** Completion in quota files: subjects, rule names, group names and account names (product.md §4). */
+/** Completion in quota files: subjects, rule names, group names and account names. */
 import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { CANONICAL_SUBJECTS, LEAF_SUBJECTS, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';

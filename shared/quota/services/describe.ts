@@ -6,10 +6,6 @@ export function ruleFigure(rule: RuleVerdict): string {
   return `${formatSize(rule.used)} / ${formatSize(rule.limit)}`;
 }
 
-export function ruleSentence(rule: RuleVerdict): string {
-  return `${rule.name}: ${ruleFigure(rule)} ${rule.stands ? 'stands' : 'fails'}`;
-}
-
 /** `12 MiB/100 MiB`: the figure for places with little room (inlay hints). */
 export function compactFigure(rule: RuleVerdict): string {
   return `${formatSize(rule.used)}/${formatSize(rule.limit)}`;

@@ -1,4 +1,4 @@
-/** Hovers in quota files: sizes, subjects, rules, groups and accounts (product.md §4). */
+/** Hovers in quota files: sizes, subjects, rules, groups and accounts. */
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { QuotaIndex } from '../evaluate';

@@ -5,7 +5,7 @@
 import { getLocation, type JSONPath, type Node } from 'jsonc-parser';
 import { nodeAtOffset } from '../../json/jsoncTree';
 import type { QuotaAnalysis } from '../config';
-import type { NameKind, NameOccurrence } from '../semantics';
+import type { NameKind, NameOccurrence } from '../reader';
 
 export type QuotaContext =
   | { kind: 'subject'; leafOnly: boolean; node?: Node; isKey: boolean }

@@ -1,7 +1,8 @@
 /** Definition, references and rename for rule, group and account names in quota files. */
-import type { Location, Range, TextEdit, WorkspaceEdit } from 'vscode-languageserver-types';
+import type { Location, Range } from 'vscode-languageserver-types';
+import type { TextEdit } from '../../edits';
 import type { QuotaAnalysis } from '../config';
-import type { NameOccurrence } from '../semantics';
+import type { NameOccurrence } from '../reader';
 import { occurrenceAt, occurrencesOf } from './location';
 
 const RENAMEABLE = new Set(['rule', 'group', 'account']);
@@ -37,7 +38,7 @@ export function prepareRename(analysis: QuotaAnalysis, offset: number): { range:
 export class RenameError extends Error {}
 
 /** Renames every occurrence of the name under the cursor; the new name is JSON-escaped. */
-export function rename(analysis: QuotaAnalysis, uri: string, offset: number, newName: string): WorkspaceEdit | null {
+export function rename(analysis: QuotaAnalysis, offset: number, newName: string): TextEdit[] | null {
   const at = occurrenceAt(analysis, offset);
   if (!at || !RENAMEABLE.has(at.kind)) return null;
   if (newName.trim() === '') throw new RenameError(`A ${at.kind} name cannot be empty`);
@@ -46,6 +47,5 @@ export function rename(analysis: QuotaAnalysis, uri: string, offset: number, new
     throw new RenameError(`There is already a ${at.kind} named "${newName}"`);
   }
   const escaped = JSON.stringify(newName).slice(1, -1);
-  const edits: TextEdit[] = occurrencesOf(analysis, at.kind, at.name).map((o) => ({ range: rangeOf(analysis, o, true), newText: escaped }));
-  return { changes: { [uri]: edits } };
+  return occurrencesOf(analysis, at.kind, at.name).map((o) => ({ offset: o.span.offset + 1, length: Math.max(0, o.span.length - 2), newText: escaped }));
 }

@@ -1,5 +1,5 @@
 /**
- * Evaluation previews inside a quota file (product.md §4): per account with preview usage
+ * Evaluation previews inside a quota file: per account with preview usage
  * (the `usage` section, usage computed from instance content, or the signed-in user's live
  * usage), an inlay hint at each rule's limit and a code lens on each group.
  */

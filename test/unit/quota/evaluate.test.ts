@@ -1,5 +1,5 @@
 /**
- * Pins every sentence of product.md §3 (the engine), table-driven.
+ * Pins every rule of the quota engine, table-driven.
  */
 import { strict as assert } from 'node:assert';
 import { checkSubject, evaluateAccount, evaluateRule, limitStands, QuotaIndex, BUILTIN_GROUP_NAME } from '../../../shared/quota/evaluate';
@@ -20,7 +20,7 @@ function single(rules: QuotaRule[]): QuotaIndex {
   return new QuotaIndex(model({ rules, groups: [{ name: 'g', rules: rules.map((r) => r.name) }], assignments: { u: ['g'] } }));
 }
 
-describe('quota engine (product.md §3)', () => {
+describe('quota engine', () => {
   describe('a rule stands when its limit is -1 or the summed usage is strictly below the limit', () => {
     const cases: Array<{ title: string; limit: number; subjects: string[]; used: Partial<LeafUsage>; stands: boolean; sum: number }> = [
       { title: 'limit -1 is unlimited', limit: -1, subjects: ['size:all'], used: { 'size:repos:public': 10 ** 15 }, stands: true, sum: 10 ** 15 },

@@ -5,7 +5,7 @@ import { computeUsage, usageBySubject, usageOf, zeroUsage } from '../../../share
 import { ACCEPTED_SUBJECTS, CANONICAL_SUBJECTS, SUBJECT_ALIASES, subjectAncestors, suggestSubjects, LEAF_SUBJECTS } from '../../../shared/quota/subjects';
 import { SIZE_STRING_PATTERN } from '../../../shared/quota/sizes';
 
-describe('usage (product.md §2, §7)', () => {
+describe('usage', () => {
   it('charges an attachment to the repository owner, never the uploader', () => {
     const content = {
       ...emptyInstanceContent(),
@@ -65,7 +65,7 @@ describe('usage (product.md §2, §7)', () => {
   });
 });
 
-describe('subjects (product.md §2)', () => {
+describe('subjects', () => {
   it('lists the 14 canonical subjects and the 3 seed aliases', () => {
     assert.equal(CANONICAL_SUBJECTS.length, 14);
     assert.deepEqual(SUBJECT_ALIASES, { sizeall: 'size:git:all', sizelfs: 'size:git:lfs', 'size:wiki': 'size:assets:wiki' });

@@ -1,0 +1,15 @@
+/** A quota file as the language server reads it: the client asks rather than bundling the analysis. */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { QuotaFileRequest } from '../shared/protocol';
+import type { QuotaFileSummary } from '../shared/quota/fileSummary';
+
+export type QuotaFileReader = (uri: vscode.Uri) => Promise<QuotaFileSummary | null>;
+
+/** Reads `uri` (unsaved edits included) through the server; null when the server could not. */
+export function quotaFileReader(client: LanguageClient): QuotaFileReader {
+  return async (uri) => {
+    const document = await vscode.workspace.openTextDocument(uri);
+    return client.sendRequest(QuotaFileRequest, { uri: document.uri.toString(), text: document.getText() });
+  };
+}

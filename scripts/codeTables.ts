@@ -1,0 +1,79 @@
+/**
+ * What package.json and README.md say about diagnostic codes, generated from the registries, so a
+ * code is documented once (in its codes.ts). `scripts/sync-manifest-codes.mjs` writes these into
+ * the files; test/package/codeTables.test.ts fails when the files drift from the registries.
+ */
+import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
+import { codeList, type CodeInfo } from '../shared/codes';
+import { APP_INI_CODES } from '../shared/ini/codes';
+import { QUOTA_CODES } from '../shared/quota/codes';
+import { STATE_CODES } from '../shared/state/codes';
+
+const KINDS: ReadonlyArray<{ label: string; codes: readonly (CodeInfo & { fix?: unknown; seedV3Severity?: string })[] }> = [
+  { label: 'State', codes: codeList(STATE_CODES) },
+  { label: 'Quota', codes: codeList(QUOTA_CODES) },
+  { label: 'app.ini', codes: codeList(APP_INI_CODES) },
+];
+
+/** `propertyNames` of the `quotaState.diagnostics.severity` setting: every code, with what it means per file kind. */
+export function severitySettingPropertyNames(): { enum: string[]; enumDescriptions: string[] } {
+  const described = new Map<string, string[]>();
+  for (const { label, codes } of KINDS) {
+    for (const info of codes) {
+      const lines = described.get(info.code) ?? [];
+      lines.push(`${label}: ${info.description}`);
+      described.set(info.code, lines);
+    }
+  }
+  const names = [...described.keys()].sort();
+  return { enum: names, enumDescriptions: names.map((name) => described.get(name)!.join(' ')) };
+}
+
+const SEVERITY_SETTING = 'quotaState.diagnostics.severity';
+
+const cell = (text: string) => text.replace(/\|/g, '\\|');
+
+/** The README table of one file kind's codes. */
+export function readmeCodeTable(kind: 'state' | 'quota'): string[] {
+  if (kind === 'state') {
+    return [
+      '| code | `pulumi` | `seed-v3` | quick fix | when |',
+      '|---|---|---|---|---|',
+      ...codeList(STATE_CODES).map((info) => {
+        const entry = info as CodeInfo & { seedV3Severity?: string; fix?: unknown };
+        return `| \`${info.code}\` | ${info.severity} | ${entry.seedV3Severity ?? info.severity} | ${entry.fix ? 'yes' : ''} | ${cell(info.description)} |`;
+      }),
+    ];
+  }
+  return [
+    '| code | severity | quick fix | when |',
+    '|---|---|---|---|',
+    ...codeList(QUOTA_CODES).map((info) => `| \`${info.code}\` | ${info.severity} | ${(info as { fix?: unknown }).fix ? 'yes' : ''} | ${cell(info.description)} |`),
+  ];
+}
+
+/** `text` with the lines between `<!-- codes:<kind> -->` and `<!-- /codes:<kind> -->` replaced by the generated table. */
+export function withReadmeCodeTables(text: string): string {
+  let result = text;
+  for (const kind of ['state', 'quota'] as const) {
+    const pattern = new RegExp(`^([ \\t]*)<!-- codes:${kind} -->\\n[\\s\\S]*?^[ \\t]*<!-- /codes:${kind} -->$`, 'm');
+    const match = pattern.exec(result);
+    if (!match) throw new Error(`README.md has no <!-- codes:${kind} --> … <!-- /codes:${kind} --> block`);
+    const indent = match[1];
+    const block = [`<!-- codes:${kind} -->`, ...readmeCodeTable(kind), `<!-- /codes:${kind} -->`].map((line) => indent + line).join('\n');
+    result = result.slice(0, match.index) + block + result.slice(match.index + match[0].length);
+  }
+  return result;
+}
+
+/** package.json's text with the severity setting's code list regenerated, the rest of the file untouched. */
+export function withManifestCodes(text: string): string {
+  const manifest = JSON.parse(text) as { contributes: { configuration: unknown } };
+  const configuration = manifest.contributes.configuration;
+  const prefix: JSONPath = Array.isArray(configuration)
+    ? ['contributes', 'configuration', configuration.findIndex((c: { properties?: object }) => c.properties && SEVERITY_SETTING in c.properties)]
+    : ['contributes', 'configuration'];
+  const path: JSONPath = [...prefix, 'properties', SEVERITY_SETTING, 'propertyNames'];
+  if (prefix.includes(-1)) throw new Error(`package.json has no ${SEVERITY_SETTING} setting`);
+  return applyEdits(text, modify(text, path, severitySettingPropertyNames(), { formattingOptions: { insertSpaces: true, tabSize: 2, eol: '\n' } }));
+}

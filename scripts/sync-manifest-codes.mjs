@@ -1,0 +1,18 @@
+#!/usr/bin/env node
+// Rewrites the diagnostic-code lists of package.json (the severity setting's propertyNames) and
+// README.md (the code tables) from the registries in shared/*/codes.ts.
+import { readFileSync, writeFileSync } from 'node:fs';
+import { tsImport } from 'tsx/esm/api';
+
+const root = new URL('..', import.meta.url);
+const tables = await tsImport('./codeTables.ts', import.meta.url);
+for (const [file, rewrite] of [
+  ['package.json', tables.withManifestCodes],
+  ['README.md', tables.withReadmeCodeTables],
+]) {
+  const path = new URL(file, root);
+  const before = readFileSync(path, 'utf8');
+  const after = rewrite(before);
+  if (after !== before) writeFileSync(path, after);
+  console.log(`${file}: ${after === before ? 'up to date' : 'updated'}`);
+}

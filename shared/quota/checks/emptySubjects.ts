@@ -1,0 +1,13 @@
+/** A rule with no subjects applies to nothing. */
+import { headSpan, spanOf } from '../../json/jsoncTree';
+import type { QuotaCheck } from './finding';
+
+export const emptySubjects: QuotaCheck = (reading) =>
+  reading.rules
+    .filter(({ subjects, subjectsNode }) => subjects.length === 0 && (!subjectsNode || subjectsNode.type === 'array'))
+    .map(({ name, node, subjectsNode }) => ({
+      code: 'empty-subjects',
+      message: `Rule${name ? ` "${name.value}"` : ''} has no subjects, so it applies to nothing`,
+      span: subjectsNode ? spanOf(subjectsNode) : name ? spanOf(name.node) : headSpan(node),
+      data: { name: name?.value },
+    }));

@@ -1,0 +1,13 @@
+/** Every rule has a limit (a size, or -1 for unlimited). */
+import { headSpan, spanOf } from '../../json/jsoncTree';
+import type { QuotaCheck } from './finding';
+
+export const missingLimit: QuotaCheck = (reading) =>
+  reading.rules
+    .filter((rule) => !rule.limitNode || rule.limitNode.type === 'null')
+    .map(({ name, node }) => ({
+      code: 'missing-limit',
+      message: `Rule${name ? ` "${name.value}"` : ''} has no limit: give a size such as "1 GiB", or -1 for unlimited`,
+      span: name ? spanOf(name.node) : headSpan(node),
+      data: { name: name?.value },
+    }));

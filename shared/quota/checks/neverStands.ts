@@ -1,0 +1,29 @@
+/** A limit of 0, or negative other than -1, is exceeded even at zero usage: the rule (or the built-in group) never stands. */
+import { spanOf } from '../../json/jsoncTree';
+import type { QuotaCheck, QuotaFinding } from './finding';
+
+const neverStands = (limit: number) => limit === 0 || limit < -1;
+
+export const neverStandingLimits: QuotaCheck = (reading) => {
+  const findings: QuotaFinding[] = [];
+  for (const { name, limit, limitNode } of reading.rules) {
+    if (limit === undefined || !limitNode || !neverStands(limit)) continue;
+    const rule = `Rule${name ? ` "${name.value}"` : ''}`;
+    findings.push({
+      code: 'never-stands',
+      message: limit === 0 ? `${rule} never stands: a limit of 0 is exceeded even at zero usage (use -1 for unlimited)` : `${rule} never stands: ${limit} is negative and only -1 means unlimited`,
+      span: spanOf(limitNode),
+      data: { name: name?.value, limit },
+    });
+  }
+  const total = reading.defaultTotal;
+  if (total && neverStands(total.bytes)) {
+    findings.push({
+      code: 'never-stands',
+      message: `The built-in default group never stands: defaultTotal ${total.bytes} ${total.bytes === 0 ? 'is exceeded even at zero usage' : 'is negative and only -1 means unlimited'}`,
+      span: spanOf(total.node),
+      data: { limit: total.bytes },
+    });
+  }
+  return findings;
+};

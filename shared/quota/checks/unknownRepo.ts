@@ -1,0 +1,17 @@
+/** Attachments, packages and artifacts name only repositories (`owner/name`) the file defines. */
+import { spanOf } from '../../json/jsoncTree';
+import type { QuotaCheck } from './finding';
+import { closest, definedNames, didYouMean } from './suggest';
+
+export const unknownRepos: QuotaCheck = (reading) => {
+  const known = definedNames(reading, 'repo');
+  const defined = new Set(known);
+  return reading.repoReferences
+    .filter((ref) => !defined.has(ref.value) && ref.value.includes('/'))
+    .map((ref) => ({
+      code: 'unknown-repo',
+      message: `${ref.where} names unknown repo "${ref.value}"${didYouMean(ref.value, known)}`,
+      span: spanOf(ref.node),
+      data: { name: ref.value, suggestions: closest(ref.value, known) },
+    }));
+};

@@ -1,0 +1,24 @@
+/**
+ * A record pending deletion (`delete: true`) that is also protected: the next update deletes it
+ * anyway, because Pulumi deletes a replaced copy without the protect check (DeleteStep.Apply skips
+ * it for replacements) and `pulumi state protect` never marks a copy pending deletion, so the flag
+ * protects nothing and a reader trusting it is misled.
+ */
+import { isObject, type StateDocument } from '../model';
+import type { PendingDiagnostic } from '../pending';
+
+export function protectedPendingDelete(document: StateDocument): PendingDiagnostic[] {
+  const out: PendingDiagnostic[] = [];
+  for (const resource of document.resources) {
+    const record = resource.value;
+    if (!isObject(record) || record.protect !== true || record.delete !== true) continue;
+    const path = [...resource.path, 'protect'];
+    out.push({
+      code: 'protected-pending-delete',
+      message: `Resource ${resource.urn ?? `at index ${resource.index}`} is pending deletion, so the next update deletes it even though it is protected: Pulumi does not check "protect" when it deletes a replaced copy`,
+      at: { path, part: 'key' },
+      data: { path },
+    });
+  }
+  return out;
+}
