@@ -1,11 +1,11 @@
 /** app.ini support of `quota-state`: the group sources of `check` and the `--config` overrides of `evaluate`. */
-import { readdirSync } from 'node:fs';
 import { kindFromFileName } from '../../shared/documentKind';
 import type { GroupSource } from '../../shared/ini/appIni';
 import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
 import { effectiveSettings, readServerConfig, type EffectiveSettings } from '../../shared/ini/serverConfig';
 import type { QuotaAnalysis } from '../../shared/quota/config';
 import { formatSize } from '../../shared/quota/sizes';
+import { diskLookupIo } from '../diskLookup';
 
 interface Io {
   readFile: (path: string) => string;
@@ -14,22 +14,7 @@ interface Io {
 /** For an app.ini, its nearest quota file's groups (none: names are not checked, as in the editor). */
 export function appIniGroupSources(file: string, io: Io): GroupSource[] | undefined {
   if (kindFromFileName(file) !== 'appIni') return undefined;
-  const source = quotaFileGroups(file, {
-    readDir: (folder) => {
-      try {
-        return readdirSync(folder);
-      } catch {
-        return undefined;
-      }
-    },
-    readFile: (path) => {
-      try {
-        return io.readFile(path);
-      } catch {
-        return undefined;
-      }
-    },
-  });
+  const source = quotaFileGroups(file, diskLookupIo(io.readFile));
   return source ? [source] : [];
 }
 

@@ -1,0 +1,27 @@
+/**
+ * The file-system side of looking for an app.ini's quota file, shared by the language server and
+ * the CLI: a folder or file that cannot be read is "not there", never an error, because the lookup
+ * only decides whether group names can be checked at all.
+ */
+import { readdirSync, readFileSync } from 'node:fs';
+import type { LookupIo } from '../shared/ini/quotaFileLookup';
+
+/** `readFile` may answer from elsewhere first (an open editor's unsaved text); it may throw. */
+export function diskLookupIo(readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): LookupIo {
+  return {
+    readDir: (folder) => {
+      try {
+        return readdirSync(folder);
+      } catch {
+        return undefined;
+      }
+    },
+    readFile: (path) => {
+      try {
+        return readFile(path);
+      } catch {
+        return undefined;
+      }
+    },
+  };
+}
