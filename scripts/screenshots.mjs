@@ -16,6 +16,7 @@ import { tmpdir } from 'node:os';
 import { join, relative, resolve } from 'node:path';
 import { build, demoTokens, prepareDemoWorkspace, repoRoot, startQuotaApi } from './start.mjs';
 import { requireSystemPackages, serveVsCode, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
+import { undoAll, undoOnSignals } from './cleanups.mjs';
 
 const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 /** Small enough for the README, large enough that an editor and a panel are readable. */
@@ -27,23 +28,8 @@ const STEP_TIMEOUT_MS = 60_000;
 
 const options = parseArguments(process.argv.slice(2));
 const cleanups = [];
-
-async function cleanup() {
-  for (const undo of cleanups.splice(0).reverse()) {
-    try {
-      await undo();
-    } catch (error) {
-      console.error(`cleanup: ${error instanceof Error ? error.message : error}`);
-    }
-  }
-}
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    console.error(`\nreceived ${signal}; stopping`);
-    cleanup().finally(() => process.exit(1));
-  });
-}
+const cleanup = () => undoAll(cleanups);
+undoOnSignals(cleanups, 1);
 
 /** The pictures, in the order they are taken (later ones rely on the sign-in of earlier ones). */
 const SHOTS = [

@@ -27,6 +27,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureVsCodeHost, installVsix, packageVsix, requireSystemPackages, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
+import { undoAll, undoOnSignals } from './cleanups.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const hostDir = join(repoRoot, 'test', 'vscode-host');
@@ -45,26 +46,8 @@ const options = parseArguments(process.argv.slice(2));
 
 /** Everything to undo on the way out, newest first. */
 const cleanups = [];
-let cleaningUp = false;
-
-async function cleanup() {
-  if (cleaningUp) return;
-  cleaningUp = true;
-  for (const undo of cleanups.reverse()) {
-    try {
-      await undo();
-    } catch (error) {
-      console.error(`cleanup: ${error instanceof Error ? error.message : error}`);
-    }
-  }
-}
-
-for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP']) {
-  process.on(signal, () => {
-    console.error(`\nreceived ${signal}; stopping the VS Code server and the browser`);
-    cleanup().finally(() => process.exit(SETUP_FAILURE));
-  });
-}
+const cleanup = () => undoAll(cleanups);
+undoOnSignals(cleanups, SETUP_FAILURE, 'stopping the VS Code server and the browser');
 
 main().then(
   async (code) => {
