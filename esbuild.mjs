@@ -2,6 +2,7 @@
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { generateValidators } from './scripts/generate-validators.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -18,6 +19,8 @@ export const entries = [
 ];
 
 async function build() {
+  // The sources import ajv's standalone code for the schemas; it must exist before bundling.
+  generateValidators();
   const missing = entries.filter((entry) => !existsSync(entry.in));
   if (missing.length > 0) throw new Error(`missing entry points: ${missing.map((e) => e.in).join(', ')}`);
   const contexts = await Promise.all(
