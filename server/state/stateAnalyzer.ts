@@ -104,7 +104,6 @@ export class StateAnalyzer {
 
   private start(): Worker {
     const worker = new Worker(this.script);
-    worker.unref(); // never keeps the server process alive on its own
     worker.on('message', (response: WorkerResponse) => {
       const pending = this.waiting.get(response.id);
       this.waiting.delete(response.id);
@@ -120,6 +119,8 @@ export class StateAnalyzer {
     };
     worker.on('error', (error) => fail(error.message));
     worker.on('exit', (code) => fail(`exit code ${code}`));
+    // Never keeps the process alive on its own; after the listeners, since a 'message' listener refs the port again.
+    worker.unref();
     this.worker = worker;
     return worker;
   }
