@@ -2,6 +2,7 @@
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
 import { existsSync } from 'node:fs';
+import { generateValidators } from './scripts/generate-validators.mjs';
 
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
@@ -13,11 +14,15 @@ export const entries = [
   // Loaded by the server with new Worker(): validates state files off the request thread.
   { in: 'server/state/analysisWorker.ts', out: 'server/stateWorker', external: [] },
   { in: 'server/cli/main.ts', out: 'cli/quota-state', external: [] },
+  // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
+  { in: 'server/cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
 
 async function build() {
+  // The sources import ajv's standalone code for the schemas; it must exist before bundling.
+  generateValidators();
   const missing = entries.filter((entry) => !existsSync(entry.in));
   if (missing.length > 0) throw new Error(`missing entry points: ${missing.map((e) => e.in).join(', ')}`);
   const contexts = await Promise.all(

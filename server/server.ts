@@ -77,6 +77,8 @@ connection.onInitialize((params): InitializeResult => {
 });
 
 connection.onInitialized(() => {
+  // The worker starts now, beside the first small documents (analysed on this thread), so a large one opened later finds it ready.
+  setImmediate(() => stateAnalyzer.warmUp());
   if (workspace.supportsConfiguration) {
     void connection.client.register(DidChangeConfigurationNotification.type, { section: 'quotaState' }).catch(() => undefined);
     void workspace.refreshSettings().then(() => validation.revalidateAll());

@@ -1,50 +1,14 @@
-/** Process entry of `quota-state`: real I/O around `runCli`. */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
-import { basename, dirname, join } from 'node:path';
-import { readRegularFile } from './files';
-import { runCli } from './quotaState';
+/** Process entry of `quota-state`: real I/O around `runCli`, with `check` spread over worker threads. */
+import { availableParallelism } from 'node:os';
+import { checkInWorkers } from './checkPool';
+import { runCliParallel } from './quotaState';
+import { realIo } from './realIo';
 
-function readIfExists(path: string): string | undefined {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT' || code === 'ENOTDIR') return undefined;
-    throw error;
-  }
-}
-
-/**
- * Writes a sibling temporary file, flushes it, then renames it over the original: a rename within
- * a folder is atomic, so an interrupted run leaves either the old or the new state file, never half
- * of one. The original's permissions carry over.
- */
-function writeFileAtomic(path: string, text: string): void {
-  const mode = statSync(path).mode & 0o7777;
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.quota-state.tmp`);
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
-  try {
-    renameSync(temporary, path);
-  } catch (error) {
-    unlinkSync(temporary);
-    throw error;
-  }
-}
-
-process.exitCode = runCli(process.argv.slice(2), {
-  stdout: (text) => process.stdout.write(`${text}\n`),
-  stderr: (text) => process.stderr.write(`${text}\n`),
-  readFile: (path) => readRegularFile(path),
-  readIfExists,
-  writeFileAtomic,
-  cwd: process.cwd(),
-});
+const io = realIo(process.cwd());
+runCliParallel(process.argv.slice(2), io, checkInWorkers(io.cwd), availableParallelism()).then(
+  (code) => (process.exitCode = code),
+  (error: unknown) => {
+    io.stderr(`quota-state: internal error: ${error instanceof Error ? error.message : String(error)}`);
+    process.exitCode = 2;
+  },
+);

@@ -31,7 +31,7 @@ import { FORMATS, githubReport, jsonReport, located, sarifReport, textReport, ty
 
 const EXIT_CODES = `Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 
-const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3]
+const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
 
 Prints the language server's diagnostics for each resource-state or quota file. Files that are
 neither are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
@@ -45,6 +45,8 @@ itself, so quote them.
                     (repeatable; wins over .quota-state.json, which wins over the defaults)
   --schema MODE     read state files as Pulumi's loader does (pulumi, the default) or by the
                     seed's version-3 record schema, exactly (seed-v3); wins over .quota-state.json
+  --jobs N          analyse files on N threads (default: the available cores); the output and
+                    exit code are the same for every N
 
 Exit codes: 0 no Error diagnostic, 1 some Error diagnostic, 2 usage error or unreadable input.`;
 
@@ -72,7 +74,7 @@ Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over q
 2 usage error, unreadable input, or a file that is not a valid quota config.`;
 
 const USAGE = `Usage:
-  quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3]
+  quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
   quota-state fix <files or globs…> [--dry-run]
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
   quota-state --version
@@ -119,17 +121,21 @@ export function runCli(argv: string[], io: CliIO): number {
     if (command === 'evaluate') return evaluate(rest, io);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
-    if (error instanceof UsageError) {
-      io.stderr(`quota-state: ${error.message}\n\n${COMMAND_USAGE[command] ?? USAGE}`);
-      return 2;
-    }
-    if (error instanceof InputError || error instanceof ProjectConfigError) {
-      io.stderr(`quota-state: ${error.message}`);
-      return 2;
-    }
-    io.stderr(`quota-state: internal error: ${error instanceof Error ? error.message : String(error)}`);
+    return reportFailure(command, error, io);
+  }
+}
+
+function reportFailure(command: string | undefined, error: unknown, io: CliIO): number {
+  if (error instanceof UsageError) {
+    io.stderr(`quota-state: ${error.message}\n\n${(command && COMMAND_USAGE[command]) || USAGE}`);
     return 2;
   }
+  if (error instanceof InputError || error instanceof ProjectConfigError) {
+    io.stderr(`quota-state: ${error.message}`);
+    return 2;
+  }
+  io.stderr(`quota-state: internal error: ${error instanceof Error ? error.message : String(error)}`);
+  return 2;
 }
 
 /** Parses a command's arguments; `--help` prints its usage and ends the command with 0. */
@@ -183,7 +189,7 @@ function severityFlags(values: string[] = []): SeverityOverrides {
 }
 
 /** The project configuration of each folder, read once per run. */
-class ProjectConfigs {
+export class ProjectConfigs {
   private readonly byFolder = new Map<string, ProjectConfig | undefined>();
   constructor(private readonly io: CliIO) {}
   for(file: string): ProjectConfig | undefined {
@@ -230,24 +236,71 @@ function forEachFile<T>(files: string[], io: CliIO, each: (file: string, display
   return { results, failed };
 }
 
-function check(args: string[], io: CliIO): number {
-  const parsed = commandArguments('check', args, { format: 'value', severity: 'values', schema: 'value' }, io);
-  if (!parsed) return 0;
+/** What `check` needs to analyse one file, the same in this thread and in a worker. */
+export interface CheckOptions {
+  cliSeverity: SeverityOverrides;
+  cliSchema: StateSchemaMode | undefined;
+}
+
+/** A file's report, or why it could not be read (printed in file order, as the sequential run does). */
+export type CheckOutcome = { report: FileReport } | { inputError: string };
+
+/** A parsed `check` command line: the files in order and how to report them. */
+export interface CheckPlan {
+  files: string[];
+  format: OutputFormat;
+  options: CheckOptions;
+  /** `--jobs`: how many threads analyse files; undefined when not given. */
+  jobs: number | undefined;
+}
+
+function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
+  const parsed = commandArguments('check', args, { format: 'value', severity: 'values', schema: 'value', jobs: 'value' }, io);
+  if (!parsed) return undefined;
   const format = formatFlag(parsed.flags.format, FORMATS);
   const cliSeverity = severityFlags(parsed.lists.severity);
   const cliSchema = schemaFlag(parsed.flags.schema);
+  const jobs = jobsFlag(parsed.flags.jobs);
   if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
   const files = expandOrFail(parsed.positional, io.cwd);
-  const configs = new ProjectConfigs(io);
-  const { results: reports, failed } = forEachFile(files, io, (file, display): FileReport => {
+  return { files, format, options: { cliSeverity, cliSchema }, jobs };
+}
+
+function jobsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new UsageError(`--jobs takes a whole number from 1, not "${value}"`);
+  return Number(value);
+}
+
+/** Checks one file; `configs` caches the project configuration per folder for the thread that runs it. */
+export function checkOne(file: string, options: CheckOptions, io: CliIO, configs: ProjectConfigs): CheckOutcome {
+  const display = displayPath(io.cwd, file);
+  try {
     const text = readOrFail(file, io, display);
     const config = configs.for(file);
     const kind = kindOf(file, text, config);
-    const severity = mergeSeverity(config?.severity, cliSeverity);
-    const stateSchema = cliSchema ?? config?.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE;
+    const severity = mergeSeverity(config?.severity, options.cliSeverity);
+    const stateSchema = options.cliSchema ?? config?.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE;
     const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
-    return { file: display, path: file, kind, diagnostics };
-  });
+    return { report: { file: display, path: file, kind, diagnostics } };
+  } catch (error) {
+    if (!(error instanceof InputError || error instanceof ProjectConfigError)) throw error;
+    return { inputError: error.message };
+  }
+}
+
+/** Prints the outcomes in file order and returns the exit code: identical whichever threads made them. */
+function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): number {
+  const reports: FileReport[] = [];
+  let failed = false;
+  for (const outcome of outcomes) {
+    if ('report' in outcome) reports.push(outcome.report);
+    else {
+      io.stderr(`quota-state: ${outcome.inputError}`);
+      failed = true;
+    }
+  }
+  const format = plan.format;
   const output =
     format === 'json'
       ? jsonReport(reports)
@@ -259,6 +312,36 @@ function check(args: string[], io: CliIO): number {
   io.stdout(output);
   if (failed) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+function check(args: string[], io: CliIO): number {
+  const plan = planCheck(args, io);
+  if (!plan) return 0;
+  const configs = new ProjectConfigs(io);
+  return finishCheck(plan, plan.files.map((file) => checkOne(file, plan.options, io, configs)), io);
+}
+
+/** Analyses a check's files on several threads; outcomes in the order of `plan.files`. */
+export type ParallelChecker = (plan: CheckPlan, jobs: number) => Promise<CheckOutcome[]>;
+
+/**
+ * `runCli`, with `check` spread over `jobs` threads (`--jobs`, else `defaultJobs`) when there is
+ * more than one file and more than one job. Output and exit code are those of the sequential run.
+ */
+export async function runCliParallel(argv: string[], io: CliIO, checkInParallel: ParallelChecker, defaultJobs: number): Promise<number> {
+  if (argv[0] !== 'check') return runCli(argv, io);
+  try {
+    const plan = planCheck(argv.slice(1), io);
+    if (!plan) return 0;
+    const jobs = Math.min(plan.jobs ?? defaultJobs, plan.files.length);
+    if (jobs <= 1) {
+      const configs = new ProjectConfigs(io);
+      return finishCheck(plan, plan.files.map((file) => checkOne(file, plan.options, io, configs)), io);
+    }
+    return finishCheck(plan, await checkInParallel(plan, jobs), io);
+  } catch (error) {
+    return reportFailure('check', error, io);
+  }
 }
 
 function fix(args: string[], io: CliIO): number {

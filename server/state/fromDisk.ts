@@ -1,5 +1,5 @@
 /**
- * Issue 7: state files the editor cannot hand over (over VS Code's 50 MB sync limit, or an
+ * State files the editor cannot hand over (over VS Code's 50 MB sync limit, or an
  * open editor whose document never arrived). The client sends `quotaState/analyzeFromDisk`;
  * the server reads the file, publishes its diagnostics for the URI (exactly what the CLI
  * reports) and tells the language status which features are unavailable and why.

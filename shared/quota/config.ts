@@ -4,9 +4,10 @@
  * content, preview usage, and a name index for navigation. Parse once; everything else is
  * derived from this one analysis.
  */
-import Ajv2020, { type ErrorObject } from 'ajv/dist/2020';
+import type { ErrorObject } from 'ajv';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import quotaConfigSchema from '../../schemas/quota-config.schema.json';
+// ajv standalone code generated from schemas/ at build time (scripts/generate-validators.mjs).
+import { config as quotaConfigValidator } from '../validators/quotaConfigValidator';
 import { compareDiagnostics, type Diagnostic, type Span } from '../diagnostics';
 import { limitNesting, nestingMessage } from '../json/nesting';
 import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, spanOf } from '../json/jsoncTree';
@@ -26,15 +27,9 @@ export interface QuotaAnalysis extends SemanticResult {
   diagnostics: Diagnostic[];
 }
 
-let compiledValidator: ReturnType<Ajv2020['compile']> | undefined;
-
-/** Compiled once per process. */
+/** Precompiled: no schema is compiled at run time. */
 function validator() {
-  if (!compiledValidator) {
-    const ajv = new Ajv2020({ allErrors: true, strict: false });
-    compiledValidator = ajv.compile(quotaConfigSchema);
-  }
-  return compiledValidator;
+  return quotaConfigValidator;
 }
 
 /** Paths whose values are sizes: their shape errors are reported as `invalid-size` by the semantic pass. */

@@ -1,14 +1,11 @@
 /**
- * The state schemas compiled with ajv (draft 2020-12), once per process and schema mode, one
+ * The state schemas as ajv (draft 2020-12) validators, precompiled at build time per schema mode, one
  * validator per recognised shape so errors are reported against the shape the content actually has.
  */
-import Ajv2020 from 'ajv/dist/2020';
 import type { ErrorObject, ValidateFunction } from 'ajv';
-import propertyValueSchema from '../../schemas/property-value.schema.json';
-import recordSchema from '../../schemas/resource-state.v3.schema.json';
-import pulumiRecordSchema from '../../schemas/resource-state.pulumi.schema.json';
-import stateFileSchema from '../../schemas/state-file.schema.json';
-import pulumiStateFileSchema from '../../schemas/state-file.pulumi.schema.json';
+// ajv standalone code generated from schemas/ at build time (scripts/generate-validators.mjs).
+import * as pulumiValidators from '../validators/stateValidatorsPulumi';
+import * as seedV3Validators from '../validators/stateValidatorsSeedV3';
 import type { StateSchemaMode } from './codes';
 import type { StateShape } from './model';
 
@@ -20,34 +17,11 @@ export const PULUMI_RECORD_SCHEMA_ID = 'https://quota-state.dev/schemas/resource
 type ValidatorKey = Exclude<StateShape, 'unknown'> | 'legacyCheckpoint';
 type Validators = Record<ValidatorKey, ValidateFunction>;
 
-const validators: Partial<Record<StateSchemaMode, Validators>> = {};
-
-/** One ajv instance per mode: `pulumi` reads records as Pulumi's ResourceV3, `seed-v3` as the seed's schema. */
-function compile(mode: StateSchemaMode): Validators {
-  const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false });
-  ajv.addSchema(propertyValueSchema);
-  const [record, file, recordId, fileId] =
-    mode === 'pulumi'
-      ? [pulumiRecordSchema, pulumiStateFileSchema, PULUMI_RECORD_SCHEMA_ID, PULUMI_STATE_FILE_SCHEMA_ID]
-      : [recordSchema, stateFileSchema, RECORD_SCHEMA_ID, STATE_FILE_SCHEMA_ID];
-  ajv.addSchema(record);
-  ajv.addSchema(file);
-  const def = (name: string) => {
-    const validate = ajv.getSchema(`${fileId}#/$defs/${name}`);
-    if (!validate) throw new Error(`state-file schema has no $defs/${name}`);
-    return validate;
-  };
-  return {
-    record: ajv.getSchema(recordId)!,
-    deployment: def('deployment'),
-    export: def('export'),
-    checkpoint: def('checkpoint'),
-    legacyCheckpoint: def('legacyCheckpoint'),
-  };
-}
+/** `pulumi` reads records as Pulumi's ResourceV3, `seed-v3` as the seed's schema. */
+const validators: Record<StateSchemaMode, Validators> = { pulumi: pulumiValidators, 'seed-v3': seedV3Validators };
 
 function validatorsOf(mode: StateSchemaMode): Validators {
-  return (validators[mode] ??= compile(mode));
+  return validators[mode];
 }
 
 /** Validates `root` against the schema of `shape`; returns ajv's errors (empty when valid). */

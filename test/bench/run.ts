@@ -4,7 +4,9 @@
  * `JSON.parse` of the same text timed alternately in the same process:
  *   JSON.parse · vscode-json-languageservice parse+doValidation with our schemas · our full
  *   analysis · re-analysis after value / key / syntax-breaking edits (10k) · peak RSS per figure
- *   (child processes) · end to end through the real server (didOpen/didChange on 10k, from-disk on 30k).
+ *   (child processes) · end to end through the real server (didOpen/didChange on 10k, from-disk on 30k)
+ *   · server start → first diagnostics (small state / quota file) against a bare `node -e 0` · the
+ *   CLI's `check` on 200 state files, one worker against all cores (BENCH_CLI_MB in all, 0 skips it).
  * Prints a table and writes bench-results.json beside the generated files. No assertions.
  */
 import { spawnSync } from 'node:child_process';
@@ -17,6 +19,7 @@ import { LspTestClient, positionAt } from '../lsp/client';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState, growRealExport } from './generate';
+import { cliFigure, startFigures, type ExternalFigure } from './startupAndCli';
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 3000);
@@ -75,6 +78,9 @@ function peakRss(figure: string, file: string): number | undefined {
 
 interface Row {
   size: number;
+  /** What `ratio` compares with, when it is not JSON.parse of the same text. */
+  baseline?: string;
+  baselineMs?: number;
   figure: string;
   ms: number;
   ratio: number;
@@ -210,11 +216,17 @@ async function main(): Promise<void> {
     await client.stop();
   }
 
+  // Measured from outside: process starts, and the CLI on many files (BENCH_CLI_MB in all, 1000 by default).
+  const external: ExternalFigure[] = [...(await startFigures(Number(process.env.BENCH_START_RUNS ?? 9)))];
+  if (process.env.BENCH_CLI_MB !== '0') external.push(cliFigure(OUT, 200, Number(process.env.BENCH_CLI_MB ?? 1000), Number(process.env.BENCH_CLI_RUNS ?? 3)));
+  for (const figure of external) rows.push({ size: 0, figure: figure.figure, ms: figure.ms, ratio: figure.ratio, baseline: figure.baseline, baselineMs: figure.baselineMs });
+
   const table = rows.map((r) => ({
-    resources: r.size,
+    resources: r.size || '',
     figure: r.figure,
     'median ms': r.ms.toFixed(0),
-    '× JSON.parse': r.ratio.toFixed(2),
+    baseline: r.baseline ? `${r.baseline}: ${r.baselineMs?.toFixed(0)} ms` : 'JSON.parse',
+    ratio: r.ratio.toFixed(2),
     'peak RSS Δ MB': r.peakRssMB?.toFixed(0) ?? '',
     'Δ RSS / file size': r.rssPerFileSize?.toFixed(2) ?? '',
   }));

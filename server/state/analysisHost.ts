@@ -1,0 +1,50 @@
+/**
+ * Holds each open document's last state analysis and re-analyses from its new text or from the
+ * edits since: the analysis worker runs one, and the server runs one on its own thread for small
+ * documents, whose analysis costs less than starting a worker.
+ */
+import { readRegularFile } from '../cli/files';
+import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import { applyEdits } from './editLog';
+import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
+
+const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, mode: analysis.mode });
+
+export class AnalysisHost {
+  private readonly documents = new Map<string, StateAnalysis>();
+
+  /** Answers one request; `forget` has no answer. */
+  handle(request: WorkerRequest): WorkerResponse | undefined {
+    switch (request.kind) {
+      case 'forget':
+        this.documents.delete(request.uri);
+        return undefined;
+      case 'file': {
+        let text: string;
+        try {
+          // Type and size are checked before reading: a FIFO or device never holds the analysis up.
+          text = readRegularFile(request.path);
+        } catch (error) {
+          return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
+        }
+        return { id: request.id, analysis: summary(analyzeState(text, { schema: request.schema })) };
+      }
+      case 'document': {
+        const previous = this.documents.get(request.uri);
+        let text = request.text;
+        if (text === undefined) {
+          if (!previous || !request.edits) return { id: request.id, resync: true };
+          text = applyEdits(previous.text, request.edits);
+        }
+        if (text.length !== request.expectedLength) {
+          this.documents.delete(request.uri);
+          return { id: request.id, resync: true };
+        }
+        // A changed schema mode makes reanalyzeState start afresh.
+        const analysis = previous ? reanalyzeState(previous, text, { schema: request.schema }) : analyzeState(text, { schema: request.schema });
+        this.documents.set(request.uri, analysis);
+        return { id: request.id, analysis: summary(analysis) };
+      }
+    }
+  }
+}

@@ -1,0 +1,99 @@
+/**
+ * Bench figures measured from outside the process: server start → first diagnostics for a small
+ * state and a small quota file against a bare `node -e 0`, and `quota-state check` on many state
+ * files with one worker against all cores.
+ */
+import { spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { availableParallelism } from 'node:os';
+import { join, resolve } from 'node:path';
+import { generateState } from './generate';
+import { timeBareNode, timeServerStart } from './startup';
+
+const ROOT = resolve(__dirname, '..', '..');
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+
+export interface ExternalFigure {
+  figure: string;
+  ms: number;
+  baseline: string;
+  baselineMs: number;
+  /** ms / baselineMs, or baselineMs / ms for a speed-up. */
+  ratio: number;
+  note?: string;
+}
+
+/** Alternates the three starts `runs` times after one warm-up round (file cache, JIT of the spawner). */
+export async function startFigures(runs: number): Promise<ExternalFigure[]> {
+  const state = readFileSync(join(ROOT, 'examples', 'webshop.state.json'), 'utf8');
+  const quota = readFileSync(join(ROOT, 'examples', 'demo.quota.jsonc'), 'utf8');
+  const bare: number[] = [];
+  const stateStarts: number[] = [];
+  const quotaStarts: number[] = [];
+  for (let i = -1; i < runs; i++) {
+    const b = await timeBareNode();
+    const s = await timeServerStart('file:///bench/webshop.state.json', 'json', state);
+    const q = await timeServerStart('file:///bench/demo.quota.jsonc', 'jsonc', quota);
+    if (i < 0) continue;
+    bare.push(b);
+    stateStarts.push(s);
+    quotaStarts.push(q);
+  }
+  const bareMs = median(bare);
+  return [
+    { figure: `server start → first diagnostics, small state file (${(state.length / 1e3).toFixed(0)} kB), target ≤ 2×`, ms: median(stateStarts), baseline: 'node -e 0', baselineMs: bareMs, ratio: median(stateStarts) / bareMs },
+    { figure: `server start → first diagnostics, small quota file (${(quota.length / 1e3).toFixed(0)} kB), target ≤ 2×`, ms: median(quotaStarts), baseline: 'node -e 0', baselineMs: bareMs, ratio: median(quotaStarts) / bareMs },
+  ];
+}
+
+/**
+ * `quota-state check` on `count` state files of `totalMB` in all (a few generated files, copied),
+ * timed with --jobs 1 and with --jobs <cores>, alternately, `runs` times each.
+ */
+export function cliFigure(folder: string, count: number, totalMB: number, runs: number): ExternalFigure {
+  const dir = join(folder, 'cli-check');
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir, { recursive: true });
+  const perFileBytes = (totalMB * 1e6) / count;
+  // About 3.5 kB per generated resource; five variants with problems, so every file has findings to print.
+  const variants = [0, 1, 2, 3, 4].map((seed) => {
+    const path = join(dir, `variant-${seed}.json`);
+    writeFileSync(path, generateState({ resources: Math.max(10, Math.round(perFileBytes / 3500)), seed, problemsPerThousand: 5 }));
+    return path;
+  });
+  let total = 0;
+  for (let i = 0; i < count; i++) {
+    const path = join(dir, `file-${String(i).padStart(3, '0')}.state.json`);
+    copyFileSync(variants[i % variants.length], path);
+    total += statSync(path).size;
+  }
+  for (const variant of variants) rmSync(variant);
+  const cores = availableParallelism();
+  const time = (jobs: number) => {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'quota-state.js'), 'check', 'cli-check/*.state.json', '--format', 'json', '--jobs', String(jobs)], {
+      cwd: folder,
+      maxBuffer: 1 << 30,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0 && result.status !== 1) throw new Error(`quota-state check failed: ${result.stderr}`);
+    return performance.now() - start;
+  };
+  const one: number[] = [];
+  const all: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    one.push(time(1));
+    all.push(time(cores));
+  }
+  rmSync(dir, { recursive: true, force: true });
+  const oneMs = median(one);
+  const allMs = median(all);
+  return {
+    figure: `quota-state check, ${count} state files (${(total / 1e6).toFixed(0)} MB), --jobs ${cores}: speed-up, target ≥ 1.7×`,
+    ms: allMs,
+    baseline: '--jobs 1',
+    baselineMs: oneMs,
+    ratio: oneMs / allMs,
+    note: `${cores} cores`,
+  };
+}
