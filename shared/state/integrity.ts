@@ -8,6 +8,7 @@ import type { JsonPath } from './locate';
 import {
   aliasReferences,
   dependencyReferences,
+  dependencyTargets,
   isObject,
   REFERENCE_KIND_LABEL,
   valueAt,
@@ -115,17 +116,23 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
     if (!version1 && typeof record.provider === 'string' && record.provider !== '') {
       checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
     }
-    const sites = version1 ? dependencyReferences(resource).filter((site) => site.kind === 'parent' || site.kind === 'dependency') : dependencyReferences(resource);
-    for (let s = 0; s < sites.length; s++) {
-      const site = sites[s];
+    // Targets only: a site object (with its path) is built for the few references that are reported.
+    const targets = dependencyTargets(resource, version1);
+    const hasParent = typeof record.parent === 'string' && record.parent !== '';
+    let sites: ReferenceSite[] | undefined;
+    for (let s = 0; s < targets.length; s++) {
+      const target = targets[s];
       // One lookup per reference serves the ordering check, the parent check and the graph.
-      const copies = byUrn.get(site.target);
+      const copies = byUrn.get(target);
       if (copies) {
         const to = pickCopy(resources, copies, resource.index);
         if (to !== resource.index) graph.add(to, s);
-        if (site.kind === 'parent') parentIndices[resource.index] = copies[0];
+        if (s === 0 && hasParent) parentIndices[resource.index] = copies[0];
       }
-      checkReference(resource, site, copies, resources, isolated, out);
+      // What checkReference lets pass without a word: an earlier resource of the file, or any in an isolated record.
+      if (target !== urn && (isolated || (copies !== undefined && copies[0] < resource.index))) continue;
+      sites ??= dependencyReferences(resource);
+      checkReference(resource, sites[s], copies, resources, isolated, out);
     }
     addProviderEdge(graph, resources, byUrn, resource);
   }

@@ -231,6 +231,44 @@ export function dependencyReferences(resource: ResourceEntry): ReferenceSite[] {
   return sites;
 }
 
+/**
+ * The targets of `dependencyReferences(resource)`, in the same order, without a site object per
+ * reference: the integrity pass looks every target up, but builds a site only for the few it
+ * reports. `parentAndDependenciesOnly`: the version-1 prefix (parent, then dependencies).
+ */
+export function dependencyTargets(resource: ResourceEntry, parentAndDependenciesOnly = false): string[] {
+  const record = resource.value;
+  const targets: string[] = [];
+  if (!isObject(record)) return targets;
+  if (typeof record.parent === 'string' && record.parent !== '') targets.push(record.parent);
+  const dependencies = record.dependencies;
+  if (Array.isArray(dependencies)) {
+    for (let i = 0; i < dependencies.length; i++) {
+      const target = dependencies[i];
+      if (typeof target === 'string' && target !== '') targets.push(target);
+    }
+  }
+  if (parentAndDependenciesOnly) return targets;
+  const propertyDependencies = record.propertyDependencies;
+  if (isObject(propertyDependencies)) {
+    for (const property in propertyDependencies) {
+      const list = propertyDependencies[property];
+      if (!Array.isArray(list)) continue;
+      for (let i = 0; i < list.length; i++) {
+        const target = list[i];
+        if (typeof target === 'string' && target !== '') targets.push(target);
+      }
+    }
+  }
+  if (typeof record.deletedWith === 'string' && record.deletedWith !== '') targets.push(record.deletedWith);
+  const replaceWith = record.replaceWith;
+  if (typeof replaceWith === 'string' && replaceWith !== '') targets.push(replaceWith);
+  else if (Array.isArray(replaceWith)) {
+    for (const target of replaceWith) if (typeof target === 'string' && target !== '') targets.push(target);
+  }
+  return targets;
+}
+
 export function aliasReferences(resource: ResourceEntry): ReferenceSite[] {
   const record = resource.value;
   if (!isObject(record) || !Array.isArray(record.aliases)) return [];

@@ -52,6 +52,8 @@ function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
 }
 
 export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
+  // A valid file (the usual case) has no errors to place, so it skips keying every record's path.
+  if (errors.length === 0) return [];
   const recordPaths = new Set<string>();
   for (const resource of [...document.resources, ...document.pendingResources]) recordPaths.add(pathKey(resource.path));
   const diagnostics: PendingDiagnostic[] = [];
