@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import { activeExtension, codeOf, revertAndCloseAll, setSetting, startQuotaApi, waitFor, type QuotaApiServer } from './helpers';
+import { codeOf, connectToQuotaApi, disconnectFromQuotaApi, revertAndCloseAll, waitFor, type QuotaApiServer } from './helpers';
 
 const ROOT_TOKEN = 'demo-root-token';
 
@@ -12,17 +12,13 @@ describe('app.ini: DEFAULT_GROUPS checked against the live server of a signed-in
   let folder: string;
 
   before(async function () {
-    await activeExtension();
-    server = await startQuotaApi();
-    await setSetting('api.baseUrl', server.baseUrl);
+    server = await connectToQuotaApi();
     // Outside the workspace and away from any quota file: only the live groups can decide.
     folder = mkdtempSync(path.join(tmpdir(), 'app-ini-ext-'));
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('quotaState.signOut');
-    await setSetting('api.baseUrl', undefined);
-    await server?.stop();
+    await disconnectFromQuotaApi(server);
     rmSync(folder, { recursive: true, force: true });
   });
 

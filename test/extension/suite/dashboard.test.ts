@@ -7,7 +7,7 @@ import type { DashboardModel } from '../../../client/dashboard/model';
 import type { QuotaInfo, Repository } from '../../../shared/api/types';
 import { leafUsageFromQuotaUsed } from '../../../shared/quota/quotaInfo';
 import { usageBySubject } from '../../../shared/quota/usage';
-import { activeExtension, apiGet, diagnosticsWith, revertAndCloseAll, setSetting, startQuotaApi, waitFor, workspaceUri, type QuotaApiServer } from './helpers';
+import { activeExtension, apiGet, connectToQuotaApi, diagnosticsWith, disconnectFromQuotaApi, revertAndCloseAll, setSetting, startQuotaApi, waitFor, workspaceUri, type QuotaApiServer } from './helpers';
 
 const ROOT_TOKEN = 'demo-root-token';
 const ALICE_TOKEN = 'demo-alice-token';
@@ -34,18 +34,10 @@ describe('quota dashboard, status bar and walkthrough', function () {
   let server: QuotaApiServer;
 
   before(async function () {
-    await activeExtension();
-    server = await startQuotaApi();
-    await setSetting('api.baseUrl', server.baseUrl);
-    await setSetting('api.timeout', 10_000);
+    server = await connectToQuotaApi();
   });
 
-  after(async () => {
-    await vscode.commands.executeCommand('quotaState.signOut');
-    await setSetting('api.baseUrl', undefined);
-    await setSetting('api.timeout', undefined);
-    await server?.stop();
-  });
+  after(() => disconnectFromQuotaApi(server));
 
   afterEach(revertAndCloseAll);
 

@@ -120,6 +120,23 @@ export function startQuotaApi(seed?: string): Promise<QuotaApiServer> {
   });
 }
 
+/** Starts the reference API and points the extension at it, as a user's settings would. */
+export async function connectToQuotaApi(seed?: string): Promise<QuotaApiServer> {
+  await activeExtension();
+  const server = await startQuotaApi(seed);
+  await setSetting('api.baseUrl', server.baseUrl);
+  await setSetting('api.timeout', 10_000);
+  return server;
+}
+
+/** Undoes `connectToQuotaApi`: signs out, clears the settings and stops the server. */
+export async function disconnectFromQuotaApi(server: QuotaApiServer | undefined): Promise<void> {
+  await vscode.commands.executeCommand('quotaState.signOut');
+  await setSetting('api.baseUrl', undefined);
+  await setSetting('api.timeout', undefined);
+  await server?.stop();
+}
+
 /** Direct HTTP to the API, to assert what a command changed on the server. */
 export async function apiGet(baseUrl: string, token: string, apiPath: string): Promise<{ status: number; body: unknown }> {
   const response = await fetch(`${baseUrl}${apiPath}`, { headers: { authorization: `token ${token}` } });

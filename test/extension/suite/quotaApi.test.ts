@@ -6,9 +6,9 @@ import type { QuotaGroup, QuotaRuleInfo } from '../../../shared/api/types';
 import {
   activeExtension,
   apiGet,
+  connectToQuotaApi,
+  disconnectFromQuotaApi,
   revertAndCloseAll,
-  setSetting,
-  startQuotaApi,
   waitFor,
   workspaceUri,
   type QuotaApiServer,
@@ -23,18 +23,10 @@ describe('quota API commands against the real reference server', function () {
   let server: QuotaApiServer;
 
   before(async function () {
-    await activeExtension();
-    server = await startQuotaApi();
-    await setSetting('api.baseUrl', server.baseUrl);
-    await setSetting('api.timeout', 10_000);
+    server = await connectToQuotaApi();
   });
 
-  after(async () => {
-    await vscode.commands.executeCommand('quotaState.signOut');
-    await setSetting('api.baseUrl', undefined);
-    await setSetting('api.timeout', undefined);
-    await server?.stop();
-  });
+  after(() => disconnectFromQuotaApi(server));
 
   afterEach(revertAndCloseAll);
 

@@ -4,7 +4,6 @@
  * larger one that must never show.
  */
 import * as assert from 'node:assert/strict';
-import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import * as os from 'node:os';
 import * as path from 'node:path';
@@ -13,7 +12,7 @@ import type { Page } from '../../../shared/api/client';
 import type { Repository } from '../../../shared/api/types';
 import type { QuotaNode } from '../../../client/quotaTree';
 import { LargestRepositories, type RepositoryNode } from '../../../client/repositories';
-import { activeExtension, apiGet, repositoryRoot, revertAndCloseAll, setSetting } from './helpers';
+import { activeExtension, apiGet, connectToQuotaApi, disconnectFromQuotaApi, revertAndCloseAll, type QuotaApiServer } from './helpers';
 
 const DANA_TOKEN = 'dana-repositories-token';
 const MiB = 1024 * 1024;
@@ -23,33 +22,8 @@ const DANA_REPOS = Array.from({ length: 12 }, (_, index) => {
   return { owner: 'dana', name: `r${String(n).padStart(2, '0')}`, private: n % 4 === 0, gitSize: ((n * 7) % 13 + 1) * MiB, lfsSize: n * 1024 };
 });
 
-function startSeededServer(seedFile: string): Promise<{ baseUrl: string; stop(): Promise<void> }> {
-  const root = repositoryRoot();
-  const child: ChildProcess = spawn(
-    process.execPath,
-    [path.join(root, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', seedFile, '--log-level', 'warn'],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
-  );
-  const stop = () =>
-    new Promise<void>((resolve) => {
-      if (child.exitCode !== null || child.signalCode !== null) return resolve();
-      child.once('exit', () => resolve());
-      child.kill('SIGTERM');
-    });
-  return new Promise((resolve, reject) => {
-    let output = '';
-    child.stdout!.on('data', (chunk) => {
-      output += chunk;
-      const match = /(https?:\/\/\S+\/api\/v1)/.exec(output);
-      if (match) resolve({ baseUrl: match[1], stop });
-    });
-    child.stderr!.on('data', (chunk) => (output += chunk));
-    child.once('exit', (code) => reject(new Error(`the quota API exited (code ${code}): ${output}`)));
-  });
-}
-
 describe('Largest repositories (view and palette) against the real reference server', function () {
-  let server: { baseUrl: string; stop(): Promise<void> };
+  let server: QuotaApiServer;
   let dir: string;
   /** What the server itself says, largest first: the order every view must show. */
   let expected: Repository[];
@@ -68,9 +42,7 @@ describe('Largest repositories (view and palette) against the real reference ser
         repos: [...DANA_REPOS, { owner: 'erin', name: 'huge', private: false, gitSize: 900 * MiB, lfsSize: 0 }],
       }),
     );
-    server = await startSeededServer(seed);
-    await setSetting('api.baseUrl', server.baseUrl);
-    await setSetting('api.timeout', 10_000);
+    server = await connectToQuotaApi(seed);
     assert.equal(await vscode.commands.executeCommand('quotaState.signIn', { token: DANA_TOKEN }), 'dana');
     const all = await apiGet(server.baseUrl, DANA_TOKEN, '/user/repos?order_by=reversesize&limit=50');
     expected = all.body as Repository[];
@@ -78,10 +50,7 @@ describe('Largest repositories (view and palette) against the real reference ser
   });
 
   after(async () => {
-    await vscode.commands.executeCommand('quotaState.signOut');
-    await setSetting('api.baseUrl', undefined);
-    await setSetting('api.timeout', undefined);
-    await server?.stop();
+    await disconnectFromQuotaApi(server);
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
