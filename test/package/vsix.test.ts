@@ -14,25 +14,8 @@ import { pipeline } from 'node:stream/promises';
 import * as yauzl from 'yauzl';
 import { LspTestClient } from '../lsp/client';
 import { ROOT } from '../helpers/processes';
+import { EXPORT_WITH_MISSING_PARENT } from '../helpers/stateSamples';
 
-const STATE_EXPORT = JSON.stringify(
-  {
-    version: 3,
-    deployment: {
-      manifest: { time: '2024-01-01T00:00:00Z', magic: '3ff53efef69f38d19e364655131bbb113e416d3bf64bfb819065fa12acb29250', version: 'v3.100.0' },
-      resources: [
-        {
-          urn: 'urn:pulumi:dev::shop::aws:s3/bucket:Bucket::assets',
-          type: 'aws:s3/bucket:Bucket',
-          custom: true,
-          parent: 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-dev',
-        },
-      ],
-    },
-  },
-  null,
-  2,
-);
 const QUOTA_CONFIG = '{\n  // one rule, with a subject that does not exist\n  "rules": [ { "name": "r", "limit": 1024, "subjects": ["size:all", "size:bogus"] } ]\n}\n';
 
 /** Extracts the `extension/` folder of a .vsix into `target`, as VS Code's installer does. */
@@ -93,7 +76,7 @@ describe('the packaged extension (.vsix)', function () {
 
   it('its server, started alone over stdio, publishes diagnostics for a state file and for a quota file', async () => {
     client = await LspTestClient.start({ serverModule: join(unpacked, 'dist', 'server', 'server.js') });
-    const state = await client.open('file:///work/shop/stack.json', STATE_EXPORT);
+    const state = await client.open('file:///work/shop/stack.json', EXPORT_WITH_MISSING_PARENT);
     assert.deepEqual(
       state.map((d) => d.code),
       ['missing-reference'],
