@@ -115,6 +115,21 @@ describe('project configuration .quota-state.json', () => {
       assert.deepEqual(byCode, { 'forward-reference': [2, 2], 'unknown-provider': [3] });
     });
 
+    it('stateSchema in the project file wins over the quotaState.state.schema setting in its folder', async () => {
+      const strict = mkdtempSync(join(tmpdir(), 'quota-state-config-lsp-schema-'));
+      writeFileSync(join(strict, '.quota-state.json'), '{ "stateSchema": "seed-v3" }');
+      const record = join(strict, 'record.state.json');
+      writeFileSync(record, JSON.stringify({ urn: 'urn:pulumi:dev::p::t:index:T::r', type: 't:index:T', custom: true, created: '2024-01-01T00:00:00Z' }));
+      const lenient = await LspTestClient.start({ initializationOptions: { settings: { state: { schema: 'pulumi' } } } });
+      try {
+        const diagnostics = await lenient.open(pathToFileURL(record).href, readFileSync(record, 'utf8'));
+        assert.deepEqual(diagnostics.map((d) => `${d.code}:${d.severity}`), ['unknown-property:1']);
+        lenient.assertNoLoggedErrors();
+      } finally {
+        await lenient.stop();
+      }
+    });
+
     it('the project globs decide the kind in the editor too', async () => {
       const notes = join(project, 'infra', 'stacks', 'notes.json');
       const diagnostics = await client.open(pathToFileURL(notes).href, readFileSync(notes, 'utf8'));
