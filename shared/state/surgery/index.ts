@@ -5,6 +5,7 @@
  */
 export { openState, SurgeryError, type SurgeryDocument } from './document';
 export { setFlag, type FlagOperation } from './flags';
+export { moveResources, type MoveOutcome } from './move';
 export type { SurgeryChange, SurgeryOutcome, SurgeryStatus } from './outcome';
 export { clearPending } from './pending';
 export { removeResources, type RemoveOptions } from './remove';
