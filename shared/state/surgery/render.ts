@@ -152,8 +152,12 @@ function arrayEdits(doc: SurgeryDocument, plan: Plan, recordText: (r: PlannedRec
 
   if (keptAt.size === 0) {
     // Everything goes (new records, if any, take their place).
+    if (n === 0) {
+      if (before.length) edits.push({ offset: L.array.offset, length: L.array.length, newText: renderValue(before.map((r) => r.value), style, lineIndent(text, L.array.offset)) });
+      return edits;
+    }
     const content = before.map((r) => recordText(r, indent)).join(separator);
-    if (n > 0) {
+    {
       const arrayStart = L.array.offset + 1;
       const arrayEnd = L.array.offset + L.array.length - 1;
       edits.push(content ? { offset: L.starts[0], length: L.ends[n - 1] - L.starts[0], newText: content } : { offset: arrayStart, length: arrayEnd - arrayStart, newText: '' });
