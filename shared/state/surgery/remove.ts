@@ -5,7 +5,7 @@
  * only after the target, and a dependency on a urn with several dependent copies does not count.
  */
 import type { JsonObject } from '../model';
-import { allDependencies, openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
+import { openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
 import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';
 
@@ -46,14 +46,7 @@ export function onlyDependsOn(records: readonly JsonObject[], current: readonly 
     const id = str(candidate, 'id');
     let dependent = false;
     if (!(urn === resUrn && id === resId)) {
-      for (const dep of allDependencies(candidate)) {
-        const yes = dependentSet.get(dep.urn)?.length ?? 0;
-        const no = nonDependentSet.get(dep.urn)?.length ?? 0;
-        if (dep.kind === 'parent' ? yes > 0 && no === 0 : yes === 1 && no === 0) {
-          dependent = true;
-          break;
-        }
-      }
+      dependent = dependsOnly(candidate, dependentSet, nonDependentSet);
       if (!dependent) {
         const provider = providerRef(candidate);
         if (provider && dependentSet.get(provider.urn)?.includes(provider.id)) dependent = true;
@@ -65,6 +58,28 @@ export function onlyDependsOn(records: readonly JsonObject[], current: readonly 
     } else push(nonDependentSet, urn, id);
   }
   return dependents;
+}
+
+/** Whether a parent, dependency, property dependency, deletedWith or replaceWith of `candidate` makes it a dependent (`isDependent`). */
+function dependsOnly(candidate: JsonObject, dependentSet: Map<string, string[]>, nonDependentSet: Map<string, string[]>): boolean {
+  const other = (urn: unknown) => typeof urn === 'string' && urn !== '' && dependentSet.get(urn)?.length === 1 && !nonDependentSet.get(urn)?.length;
+  const parent = candidate.parent;
+  if (typeof parent === 'string' && parent !== '' && (dependentSet.get(parent)?.length ?? 0) > 0 && !nonDependentSet.get(parent)?.length) return true;
+  const dependencies = candidate.dependencies;
+  if (Array.isArray(dependencies)) for (const urn of dependencies) if (other(urn)) return true;
+  const propertyDependencies = candidate.propertyDependencies;
+  if (propertyDependencies && typeof propertyDependencies === 'object' && !Array.isArray(propertyDependencies)) {
+    for (const key in propertyDependencies) {
+      const list = (propertyDependencies as JsonObject)[key];
+      if (Array.isArray(list)) for (const urn of list) if (other(urn)) return true;
+    }
+  }
+  if (other(candidate.deletedWith)) return true;
+  const replaceWith = candidate.replaceWith;
+  if (Array.isArray(replaceWith)) {
+    for (const urn of replaceWith) if (other(urn)) return true;
+  } else if (other(replaceWith)) return true;
+  return false;
 }
 
 function nameOf(urn: string): string {
@@ -151,6 +166,10 @@ export function removeResources(input: string | SurgeryDocument, targets: readon
         return dependentsOf.get(t)!;
       };
       while (remaining.length) {
+        if (remaining.length === 1) {
+          order.push(remaining.pop()!);
+          break;
+        }
         const next = remaining.find((t) => dependents(t).every((d) => !remaining.includes(d)));
         if (next === undefined) {
           return refused(doc, operation, ['could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time']);

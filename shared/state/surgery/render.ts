@@ -32,8 +32,8 @@ function hasByteString(value: unknown, depth = 0): boolean {
 }
 
 /** `ApplyFeatures` for one record. */
-export function recordFeatures(record: JsonObject, features: Set<string>): void {
-  if (hasByteString(record.inputs) || hasByteString(record.outputs) || hasByteString(record.replacementTrigger)) features.add('byteString');
+export function recordFeatures(record: JsonObject, features: Set<string>, byteStrings = true): void {
+  if (byteStrings && (hasByteString(record.inputs) || hasByteString(record.outputs) || hasByteString(record.replacementTrigger))) features.add('byteString');
   if (record.refreshBeforeUpdate === true) features.add('refreshBeforeUpdate');
   if (typeof record.viewOf === 'string' && record.viewOf !== '') features.add('views');
   if (isObject(record.resourceHooks) && Object.keys(record.resourceHooks).length > 0) features.add('hooks');
@@ -57,11 +57,15 @@ export interface Rendered {
 }
 
 /** The features the serializer would write for these records and pending operations. */
-export function deploymentFeatures(records: JsonObject[], pending: JsonObject[], deployment: JsonObject | undefined): string[] {
+export function deploymentFeatures(records: JsonObject[], pending: JsonObject[], deployment: JsonObject | undefined, text?: string): string[] {
   const features = new Set<string>();
-  for (const record of records) recordFeatures(record, features);
-  for (const record of pending) {
-    if (hasByteString(record.inputs) || hasByteString(record.outputs) || hasByteString(record.replacementTrigger)) features.add('byteString');
+  // Byte strings need a walk through every value: skipped when the signature is nowhere in the text.
+  const byteStrings = text === undefined || text.includes(BYTE_STRING_SIG);
+  for (const record of records) recordFeatures(record, features, byteStrings);
+  if (byteStrings) {
+    for (const record of pending) {
+      if (hasByteString(record.inputs) || hasByteString(record.outputs) || hasByteString(record.replacementTrigger)) features.add('byteString');
+    }
   }
   if (deployment && Array.isArray(deployment.snippets) && deployment.snippets.length > 0) features.add('snippets-prototype');
   return [...features].sort();
@@ -120,7 +124,12 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
   // Version and features, as the serializer writes them.
   const newRecords = plan.records.map((r) => r.value);
   const pendingKept = keepPending.map((i) => doc.pending[i]).filter((r): r is JsonObject => r !== undefined);
-  const version = versionEdits(doc, deploymentFeatures(newRecords, pendingKept, deployment), edits);
+  // Byte strings: Pulumi wrote the feature when the input had one; otherwise only new or changed records could bring one.
+  const root = document.root as JsonObject;
+  const declared = Array.isArray(root.features) && root.features.includes('byteString');
+  const touched = plan.records.filter((r) => r.from === undefined || r.value !== records[r.from]).map((r) => r.value);
+  const scanFor = declared ? text : touched.length ? JSON.stringify(touched) : '';
+  const version = versionEdits(doc, deploymentFeatures(newRecords, pendingKept, deployment, scanFor), edits);
   const newText = applyEditsOnce(text, edits);
   return { edits: edits.sort((a, b) => a.offset - b.offset), text: newText, version };
 }
