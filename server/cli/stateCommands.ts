@@ -7,6 +7,7 @@
 import { createTwoFilesPatch } from 'diff';
 import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
+import * as zlib from 'node:zlib';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import {
   clearPending,
@@ -54,7 +55,10 @@ export interface StateIO {
   cwd: string;
 }
 
-type Compression = 'none' | 'gzip';
+type Compression = 'none' | 'gzip' | 'zstd';
+
+/** node:zlib's zstd (Node ≥ 22.15), when this Node has it. */
+const zstd = zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer; zstdDecompressSync?: (b: Buffer) => Buffer };
 
 interface LoadedFile {
   path: string;
@@ -92,6 +96,13 @@ function load(path: string, display: string): LoadedFile {
     }
   }
   if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) {
+    if (zstd.zstdDecompressSync && zstd.zstdCompressSync) {
+      try {
+        return { path, display, text: zstd.zstdDecompressSync(bytes).toString('utf8'), compression: 'zstd', bytes };
+      } catch (error) {
+        throw new InputError(`${display} looks zstd-compressed but does not decompress: ${(error as Error).message}`);
+      }
+    }
     throw new InputError(`${display} is zstd-compressed, which this Node.js cannot read (node:zlib has zstd from Node 22.15); decompress it with \`zstd -d\` first`);
   }
   return { path, display, text: bytes.toString('utf8'), compression: 'none', bytes };
@@ -142,7 +153,8 @@ function refuseIfReadOnly(file: LoadedFile): void {
 function write(file: LoadedFile, text: string): string {
   const backup = `${file.path}.bak`;
   const mode = statSync(file.path).mode & 0o7777;
-  const bytes = file.compression === 'gzip' ? gzipSync(Buffer.from(text, 'utf8')) : Buffer.from(text, 'utf8');
+  const plain = Buffer.from(text, 'utf8');
+  const bytes = file.compression === 'gzip' ? gzipSync(plain) : file.compression === 'zstd' ? zstd.zstdCompressSync!(plain) : plain;
   const temporary = join(dirname(file.path), `.${basename(file.path)}.${process.pid}.quota-state.tmp`);
   const fd = openSync(temporary, 'wx', mode);
   try {

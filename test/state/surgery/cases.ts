@@ -156,6 +156,8 @@ function realDeployments(): Array<{ name: string; deployment: Rec; features: str
   });
 }
 
+const SEEDS_FOR_BAD_INPUT = [31, 32, 33, 34];
+
 export function buildCases(seeds: number[]): Case[] {
   const cases: Case[] = [];
   const destPool = [
@@ -167,6 +169,29 @@ export function buildCases(seeds: number[]): Case[] {
     // A passphrase provider costs Pulumi ~0.13 s of PBKDF2 per run: one document in four has secrets.
     const generated = generateDeployment(seed, { secrets: seed % 4 === 0 });
     opsFor(`generated(${seed})`, generated.deployment, generated.features, r, r.chance(0.5), cases, destPool);
+  }
+  // Bad input both must refuse: a cycle for repair, a move into a stack that already holds the urn.
+  for (const seed of SEEDS_FOR_BAD_INPUT) {
+    const generated = generateDeployment(seed, { size: 10 });
+    const resources = generated.deployment.resources as Rec[];
+    const customs = resources.filter((x) => x.custom === true && !String(x.type).startsWith('pulumi:providers:') && x.delete !== true);
+    if (customs.length >= 2) {
+      const [first, second] = customs;
+      const cyclic = resources.map((x) => (x === first ? { ...x, dependencies: [second.urn] } : x));
+      cases.push({ name: `generated(${seed}) repair (cycle) #${cases.length}`, kind: 'repair', input: checkpointText({ deployment: { ...generated.deployment, resources: cyclic }, features: generated.features }), args: [], flags: {} });
+    }
+    const twin = generateDeployment(seed, { size: 10, stack: 'd', project: 'q', secrets: true });
+    const movable = resources.filter((x) => x.parent === resources[0].urn && !String(x.type).startsWith('pulumi:providers:') && x.delete !== true);
+    if (movable.length) {
+      cases.push({
+        name: `generated(${seed}) move (urn already in the destination) #${cases.length}`,
+        kind: 'move',
+        input: checkpointText(generated),
+        dest: checkpointText(twin, { stack: 'd', project: 'q' }),
+        args: [movable[0].urn as string],
+        flags: {},
+      });
+    }
   }
   const r = random(424242);
   for (const { name, deployment, features } of realDeployments()) {
