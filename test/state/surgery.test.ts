@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag } from '../../shared/state/surgery';
 import { applyEditsOnce } from '../../shared/state/surgery/text';
+import { buildCases, runOurs } from './surgery/cases';
 import { TEST_SECRETS_PROVIDERS } from './surgery/generate';
 
 type Rec = Record<string, unknown>;
@@ -325,5 +326,29 @@ describe('state surgery on the real fixtures', () => {
       assert.equal(outcome.status, 'applied', `${name}: ${outcome.errors.join('\n')}`);
       assert.deepEqual(analyzeState(outcome.text).diagnostics.filter((d) => d.severity === 'error' && d.code === 'forward-reference'), []);
     }
+  });
+});
+
+describe('state surgery: minimal edits, on every case of the differential suite', () => {
+  it('the edits give the new text, and every record the operation did not change keeps its bytes', () => {
+    const cases = buildCases(Array.from({ length: 28 }, (_, i) => 1000 + i));
+    let checked = 0;
+    for (const c of cases) {
+      const { source } = runOurs(c);
+      if (source.status !== 'applied') continue;
+      assert.equal(applyEditsOnce(c.input, source.edits), source.text, c.name);
+      const after = source.text;
+      const before = JSON.parse(c.input) as { checkpoint: { latest: { resources?: Rec[] } } };
+      const changed = new Set(source.changes.map((change) => change.index));
+      const minified = !c.input.trimEnd().includes('\n');
+      for (const [index, record] of (before.checkpoint.latest.resources ?? []).entries()) {
+        if (changed.has(index) || c.kind === 'rename' || c.kind === 'repair' || c.kind === 'move') continue;
+        const text = minified ? JSON.stringify(record) : JSON.stringify(record, null, 4).split('\n').join('\n                ');
+        if (source.changes.some((change) => change.action === 'removed' && change.index === index)) continue;
+        assert.ok(after.includes(text), `${c.name}: record ${index} lost its bytes`);
+        checked++;
+      }
+    }
+    assert.ok(checked > 1000, `only ${checked} records checked`);
   });
 });
