@@ -10,9 +10,13 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { packageVsix } from './vscode-web.mjs';
+import { ensurePulumi } from './pulumi-cli.mjs';
+import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+// Every npm install below (the VS Code server's native modules) builds against this Node's headers.
+const nodedir = nativeBuildEnv().npm_config_nodedir;
+if (nodedir) process.env.npm_config_nodedir = nodedir;
 const scratch = mkdtempSync(join(tmpdir(), 'quota-state-test-'));
 const totals = { passed: 0, failed: 0 };
 const summary = [];
@@ -56,6 +60,11 @@ try {
     summary.push('build failed: no tests ran');
     finish();
   }
+
+  // State verdicts and edits are judged by the real Pulumi: build the pinned CLI once (cached by version).
+  console.log('\n> the real Pulumi CLI (tools/pulumi; built on first use, then cached)');
+  const pulumi = ensurePulumi({ log: (line) => console.log(line) });
+  console.log(`pulumi ${pulumi.version}: ${pulumi.pulumi}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

@@ -14,7 +14,11 @@ import { fileURLToPath } from 'node:url';
 import jsonc from 'jsonc-parser';
 
 const { parse: parseJsonc } = jsonc;
-import { requireSystemPackages, startVsCodeWeb, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
+import { nativeBuildEnv, requireSystemPackages, startVsCodeWeb, VSCODE_HOST_PACKAGES, vsCodeHostInstalled } from './vscode-web.mjs';
+
+// The VS Code server's native modules build against this Node's headers (node-gyp would download them).
+const nodedir = nativeBuildEnv().npm_config_nodedir;
+if (nodedir) process.env.npm_config_nodedir = nodedir;
 
 export const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const demoInstance = join(repoRoot, 'examples', 'demo.quota.jsonc');

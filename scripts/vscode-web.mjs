@@ -38,21 +38,42 @@ export function vsCodeHostInstalled() {
 }
 
 /**
- * Checks up front for the Debian packages `names` and throws one message with the single
- * `apt-get install` line for all the missing ones, instead of failing half-way through an install.
+ * Makes sure the Debian packages `names` are present. Missing ones are installed with apt-get when this
+ * runs as root on a machine that has it (as CI and a fresh container do); otherwise this throws one
+ * message with the single `apt-get install` line for all of them, instead of failing half-way through.
  */
 export function requireSystemPackages(names, { for: purpose }) {
   const missing = names.filter((name) => !SYSTEM_PACKAGES[name].present());
   if (missing.length === 0) return;
-  const sudo = typeof process.getuid === 'function' && process.getuid() !== 0 ? 'sudo ' : '';
+  const root = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (root && onPath('apt-get')) {
+    console.error(`${purpose}: installing the missing Debian packages ${missing.join(', ')} with apt-get…`);
+    const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
+    const update = spawnSync('apt-get', ['update', '-qq'], { stdio: 'inherit', env });
+    const install = update.status === 0 ? spawnSync('apt-get', ['install', '-y', '-qq', ...missing], { stdio: 'inherit', env }) : update;
+    const still = missing.filter((name) => !SYSTEM_PACKAGES[name].present());
+    if (install.status === 0 && still.length === 0) return;
+    throw new Error(`${purpose}: apt-get could not install ${still.join(', ') || missing.join(', ')} (exit ${install.status})`);
+  }
   throw new Error(
     [
       `${purpose} need${purpose.endsWith('s') ? '' : 's'} system packages that are missing:`,
       ...missing.map((name) => `  ${name}: ${SYSTEM_PACKAGES[name].why}`),
       'Install them with:',
-      `  ${sudo}apt-get install -y ${missing.join(' ')}`,
+      `  ${root ? '' : 'sudo '}apt-get install -y ${missing.join(' ')}`,
     ].join('\n'),
   );
+}
+
+/**
+ * npm's environment for building native addons (better-sqlite3, the VS Code server's modules) against
+ * the installed Node's own headers: where npm is not preset to, node-gyp would download them, and this
+ * machine cannot reach that server.
+ */
+export function nativeBuildEnv(base = process.env) {
+  if (base.npm_config_nodedir) return base;
+  const prefix = dirname(dirname(process.execPath));
+  return existsSync(join(prefix, 'include', 'node', 'node.h')) ? { ...base, npm_config_nodedir: prefix } : base;
 }
 
 /** Installs test/vscode-host (code-server + playwright-core) from its lockfile when missing (about a minute, npm registry only). */
@@ -66,7 +87,7 @@ export function ensureVsCodeHost() {
     cwd: hostDir,
     stdio: 'inherit',
     // code-server's postinstall fails as root without unsafe-perm; node-pty's runs `npx node-gyp`.
-    env: { ...process.env, npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
+    env: { ...nativeBuildEnv(), npm_config_unsafe_perm: 'true', npm_config_yes: 'true' },
   });
   if (install.status !== 0) throw new Error(`npm ci in ${hostDir} failed (exit ${install.status})`);
 }

@@ -111,7 +111,13 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
   { code: 'magic-mismatch', severity: 'error', description: "The manifest magic is not the SHA-256 of the manifest's version.", fix: recomputeMagicFix },
   { code: 'foreign-stack', severity: 'warning', description: "A urn names a stack other than the file's stack." },
   { code: 'malformed-property-value', severity: 'error', description: "A property value breaks Pulumi's encoding (secret, signature, resource reference, asset, archive)." },
-  { code: 'duplicate-alias', severity: 'error', description: 'Two resources claim the same alias.' },
+  {
+    code: 'duplicate-alias',
+    // Pulumi's loader and integrity check accept it; only the next `pulumi up` refuses (NormalizeURNReferences).
+    severity: 'warning',
+    seedV3Severity: 'error',
+    description: 'Two resources claim the same alias (Pulumi loads the file; the next `pulumi up` refuses it).',
+  },
   { code: 'parent-urn-mismatch', severity: 'information', description: "A urn's qualified type does not match its parent's (Pulumi only logs this)." },
   { code: 'invalid-urn', severity: 'information', description: 'A urn is not of the form `urn:pulumi:<stack>::<project>::<type>::<name>`.' },
   {

@@ -45,11 +45,13 @@ export const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = {
 export const LEGACY_RECORD_FIELDS: Readonly<Record<string, string>> = {
   sequenceNumber: 'Pulumi v3.33–v3.34; ignored since',
   defaults: 'version-1 engines (`ResourceV1.Defaults`); dropped by the migration to version 2',
+  children: 'the 2017 engines ("Lumi"), which listed each resource\'s children; `ResourceV1` does not declare it',
 };
 
 /** Deployment and checkpoint members of version-1 files that `CheckpointV1`/`DeploymentV1` do not declare. */
 const LEGACY_WRAPPER_FIELDS: Readonly<Record<string, { where: 'deployment' | 'checkpoint'; writtenBy: string }>> = {
   time: { where: 'deployment', writtenBy: 'version-1 engines (deployment time); `DeploymentV1` reads `manifest.time` instead' },
+  info: { where: 'deployment', writtenBy: 'the 2017 engines ("Lumi"), which recorded engine details here; `DeploymentV1` does not declare it' },
   target: { where: 'checkpoint', writtenBy: 'version-1 engines (stack name); `CheckpointV1` reads `stack` instead' },
 };
 

@@ -10,6 +10,7 @@ import {
   dependencyReferences,
   dependencyTargets,
   isObject,
+  recordVersion,
   REFERENCE_KIND_LABEL,
   valueAt,
   type ReferenceSite,
@@ -40,24 +41,13 @@ export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
 }
 
 /**
- * Whether the records are read as version-1 records: a legacy or version-1 checkpoint or export is
- * migrated by pkg/resource/stack/migrate (`UpToResourceV2` drops `provider`; `ResourceV1` declares
- * only urn, custom, delete, id, type, inputs, defaults, outputs, parent, protect, dependencies and
- * initErrors, so other reference fields are never read).
- */
-function readsVersion1Records(document: StateDocument, mode: StateSchemaMode): boolean {
-  if (mode !== 'pulumi') return false;
-  return document.legacyCheckpoint === true || (isObject(document.root) && document.root.version === 1);
-}
-
-/**
  * A port of `Snapshot.VerifyIntegrity` (pulumi/pulumi pkg/resource/deploy/snapshot.go) that keeps
  * going after a violation, plus the product's additions (cycles, aliases, stacks, urn shape).
  */
 export function integrityDiagnostics(document: StateDocument, mode: StateSchemaMode = 'pulumi'): PendingDiagnostic[] {
   const out: PendingDiagnostic[] = [];
   checkManifest(document, mode, out);
-  const version1 = readsVersion1Records(document, mode);
+  const version = recordVersion(document, mode);
   const resources = document.resources;
   const isolated = document.shape === 'record';
   const byUrn = indexUrns(resources);
@@ -113,11 +103,11 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
       }
     }
     // A version-1 record's provider is dropped by migrate.UpToResourceV2, so it is never checked.
-    if (!version1 && typeof record.provider === 'string' && record.provider !== '') {
+    if (version !== 1 && typeof record.provider === 'string' && record.provider !== '') {
       checkProviderReference(resource, record.provider, providers, byUrn, resources, isolated, out);
     }
     // Targets only: a site object (with its path) is built for the few references that are reported.
-    const targets = dependencyTargets(resource, version1);
+    const targets = dependencyTargets(resource, version < 3);
     const hasParent = typeof record.parent === 'string' && record.parent !== '';
     let sites: ReferenceSite[] | undefined;
     for (let s = 0; s < targets.length; s++) {
@@ -134,13 +124,16 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
       sites ??= dependencyReferences(resource);
       checkReference(resource, sites[s], copies, resources, isolated, out);
     }
+    checkUrnsPulumiParses(resource, parentIndices[resource.index], out);
     addProviderEdge(graph, resources, byUrn, resource);
   }
   graph.finish();
 
+  checkPendingRecords(document.pendingResources, out);
   if (!isolated) {
     checkDuplicates(resources, byUrn, out);
-    checkAliases(resources, out);
+    // Version-1 and -2 records have no aliases: the migration to version 3 never reads them.
+    if (version === 3) checkAliases(resources, out);
     checkParentUrns(resources, parsedUrns, parentIndices, out);
     checkStacks(document, parsedUrns, out);
     out.push(...findCycles(resources, graph));
@@ -187,7 +180,8 @@ function checkReference(
   out: PendingDiagnostic[],
 ): void {
   const urn = resource.urn ?? `at index ${resource.index}`;
-  if (site.target === resource.urn) {
+  // An earlier copy of the same urn (a live record before its `delete: true` copy) satisfies Pulumi's check.
+  if (site.target === resource.urn && !(copies && copies[0] < resource.index)) {
     out.push({ code: 'self-reference', message: `Resource ${urn} lists itself as its ${labelOf(site)}`, at: valueAnchor(site.path), data: dataOf(site) });
     return;
   }
@@ -244,10 +238,8 @@ function checkProviderReference(
     });
     return;
   }
-  if (parsed.urn === resource.urn) {
-    out.push({ code: 'self-reference', message: `Resource ${urn} lists itself as its provider`, at: valueAnchor(path), data: { path, kind: 'provider', target: parsed.urn } });
-    return;
-  }
+  // A provider naming itself (same urn and id) passes: VerifyIntegrity registers a provider before it
+  // checks the provider's own reference. With another id it is an unknown provider, like any other.
   const record = resource.value as Record<string, unknown>;
   if (isolated || record.pendingReplacement === true || providers.has(reference)) return;
   const candidates = (byUrn.get(parsed.urn) ?? []).filter((i) => resources[i].type !== undefined && isProviderType(resources[i].type!));
@@ -299,6 +291,47 @@ function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]
   }
 }
 
+/**
+ * VerifyIntegrity reads the type of a child's urn and of its parent's once the parent is found earlier
+ * (`urn.Type()`, `QualifiedType()`), and those assert the "urn:pulumi:" prefix: Pulumi crashes on
+ * anything else there. Elsewhere such a urn is only `invalid-urn` (Information).
+ */
+function checkUrnsPulumiParses(resource: ResourceEntry, parentIndex: number, out: PendingDiagnostic[]): void {
+  if (parentIndex < 0 || parentIndex >= resource.index || !resource.urn) return;
+  const record = resource.value as Record<string, unknown>;
+  const parent = typeof record.parent === 'string' ? record.parent : '';
+  const crashing = [resource.urn, parent].find((urn) => urn !== '' && !urn.startsWith('urn:pulumi:'));
+  if (crashing === undefined) return;
+  out.push({
+    code: 'schema',
+    message: `Pulumi crashes on "${crashing}" (an assertion in its integrity check): a child's urn and its parent's must start with "urn:pulumi:"`,
+    at: resourceAnchor(resource.path, true),
+    data: { path: resource.path },
+  });
+}
+
+/**
+ * A pending operation's record goes through the same `DeserializeResource` as the resources
+ * (pkg/resource/stack/deployment.go `DeserializeOperation`), so its urn, type and id are checked alike;
+ * the integrity checks that follow never look at it.
+ */
+function checkPendingRecords(pending: ResourceEntry[], out: PendingDiagnostic[]): void {
+  for (const resource of pending) {
+    const record = resource.value;
+    if (!isObject(record)) continue;
+    const name = resource.urn || 'in a pending operation';
+    if (typeof record.urn !== 'string' || record.urn === '') {
+      out.push({ code: 'schema', message: `The pending operation's resource is missing the required property "urn" (Pulumi refuses the file)`, at: resourceAnchor(resource.path, false), data: { path: resource.path } });
+    }
+    if (resource.type === undefined || resource.type === '') {
+      out.push({ code: 'missing-type', message: `Pending operation resource ${name} has no "type" (Pulumi refuses the file)`, at: resourceAnchor(resource.path, resource.urn !== undefined), data: { path: resource.path } });
+    }
+    if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
+      out.push({ code: 'component-with-id', message: `Pending operation resource ${name} has "custom" false but a non-empty id "${record.id}"`, at: valueAnchor([...resource.path, 'id']), data: { path: [...resource.path, 'id'] } });
+    }
+  }
+}
+
 function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): void {
   const owners = new Map<string, ReferenceSite>();
   for (const resource of resources) {
@@ -313,7 +346,7 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
       out.push({
         code: 'duplicate-alias',
        
-        message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}`,
+        message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}; Pulumi loads this, but \`pulumi up\` refuses it ("aliased to the same")`,
         at: valueAnchor(site.path),
         related: [{ at: valueAnchor(owner.path), message: `${first} also claims alias ${site.target}` }],
         data: { path: site.path, alias: site.target },

@@ -4,7 +4,7 @@
  * (repository pulumi/pulumi).
  */
 import type { StateSchemaMode } from './codes';
-import { isObject, valueAt, type StateDocument } from './model';
+import { isObject, recordVersion, valueAt, type StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
 
 /**
@@ -26,7 +26,8 @@ export function loaderDiagnostics(document: StateDocument, mode: StateSchemaMode
   const out: PendingDiagnostic[] = [];
   checkVersion(document, mode, out);
   if (mode === 'pulumi') checkFeatures(document, out);
-  checkSnippets(document, out);
+  // Snippets exist from version 3 on: a version-1 or -2 document's are never read.
+  if (recordVersion(document, mode) === 3) checkSnippets(document, out);
   return out;
 }
 

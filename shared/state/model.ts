@@ -44,6 +44,20 @@ export interface StateDocument {
   legacyCheckpoint?: boolean;
 }
 
+/**
+ * The record version Pulumi reads the resources as. A legacy or version-1 document is migrated by
+ * pkg/resource/stack/migrate (`UpToResourceV2` drops `provider`; `ResourceV1` declares only urn, custom,
+ * delete, id, type, inputs, defaults, outputs, parent, protect, dependencies and initErrors). A version-2
+ * document's `ResourceV2` adds only `provider`, and `UpToResourceV3` derives `propertyDependencies` from
+ * `dependencies`: `deletedWith`, `replaceWith`, `aliases`, snippets and the rest are never read.
+ */
+export function recordVersion(document: StateDocument, mode: 'pulumi' | 'seed-v3'): 1 | 2 | 3 {
+  if (mode !== 'pulumi') return 3;
+  if (document.legacyCheckpoint === true) return 1;
+  const version = isObject(document.root) ? document.root.version : undefined;
+  return version === 1 ? 1 : version === 2 ? 2 : 3;
+}
+
 /** Recognises the shape by its top-level keys. */
 export function detectShape(root: unknown): StateShape {
   if (!isObject(root)) return 'unknown';
@@ -84,7 +98,9 @@ export function buildStateDocument(root: unknown): StateDocument {
   if (shape === 'deployment') deploymentPath = [];
   else if (shape === 'export') deploymentPath = ['deployment'];
   else if (shape === 'checkpoint') {
-    const legacy = isLegacyCheckpoint(root as JsonObject);
+    // Version 0 (or none) reads the whole file as a CheckpointV1 (checkpoint.go, case 0): a `checkpoint`
+    // member beside `"version": 0` is never looked at, only a top-level `latest`.
+    const legacy = isLegacyCheckpoint(root as JsonObject) || (root as JsonObject).version === 0;
     const bodyPath = legacy ? [] : ['checkpoint'];
     const checkpoint = valueAt(root, bodyPath);
     if (legacy) document.legacyCheckpoint = true;

@@ -25,57 +25,81 @@ const SIGNATURE_NAMES = new Map<string, keyof typeof SIGNATURES>(
   Object.entries(SIGNATURES).map(([name, signature]) => [signature, name as keyof typeof SIGNATURES]),
 );
 
-function extraKeys(value: Record<string, unknown>, allowed: string[]): string[] {
-  return Object.keys(value).filter((key) => key !== SIGNATURE_KEY && !allowed.includes(key));
+/** Go's base64.StdEncoding: padded, in groups of four. */
+const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
+/** strconv.ParseUint(hex, 16, 64): hex digits only, at most 16 once leading zeros are gone. */
+const fitsUint64Hex = (hex: string): boolean => /^[0-9a-fA-F]+$/.test(hex) && hex.replace(/^0+/, '').length <= 16;
+
+/** `value` when it is absent or a string, else the name of its JSON type. */
+function nonString(value: Record<string, unknown>, field: string): string | undefined {
+  return field in value && typeof value[field] !== 'string' ? jsonType(value[field]) : undefined;
 }
 
-function nonStringFields(value: Record<string, unknown>, fields: string[]): string[] {
-  return fields.filter((field) => field in value && typeof value[field] !== 'string');
-}
-
-/** The one problem of a special (signature-carrying) object, or undefined when it is well-formed. */
+/**
+ * The one problem Pulumi's `DeserializePropertyValue` (pkg/resource/stack/deployment.go, with
+ * asset.Deserialize and archive.Deserialize of sdk/go/common/resource) finds in a special
+ * (signature-carrying) object, or undefined when Pulumi loads it. Pulumi ignores unknown keys, reads
+ * an asset's `text`, `path` and `uri` side by side (path wins, then uri), and takes an archive's first
+ * non-empty `path` or `uri` before it looks at `assets`.
+ */
 function specialValueProblem(value: Record<string, unknown>): string | undefined {
   const signature = value[SIGNATURE_KEY];
   const kind = typeof signature === 'string' ? SIGNATURE_NAMES.get(signature) : undefined;
   if (!kind) return `unrecognized signature '${typeof signature === 'string' ? signature : JSON.stringify(signature)}' in property map`;
-  const describe = (allowed: string[], label: string): string | undefined => {
-    const extra = extraKeys(value, allowed);
-    if (extra.length) return `${label} has unexpected propert${extra.length > 1 ? 'ies' : 'y'} ${extra.map((k) => `'${k}'`).join(', ')} (allowed: ${allowed.join(', ')})`;
-    const wrong = nonStringFields(value, allowed.filter((f) => f !== 'assets'));
-    if (wrong.length) return `${label}: '${wrong[0]}' must be a string, not ${jsonType(value[wrong[0]])}`;
-    return undefined;
-  };
   switch (kind) {
     case 'secret': {
-      const hasCipher = 'ciphertext' in value;
-      const hasPlain = 'plaintext' in value;
-      const lone = hasCipher ? value.ciphertext : value.plaintext;
-      if (hasCipher === hasPlain || lone === '') return 'malformed secret value: exactly one of `ciphertext` or `plaintext` must be supplied';
-      return describe(['ciphertext', 'plaintext'], 'secret value');
+      const cipher = typeof value.ciphertext === 'string' ? value.ciphertext : undefined;
+      const plain = typeof value.plaintext === 'string' ? value.plaintext : undefined;
+      // Both typed checks (ok flags) and deserializeSecret's emptiness check.
+      if ((cipher === undefined) === (plain === undefined) || (cipher ?? plain) === '') {
+        return 'malformed secret value: exactly one of `ciphertext` or `plaintext` must be supplied';
+      }
+      if (plain !== undefined) {
+        try {
+          JSON.parse(plain);
+        } catch {
+          return 'malformed secret value: `plaintext` must be JSON text (Pulumi parses it as JSON)';
+        }
+      }
+      return undefined;
     }
     case 'asset': {
-      const contents = ['text', 'path', 'uri'].filter((k) => k in value);
-      if (contents.length > 1) return `malformed asset: at most one of \`text\`, \`path\` or \`uri\` may be given (found ${contents.join(' and ')})`;
-      return describe(['hash', 'text', 'path', 'uri'], 'asset');
+      for (const field of ['hash', 'text', 'path', 'uri']) {
+        const type = nonString(value, field);
+        if (type) return `unexpected asset ${field === 'uri' ? 'URI' : field} of type ${type}: it must be a string`;
+      }
+      return undefined;
     }
     case 'archive': {
-      const contents = ['assets', 'path', 'uri'].filter((k) => k in value);
-      if (contents.length > 1) return `malformed archive: at most one of \`assets\`, \`path\` or \`uri\` may be given (found ${contents.join(' and ')})`;
-      if ('assets' in value && !isObject(value.assets)) return `malformed archive: 'assets' must be an object, not ${jsonType(value.assets)}`;
-      return describe(['hash', 'assets', 'path', 'uri'], 'archive');
-    }
-    case 'resourceReference':
-      if (!('urn' in value)) return 'malformed resource reference: missing urn';
-      return describe(['urn', 'id', 'packageVersion'], 'resource reference');
-    case 'float':
-      if (typeof value.value !== 'string' || !/^[0-9a-fA-F]{16}$/.test(value.value)) {
-        return 'malformed float: `value` must be the 16 hex digits of the IEEE-754 bits';
+      const hashType = nonString(value, 'hash');
+      if (hashType) return `unexpected archive hash of type ${hashType}: it must be a string`;
+      for (const field of ['path', 'uri']) {
+        const type = nonString(value, field);
+        if (type) return `unexpected archive ${field === 'uri' ? 'URI' : field} of type ${type}: it must be a string`;
+        if (value[field] !== undefined && value[field] !== '') return undefined;
       }
-      return describe(['value'], 'float');
+      if ('assets' in value && !isObject(value.assets)) return `unexpected archive contents of type ${jsonType(value.assets)}: \`assets\` must be an object`;
+      return undefined;
+    }
+    case 'resourceReference': {
+      if ('packageVersion' in value && typeof value.packageVersion !== 'string') return 'malformed resource reference: packageVersion must be a string';
+      if (typeof value.urn !== 'string') return 'malformed resource reference: missing urn';
+      const id = value.id;
+      const idOk = id === undefined || typeof id === 'string' || (isObject(id) && (id.V === undefined || id.V === null || typeof id.V === 'string' || isObject(id.V)));
+      return idOk ? undefined : 'malformed resource reference: id must be a string';
+    }
+    case 'float':
+      if (typeof value.value !== 'string') return "malformed float value: missing or non-string 'value' field";
+      return fitsUint64Hex(value.value) ? undefined : "malformed float value: unable to parse 'value' field: it must be the hex digits of the IEEE-754 bits";
     case 'byteString':
-      if (typeof value.value !== 'string' || !/^[A-Za-z0-9+/]*={0,2}$/.test(value.value)) return 'malformed byte string: `value` must be base64';
-      return describe(['value'], 'byte string');
+      if (typeof value.value !== 'string') return "malformed byte string: missing or non-string 'value' field";
+      return BASE64.test(value.value) ? undefined : "malformed byte string: unable to parse 'value' field: it must be padded base64";
   }
+}
+
+/** Pulumi's archive.Deserialize returns at the first non-empty `path` or `uri`, before `assets` is read. */
+function archiveTakesPathOrUri(value: Record<string, unknown>): boolean {
+  return (typeof value.path === 'string' && value.path !== '') || (typeof value.uri === 'string' && value.uri !== '');
 }
 
 export function jsonType(value: unknown): string {
@@ -88,7 +112,7 @@ export function jsonType(value: unknown): string {
 }
 
 /** Every malformed special value inside one property value (iterative: nesting depth is unbounded). */
-export function findMalformedValues(value: unknown, path: JsonPath): MalformedValue[] {
+export function findMalformedValues(value: unknown, path: JsonPath, options: { secretsProvider?: boolean } = {}): MalformedValue[] {
   const problems: MalformedValue[] = [];
   const stack: Array<[unknown, JsonPath]> = [[value, path]];
   while (stack.length) {
@@ -97,13 +121,30 @@ export function findMalformedValues(value: unknown, path: JsonPath): MalformedVa
       current.forEach((item, i) => stack.push([item, [...at, i]]));
     } else if (isObject(current)) {
       if (SIGNATURE_KEY in current) {
-        const problem = specialValueProblem(current);
+        let problem = specialValueProblem(current);
+        // DeserializeDeploymentV3 decrypts every ciphertext; with no secrets_providers there is no manager to ask.
+        if (!problem && options.secretsProvider === false && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.ciphertext === 'string') {
+          problem = 'decrypting secret value: failed to decrypt: snapshot contains encrypted secrets but no secrets manager could be found (the deployment has no secrets_providers)';
+        }
         if (problem) problems.push({ path: at, message: problem });
-        else if (current[SIGNATURE_KEY] === SIGNATURES.archive && isObject(current.assets)) {
-          for (const [name, asset] of Object.entries(current.assets)) {
-            if (!isObject(asset) || !(SIGNATURE_KEY in asset)) {
-              problems.push({ path: [...at, 'assets', name], message: `malformed archive: asset '${name}' must be an asset or archive value` });
-            } else stack.push([asset, [...at, 'assets', name]]);
+        // Pulumi deserializes every member of the map (an archive's assets included) before it looks at the signature.
+        for (const [key, item] of Object.entries(current)) if (typeof item === 'object' && item !== null) stack.push([item, [...at, key]]);
+        if (!problem && current[SIGNATURE_KEY] === SIGNATURES.archive && isObject(current.assets) && !archiveTakesPathOrUri(current)) {
+          for (const [name, member] of Object.entries(current.assets)) {
+            if (!isObject(member) || !(SIGNATURE_KEY in member)) {
+              problems.push({ path: [...at, 'assets', name], message: `archive member '${name}' is not an asset or archive` });
+            }
+          }
+        } else if (!problem && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.plaintext === 'string') {
+          // Pulumi deserializes the plaintext's JSON as a property value of its own.
+          let inner: unknown;
+          try {
+            inner = JSON.parse(current.plaintext);
+          } catch {
+            inner = undefined;
+          }
+          if (typeof inner === 'object' && inner !== null) {
+            for (const nested of findMalformedValues(inner, [...at, 'plaintext'])) problems.push({ path: [...at, 'plaintext'], message: `in the secret's plaintext: ${nested.message}` });
           }
         }
       } else {

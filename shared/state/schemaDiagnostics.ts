@@ -53,7 +53,8 @@ function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
 
 export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
   // A valid file (the usual case) has no errors to place, so it skips keying every record's path.
-  if (errors.length === 0) return [];
+  const secretsProvider = hasSecretsProvider(document);
+  if (errors.length === 0) return propertyValueDiagnostics(document, secretsProvider);
   const recordPaths = new Set<string>();
   for (const resource of [...document.resources, ...document.pendingResources]) recordPaths.add(pathKey(resource.path));
   const diagnostics: PendingDiagnostic[] = [];
@@ -142,12 +143,57 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
     }
   }
 
-  for (const root of propertyValueRoots.values()) {
-    for (const problem of findMalformedValues(valueAt(document.root, root), root)) {
-      push({ code: 'malformed-property-value', message: problem.message, at: { path: problem.path, part: 'name' }, data: { path: problem.path } });
+  const values = propertyValueDiagnostics(document, secretsProvider);
+  for (const diagnostic of values) push(diagnostic);
+  if (mode === 'seed-v3') {
+    // The seed's schema is stricter than Pulumi's loader (one content key per asset, no extra keys).
+    for (const [key, root] of propertyValueRoots) {
+      if (values.some((d) => pathKey(d.at.path).startsWith(key))) continue;
+      push({ code: 'malformed-property-value', message: `${describePath(root)} does not follow the seed schema's property-value encoding`, at: { path: root, part: 'name' }, data: { path: root } });
     }
   }
   return diagnostics;
+}
+
+/**
+ * What Pulumi's `DeserializeResource` refuses in the property values of every record (inputs and
+ * outputs; pending operations' records too): malformed special values, and ciphertext with no
+ * secrets manager to decrypt it.
+ */
+function propertyValueDiagnostics(document: StateDocument, secretsProvider: boolean | undefined): PendingDiagnostic[] {
+  const out: PendingDiagnostic[] = [];
+  for (const list of [document.resources, document.pendingResources]) {
+    for (const resource of list) {
+      const record = resource.value;
+      if (!isObject(record)) continue;
+      for (const section of ['inputs', 'outputs'] as const) {
+        const properties = record[section];
+        if (!isObject(properties)) continue;
+        for (const name in properties) {
+          const value = properties[name];
+          if (typeof value !== 'object' || value === null) continue;
+          for (const problem of findMalformedValues(value, [...resource.path, section, name], { secretsProvider })) {
+            out.push({ code: 'malformed-property-value', message: problem.message, at: { path: problem.path, part: 'name' }, data: { path: problem.path } });
+          }
+        }
+      }
+    }
+  }
+  return out;
+}
+
+/**
+ * Whether Pulumi has a secrets manager to decrypt the deployment's ciphertext with: a `secrets_providers`
+ * with a type (pkg/resource/stack/deployment.go initializeSecretsManager). Undefined for a lone record,
+ * which Pulumi never loads by itself.
+ */
+function hasSecretsProvider(document: StateDocument): boolean | undefined {
+  if (document.shape === 'record' || document.deploymentPath === undefined) return undefined;
+  // Deployments and checkpoints before version 3 have no secrets_providers; the migration drops it.
+  if (document.legacyCheckpoint || (isObject(document.root) && (document.root.version === 1 || document.root.version === 2))) return false;
+  const deployment = valueAt(document.root, document.deploymentPath);
+  const providers = isObject(deployment) ? deployment.secrets_providers : undefined;
+  return isObject(providers) && typeof providers.type === 'string' && providers.type !== '';
 }
 
 /** `record/inputs/<name>` when `path` lies inside (or at) one property value of a record. */

@@ -1,0 +1,7 @@
+// Types for pulumi-cli.mjs, which the TypeScript tests import.
+export declare const PULUMI_MODULE: string;
+export declare const PULUMI_VERSION: string;
+export declare function goCommand(): string | undefined;
+export declare function cacheRoot(): string;
+export declare function ensurePulumi(options?: { log?: (line: string) => void }): { pulumi: string; judge: string; version: string };
+export declare function hermeticEnv(base?: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; cleanup: () => void };
