@@ -10,16 +10,18 @@
  * (DEVIATIONS) and counted; the closing summary prints the counts.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
+import { judgeFilesAsync } from '../helpers/realPulumi';
 import type { SurgeryOutcome } from '../../shared/state/surgery';
 import { buildCases, DEST, exportOf, pulumiArgs, runOurs, SOURCE, type Case } from './surgery/cases';
 import { DEVIATIONS, firstErrorLine, judge, type Run } from './surgery/judge';
-import { localPulumi, runJobs, type PulumiJob } from './surgery/pulumiBatch';
+import { realPulumi, runJobs, type PulumiJob } from './surgery/pulumiBatch';
 
 const SEEDS = Array.from({ length: 28 }, (_, i) => 1000 + i);
-const pulumi = localPulumi();
+const { pulumi, why } = realPulumi();
 
 
 function stackFile(text: string, stack: string): string {
@@ -36,7 +38,10 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
   let seconds = 0;
 
   before(async function () {
-    if (!pulumi) this.skip();
+    if (!pulumi) {
+      console.log(`      skipped: the real Pulumi is not available (${why})`);
+      this.skip();
+    }
     const started = Date.now();
     const cases = buildCases(SEEDS);
     const jobs: PulumiJob[] = cases.map((c) => {
@@ -47,28 +52,46 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     });
     const results = await runJobs(pulumi!, jobs);
     cases.forEach((c, i) => runs.push({ c, ours: runOurs(c), theirs: results[i] }));
-    // Acceptance: every file we would write, imported by the real `pulumi stack import`.
-    const acceptance: Array<{ run: Run; job: PulumiJob }> = [];
+    // Acceptance: every file we would write is judged by Pulumi's own loader (the judge: `stack import`'s
+    // checks, one process for all of them), and one in three is imported by the real `pulumi stack import`.
+    const outputs: Array<{ run: Run; outcome: SurgeryOutcome; key: string; stack: string }> = [];
     for (const run of runs) {
-      const outputs: Array<[SurgeryOutcome | undefined, string, string]> = [
+      for (const [outcome, key, stack] of [
         [run.ours.source, 'p/s', SOURCE],
         [run.ours.dest, 'q/d', DEST],
-      ];
-      for (const [outcome, key, stack] of outputs) {
-        if (!outcome || outcome.status !== 'applied' || outcome.remainingErrors.length) continue;
-        const empty = JSON.stringify({ version: 3, checkpoint: { stack, latest: null } });
-        acceptance.push({ run, job: { stacks: { [key]: empty }, files: { 'ours.json': exportOf(outcome.text) }, args: ['stack', 'import', '--stack', stack, '--non-interactive', '--file', '{dir}/ours.json'] } });
+      ] as Array<[SurgeryOutcome | undefined, string, string]>) {
+        if (outcome && outcome.status === 'applied' && !outcome.remainingErrors.length) outputs.push({ run, outcome, key, stack });
       }
     }
-    const accepted = await runJobs(pulumi!, acceptance.map((a) => a.job));
-    acceptance.forEach(({ run }, i) => (run.accepted ??= []).push(accepted[i]));
+    const scratch = mkdtempSync(join(tmpdir(), 'quota-state-surgery-judge-'));
+    try {
+      const files = outputs.map(({ outcome }, i) => {
+        const file = join(scratch, `ours-${i}.json`);
+        writeFileSync(file, exportOf(outcome.text));
+        return file;
+      });
+      const verdicts = await judgeFilesAsync(files);
+      outputs.forEach(({ run }, i) => (run.verdicts ??= []).push(verdicts[i]));
+    } finally {
+      rmSync(scratch, { recursive: true, force: true });
+    }
+    const sampled = outputs.filter((_, i) => i % 3 === 0);
+    const imported = await runJobs(
+      pulumi!,
+      sampled.map(({ outcome, key, stack }) => ({
+        stacks: { [key]: JSON.stringify({ version: 3, checkpoint: { stack, latest: null } }) },
+        files: { 'ours.json': exportOf(outcome.text) },
+        args: ['stack', 'import', '--stack', stack, '--non-interactive', '--file', '{dir}/ours.json'],
+      })),
+    );
+    sampled.forEach(({ run }, i) => (run.accepted ??= []).push(imported[i]));
     seconds = (Date.now() - started) / 1000;
   });
 
   after(function () {
     if (!runs.length) return;
     const counts = [...deviations].map(([name, n]) => `${name} ×${n}`).join(', ');
-    console.log(`      differential: ${runs.length} operations against pulumi v3.274.1, ${runs.reduce((n, r) => n + (r.accepted?.length ?? 0), 0)} imports, ${seconds.toFixed(1)} s; deviations: ${counts || 'none'}`);
+    console.log(`      differential: ${runs.length} operations against pulumi v3.274.1, ${runs.reduce((n, r) => n + (r.verdicts?.length ?? 0), 0)} results judged, ${runs.reduce((n, r) => n + (r.accepted?.length ?? 0), 0)} imported, ${seconds.toFixed(1)} s; deviations: ${counts || 'none'}`);
   });
 
   it('runs at least 500 operations with fixed seeds', () => {
@@ -94,9 +117,12 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} differences (written to test/fixtures/state/surgery-differences/)`);
   });
 
-  it('every file it writes is accepted by the real `pulumi stack import` and has no error the input lacked', () => {
+  it('every file it writes is accepted by Pulumi (the judge; a third by the real `pulumi stack import`) and has no error the input lacked', () => {
     const failures: string[] = [];
     for (const run of runs) {
+      for (const verdict of run.verdicts ?? []) {
+        if (verdict.accepted !== true) failures.push(`${run.c.name}: Pulumi's loader refused it at ${String(verdict.stage)}: ${String(verdict.error)}`);
+      }
       for (const result of run.accepted ?? []) {
         if (result.code !== 0) failures.push(`${run.c.name}: pulumi stack import refused it: ${firstErrorLine(result.stderr) || result.stderr.slice(0, 300)}`);
       }

@@ -2,6 +2,7 @@
 import type { SurgeryOutcome } from '../../../shared/state/surgery';
 import type { Case } from './cases';
 import { canonical, difference } from './compare';
+import type { PulumiVerdict } from '../../helpers/realPulumi';
 import type { PulumiResult } from './pulumiBatch';
 
 export interface Run {
@@ -9,6 +10,8 @@ export interface Run {
   ours: { source: SurgeryOutcome; dest?: SurgeryOutcome };
   theirs: PulumiResult;
   accepted?: PulumiResult[];
+  /** Pulumi's loader on each file we would write (test/helpers/realPulumi.ts's judge). */
+  verdicts?: PulumiVerdict[];
 }
 
 /** Pulumi's defects, where we write the correct result instead. */

@@ -1,12 +1,16 @@
 /**
  * Runs many hermetic `pulumi` invocations against `file://` DIY stacks, two at a time (the test
- * machines have two cores). Each job gets its own backend folder holding the stacks it names,
- * runs from an empty folder, and returns the stack files as Pulumi left them.
+ * machines have two cores). The binary and the hermetic environment are test/helpers/realPulumi.ts's
+ * (scripts/pulumi-cli.mjs): this module only adds the batching, which DiyBackend's synchronous `run`
+ * cannot do. Each job gets its own backend folder holding the stacks it names, runs from an empty
+ * folder, and returns the stack files as Pulumi left them.
  */
 import { spawn } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { hermeticEnv } from '../../../scripts/pulumi-cli.mjs';
+import { pulumiBinaries } from '../../helpers/realPulumi';
 
 export interface PulumiJob {
   /** Stack files by `<project>/<stack>`: the checkpoint text. */
@@ -27,16 +31,15 @@ export interface PulumiResult {
 
 export interface PulumiEnv {
   binary: string;
-  env: (backendDir: string, home: string) => NodeJS.ProcessEnv;
+  /** The environment of one run against `backendDir`, and how to clean up after it. */
+  env: (backendDir: string) => { env: NodeJS.ProcessEnv; cleanup: () => void };
 }
 
 export function runJob(pulumi: PulumiEnv, job: PulumiJob, scratch: string): Promise<PulumiResult> {
   const dir = mkdtempSync(join(scratch, 'job-'));
   const backend = join(dir, 'backend');
-  const home = join(dir, 'home');
   const cwd = join(dir, 'cwd');
   mkdirSync(join(backend, '.pulumi'), { recursive: true });
-  mkdirSync(home);
   mkdirSync(cwd);
   writeFileSync(join(backend, '.pulumi', 'meta.yaml'), 'version: 1\n');
   for (const [name, text] of Object.entries(job.stacks)) {
@@ -47,7 +50,8 @@ export function runJob(pulumi: PulumiEnv, job: PulumiJob, scratch: string): Prom
   for (const [name, text] of Object.entries(job.files ?? {})) writeFileSync(join(dir, name), text);
   const args = job.args.map((a) => a.split('{dir}').join(dir));
   return new Promise((resolvePromise) => {
-    const child = spawn(pulumi.binary, args, { cwd, env: pulumi.env(backend, home), stdio: ['ignore', 'pipe', 'pipe'] });
+    const hermetic = pulumi.env(backend);
+    const child = spawn(pulumi.binary, args, { cwd, env: hermetic.env, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     child.stdout.on('data', (d) => (stdout += d));
@@ -65,6 +69,7 @@ export function runJob(pulumi: PulumiEnv, job: PulumiJob, scratch: string): Prom
         }
       }
       rmSync(dir, { recursive: true, force: true });
+      hermetic.cleanup();
       resolvePromise({ code, stdout, stderr, stacks });
     });
   });
@@ -89,23 +94,29 @@ export async function runJobs(pulumi: PulumiEnv, jobs: PulumiJob[], concurrency 
   return results;
 }
 
-export function localPulumi(): PulumiEnv | undefined {
-  const binary = process.env.QUOTA_STATE_PULUMI ?? '/tmp/pulumi-bin/pulumi';
+/**
+ * The pinned Pulumi (built on first use by scripts/pulumi-cli.mjs), or undefined when it cannot be had
+ * (no Go to build it): the differential suite is then skipped, saying why.
+ */
+export function realPulumi(): { pulumi?: PulumiEnv; why?: string } {
+  let binary: string;
   try {
-    readFileSync(binary);
-  } catch {
-    return undefined;
+    binary = pulumiBinaries().pulumi;
+  } catch (error) {
+    return { why: (error as Error).message };
   }
+  const base: NodeJS.ProcessEnv = {};
+  for (const [name, value] of Object.entries(process.env)) if (!name.startsWith('PULUMI_')) base[name] = value;
   return {
-    binary,
-    env: (backend, home) => ({
-      PATH: process.env.PATH,
-      HOME: home,
-      PULUMI_HOME: home,
-      PULUMI_SKIP_UPDATE_CHECK: '1',
-      PULUMI_BACKEND_URL: `file://${backend}`,
-      PULUMI_CONFIG_PASSPHRASE: 'test',
-      PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: '1',
-    }),
+    pulumi: {
+      binary,
+      env: (backend) =>
+        hermeticEnv({
+          ...base,
+          PULUMI_BACKEND_URL: `file://${backend}`,
+          PULUMI_CONFIG_PASSPHRASE: 'test',
+          PULUMI_DIY_BACKEND_DISABLE_CHECKPOINT_BACKUPS: '1',
+        }),
+    },
   };
 }
