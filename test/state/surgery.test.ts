@@ -175,6 +175,8 @@ describe('state surgery: rename', () => {
   it('takes a name, not a urn, and refuses a name that is taken', () => {
     assert.equal(renameResource(exportText(records()), 'not-a-urn', 'x').errors[0], 'The provided input URN is not valid');
     assert.equal(renameResource(exportText(records()), A, 'b').errors[0], 'The chosen new urn for the state corresponds to an already existing resource');
+    // Pulumi would write `…::urn:pulumi:…`, a urn nobody can rename back (#11746): refused, with the name part offered.
+    assert.equal(renameResource(exportText(records()), A, U('aws:s3:Bucket', 'a2')).errors[0], 'NEW-NAME is a name, not a URN (Pulumi #11746): did you mean "a2"?');
   });
 
   it('deviation replaceWith-duplicated: rewrites replaceWith lists in place where Pulumi appends and duplicates them', () => {

@@ -20,7 +20,7 @@ import { buildCases, DEST, exportOf, pulumiArgs, runOurs, SOURCE, type Case } fr
 import { DEVIATIONS, firstErrorLine, judge, type Run } from './surgery/judge';
 import { realPulumi, runJobs, type PulumiJob } from './surgery/pulumiBatch';
 
-const SEEDS = Array.from({ length: 28 }, (_, i) => 1000 + i);
+const SEEDS = Array.from({ length: 27 }, (_, i) => 1000 + i);
 const { pulumi, why } = realPulumi();
 
 
@@ -53,7 +53,7 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     const results = await runJobs(pulumi!, jobs);
     cases.forEach((c, i) => runs.push({ c, ours: runOurs(c), theirs: results[i] }));
     // Acceptance: every file we would write is judged by Pulumi's own loader (the judge: `stack import`'s
-    // checks, one process for all of them), and one in three is imported by the real `pulumi stack import`.
+    // checks, one process for all of them), and one in four is imported by the real `pulumi stack import`.
     const outputs: Array<{ run: Run; outcome: SurgeryOutcome; key: string; stack: string }> = [];
     for (const run of runs) {
       for (const [outcome, key, stack] of [
@@ -75,7 +75,7 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
-    const sampled = outputs.filter((_, i) => i % 3 === 0);
+    const sampled = outputs.filter((_, i) => i % 4 === 0);
     const imported = await runJobs(
       pulumi!,
       sampled.map(({ outcome, key, stack }) => ({
@@ -117,7 +117,7 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} differences (written to test/fixtures/state/surgery-differences/)`);
   });
 
-  it('every file it writes is accepted by Pulumi (the judge; a third by the real `pulumi stack import`) and has no error the input lacked', () => {
+  it('every file it writes is accepted by Pulumi (the judge; one in four by the real `pulumi stack import`) and has no error the input lacked', () => {
     const failures: string[] = [];
     for (const run of runs) {
       for (const verdict of run.verdicts ?? []) {

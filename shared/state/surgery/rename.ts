@@ -45,6 +45,11 @@ export function renameResource(input: string | SurgeryDocument, arg: string, new
   const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
   if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, ['The provided input URN is not valid']);
   if (newName === '') return refused(doc, operation, ['The new name must not be empty']);
+  // Pulumi takes a urn here as a name and writes a urn nobody can rename back (Pulumi #11746).
+  if (newName.startsWith('urn:pulumi:')) {
+    const name = newName.split('::').slice(3).join('::');
+    return refused(doc, operation, [`NEW-NAME is a name, not a URN (Pulumi #11746)${name ? `: did you mean "${name}"?` : ''}`]);
+  }
   let target: number;
   try {
     target = resolveTarget(records, arg, { pick: 'refuse' }).index;
