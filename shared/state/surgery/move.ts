@@ -14,7 +14,6 @@
  * check); we rewrite the list in place.
  */
 import { isObject, valueAt, type JsonObject } from '../model';
-import { isProviderType } from '../urn';
 import { allDependencies, openState, str, SurgeryError, type SurgeryDocument } from './document';
 import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
@@ -295,6 +294,5 @@ export function moveResources(
       dest: { ...destOutcome, status: 'refused', errors, edits: [], text: dest.text },
     };
   }
-  void isProviderType;
   return { source: sourceOutcome, dest: destOutcome };
 }

@@ -117,8 +117,7 @@ export function removeResources(input: string | SurgeryDocument, targets: readon
     notes.push(`deleting protected resource ${String(records[index].urn)} due to presence of --force`);
   };
   /** `DeleteResource` on the current list. */
-  const deleteOne = (index: number, asDependentOf?: number) => {
-    void asDependentOf;
+  const deleteOne = (index: number) => {
     checkProtected(index);
     const position = current.indexOf(index);
     if (position === -1) return;

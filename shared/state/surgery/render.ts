@@ -8,7 +8,7 @@ import type { TextEdit } from '../../edits';
 import { pathKey, type LocatedNode } from '../locate';
 import { isObject, valueAt, type JsonObject } from '../model';
 import { RESOURCE_FIELD_ORDER, type SurgeryDocument } from './document';
-import { applyEditsOnce, lineIndent, locateMembers, objectEdits, removalEdits, renderValue } from './text';
+import { applyEditsOnce, lineIndent, objectEdits, removalEdits, renderValue } from './text';
 
 /** One record of the new list: an original record (maybe changed) or a new one. */
 export type PlannedRecord = { from: number; value: JsonObject } | { from?: undefined; value: JsonObject };
@@ -112,12 +112,12 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
     if (keepPending.length === 0) {
       // Pulumi omits an empty pending_operations (`omitempty`): the member goes.
       const node = snapshot.locator.locateAll([path]).get(pathKey(path));
-      if (node) edits.push(...removalEdits(text, [node], false));
+      if (node) edits.push(...removalEdits(text, [node]));
     } else {
       const dropped = pendingValues.map((_, i) => i).filter((i) => !keepPending.includes(i));
       const located = snapshot.locator.locateAll(dropped.map((i) => [...path, i]));
       const nodes = dropped.map((i) => located.get(pathKey([...path, i]))).filter((n): n is LocatedNode => n !== undefined);
-      edits.push(...removalEdits(text, nodes, false));
+      edits.push(...removalEdits(text, nodes));
     }
   }
 
@@ -247,4 +247,3 @@ function versionEdits(doc: SurgeryDocument, features: string[], edits: TextEdit[
   return { before, after, featuresBefore, featuresAfter: features.length ? features : undefined };
 }
 
-export { locateMembers };

@@ -129,7 +129,7 @@ export function objectEdits(
     return [{ offset: span.offset + 1, length: span.length - 2, newText: '' }];
   }
   const removedNodes = removed.map((k) => nodes.get(k)).filter((n): n is LocatedNode => n !== undefined);
-  edits.push(...removalEdits(text, removedNodes, keptKeys.length === 0));
+  edits.push(...removalEdits(text, removedNodes));
   if (added.length) {
     // Anchor: the first member's layout tells how members are separated and indented.
     const existing = keptKeys.map((k) => nodes.get(k)).filter((n): n is LocatedNode => n !== undefined);
@@ -179,7 +179,7 @@ export function objectEdits(
  * Removal edits for several members or elements of one container that never overlap: runs of
  * neighbours are cut as one span.
  */
-export function removalEdits(text: string, nodes: LocatedNode[], allRemoved: boolean): TextEdit[] {
+export function removalEdits(text: string, nodes: LocatedNode[]): TextEdit[] {
   if (nodes.length === 0) return [];
   const sorted = [...nodes].sort((a, b) => start(a) - start(b));
   const edits: TextEdit[] = [];
@@ -198,7 +198,6 @@ export function removalEdits(text: string, nodes: LocatedNode[], allRemoved: boo
       last.length = Math.max(last.offset + last.length, after) - last.offset;
     } else edits.push({ ...edit });
   }
-  void allRemoved;
   return edits;
 }
 
