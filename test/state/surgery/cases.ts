@@ -193,6 +193,11 @@ export function buildCases(seeds: number[]): Case[] {
       });
     }
   }
+  // A version-1 checkpoint as Pulumi's fixture has it: Pulumi migrates it and writes version 3, as we do.
+  const v1 = readFileSync(join(__dirname, '..', '..', 'fixtures', 'state', 'real', 'pulumi__pkg_resource_stack_testdata_checkpoint-v1.json'), 'utf8');
+  const v1Root = JSON.parse(v1.replace(/urn:pulumi:([^:]+)::/g, 'urn:pulumi:s::')) as { checkpoint: Rec };
+  v1Root.checkpoint.stack = SOURCE;
+  cases.push({ name: `pulumi__pkg_resource_stack_testdata_checkpoint-v1 repair (version 1) #${cases.length}`, kind: 'repair', input: JSON.stringify(v1Root, null, 4), args: [], flags: {} });
   const r = random(424242);
   for (const { name, deployment, features } of realDeployments()) {
     const resources = deployment.resources as Rec[];

@@ -74,7 +74,8 @@ export function canonical(text: string, options: NormalizeOptions = {}): Canonic
   return {
     version: root.version,
     features: Array.isArray(root.features) && root.features.length ? root.features : undefined,
-    manifest: { time: manifest.time ?? '', magic: manifest.magic ?? '', version: manifest.version ?? '', plugins },
+    // Go's zero time is what an absent manifest time reads as.
+    manifest: { time: manifest.time === '0001-01-01T00:00:00Z' ? '' : (manifest.time ?? ''), magic: manifest.magic ?? '', version: manifest.version ?? '', plugins },
     resources: (Array.isArray(deployment.resources) ? deployment.resources : []).map((r: Rec) => normalizeRecord(r, options)),
     pending: (Array.isArray(deployment.pending_operations) ? deployment.pending_operations : []).map((op: Rec) => ({
       type: op.type,
