@@ -314,6 +314,15 @@ describe('state surgery: move', () => {
     assert.match(moved.dest.errors[0], /cannot be re-encrypted offline/);
   });
 
+  it('moves into a stack that has no deployment yet (a checkpoint whose latest is empty)', () => {
+    const empty = JSON.stringify({ version: 3, checkpoint: { stack: 'organization/q/d', latest: null } }, null, 4);
+    const moved = moveResources(exportText(records()), empty, [B]);
+    assert.equal(moved.dest.status, 'applied', [...moved.source.errors, ...moved.dest.errors].join('\n'));
+    assert.equal(applyEditsOnce(empty, moved.dest.edits), moved.dest.text);
+    const latest = ((JSON.parse(moved.dest.text) as Rec).checkpoint as { latest: { resources: Rec[] } }).latest;
+    assert.deepEqual(latest.resources.map((r) => r.urn), [U('pulumi:pulumi:Stack', 'q-d', 'd', 'q'), U('pulumi:providers:aws', 'default', 'd', 'q'), U('aws:s3:Bucket', 'b', 'd', 'q')]);
+  });
+
   it('refuses to move a provider', () => {
     assert.match(moveResources(exportText(records()), dest([]), [PROV]).source.errors[0], /^cannot move providers/);
   });

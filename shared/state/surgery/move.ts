@@ -19,6 +19,7 @@ import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOut
 import { newUrn, urnParts } from './rename';
 import type { PlannedRecord } from './render';
 import { LIST_HINT } from './targets';
+import { detectStyle } from './text';
 
 export interface MoveOutcome {
   source: SurgeryOutcome;
@@ -69,9 +70,18 @@ export function moveResources(
 ): MoveOutcome {
   let source: SurgeryDocument;
   let dest: SurgeryDocument;
+  // A destination stack with no deployment yet (a checkpoint whose `latest` is empty) gets one.
+  let destReplaced: string | undefined;
   try {
     source = typeof sourceInput === 'string' ? openState(sourceInput, 'the source') : sourceInput;
-    dest = typeof destInput === 'string' ? openState(destInput, 'the destination') : destInput;
+    try {
+      dest = typeof destInput === 'string' ? openState(destInput, 'the destination') : destInput;
+    } catch (error) {
+      const empty = typeof destInput === 'string' && error instanceof SurgeryError ? withEmptyDeployment(destInput) : undefined;
+      if (!empty) throw error;
+      destReplaced = destInput as string;
+      dest = openState(empty, 'the destination');
+    }
   } catch (error) {
     if (error instanceof SurgeryError) return fail(undefined, undefined, [error.message]);
     throw error;
@@ -294,5 +304,24 @@ export function moveResources(
       dest: { ...destOutcome, status: 'refused', errors, edits: [], text: dest.text },
     };
   }
+  if (destReplaced !== undefined) {
+    // The deployment was created whole: one edit replaces the file.
+    destOutcome.edits = [{ offset: 0, length: destReplaced.length, newText: destOutcome.text }];
+    destOutcome.notes.push('The destination had no deployment yet: one was created (an empty manifest, as Pulumi\'s empty snapshot has).');
+  }
   return { source: sourceOutcome, dest: destOutcome };
+}
+
+/** The checkpoint `text` with an empty deployment as its `latest`, when it is a checkpoint without one. */
+function withEmptyDeployment(text: string): string | undefined {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+  if (!isObject(root) || !isObject(root.checkpoint) || (root.checkpoint.latest !== undefined && root.checkpoint.latest !== null)) return undefined;
+  const next = { ...root, version: typeof root.version === 'number' && root.version >= 1 ? root.version : 3, checkpoint: { ...root.checkpoint, latest: { manifest: { time: '0001-01-01T00:00:00Z', magic: '', version: '' }, resources: [] } } };
+  const style = detectStyle(text);
+  return style.minified ? JSON.stringify(next) : `${JSON.stringify(next, null, style.unit)}${text.endsWith('\n') ? '\n' : ''}`;
 }
