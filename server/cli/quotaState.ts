@@ -27,6 +27,7 @@ import { version as PACKAGE_VERSION } from '../../package.json';
 import { InputError, parseArguments, UsageError } from './args';
 import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
 import { expandFileArguments, FileRefusedError } from './files';
+import { runStateCommand, STATE_USAGE } from './stateCommands';
 import { FORMATS, githubReport, jsonReport, located, sarifReport, textReport, type FileReport, type OutputFormat } from './formats';
 
 const EXIT_CODES = `Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
@@ -77,17 +78,19 @@ const USAGE = `Usage:
   quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
   quota-state fix <files or globs…> [--dry-run]
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
+  quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
 fix       applies the safe quick fixes (state files: what \`pulumi state repair\` does)
 evaluate  prints the quota engine's verdict for every account
+state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state state --help\`)
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 Run \`quota-state <command> --help\` for a command's options.
 ${EXIT_CODES}`;
 
-const COMMAND_USAGE: Record<string, string> = { check: CHECK_USAGE, fix: FIX_USAGE, evaluate: EVALUATE_USAGE };
+const COMMAND_USAGE: Record<string, string> = { check: CHECK_USAGE, fix: FIX_USAGE, evaluate: EVALUATE_USAGE, state: STATE_USAGE };
 
 export interface CliIO {
   stdout: (text: string) => void;
@@ -119,6 +122,7 @@ export function runCli(argv: string[], io: CliIO): number {
     if (command === 'check') return check(rest, io);
     if (command === 'fix') return fix(rest, io);
     if (command === 'evaluate') return evaluate(rest, io);
+    if (command === 'state') return runStateCommand(rest, io);
     throw new UsageError(`unknown command "${command}"`);
   } catch (error) {
     return reportFailure(command, error, io);

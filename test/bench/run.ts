@@ -6,7 +6,8 @@
  *   analysis · re-analysis after value / key / syntax-breaking edits (10k) · peak RSS per figure
  *   (child processes) · end to end through the real server (didOpen/didChange on 10k, from-disk on 30k)
  *   · server start → first diagnostics (small state / quota file) against a bare `node -e 0` · the
- *   CLI's `check` on 200 state files, one worker against all cores (BENCH_CLI_MB in all, 0 skips it).
+ *   CLI's `check` on 200 state files, one worker against all cores (BENCH_CLI_MB in all, 0 skips it)
+ *   · on the realistic 30k file, `state remove` with all dependents against one full check.
  * Prints a table and writes bench-results.json beside the generated files. No assertions.
  */
 import { spawnSync } from 'node:child_process';
@@ -20,6 +21,16 @@ import type { Hover } from 'vscode-languageserver-protocol';
 import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState, growRealExport } from './generate';
 import { cliFigure, startFigures, type ExternalFigure } from './startupAndCli';
+import { removeResources } from '../../shared/state/surgery';
+
+/** The provider with the most provider references to it. */
+function mostUsedProvider(text: string): string {
+  const resources = (JSON.parse(text) as { deployment: { resources: Array<{ provider?: string }> } }).deployment.resources;
+  const counts = new Map<string, number>();
+  for (const r of resources) if (r.provider) counts.set(r.provider, (counts.get(r.provider) ?? 0) + 1);
+  const [reference] = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return reference.slice(0, reference.lastIndexOf('::'));
+}
 
 const SIZES = (process.env.BENCH_SIZES ?? '1000,10000,30000').split(',').map(Number);
 const WARMUP_MS = Number(process.env.BENCH_WARMUP_MS ?? 3000);
@@ -140,6 +151,21 @@ async function main(): Promise<void> {
     const full = await measure(text, () => ours(text));
     const rss = peakRss('ours', file);
     rows.push({ size: realSize, figure: `${label}: ours, full analysis (target ≤ ${errorEvery ? 4 : 3}×)`, ms: full.ms, ratio: full.ms / full.parseMs, peakRssMB: rss && rss / 1e6, rssPerFileSize: rss && rss / text.length });
+    if (!errorEvery) {
+      // State surgery: `state remove --target-dependents` of the provider most records use, computed
+      // from the text (parse, dependents, edits, new text), against one full check (target ≤ 1×).
+      const target = mostUsedProvider(text);
+      const removed = removeResources(text, [target], { targetDependents: true, force: true, verify: false });
+      const remove = await measure(text, () => removeResources(text, [target], { targetDependents: true, force: true, verify: false }));
+      rows.push({
+        size: realSize,
+        figure: `${label}: state remove with all ${removed.changes.length - 1} dependents (target ≤ 1× a full check)`,
+        ms: remove.ms,
+        ratio: remove.ms / full.ms,
+        baseline: 'ours, full analysis',
+        baselineMs: full.ms,
+      });
+    }
   }
 
   // End to end through the real server process.

@@ -1,0 +1,148 @@
+/**
+ * What every operation returns: the edits, the new text, and a structured report. `finish` renders
+ * the plan and runs the project's own checker on the result: an operation never leaves an error
+ * the input did not have (it is refused instead), and it says which errors remain.
+ */
+import type { Diagnostic } from '../../diagnostics';
+import type { TextEdit } from '../../edits';
+import { analyzeState } from '../analyze';
+import { isObject } from '../model';
+import type { SurgeryDocument } from './document';
+import { renderPlan, type Plan, type VersionInfo } from './render';
+
+export type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
+
+export interface SurgeryChange {
+  /** The record's urn before the operation. */
+  urn: string;
+  /** Its index before the operation (0-based). */
+  index: number;
+  action: 'removed' | 'protected' | 'unprotected' | 'tainted' | 'untainted' | 'renamed' | 'moved' | 'added' | 'reordered' | 'pruned' | 'parent-cleared';
+  /** The new urn, for a rename or a rewritten urn. */
+  newUrn?: string;
+  detail?: string;
+}
+
+export interface CutReference {
+  /** The record holding the reference (its urn after the operation). */
+  from: string;
+  kind: string;
+  target: string;
+  key?: string;
+}
+
+export interface SurgeryOutcome {
+  operation: string;
+  status: SurgeryStatus;
+  /** Pulumi's summary line ("Resource deleted", "2 resources protected", …), or why it was refused. */
+  message: string;
+  edits: TextEdit[];
+  /** The text after the edits (the input's text when unchanged or refused). */
+  text: string;
+  changes: SurgeryChange[];
+  /** Records removed because they depend on a target (remove --target-dependents). */
+  dependentsRemoved: string[];
+  /** References dropped (repair's pruning, a move's cross-file dependencies). */
+  referencesCut: CutReference[];
+  /** Pending operations cleared: their type and urn. */
+  pendingCleared: Array<{ type: string; urn: string }>;
+  /** What the operation deliberately left alone, and how it differs from Pulumi. */
+  notes: string[];
+  /** Why the operation was refused (Pulumi's wording where it is clear). */
+  errors: string[];
+  /** Checker errors the result still has (all of them were in the input). */
+  remainingErrors: string[];
+  version: VersionInfo;
+}
+
+export function refused(doc: SurgeryDocument | undefined, operation: string, errors: string[], notes: string[] = []): SurgeryOutcome {
+  return {
+    operation,
+    status: 'refused',
+    message: errors[0]?.split('\n')[0] ?? 'refused',
+    edits: [],
+    text: doc?.text ?? '',
+    changes: [],
+    dependentsRemoved: [],
+    referencesCut: [],
+    pendingCleared: [],
+    notes,
+    errors,
+    remainingErrors: [],
+    version: {},
+  };
+}
+
+export interface FinishOptions {
+  /** Run the checker before and after (default true). */
+  verify?: boolean;
+  /** Urns the operation rewrote (old → new), so that an error that only moved with its record is not new. */
+  renamed?: Map<string, string>;
+  /** Errors Pulumi would leave: reported as remaining even when new (repair's dangling provider references). */
+}
+
+export type PartialOutcome = Pick<SurgeryOutcome, 'message'> & Partial<Pick<SurgeryOutcome, 'changes' | 'dependentsRemoved' | 'referencesCut' | 'pendingCleared' | 'notes'>>;
+
+const checkpointConfigNote = (doc: SurgeryDocument): string[] => {
+  const root = doc.snapshot.document.root;
+  if (doc.snapshot.document.shape === 'checkpoint' && isObject(root) && isObject(root.checkpoint) && root.checkpoint.config !== undefined) {
+    return ["The checkpoint's \"config\" is kept (Pulumi drops it when it rewrites a stack)."];
+  }
+  return [];
+};
+
+function errorSignature(d: Diagnostic, renamed: Map<string, string> | undefined): string {
+  let message = d.message.replace(/\bindex \d+/g, 'index #');
+  if (renamed) for (const [from, to] of renamed) if (message.includes(from)) message = message.split(from).join(to);
+  return `${d.code}: ${message}`;
+}
+
+export function checkerErrors(text: string): Diagnostic[] {
+  return analyzeState(text).diagnostics.filter((d) => d.severity === 'error');
+}
+
+export function finish(doc: SurgeryDocument, operation: string, plan: Plan, partial: PartialOutcome, options: FinishOptions = {}): SurgeryOutcome {
+  const rendered = renderPlan(doc, plan);
+  const outcome: SurgeryOutcome = {
+    operation,
+    status: rendered.text === doc.text ? 'unchanged' : 'applied',
+    message: partial.message,
+    edits: rendered.edits,
+    text: rendered.text,
+    changes: partial.changes ?? [],
+    dependentsRemoved: partial.dependentsRemoved ?? [],
+    referencesCut: partial.referencesCut ?? [],
+    pendingCleared: partial.pendingCleared ?? [],
+    notes: [...(partial.notes ?? []), ...(rendered.text === doc.text ? [] : checkpointConfigNote(doc))],
+    errors: [],
+    remainingErrors: [],
+    version: rendered.version,
+  };
+  if (options.verify === false) return outcome;
+  const before = checkerErrors(doc.text);
+  const after = rendered.text === doc.text ? before : checkerErrors(rendered.text);
+  const budget = new Map<string, number>();
+  for (const d of before) {
+    const key = errorSignature(d, options.renamed);
+    budget.set(key, (budget.get(key) ?? 0) + 1);
+  }
+  const fresh: string[] = [];
+  for (const d of after) {
+    const key = errorSignature(d, undefined);
+    const left = budget.get(key) ?? 0;
+    if (left > 0) budget.set(key, left - 1);
+    else fresh.push(`line ${d.range.start.line + 1}: ${d.code}: ${d.message}`);
+  }
+  outcome.remainingErrors = after.map((d) => `line ${d.range.start.line + 1}: ${d.code}: ${d.message}`);
+  if (fresh.length) {
+    return {
+      ...outcome,
+      status: 'refused',
+      message: `${operation} would leave ${fresh.length} new ${fresh.length === 1 ? 'error' : 'errors'}; nothing written`,
+      errors: [`The result would have ${fresh.length === 1 ? 'an error' : 'errors'} the input does not have:`, ...fresh.map((f) => `  ${f}`)],
+      edits: [],
+      text: doc.text,
+    };
+  }
+  return outcome;
+}

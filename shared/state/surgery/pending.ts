@@ -1,0 +1,79 @@
+/**
+ * Clearing pending operations, as `pulumi stack import` and `pulumi state edit` do when they save a
+ * snapshot (pkg/cmd/pulumi/stack/io.go `SaveSnapshot`: "removing pending operation '<type>' on
+ * '<urn>' from snapshot"): all of them, or those on the named urns (`URN#N`: the N-th pending
+ * operation on that urn). An interrupted update leaves them (Pulumi #4265, #8559, #12335).
+ */
+import { isObject, valueAt, type JsonObject } from '../model';
+import { openState, SurgeryError, type SurgeryDocument } from './document';
+import { finish, refused, type SurgeryOutcome } from './outcome';
+import { isValidUrn, LIST_HINT, similarUrns } from './targets';
+
+export function clearPending(input: string | SurgeryDocument, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
+  const operation = 'clear-pending';
+  let doc: SurgeryDocument;
+  try {
+    doc = typeof input === 'string' ? openState(input) : input;
+  } catch (error) {
+    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
+    throw error;
+  }
+  const deployment = valueAt(doc.snapshot.document.root, doc.snapshot.document.deploymentPath!) as JsonObject;
+  const operations = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
+  const urnOf = (i: number) => (doc.pending[i] && typeof doc.pending[i]!.urn === 'string' ? (doc.pending[i]!.urn as string) : '');
+  const typeOf = (i: number) => {
+    const op = operations[i];
+    return isObject(op) && typeof op.type === 'string' ? op.type : '';
+  };
+  let cleared: number[];
+  if (targets.length === 0) cleared = operations.map((_, i) => i);
+  else {
+    const errors: string[] = [];
+    const chosen = new Set<number>();
+    const pendingUrns = operations.map((_, i) => urnOf(i));
+    for (const arg of targets) {
+      const address = /^(.*)#([1-9][0-9]*)$/.exec(arg);
+      const urn = address && !pendingUrns.includes(arg) ? address[1] : arg;
+      if (!isValidUrn(urn)) {
+        errors.push(`"${arg}" is not a valid resource URN\n${LIST_HINT}`);
+        continue;
+      }
+      const matches = pendingUrns.map((u, i) => (u === urn ? i : -1)).filter((i) => i !== -1);
+      if (matches.length === 0) {
+        const suggestions = similarUrns(pendingUrns.filter(Boolean), urn);
+        errors.push(
+          [`No pending operation on "${urn}"`, ...(suggestions.length ? ['Did you mean:', ...suggestions.map((s) => `  ${s}`)] : []), pendingUrns.length ? '' : 'The file has no pending operations.']
+            .filter(Boolean)
+            .join('\n'),
+        );
+        continue;
+      }
+      if (address && urn !== arg) {
+        const n = Number(address[2]);
+        if (n > matches.length) errors.push(`${urn} has ${matches.length} pending ${matches.length === 1 ? 'operation' : 'operations'}, so there is no ${arg}`);
+        else chosen.add(matches[n - 1]);
+      } else for (const i of matches) chosen.add(i);
+    }
+    if (errors.length) return refused(doc, operation, errors);
+    cleared = [...chosen].sort((a, b) => a - b);
+  }
+  const keep = operations.map((_, i) => i).filter((i) => !cleared.includes(i));
+  const pendingCleared = cleared.map((i) => ({ type: typeOf(i), urn: urnOf(i) }));
+  const message =
+    cleared.length === 0 ? 'No pending operations to clear' : `${cleared.length} pending ${cleared.length === 1 ? 'operation' : 'operations'} cleared`;
+  return finish(
+    doc,
+    operation,
+    { records: doc.records.map((value, from) => ({ from, value })), keepPending: keep },
+    {
+      message,
+      pendingCleared,
+      notes: pendingCleared.map((p) => `removing pending operation '${p.type}' on '${p.urn}' from snapshot`).concat(
+        pendingCleared.some((p) => p.type === 'creating')
+          ? ['A cleared "creating" operation may have created a cloud resource the state no longer knows: check the provider, and `pulumi import` it if it exists.']
+          : [],
+      ),
+    },
+    options,
+  );
+}

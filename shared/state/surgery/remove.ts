@@ -1,0 +1,204 @@
+/**
+ * `pulumi state remove` (aliases `rm`, `delete`): pkg/cmd/pulumi/state/state_delete.go and
+ * pkg/resource/edit/operations.go `DeleteResource`, with `DependencyGraph.OnlyDependsOn`
+ * (pkg/resource/graph/dependency_graph.go) ported as is, quirks included: dependents are found
+ * only after the target, and a dependency on a urn with several dependent copies does not count.
+ */
+import type { JsonObject } from '../model';
+import { openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
+import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { resolveTarget, TargetError } from './targets';
+
+export interface RemoveOptions {
+  /** Every resource (`--all`); `targets` must then be empty. */
+  all?: boolean;
+  targetDependents?: boolean;
+  /** Remove protected resources too. */
+  force?: boolean;
+  verify?: boolean;
+}
+
+class RemoveRefusal extends Error {}
+
+/**
+ * `OnlyDependsOn(res)` over the current list (`current` holds original indices): the records after
+ * `target` that depend on it, directly or through each other, and on no other copy of its urn.
+ */
+export function onlyDependsOn(records: readonly JsonObject[], current: readonly number[], position: number): number[] {
+  const res = records[current[position]];
+  const resUrn = res.urn as string;
+  const resId = str(res, 'id');
+  const dependentSet = new Map<string, string[]>([[resUrn, [resId]]]);
+  const nonDependentSet = new Map<string, string[]>();
+  const push = (map: Map<string, string[]>, urn: string, id: string) => {
+    const list = map.get(urn);
+    if (list) list.push(id);
+    else map.set(urn, [id]);
+  };
+  for (let i = 0; i < position; i++) {
+    const r = records[current[i]];
+    push(nonDependentSet, r.urn as string, str(r, 'id'));
+  }
+  const dependents: number[] = [];
+  for (let i = position + 1; i < current.length; i++) {
+    const candidate = records[current[i]];
+    const urn = candidate.urn as string;
+    const id = str(candidate, 'id');
+    let dependent = false;
+    if (!(urn === resUrn && id === resId)) {
+      dependent = dependsOnly(candidate, dependentSet, nonDependentSet);
+      if (!dependent) {
+        const provider = providerRef(candidate);
+        if (provider && dependentSet.get(provider.urn)?.includes(provider.id)) dependent = true;
+      }
+    }
+    if (dependent) {
+      dependents.push(current[i]);
+      push(dependentSet, urn, id);
+    } else push(nonDependentSet, urn, id);
+  }
+  return dependents;
+}
+
+/** Whether a parent, dependency, property dependency, deletedWith or replaceWith of `candidate` makes it a dependent (`isDependent`). */
+function dependsOnly(candidate: JsonObject, dependentSet: Map<string, string[]>, nonDependentSet: Map<string, string[]>): boolean {
+  const other = (urn: unknown) => typeof urn === 'string' && urn !== '' && dependentSet.get(urn)?.length === 1 && !nonDependentSet.get(urn)?.length;
+  const parent = candidate.parent;
+  if (typeof parent === 'string' && parent !== '' && (dependentSet.get(parent)?.length ?? 0) > 0 && !nonDependentSet.get(parent)?.length) return true;
+  const dependencies = candidate.dependencies;
+  if (Array.isArray(dependencies)) for (const urn of dependencies) if (other(urn)) return true;
+  const propertyDependencies = candidate.propertyDependencies;
+  if (propertyDependencies && typeof propertyDependencies === 'object' && !Array.isArray(propertyDependencies)) {
+    for (const key in propertyDependencies) {
+      const list = (propertyDependencies as JsonObject)[key];
+      if (Array.isArray(list)) for (const urn of list) if (other(urn)) return true;
+    }
+  }
+  if (other(candidate.deletedWith)) return true;
+  const replaceWith = candidate.replaceWith;
+  if (Array.isArray(replaceWith)) {
+    for (const urn of replaceWith) if (other(urn)) return true;
+  } else if (other(replaceWith)) return true;
+  return false;
+}
+
+function nameOf(urn: string): string {
+  const parts = urn.split('::');
+  return parts.slice(3).join('::');
+}
+
+/** `%-15q`: Go's quoted string, padded to 15 characters. */
+function quotedPadded(name: string): string {
+  const quoted = JSON.stringify(name);
+  return quoted.length >= 15 ? quoted : quoted + ' '.repeat(15 - quoted.length);
+}
+
+export function removeResources(input: string | SurgeryDocument, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
+  const operation = 'remove';
+  let doc: SurgeryDocument;
+  try {
+    doc = typeof input === 'string' ? openState(input) : input;
+  } catch (error) {
+    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
+    throw error;
+  }
+  const records = doc.records;
+  if (options.all && targets.length) return refused(doc, operation, ['cannot specify a resource URN when deleting all resources']);
+  if (!options.all && targets.length === 0) return refused(doc, operation, ['Must supply <resource URN> unless pulumi is run interactively (or pass --all)']);
+  let current = records.map((_, i) => i);
+  const removed: number[] = [];
+  const dependentsRemoved: number[] = [];
+  const notes: string[] = [];
+  const checkProtected = (index: number) => {
+    if (records[index].protect !== true) return;
+    if (!options.force) {
+      throw new RemoveRefusal(`${String(records[index].urn)} can't be safely deleted because it is protected. Re-run this command with --force to force deletion`);
+    }
+    notes.push(`deleting protected resource ${String(records[index].urn)} due to presence of --force`);
+  };
+  /** `DeleteResource` on the current list. */
+  const deleteOne = (index: number) => {
+    checkProtected(index);
+    const position = current.indexOf(index);
+    if (position === -1) return;
+    const deps = onlyDependsOn(records, current, position);
+    if (deps.length && !options.targetDependents) {
+      const lines = [`${String(records[index].urn)} can't be safely deleted because the following resources depend on it:`];
+      for (const dep of deps) lines.push(` * ${quotedPadded(nameOf(records[dep].urn as string))} (${String(records[dep].urn)})`);
+      lines.push('', 'Delete those resources first or pass --target-dependents.');
+      throw new RemoveRefusal(lines.join('\n'));
+    }
+    for (const dep of deps) checkProtected(dep);
+    const gone = new Set([index, ...deps]);
+    current = current.filter((i) => !gone.has(i));
+    removed.push(index);
+    dependentsRemoved.push(...deps);
+  };
+
+  try {
+    if (options.all) {
+      // Pulumi deletes backwards, so that dependents go first: the last record never has
+      // dependents, so each step removes exactly one record and only protect can stop it.
+      for (let i = records.length - 1; i >= 0; i--) checkProtected(i);
+      removed.push(...current.reverse());
+      current = [];
+    } else {
+      const chosen: number[] = [];
+      const errors: string[] = [];
+      for (const arg of targets) {
+        try {
+          const { index } = resolveTarget(records, arg, { pick: 'refuse' });
+          if (!chosen.includes(index)) chosen.push(index);
+        } catch (error) {
+          if (!(error instanceof TargetError)) throw error;
+          errors.push(error.message);
+        }
+      }
+      if (errors.length) return refused(doc, operation, [errors[0]]);
+      // computeStateDeleteOrder: repeatedly the first target none of whose dependents is still to go.
+      const remaining = [...chosen];
+      const order: number[] = [];
+      const everything = records.map((_, i) => i);
+      const dependentsOf = new Map<number, number[]>();
+      const dependents = (t: number) => {
+        if (!dependentsOf.has(t)) dependentsOf.set(t, onlyDependsOn(records, everything, t));
+        return dependentsOf.get(t)!;
+      };
+      while (remaining.length) {
+        if (remaining.length === 1) {
+          order.push(remaining.pop()!);
+          break;
+        }
+        const next = remaining.find((t) => dependents(t).every((d) => !remaining.includes(d)));
+        if (next === undefined) {
+          return refused(doc, operation, ['could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time']);
+        }
+        order.push(next);
+        remaining.splice(remaining.indexOf(next), 1);
+      }
+      for (const index of order) deleteOne(index);
+    }
+  } catch (error) {
+    if (error instanceof RemoveRefusal) return refused(doc, operation, [error.message]);
+    throw error;
+  }
+
+  const count = removed.length;
+  const message = options.all ? 'Resources deleted' : count === 1 ? 'Resource deleted' : `${count} resources deleted`;
+  const changes: SurgeryChange[] = [...removed, ...dependentsRemoved]
+    .sort((a, b) => a - b)
+    .map((index) => ({ urn: records[index].urn as string, index, action: 'removed', detail: dependentsRemoved.includes(index) ? 'dependent' : undefined }));
+  const kept = new Set(current);
+  return finish(
+    doc,
+    operation,
+    { records: records.map((value, from) => ({ from, value })).filter((r) => kept.has(r.from)) },
+    {
+      message,
+      changes,
+      dependentsRemoved: dependentsRemoved.map((i) => records[i].urn as string),
+      notes: [...notes, 'Only the resources list is edited, as Pulumi does: pending operations, aliases and resource references in property values are left as they are.'],
+    },
+    { verify: options.verify },
+  );
+}

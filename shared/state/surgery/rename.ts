@@ -1,0 +1,150 @@
+/**
+ * `pulumi state rename <urn> <new-name>` (pkg/cmd/pulumi/state/state_rename.go `stateReurnOperation`):
+ * the second argument is a name, not a urn (Pulumi #11746). The record gets the new urn; every
+ * parent, dependency, property dependency, deletedWith and replaceWith naming the old urn is
+ * rewritten; children are re-urned from their new parent's type chain, recursively; when the record
+ * is a provider, every provider reference to it becomes `<new urn>::<its id>`. Aliases, resource
+ * references in property values and pending operations are left as Pulumi leaves them.
+ *
+ * Deviations (named in test/state/surgery.test.ts): Pulumi appends the rewritten `replaceWith`
+ * list onto the old one (`append(existingResource.ReplaceWith, …)`), doubling every replaceWith
+ * list of the file on each re-urn and keeping the old urn; we rewrite the list in place. Pulumi
+ * refuses a rename when a child has several records with one urn ("ambiguously refers"); we rename
+ * every copy.
+ */
+import { isObject, type JsonObject } from '../model';
+import { isProviderType } from '../urn';
+import { openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
+import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { isValidUrn, resolveTarget, TargetError } from './targets';
+
+/** Pulumi's urn components (`getComponent`): stack, project, qualified type, then the name (the rest). */
+export function urnParts(urn: string): { stack: string; project: string; qualifiedType: string; type: string; name: string } {
+  const body = urn.slice('urn:pulumi:'.length);
+  const parts = body.split('::');
+  const qualifiedType = parts[2] ?? '';
+  return { stack: parts[0] ?? '', project: parts[1] ?? '', qualifiedType, type: qualifiedType.slice(qualifiedType.lastIndexOf('$') + 1), name: parts.slice(3).join('::') };
+}
+
+/** `urn.New`: the parent type prefixes the type unless it is empty or the root stack's. */
+export function newUrn(stack: string, project: string, parentType: string, baseType: string, name: string): string {
+  const type = parentType !== '' && parentType !== 'pulumi:pulumi:Stack' ? `${parentType}$${baseType}` : baseType;
+  return `urn:pulumi:${stack}::${project}::${type}::${name}`;
+}
+
+export function renameResource(input: string | SurgeryDocument, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
+  const operation = 'rename';
+  let doc: SurgeryDocument;
+  try {
+    doc = typeof input === 'string' ? openState(input) : input;
+  } catch (error) {
+    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
+    throw error;
+  }
+  const records = doc.records;
+  const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
+  if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, ['The provided input URN is not valid']);
+  if (newName === '') return refused(doc, operation, ['The new name must not be empty']);
+  // Pulumi takes a urn here as a name and writes a urn nobody can rename back (Pulumi #11746).
+  if (newName.startsWith('urn:pulumi:')) {
+    const name = newName.split('::').slice(3).join('::');
+    return refused(doc, operation, [`NEW-NAME is a name, not a URN (Pulumi #11746)${name ? `: did you mean "${name}"?` : ''}`]);
+  }
+  let target: number;
+  try {
+    target = resolveTarget(records, arg, { pick: 'refuse' }).index;
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    const message = error.message.startsWith('Resource URN ambiguously') ? error.message.replace('Resource URN ambiguously referred to multiple resources. Did you mean:', 'The input URN ambiguously refers to multiple resources:') : error.message;
+    return refused(doc, operation, [message]);
+  }
+  const oldUrn = records[target].urn as string;
+  const parts = urnParts(oldUrn);
+  const renamed = newUrn(parts.stack, parts.project, '', parts.qualifiedType, newName);
+  if (renamed !== oldUrn && records.some((r) => r.urn === renamed)) {
+    return refused(doc, operation, ['The chosen new urn for the state corresponds to an already existing resource']);
+  }
+  const values = records.slice();
+  const edit = (i: number): JsonObject => {
+    if (values[i] === records[i]) values[i] = { ...records[i] };
+    return values[i];
+  };
+  const changes: SurgeryChange[] = [];
+  const urnMap = new Map<string, string>();
+  const errors: string[] = [];
+
+  /** Gives record `index` the urn `to` and rewrites what refers to it (`stateReurnOperation`). */
+  const reurn = (index: number, from: string, to: string, depth: number) => {
+    if (depth > 1000) throw new Error('parent chain too deep');
+    edit(index).urn = to;
+    urnMap.set(from, to);
+    changes.push({ urn: from, index, action: 'renamed', newUrn: to, detail: depth ? 'child re-urned under its renamed parent' : undefined });
+    // With several records of the old urn, a reference resolves to the copy of the same kind (live or pending deletion).
+    const copies = records.filter((r, i) => i !== index && r.urn === from).length;
+    const deleted = records[index].delete === true;
+    const refersHere = (j: number) => copies === 0 || (values[j].delete === true) === deleted;
+    for (let j = 0; j < values.length; j++) {
+      if (j === index || !refersHere(j)) continue;
+      const record = values[j];
+      if (record.parent === from) {
+        edit(j).parent = to;
+        const child = urnParts(record.urn as string);
+        const childUrn = newUrn(child.stack, child.project, urnParts(to).qualifiedType, child.type, child.name);
+        if (childUrn !== record.urn) {
+          if (records.some((r) => r.urn === childUrn)) errors.push(`failed to update ${String(record.urn)} with new parent ${to}: The chosen new urn for the state corresponds to an already existing resource`);
+          else reurn(j, record.urn as string, childUrn, depth + 1);
+        }
+      }
+      rewriteReferences(values, j, from, to, edit);
+    }
+    if (isProviderType(str(records[index], 'type'))) {
+      const reference = `${to}::${str(records[index], 'id')}`;
+      for (let j = 0; j < values.length; j++) {
+        if (!str(values[j], 'provider')) continue;
+        const ref = providerRef(values[j]);
+        if (!ref) {
+          errors.push(`cannot parse the provider reference ${JSON.stringify(values[j].provider)} of ${String(values[j].urn)}`);
+          continue;
+        }
+        if (ref.urn === from && values[j].provider !== reference) edit(j).provider = reference;
+      }
+    }
+  };
+  if (renamed !== oldUrn) reurn(target, oldUrn, renamed, 0);
+  if (errors.length) return refused(doc, operation, errors);
+  return finish(
+    doc,
+    operation,
+    { records: values.map((value, from) => ({ from, value })) },
+    {
+      message: 'Resource renamed',
+      changes,
+      notes: [
+        'Aliases, resource references in property values and pending operations are left as they are, as Pulumi leaves them.',
+        ...(records.some((r) => Array.isArray(r.replaceWith) && r.replaceWith.length > 0)
+          ? ['replaceWith lists are rewritten in place; Pulumi 3.274.1 appends the rewritten list to the old one, duplicating its entries.']
+          : []),
+      ],
+    },
+    { verify: options.verify, renamed: urnMap },
+  );
+}
+
+function rewriteReferences(values: JsonObject[], j: number, from: string, to: string, edit: (i: number) => JsonObject): void {
+  const record = values[j];
+  const swap = (list: unknown) => (Array.isArray(list) && list.includes(from) ? list.map((u) => (u === from ? to : u)) : undefined);
+  const dependencies = swap(record.dependencies);
+  if (dependencies) edit(j).dependencies = dependencies;
+  if (isObject(record.propertyDependencies)) {
+    const entries = Object.entries(record.propertyDependencies);
+    if (entries.some(([, list]) => Array.isArray(list) && list.includes(from))) {
+      edit(j).propertyDependencies = Object.fromEntries(entries.map(([key, list]) => [key, swap(list) ?? list]));
+    }
+  }
+  if (record.deletedWith === from) edit(j).deletedWith = to;
+  if (record.replaceWith === from) edit(j).replaceWith = to;
+  else {
+    const replaceWith = swap(record.replaceWith);
+    if (replaceWith) edit(j).replaceWith = replaceWith;
+  }
+}

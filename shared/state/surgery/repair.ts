@@ -1,0 +1,248 @@
+/**
+ * `pulumi state repair` (pkg/cmd/pulumi/state/state_repair.go, `Snapshot.Repair` in
+ * pkg/resource/deploy/snapshot.go): a file that passes Pulumi's integrity check is left alone;
+ * otherwise the records are sorted topologically (v3.274.1's deterministic post-order depth-first
+ * search: records in file order, each one's dependencies in file order) and then pruned: a missing
+ * parent is cleared and the urn rebuilt without it (children follow), dangling dependencies,
+ * property dependencies, deletedWith and replaceWith are dropped, and dangling provider references
+ * stay (the result then still fails, and says why). A cycle is refused and shown.
+ *
+ * Deviation: Pulumi's Prune appends the kept replaceWith urns onto the old list (so the dangling
+ * entries stay and the kept ones double); we drop the dangling ones, as for the other fields.
+ * Pulumi writes nothing when errors remain after the repair; we write the improvement (never with
+ * an error the input did not have) and list what remains.
+ */
+import { analyzeState } from '../analyze';
+import type { JsonObject } from '../model';
+import { allDependencies, openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
+import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { newUrn, urnParts } from './rename';
+
+/** The checker's codes for what `Snapshot.VerifyIntegrity` refuses. */
+export const INTEGRITY_CODES = new Set([
+  'forward-reference',
+  'missing-reference',
+  'self-reference',
+  'duplicate-urn',
+  'unknown-provider',
+  'invalid-provider-reference',
+  'dependency-cycle',
+  'magic-mismatch',
+  'missing-type',
+  'component-with-id',
+  'invalid-snippet',
+]);
+
+export class CycleError extends Error {}
+
+/** `Snapshot.Toposort` (v3.274.1): the new order as original indices. Throws CycleError. */
+export function toposort(records: readonly JsonObject[]): number[] {
+  const olds = new Map<string, number>();
+  const news = new Map<string, number>();
+  records.forEach((r, i) => (r.delete === true ? olds : news).set(r.urn as string, i));
+  const lookup = (from: JsonObject, urn: string): number | undefined => {
+    const old = olds.get(urn);
+    const fresh = news.get(urn);
+    if (old !== undefined && fresh !== undefined) return from.delete === true ? old : fresh;
+    return old ?? fresh;
+  };
+  const nextsOf = (i: number): number[] => {
+    const record = records[i];
+    const nexts = new Set<number>();
+    for (const dep of allDependencies(record)) {
+      const next = lookup(record, dep.urn);
+      if (next !== undefined) nexts.add(next);
+    }
+    if (str(record, 'provider')) {
+      const ref = providerRef(record);
+      if (!ref) throw new CycleError(`failed to parse provider reference for resource ${String(record.urn)}: expected '::' in provider reference '${String(record.provider)}'`);
+      const next = lookup(record, ref.urn);
+      if (next !== undefined) nexts.add(next);
+    }
+    return [...nexts].sort((a, b) => a - b);
+  };
+  const visiting = new Uint8Array(records.length);
+  const visited = new Uint8Array(records.length);
+  const sorted: number[] = [];
+  const frames: Array<{ i: number; nexts: number[]; k: number }> = [];
+  const enter = (i: number) => {
+    visiting[i] = 1;
+    frames.push({ i, nexts: nextsOf(i), k: 0 });
+  };
+  for (let root = 0; root < records.length; root++) {
+    if (visited[root]) continue;
+    enter(root);
+    while (frames.length) {
+      const frame = frames[frames.length - 1];
+      if (frame.k < frame.nexts.length) {
+        const next = frame.nexts[frame.k++];
+        if (visiting[next]) throw new CycleError('snapshot has cyclic dependencies');
+        if (!visited[next]) enter(next);
+      } else {
+        visited[frame.i] = 1;
+        visiting[frame.i] = 0;
+        sorted.push(frame.i);
+        frames.pop();
+      }
+    }
+  }
+  return sorted;
+}
+
+export interface PruneResult {
+  index: number;
+  oldUrn: string;
+  newUrn: string;
+  removed: CutReference[];
+}
+
+/** `Snapshot.Prune` over `order` (original indices), on copy-on-write values. */
+export function prune(records: readonly JsonObject[], order: readonly number[]): { values: Map<number, JsonObject>; results: PruneResult[] } {
+  const seen = new Map<string, string>();
+  const values = new Map<number, JsonObject>();
+  const results: PruneResult[] = [];
+  for (const index of order) {
+    const record = records[index];
+    const oldUrn = record.urn as string;
+    let urn = oldUrn;
+    const parts = urnParts(oldUrn);
+    const next: JsonObject = { ...record };
+    let changed = false;
+    const removed: CutReference[] = [];
+    const newDeps: string[] = [];
+    const newPropDeps: Record<string, string[]> = {};
+    const newReplaceWith: string[] = [];
+    let depsChanged = false;
+    let propDepsChanged = false;
+    let replaceWithChanged = false;
+    for (const dep of allDependencies(record)) {
+      const mapped = seen.get(dep.urn);
+      const cut = () => removed.push({ from: oldUrn, kind: dep.kind, target: dep.urn, key: dep.key });
+      switch (dep.kind) {
+        case 'parent':
+          if (mapped === undefined) {
+            urn = newUrn(parts.stack, parts.project, '', parts.type, parts.name);
+            delete next.parent;
+            changed = true;
+            cut();
+          } else {
+            urn = newUrn(parts.stack, parts.project, urnParts(mapped).qualifiedType, parts.type, parts.name);
+            if (mapped !== dep.urn) {
+              next.parent = mapped;
+              changed = true;
+            }
+          }
+          break;
+        case 'dependency':
+          if (mapped !== undefined) newDeps.push(mapped);
+          else cut();
+          if (mapped !== dep.urn) depsChanged = true;
+          break;
+        case 'propertyDependency':
+          if (mapped !== undefined) (newPropDeps[dep.key!] ??= []).push(mapped);
+          else cut();
+          if (mapped !== dep.urn) propDepsChanged = true;
+          break;
+        case 'deletedWith':
+          if (mapped !== undefined) {
+            if (mapped !== dep.urn) {
+              next.deletedWith = mapped;
+              changed = true;
+            }
+          } else {
+            delete next.deletedWith;
+            changed = true;
+            cut();
+          }
+          break;
+        case 'replaceWith':
+          if (mapped !== undefined) newReplaceWith.push(mapped);
+          else cut();
+          if (mapped !== dep.urn) replaceWithChanged = true;
+          break;
+      }
+    }
+    if (depsChanged) {
+      next.dependencies = newDeps;
+      changed = true;
+    }
+    if (propDepsChanged) {
+      next.propertyDependencies = newPropDeps;
+      changed = true;
+    }
+    if (replaceWithChanged) {
+      if (newReplaceWith.length) next.replaceWith = newReplaceWith;
+      else delete next.replaceWith;
+      changed = true;
+    }
+    if (urn !== oldUrn) {
+      next.urn = urn;
+      changed = true;
+    }
+    if (urn !== oldUrn || removed.length) results.push({ index, oldUrn, newUrn: urn, removed });
+    if (changed) values.set(index, next);
+    seen.set(oldUrn, urn);
+  }
+  return { values, results };
+}
+
+export function repairState(input: string | SurgeryDocument, options: { verify?: boolean } = {}): SurgeryOutcome {
+  const operation = 'repair';
+  let doc: SurgeryDocument;
+  try {
+    doc = typeof input === 'string' ? openState(input) : input;
+  } catch (error) {
+    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
+    throw error;
+  }
+  const records = doc.records;
+  const initial = analyzeState(doc.text).diagnostics.filter((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code));
+  if (initial.length === 0) {
+    return { ...refused(doc, operation, []), status: 'unchanged', message: 'The snapshot is already valid; skipping repair', errors: [], text: doc.text };
+  }
+  let order: number[];
+  try {
+    order = toposort(records);
+  } catch (error) {
+    if (!(error instanceof CycleError)) throw error;
+    const cycles = analyzeState(doc.text).diagnostics.filter((d) => d.code === 'dependency-cycle' || d.code === 'self-reference');
+    return refused(doc, operation, [
+      error.message,
+      ...cycles.map((d) => `  line ${d.range.start.line + 1}: ${d.message}`),
+      'Break the cycle by hand (remove one of its references), then run repair again.',
+    ]);
+  }
+  const { values, results } = prune(records, order);
+  const changes: SurgeryChange[] = [];
+  order.forEach((index, position) => {
+    if (index !== position) changes.push({ urn: records[index].urn as string, index, action: 'reordered', detail: `moved to index ${position}` });
+  });
+  const renamed = new Map<string, string>();
+  for (const result of results) {
+    if (result.newUrn !== result.oldUrn) {
+      renamed.set(result.oldUrn, result.newUrn);
+      const parentCut = result.removed.some((r) => r.kind === 'parent');
+      changes.push({ urn: result.oldUrn, index: result.index, action: parentCut ? 'parent-cleared' : 'renamed', newUrn: result.newUrn });
+    }
+    if (result.removed.length) changes.push({ urn: result.oldUrn, index: result.index, action: 'pruned', detail: `${result.removed.length} dangling ${result.removed.length === 1 ? 'reference' : 'references'} removed` });
+  }
+  const outcome = finish(
+    doc,
+    operation,
+    { records: order.map((from) => ({ from, value: values.get(from) ?? records[from] })) },
+    {
+      message: 'State repaired successfully',
+      changes,
+      referencesCut: results.flatMap((r) => r.removed.map((cut) => ({ ...cut, from: r.newUrn }))),
+      notes: [
+        'Dangling provider references are left as Pulumi leaves them: a resource must have its provider.',
+        'The order is Pulumi\'s (a depth-first post-order); the editor\'s "Reorder resources" quick fix keeps the original order wherever it can, so the two may order independent records differently.',
+      ],
+    },
+    { verify: options.verify, renamed },
+  );
+  if (outcome.status !== 'refused' && outcome.remainingErrors.length) {
+    outcome.message = `State partly repaired: ${outcome.remainingErrors.length} ${outcome.remainingErrors.length === 1 ? 'error remains' : 'errors remain'} (Pulumi would write nothing)`;
+  }
+  return outcome;
+}

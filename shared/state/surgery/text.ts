@@ -1,0 +1,221 @@
+/**
+ * Text machinery of state surgery: the members of one object located in the text, values rendered
+ * in the file's own style (minified, or indented like the surrounding text), and edits applied in
+ * one pass. Records an operation does not change are never re-rendered: their bytes stay as they are.
+ */
+import type { Span } from '../../diagnostics';
+import type { TextEdit } from '../../edits';
+import { pathKey, ScanLocator, type LocatedNode } from '../locate';
+
+const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
+
+/**
+ * Applies non-overlapping edits in one pass (linear in the text plus the edits, unlike repeated
+ * slicing, which a remove of thousands of records would make quadratic).
+ */
+export function applyEditsOnce(text: string, edits: readonly TextEdit[]): string {
+  if (edits.length === 0) return text;
+  const sorted = [...edits].sort((a, b) => a.offset - b.offset || a.length - b.length);
+  const parts: string[] = [];
+  let at = 0;
+  for (const edit of sorted) {
+    if (edit.offset < at) throw new Error(`overlapping edits at offset ${edit.offset}`);
+    parts.push(text.slice(at, edit.offset), edit.newText);
+    at = edit.offset + edit.length;
+  }
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** How new values are written: minified (Pulumi ≥ 3.238) or indented with `unit` per level. */
+export interface TextStyle {
+  minified: boolean;
+  unit: string;
+  eol: string;
+}
+
+export function detectStyle(text: string): TextStyle {
+  const eol = text.includes('\r\n') ? '\r\n' : '\n';
+  const firstNewline = text.indexOf('\n');
+  // A file whose content sits on one line (a trailing newline aside) is minified.
+  if (firstNewline === -1 || firstNewline >= text.trimEnd().length) return { minified: true, unit: '', eol };
+  const sample = text.slice(0, 64 * 1024);
+  const indents = [...sample.matchAll(/\n([ \t]+)\S/g)].map((m) => m[1]);
+  if (indents.some((i) => i.startsWith('\t'))) return { minified: false, unit: '\t', eol };
+  const widths = indents.map((i) => i.length).filter((w) => w > 0);
+  const smallest = widths.length ? Math.min(...widths) : 4;
+  return { minified: false, unit: ' '.repeat(Math.min(Math.max(smallest, 1), 8)), eol };
+}
+
+/** `value` as JSON in `style`, its continuation lines indented by `indent`. */
+export function renderValue(value: unknown, style: TextStyle, indent: string): string {
+  if (style.minified) return JSON.stringify(value);
+  const json = JSON.stringify(value, null, style.unit);
+  return json.includes('\n') ? json.replace(/\n/g, `${style.eol}${indent}`) : json;
+}
+
+/** The indentation of the line `offset` is on (the whitespace after the previous newline). */
+export function lineIndent(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
+  let end = lineStart;
+  while (end < offset && (text[end] === ' ' || text[end] === '\t')) end++;
+  return text.slice(lineStart, end);
+}
+
+/** The members of the object whose text is `text.slice(span.offset, span.offset + span.length)`. */
+export function locateMembers(text: string, span: Span, keys: readonly string[]): Map<string, LocatedNode> {
+  const objectText = text.slice(span.offset, span.offset + span.length);
+  const found = new ScanLocator(objectText).locateAll(keys.map((k) => [k]));
+  const out = new Map<string, LocatedNode>();
+  const shift = (s: Span): Span => ({ offset: s.offset + span.offset, length: s.length });
+  for (const key of keys) {
+    const node = found.get(pathKey([key]));
+    if (node) out.set(key, { key: node.key && shift(node.key), value: shift(node.value), kind: node.kind });
+  }
+  return out;
+}
+
+/** Removes an object member or array element with one adjacent comma (as the quick fixes do). */
+export function removalSpan(text: string, node: LocatedNode): TextEdit {
+  const start = node.key ? node.key.offset : node.value.offset;
+  const end = node.value.offset + node.value.length;
+  let before = start - 1;
+  while (isWhitespace(text[before])) before--;
+  if (text[before] === ',') return { offset: before, length: end - before, newText: '' };
+  let after = end;
+  while (isWhitespace(text[after])) after++;
+  if (text[after] === ',') {
+    after++;
+    while (isWhitespace(text[after])) after++;
+    return { offset: start, length: after - start, newText: '' };
+  }
+  return { offset: before + 1, length: after - (before + 1), newText: '' };
+}
+
+/**
+ * The edits that turn the object at `span` (whose parsed value is `before`) into `after`, member by
+ * member: changed members get their value replaced, removed members are cut, new members are
+ * inserted after the member that precedes them in `order` (Pulumi's field order), else first.
+ * Members whose value is unchanged keep their bytes.
+ */
+export function objectEdits(
+  text: string,
+  span: Span,
+  before: Record<string, unknown>,
+  after: Record<string, unknown>,
+  style: TextStyle,
+  order: readonly string[] = [],
+): TextEdit[] {
+  const changed: string[] = [];
+  const removed: string[] = [];
+  const added: string[] = [];
+  for (const key of Object.keys(before)) {
+    if (!(key in after) || after[key] === undefined) removed.push(key);
+    else if (after[key] !== before[key] && JSON.stringify(after[key]) !== JSON.stringify(before[key])) changed.push(key);
+  }
+  for (const key of Object.keys(after)) if (!(key in before) && after[key] !== undefined) added.push(key);
+  if (!changed.length && !removed.length && !added.length) return [];
+  const nodes = locateMembers(text, span, Object.keys(before));
+  const edits: TextEdit[] = [];
+  const memberIndent = (node: LocatedNode | undefined) => (node?.key ? lineIndent(text, node.key.offset) : '');
+  for (const key of changed) {
+    const node = nodes.get(key);
+    if (!node) continue;
+    edits.push({ offset: node.value.offset, length: node.value.length, newText: renderValue(after[key], style, memberIndent(node)) });
+  }
+  // Removing every member of the object: one edit, so that the removals never overlap.
+  const keptKeys = Object.keys(before).filter((k) => !removed.includes(k));
+  if (removed.length && keptKeys.length === 0 && added.length === 0) {
+    return [{ offset: span.offset + 1, length: span.length - 2, newText: '' }];
+  }
+  const removedNodes = removed.map((k) => nodes.get(k)).filter((n): n is LocatedNode => n !== undefined);
+  edits.push(...removalEdits(text, removedNodes));
+  if (added.length) {
+    // Anchor: the first member's layout tells how members are separated and indented.
+    const existing = keptKeys.map((k) => nodes.get(k)).filter((n): n is LocatedNode => n !== undefined);
+    const first = [...nodes.values()].sort((a, b) => a.key!.offset - b.key!.offset)[0];
+    const indent = first ? memberIndent(first) : '';
+    const colon = first ? text.slice(first.key!.offset + first.key!.length, first.value.offset) : style.minified ? ':' : ': ';
+    const separator = style.minified || !first ? '' : `${style.eol}${indent}`;
+    const member = (key: string) => `${JSON.stringify(key)}${colon}${renderValue(after[key], style, indent)}`;
+    const rank = (key: string) => {
+      const i = order.indexOf(key);
+      return i === -1 ? order.length : i;
+    };
+    const inserts = new Map<number, string[]>();
+    const atStart: string[] = [];
+    for (const key of added) {
+      // The kept member with the largest rank below this key's rank comes before it.
+      let anchor: LocatedNode | undefined;
+      let anchorRank = -1;
+      for (const k of keptKeys) {
+        const r = rank(k);
+        const node = nodes.get(k);
+        if (node && r <= rank(key) && r >= anchorRank) {
+          if (r > anchorRank || (anchor && node.value.offset > anchor.value.offset)) anchor = node;
+          anchorRank = r;
+        }
+      }
+      if (anchor) {
+        const at = anchor.value.offset + anchor.value.length;
+        inserts.set(at, [...(inserts.get(at) ?? []), `,${separator}${member(key)}`]);
+      } else atStart.push(member(key));
+    }
+    for (const [offset, texts] of inserts) edits.push({ offset, length: 0, newText: texts.join('') });
+    if (atStart.length) {
+      if (existing.length) {
+        const firstKept = existing.sort((a, b) => a.key!.offset - b.key!.offset)[0];
+        edits.push({ offset: firstKept.key!.offset, length: 0, newText: atStart.map((m) => `${m},${separator}`).join('') });
+      } else {
+        const inner = style.minified ? atStart.join(',') : `${style.eol}${indent || style.unit}${atStart.join(`,${style.eol}${indent || style.unit}`)}${style.eol}`;
+        edits.push({ offset: span.offset + 1, length: span.length - 2, newText: inner });
+      }
+    }
+  }
+  return mergeAdjacent(edits);
+}
+
+/**
+ * Removal edits for several members or elements of one container that never overlap: runs of
+ * neighbours are cut as one span.
+ */
+export function removalEdits(text: string, nodes: LocatedNode[]): TextEdit[] {
+  if (nodes.length === 0) return [];
+  const sorted = [...nodes].sort((a, b) => start(a) - start(b));
+  const edits: TextEdit[] = [];
+  for (const node of sorted) {
+    const edit = removalSpan(text, node);
+    const last = edits[edits.length - 1];
+    if (last && edit.offset < last.offset + last.length) {
+      // Overlap: the previous edit removed a leading node and the comma after it. Extend it over
+      // this node and, as for a leading node, the comma and whitespace after this one.
+      let after = node.value.offset + node.value.length;
+      while (isWhitespace(text[after])) after++;
+      if (text[after] === ',') {
+        after++;
+        while (isWhitespace(text[after])) after++;
+      } else after = node.value.offset + node.value.length;
+      last.length = Math.max(last.offset + last.length, after) - last.offset;
+    } else edits.push({ ...edit });
+  }
+  return edits;
+}
+
+function start(node: LocatedNode): number {
+  return node.key ? node.key.offset : node.value.offset;
+}
+
+/** Edits inserting at the same offset as another edit's start are merged in order of creation. */
+function mergeAdjacent(edits: TextEdit[]): TextEdit[] {
+  const sorted = [...edits].sort((a, b) => a.offset - b.offset || a.length - b.length);
+  const out: TextEdit[] = [];
+  for (const edit of sorted) {
+    const last = out[out.length - 1];
+    if (last && edit.offset < last.offset + last.length) {
+      // An insertion right at a removal's start keeps both; anything else overlapping is a bug.
+      if (!(edit.offset === last.offset && (edit.length === 0 || last.length === 0))) throw new Error('overlapping member edits');
+    }
+    out.push(edit);
+  }
+  return out;
+}
