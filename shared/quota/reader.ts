@@ -8,6 +8,7 @@ import type { Node } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 import { propertyValueNode, spanOf } from '../json/jsoncTree';
 import type { InstanceContent, LeafUsage, QuotaGroup, QuotaModel, QuotaRule } from './model';
+import { forgejoProfile, type ForgejoProfile } from './forgejoVersion';
 import { parseSize } from './sizes';
 import { canonicalSubject, isLeafSubject } from './subjects';
 import { computeUsage, zeroUsage } from './usage';
@@ -52,6 +53,16 @@ export interface SemanticResult {
   names: NameIndex;
   ruleLayout: RuleLayout[];
   groupLayout: GroupLayout[];
+  /** The file's `forgejoVersion`: which Forgejo's rules its verdicts follow (a valid one wins over the setting and the server). */
+  forgejoVersion?: DeclaredForgejoVersion;
+}
+
+export interface DeclaredForgejoVersion {
+  text: string;
+  span: Span;
+  /** Undefined when the text is not a Forgejo version with a quota API; `error` says why. */
+  profile?: ForgejoProfile;
+  error?: string;
 }
 
 /** A string value and the node it was read from. */
@@ -214,6 +225,14 @@ export function readQuotaDocument(root: Node): QuotaReading {
   const defaultTotalNode = propertyValueNode(root, 'defaultTotal');
   const defaultTotal = defaultTotalNode ? sizeAt(defaultTotalNode, 'defaultTotal') ?? -1 : -1;
   if (defaultTotalNode) reading.defaultTotal = { node: defaultTotalNode, bytes: defaultTotal };
+  const versionNode = propertyValueNode(root, 'forgejoVersion');
+  let forgejoVersion: DeclaredForgejoVersion | undefined;
+  if (versionNode?.type === 'string') {
+    const declared = forgejoProfile(versionNode.value as string);
+    forgejoVersion = declared.ok
+      ? { text: versionNode.value as string, span: spanOf(versionNode), profile: declared.profile }
+      : { text: versionNode.value as string, span: spanOf(versionNode), error: declared.message };
+  }
   const enabledNode = propertyValueNode(root, 'enabled');
   const enabled = enabledNode?.type === 'boolean' ? (enabledNode.value as boolean) : true;
 
@@ -277,7 +296,7 @@ export function readQuotaDocument(root: Node): QuotaReading {
   const model: QuotaModel = { enabled, defaultGroups, defaultTotal, rules, groups, assignments };
   return {
     ...reading,
-    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences }, ruleLayout, groupLayout },
+    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences }, ruleLayout, groupLayout, ...(forgejoVersion ? { forgejoVersion } : {}) },
   };
 }
 

@@ -3,10 +3,10 @@
  * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
  */
 import type { QuotaAnalysis } from './config';
-import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, QuotaIndex, ruleAppliesTo, type AccountVerdict, type ResolvedGroup, type RuleVerdict } from './evaluate';
-import type { LeafUsage } from './model';
+import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
+import type { LeafUsage, QuotaRule } from './model';
 import { formatSize, UNLIMITED } from './sizes';
-import { canonicalSubject } from './subjects';
+import { canonicalSubject, type Subject } from './subjects';
 import { zeroUsage } from './usage';
 
 export interface AccountReport extends AccountVerdict {
@@ -55,8 +55,6 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
 
 /** Why a subject is allowed or refused for an account (group names as in the model). */
 export type SubjectReason =
-  /** `none` and the wiki: nothing is measured, so nothing is refused. */
-  | { kind: 'untracked' }
   /** Some group allows it; `binding` is the applicable rule with the least room in that group. */
   | { kind: 'allowed'; group: string; binding: RuleVerdict; headroom: number }
   /** No rule of any of the account's groups applies to the subject: Forgejo refuses what no rule covers. */
@@ -87,30 +85,50 @@ function headroomOf(rule: RuleVerdict): number {
   return rule.limit === UNLIMITED ? Infinity : Math.max(0, rule.limit - rule.used);
 }
 
-/** The check verdict for one subject, with the reason and a sentence saying it. */
+/**
+ * What the generation of the index's Forgejo version adds to an explanation, where the answer
+ * depends on it: the reader of a Gen-1 verdict must not take it for the newest behaviour.
+ */
+function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer<QuotaRule>, usage: LeafUsage): string | undefined {
+  const { consulted, answeredFrom } = answer;
+  const profile = index.profile;
+  if (profile.generation !== 1) return undefined;
+  const notes: string[] = [];
+  const unlimitedElsewhere = consulted.some((rule) => rule.limit === UNLIMITED && !rule.subjects.some((s) => canonicalSubject(s) === subject));
+  if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
+  if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
+  if (consulted.some((rule) => rule.limit !== UNLIMITED && evaluateRule(rule, usage, index.profile).used === rule.limit)) {
+    notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
+  }
+  return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+}
+
+/** The check verdict for one subject, with the reason and a sentence saying it, in the index's Forgejo generation. */
 export function explainSubject(index: QuotaIndex, account: string, subject: string, usage: LeafUsage): SubjectExplanation {
   const canonical = canonicalSubject(subject);
-  if (canonical === 'none' || canonical === 'size:assets:wiki') {
-    return { subject, allowed: true, headroom: Infinity, reason: { kind: 'untracked' }, sentence: `${subject} is not tracked, so it is always within quota` };
-  }
   const groups = index.groupListOf(account);
   let best: { resolved: ResolvedGroup; binding: RuleVerdict; headroom: number } | undefined;
   const failing: Array<{ group: string; rule: RuleVerdict }> = [];
   const uncovered: string[] = [];
+  const notes = new Set<string>();
   for (const resolved of groups) {
-    const applicable = canonical ? resolved.rules.filter((rule) => ruleAppliesTo(rule, canonical)).map((rule) => evaluateRule(rule, usage)) : [];
-    if (applicable.length === 0) {
+    const answer = canonical ? groupAnswer(resolved.rules, usage, canonical, index.profile) : undefined;
+    if (!answer || !answer.matches) {
       uncovered.push(resolved.group.name);
       continue;
     }
-    const failed = applicable.find((rule) => !rule.stands);
-    if (failed) {
-      failing.push({ group: resolved.group.name, rule: failed });
+    const note = generationNote(index, canonical!, answer, usage);
+    if (note) notes.add(note);
+    const consulted = answer.consulted.map((rule) => evaluateRule(rule, usage, index.profile));
+    if (!answer.allows) {
+      failing.push({ group: resolved.group.name, rule: consulted.find((rule) => !rule.stands) ?? consulted[0] });
       continue;
     }
-    const binding = applicable.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
+    const binding = consulted.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
     if (!best || headroomOf(binding) > best.headroom) best = { resolved, binding, headroom: headroomOf(binding) };
   }
+  const noteText = notes.size ? ` (${[...notes].join('; ')})` : '';
+  const untracked = canonical === 'none' || canonical === 'size:assets:wiki' ? `${subject} is not measured (always 0 bytes), but Forgejo still asks the rules covering it; ` : '';
   if (best) {
     const group = best.resolved.group.name;
     const room = best.headroom === Infinity ? 'no limit' : `${formatSize(best.headroom)} left`;
@@ -119,7 +137,7 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
       allowed: true,
       headroom: best.headroom,
       reason: { kind: 'allowed', group, binding: best.binding, headroom: best.headroom },
-      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}`,
+      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}${noteText}`,
     };
   }
   if (failing.length === 0) {
@@ -128,7 +146,7 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
       allowed: false,
       headroom: 0,
       reason: { kind: 'uncovered', groups: uncovered },
-      sentence: `no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it`,
+      sentence: `${untracked}no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it${noteText}`,
     };
   }
   const parts = failing.map(({ group, rule }) => `rule ${rule.name} of ${groupLabel(group)} fails (${formatSize(rule.used)} of ${formatSize(rule.limit)})`);
@@ -138,7 +156,7 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
     allowed: false,
     headroom: 0,
     reason: { kind: 'fails', failing, uncovered },
-    sentence: `${parts.join('; ')}, so Forgejo refuses ${subject}`,
+    sentence: `${untracked}${parts.join('; ')}, so Forgejo refuses ${subject}${noteText}`,
   };
 }
 

@@ -64,7 +64,10 @@ describe('verdicts in words (explainSubject)', () => {
     );
   });
 
-  it('treats the wiki and none as untracked', () => {
-    assert.equal(explainSubject(index, 'alice', 'size:assets:wiki', zeroUsage()).sentence, 'size:assets:wiki is not tracked, so it is always within quota');
+  it('says the wiki is not measured, yet Forgejo still asks the rules covering it', () => {
+    assert.equal(
+      explainSubject(index, 'alice', 'size:assets:wiki', zeroUsage()).sentence,
+      'size:assets:wiki is not measured (always 0 bytes), but Forgejo still asks the rules covering it; no rule of group free covers size:assets:wiki, so Forgejo refuses it',
+    );
   });
 });
