@@ -180,3 +180,41 @@ export function profileDifferences(profile: ForgejoProfile): string[] {
 export function reportedVersion(profile: ForgejoProfile, giteaCompatibility = 'gitea-1.22.0'): string {
   return profile.version.includes('+') ? profile.version : `${profile.version}+${giteaCompatibility}`;
 }
+
+/** Where the version in force came from, in the order they are consulted. */
+export type ForgejoVersionSource = 'file' | 'option' | 'setting' | 'server' | 'default';
+
+export interface ResolvedForgejoProfile {
+  profile: ForgejoProfile;
+  source: ForgejoVersionSource;
+  /** Versions that were given but could not be used (not a version, or no quota API), with why. */
+  ignored: Array<{ source: ForgejoVersionSource; version: string; message: string }>;
+}
+
+/**
+ * The profile in force: the first usable of the given sources, in the order given, else the
+ * default. Editors pass the file, the setting, then the connected server; the CLI its
+ * `--forgejo-version` option, then the file.
+ */
+export function resolveForgejoProfile(sources: ReadonlyArray<{ source: ForgejoVersionSource; version: string | undefined }>): ResolvedForgejoProfile {
+  const ignored: ResolvedForgejoProfile['ignored'] = [];
+  for (const { source, version } of sources) {
+    if (version === undefined || version.trim() === '') continue;
+    const result = forgejoProfile(version);
+    if (result.ok) return { profile: result.profile, source, ignored };
+    ignored.push({ source, version, message: result.message });
+  }
+  return { profile: DEFAULT_FORGEJO_PROFILE, source: 'default', ignored };
+}
+
+/** "Forgejo 11.0 rules (from the file's forgejoVersion 11.0.3)": the status line and report headers. */
+export function describeResolvedProfile(resolved: ResolvedForgejoProfile): string {
+  const from: Record<ForgejoVersionSource, string> = {
+    file: `the file's forgejoVersion ${resolved.profile.version}`,
+    option: `--forgejo-version ${resolved.profile.version}`,
+    setting: `the quotaState.forgejoVersion setting ${resolved.profile.version}`,
+    server: `the connected server, ${resolved.profile.version}`,
+    default: `no version given: the default ${resolved.profile.version}, the supported LTS line`,
+  };
+  return `${rulesLabel(resolved.profile)} (${from[resolved.source]})`;
+}

@@ -4,6 +4,7 @@
  */
 import type { QuotaAnalysis } from './config';
 import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
+import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
 import type { LeafUsage, QuotaRule } from './model';
 import { formatSize, UNLIMITED } from './sizes';
 import { canonicalSubject, type Subject } from './subjects';
@@ -15,6 +16,8 @@ export interface AccountReport extends AccountVerdict {
 }
 
 export interface EvaluationReport {
+  /** The Forgejo version whose rules decided, and where it came from. */
+  forgejo: { version: string; rules: string; generation: EvaluationGeneration; source: ForgejoVersionSource };
   /** Present (false) only when the file disables quota: verdicts then show what the rules would decide. */
   enabled?: false;
   accounts: AccountReport[];
@@ -27,6 +30,13 @@ export interface ReportOptions {
   subject?: string;
   /** The signed-in user's usage from the API; replaces or adds that account. */
   live?: { account: string; server: string; usage: LeafUsage };
+  /** The Forgejo version in force; default: the file's `forgejoVersion`, else the default version. */
+  forgejo?: ResolvedForgejoProfile;
+}
+
+/** The version in force when the caller names none: the file's, else the default. */
+export function fileForgejoProfile(analysis: QuotaAnalysis): ResolvedForgejoProfile {
+  return resolveForgejoProfile([{ source: 'file', version: analysis.forgejoVersion?.text }]);
 }
 
 /** Accounts in report order: the file's accounts, then the live account if it is new. */
@@ -37,7 +47,8 @@ export function reportAccounts(analysis: QuotaAnalysis, live?: ReportOptions['li
 }
 
 export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOptions = {}): EvaluationReport {
-  const index = new QuotaIndex(analysis.model);
+  const forgejo = options.forgejo ?? fileForgejoProfile(analysis);
+  const index = new QuotaIndex(analysis.model, forgejo.profile);
   const subjects = options.subject !== undefined ? [options.subject] : undefined;
   const names = options.account !== undefined ? [options.account] : reportAccounts(analysis, options.live);
   const accounts = names.map((name): AccountReport => {
@@ -46,7 +57,8 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
     const verdict = evaluateAccount(index, name, usage, subjects);
     return isLive ? { ...verdict, live: { server: options.live!.server } } : verdict;
   });
-  return analysis.model.enabled ? { accounts } : { enabled: false, accounts };
+  const header = { version: forgejo.profile.version, rules: rulesLabel(forgejo.profile), generation: forgejo.profile.generation, source: forgejo.source };
+  return analysis.model.enabled ? { forgejo: header, accounts } : { forgejo: header, enabled: false, accounts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -161,8 +173,8 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
 }
 
 /** Explanations for every subject the report checked for one account, in the report's order. */
-export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live']): SubjectExplanation[] {
-  const index = new QuotaIndex(analysis.model);
+export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live'], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): SubjectExplanation[] {
+  const index = new QuotaIndex(analysis.model, forgejo.profile);
   const usage = live?.account === account.name ? live.usage : analysis.usage.get(account.name) ?? zeroUsage();
   return Object.keys(account.checks).map((subject) => explainSubject(index, account.name, subject, usage));
 }
