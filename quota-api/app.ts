@@ -12,7 +12,7 @@ import { registerAccountQuotaRoutes } from './routes/accountQuota';
 import { registerAdminGroupRoutes } from './routes/adminGroups';
 import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
-import { registerMiscRoutes } from './routes/misc';
+import { registerForgejoVersionRoute, registerMiscRoutes } from './routes/misc';
 import { registerRepoRoutes } from './routes/repos';
 import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
@@ -208,6 +208,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
   app.get('/api/swagger', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
   app.get('/swagger.v1.json', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
+  registerForgejoVersionRoute(app, store);
 
   app.register(
     async (api) => {

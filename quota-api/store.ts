@@ -10,6 +10,7 @@ import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
+import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
 import { conflict, messages, notFound, unprocessable } from './errors';
 import { canonicalName } from '../shared/names';
 
@@ -156,7 +157,11 @@ export class QuotaStore {
   private usageCache: Map<string, LeafUsage> | undefined;
   private settingsCache: QuotaSettings | undefined;
 
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    /** The Forgejo version the server answers as: its evaluation generation and `size:all`. */
+    readonly forgejo: ForgejoProfile = DEFAULT_FORGEJO_PROFILE,
+  ) {}
 
   close(): void {
     this.db.close();
@@ -569,7 +574,7 @@ export class QuotaStore {
   checkVerdict(account: Account, subject: string, generation: string): boolean {
     let entry = this.verdictCache.get(account.id);
     if (!entry || entry.generation !== generation) {
-      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation)), usage: this.usageOf(account), verdicts: new Map() };
+      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation), this.forgejo), usage: this.usageOf(account), verdicts: new Map() };
       this.remember(this.verdictCache, account.id, entry);
     }
     let verdict = entry.verdicts.get(subject);

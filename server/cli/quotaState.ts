@@ -418,7 +418,11 @@ function evaluate(args: string[], io: CliIO): number {
   const fileAnalysis = analyzeQuotaConfig(text);
   const configFile = flags.config === undefined ? undefined : resolve(io.cwd, flags.config);
   const config = configFile === undefined ? undefined : { text: readOrFail(configFile, io, displayPath(io.cwd, configFile)), displayName: displayPath(io.cwd, configFile) };
-  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config);
+  const forgejo = resolveForgejoProfile([
+    { source: 'option', version: optionVersion },
+    { source: 'file', version: fileAnalysis.forgejoVersion?.text },
+  ]);
+  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config, forgejo.profile);
   if (config && configErrors.length) {
     io.stderr([...configErrors, `${config.displayName} cannot be loaded by Forgejo (${configErrors.length} error${configErrors.length === 1 ? '' : 's'})`].join('\n'));
     return 2;
@@ -431,10 +435,6 @@ function evaluate(args: string[], io: CliIO): number {
   if (flags.account !== undefined && !analysis.accountNames.includes(flags.account)) {
     throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
-  const forgejo = resolveForgejoProfile([
-    { source: 'option', version: optionVersion },
-    { source: 'file', version: analysis.forgejoVersion?.text },
-  ]);
   const report = buildEvaluationReport(analysis, { account: flags.account, subject, forgejo });
   if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
   else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis, forgejo)].join('\n') : reportText(report, analysis, forgejo));
