@@ -47,8 +47,16 @@ export class LiveUsage implements vscode.Disposable {
     if (settings.baseUrl && token) {
       const client = new QuotaApiClient({ baseUrl: settings.baseUrl, token, timeoutMs: settings.timeoutMs });
       try {
-        const [user, quota] = await Promise.all([client.currentUser(), client.myQuota()]);
-        live = { account: user.login, server: settings.baseUrl, quota };
+        // The version decides which Forgejo rules the previews follow; a server that does not say keeps the default.
+        const [user, quota, version] = await Promise.all([
+          client.currentUser(),
+          client.myQuota(),
+          client.serverVersion().catch((error: unknown) => {
+            this.log.warn(`The server's version is not available: ${error instanceof Error ? error.message : String(error)}`);
+            return undefined;
+          }),
+        ]);
+        live = { account: user.login, server: settings.baseUrl, quota, ...(version ? { version } : {}) };
         // Only a site admin may list the groups; app.ini's DEFAULT_GROUPS are checked against them.
         if (user.is_admin) groups = { server: settings.baseUrl, groups: (await client.listGroups()).flatMap((group) => (group.name ? [group.name] : [])) };
       } catch (error) {

@@ -82,6 +82,16 @@ export class QuotaApiClient {
     return this.json({ method: 'GET', path: '/user', action: 'find out who is signed in' }, options);
   }
 
+  /**
+   * `GET /version`: the Forgejo version the server reports (`11.0.3+gitea-1.22.0`). Sent with the
+   * token, because a server that requires sign-in answers 403 to anonymous callers.
+   */
+  async serverVersion(options?: CallOptions): Promise<string> {
+    const answer = await this.json<{ version?: unknown }>({ method: 'GET', path: '/version', action: 'read the server version' }, options);
+    if (typeof answer?.version !== 'string') throw this.invalidResponse('read the server version', this.url('/version'), 'expected {"version": "…"}');
+    return answer.version;
+  }
+
   myQuota(options?: CallOptions): Promise<QuotaInfo> {
     return this.json({ method: 'GET', path: '/user/quota', action: 'read your quota' }, options);
   }

@@ -21,6 +21,7 @@ import { unusedRules } from './checks/unusedRule';
 import {
   canonicalSubjectFix,
   removeUnusedRuleFix,
+  serverVersionFix,
   unknownGroupFixes,
   unknownNameFixes,
   unknownRuleFixes,
@@ -69,7 +70,7 @@ export const QUOTA_CODES = defineCodes<QuotaCodeName, { check?: QuotaCheck; fix?
   { code: 'duplicate-repo', severity: 'error', description: 'Two repositories have the same owner and name.', check: duplicateNames('repo') },
   { code: 'invalid-forgejo-version', severity: 'error', description: '`forgejoVersion` is not a Forgejo version, or names a Gitea or Forgejo server without the quota API (before 9.0).', check: invalidForgejoVersion },
   // Reported by the language server, which knows the connected server's version.
-  { code: 'forgejo-version-mismatch', severity: 'information', description: "`forgejoVersion` declares a Forgejo whose quota rules differ from the connected server's: the previews follow the file." },
+  { code: 'forgejo-version-mismatch', severity: 'information', description: "`forgejoVersion` declares a Forgejo whose quota rules differ from the connected server's: the previews follow the file.", fix: serverVersionFix },
 ]);
 
 export type QuotaCode = keyof typeof QUOTA_CODES;

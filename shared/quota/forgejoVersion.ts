@@ -13,8 +13,11 @@ import type { Subject } from './subjects';
 /** The version assumed when nothing says otherwise: the supported LTS line, whose behaviour the reference documents. */
 export const DEFAULT_FORGEJO_VERSION = '15.0.9';
 
-/** Release lines offered for completion in quota files, newest first, each with what differs from the newest. */
-export const FORGEJO_RELEASE_LINES = ['15.0', '14.0', '13.0', '12.0', '11.0', '10.0', '9.0'] as const;
+/**
+ * The newest release of each line with a quota API, newest first: what completion offers for
+ * `forgejoVersion`. 12.0.3 is listed too because 12.0.4 changed size:all and TOTAL within the line.
+ */
+export const FORGEJO_RELEASE_VERSIONS = ['15.0.9', '14.0.5', '13.0.5', '12.0.4', '12.0.3', '11.0.16', '10.0.3', '9.0.3'] as const;
 
 export interface ReleaseVersion {
   major: number;
