@@ -19,7 +19,9 @@
 import { DEFAULT_FORGEJO_PROFILE, type EvaluationGeneration, type ForgejoProfile } from './forgejoVersion';
 import type { LeafUsage, QuotaGroup, QuotaModel, QuotaRule } from './model';
 import { CANONICAL_SUBJECTS, canonicalSubject, subjectAncestors, type LeafSubject, type Subject } from './subjects';
-import { usageOfExact } from './usage';
+import { exactBytes, usageOfExact } from './usage';
+
+export { exactBytes };
 
 /** Name of the built-in group (and its rule) used when an account has no group, as the JSON report shows it. */
 export const BUILTIN_GROUP_NAME = '(default)';
@@ -62,6 +64,10 @@ export function wrapInt64(value: bigint): bigint {
   return BigInt.asIntN(64, value);
 }
 
+function isUnlimited(limit: Bytes): boolean {
+  return exactBytes(limit) === -1n;
+}
+
 /** A rule's measured usage, exactly: the sum over its subjects (a subject listed twice counts twice), wrapped like int64. */
 export function ruleUsedExact(rule: EngineRule, usage: EngineUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): bigint {
   let used = 0n;
@@ -78,9 +84,11 @@ export function ruleUsed(rule: QuotaRule, usage: LeafUsage, profile: ForgejoProf
  * limit (`rule.go` `r.Sum(used) < r.Limit`). Generation 1 (up to 12.x): -1, or usage at most the limit.
  */
 export function limitStands(limit: Bytes, used: Bytes, generation: EvaluationGeneration = 2): boolean {
-  const exactLimit = BigInt(limit);
+  const exactLimit = exactBytes(limit);
+  const exactUsed = exactBytes(used);
+  // A rule a file gives no valid limit (NaN) never stands; Forgejo cannot store one.
+  if (exactLimit === undefined || exactUsed === undefined) return false;
   if (exactLimit === -1n) return true;
-  const exactUsed = BigInt(used);
   return generation === 1 ? exactUsed <= exactLimit : exactLimit >= 0n && exactUsed < exactLimit;
 }
 
@@ -190,7 +198,7 @@ function listsAny(rule: EngineRule, subjects: ReadonlySet<Subject>): boolean {
  * Generation 1 (v11 `rule.go`): a -1 rule covers every subject; any other only the subjects it lists.
  */
 export function ruleAppliesTo(rule: EngineRule, subject: Subject, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): boolean {
-  if (profile.generation === 1) return BigInt(rule.limit) === -1n || listsAny(rule, new Set([subject]));
+  if (profile.generation === 1) return isUnlimited(rule.limit) || listsAny(rule, new Set([subject]));
   return listsAny(rule, matchingSubjects(subject));
 }
 
@@ -236,9 +244,10 @@ function gen1GroupAnswer<R extends EngineRule>(rules: readonly R[], usage: Engin
     const answer = ruleAnswer(rule, usage, subject, profile);
     if (!answer.matches) continue;
     consulted.push(rule);
-    if (!answer.allows) return { matches: true, allows: false, consulted: [rule], limit: BigInt(rule.limit) };
+    const ruleLimit = exactBytes(rule.limit) ?? 0n;
+    if (!answer.allows) return { matches: true, allows: false, consulted: [rule], limit: ruleLimit };
     matches = true;
-    if (BigInt(rule.limit) < limit) limit = BigInt(rule.limit);
+    if (ruleLimit < limit) limit = ruleLimit;
   }
   if (matches) return { matches, allows: true, consulted, limit };
   const answeredFrom: Subject[] = [];

@@ -12,6 +12,12 @@ export function zeroUsage(): LeafUsage {
   return usage;
 }
 
+/** A byte count as an exact integer; undefined for a number that is not one (a file's invalid limit reads as NaN). */
+export function exactBytes(value: number | bigint): bigint | undefined {
+  if (typeof value === 'bigint') return value;
+  return Number.isInteger(value) ? BigInt(value) : undefined;
+}
+
 /**
  * Bytes used for any accepted subject spelling, exactly and wrapped like Go's int64;
  * `none`, the wiki and unknown strings are 0. Before Forgejo 12.0.4 `size:all` adds
@@ -21,9 +27,9 @@ export function usageOfExact(subject: string, usage: Readonly<Record<LeafSubject
   const canonical = canonicalSubject(subject);
   if (!canonical) return 0n;
   let sum = 0n;
-  for (const leaf of subjectLeaves(canonical)) sum += BigInt(usage[leaf]);
+  for (const leaf of subjectLeaves(canonical)) sum += exactBytes(usage[leaf]) ?? 0n;
   if (canonical === 'size:all' && profile.sizeAllCountsReposTwice) {
-    for (const leaf of subjectLeaves('size:repos:all')) sum += BigInt(usage[leaf]);
+    for (const leaf of subjectLeaves('size:repos:all')) sum += exactBytes(usage[leaf]) ?? 0n;
   }
   return BigInt.asIntN(64, sum);
 }
