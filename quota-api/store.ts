@@ -11,7 +11,7 @@ import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../share
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
 import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
-import { conflict, messages, notFound, unprocessable } from './errors';
+import { conflict, messages, notFound, unprocessable, userNotFound } from './errors';
 import { canonicalName } from '../shared/names';
 
 export interface Account {
@@ -347,7 +347,7 @@ export class QuotaStore {
 
   getRule(name: string): QuotaRule {
     const row = this.db.prepare('SELECT * FROM quota_rules WHERE name = ?').get(name) as RuleRow | undefined;
-    if (!row) throw notFound(messages.ruleNotFound(name));
+    if (!row) throw notFound();
     return toRule(row);
   }
 
@@ -379,7 +379,7 @@ export class QuotaStore {
   /** Deletes a rule and detaches it from every group (ON DELETE CASCADE), atomically. */
   deleteRule(name: string): void {
     const result = this.db.prepare('DELETE FROM quota_rules WHERE name = ?').run(name);
-    if (result.changes === 0) throw notFound(messages.ruleNotFound(name));
+    if (result.changes === 0) throw notFound();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -387,13 +387,13 @@ export class QuotaStore {
 
   private groupId(name: string): number {
     const id = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(name) as number | undefined;
-    if (id === undefined) throw notFound(messages.groupNotFound(name));
+    if (id === undefined) throw notFound();
     return id;
   }
 
   private ruleId(name: string): number {
     const id = this.db.prepare('SELECT id FROM quota_rules WHERE name = ?').pluck().get(name) as number | undefined;
-    if (id === undefined) throw notFound(messages.ruleNotFound(name));
+    if (id === undefined) throw notFound();
     return id;
   }
 
@@ -440,7 +440,7 @@ export class QuotaStore {
   /** Deletes a group with its rule and member mappings; the rules themselves stay. */
   deleteGroup(name: string): void {
     const result = this.db.prepare('DELETE FROM quota_groups WHERE name = ?').run(name);
-    if (result.changes === 0) throw notFound(messages.groupNotFound(name));
+    if (result.changes === 0) throw notFound();
   }
 
   addRuleToGroup(group: string, rule: string): void {
@@ -459,7 +459,7 @@ export class QuotaStore {
       const groupId = this.groupId(group);
       const ruleId = this.ruleId(rule);
       const result = this.db.prepare('DELETE FROM quota_group_rules WHERE group_id = ? AND rule_id = ?').run(groupId, ruleId);
-      if (result.changes === 0) throw notFound(messages.ruleNotInGroup(group, rule));
+      if (result.changes === 0) throw notFound();
     }).immediate();
   }
 
@@ -480,7 +480,7 @@ export class QuotaStore {
 
   private requireAccount(name: string): Account {
     const account = this.findAccount(name);
-    if (!account) throw notFound(messages.userNotFound(name));
+    if (!account) throw userNotFound(name);
     return account;
   }
 
@@ -502,7 +502,7 @@ export class QuotaStore {
       const result = this.db
         .prepare('DELETE FROM quota_group_accounts WHERE group_id = ? AND account_id = ?')
         .run(groupId, account.id);
-      if (result.changes === 0) throw notFound(messages.userNotInGroup(group, account.id));
+      if (result.changes === 0) throw notFound();
     }).immediate();
   }
 
