@@ -137,7 +137,10 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
     // Forgejo's `size` order is smallest first; `reversesize` is largest first.
     optional(client.listMyRepositories({ orderBy: 'reversesize', page: 1, limit: REPOSITORY_LIMIT }, { signal })),
   ]);
-  let model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  // `/user/quota` hides group and rule names; a site admin may read its own through the admin
+  // route, which shows them, so the verdicts name "group pro" rather than "group #1".
+  const named = user.is_admin ? await client.userQuota(user.login, { signal }).catch(() => undefined) : undefined;
+  let model = dashboardFromQuotaInfo(user.login, named ?? quota, { kind: 'self', server: client.baseUrl });
   if (repositories) model = { ...model, repositories: { items: repositories.items.map(repositoryListItem), total: repositories.total } };
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
