@@ -10,6 +10,7 @@ import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
 import { computeUsage, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
+import type { Bytes } from '../shared/api/types';
 import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
 import { conflict, messages, notFound, unprocessable, userNotFound } from './errors';
 import { canonicalName } from '../shared/names';
@@ -37,7 +38,7 @@ export interface StoredGroup {
 /** A rule given inline when creating a group; `limit` undefined means 0 (Forgejo). */
 export interface InlineRule {
   name: string;
-  limit?: number;
+  limit?: Bytes;
   subjects: string[];
 }
 
@@ -106,12 +107,15 @@ export const REPOSITORY_ORDER_SQL: Record<string, string> = {
   fewestforks: 'id ASC',
 };
 
+/** A rule as read by the statements below, which read `limit_bytes` with safeIntegers: exact, as a bigint. */
 interface RuleRow {
-  id: number;
   name: string;
-  limit_bytes: number;
+  limit_bytes: bigint;
   subjects: string;
 }
+
+/** The columns of a rule; ids are left out so that only the limit comes back as a bigint. */
+const RULE_COLUMNS = 'name, limit_bytes, subjects';
 
 interface AccountRow {
   id: number;
@@ -122,8 +126,14 @@ interface AccountRow {
   full_name: string;
 }
 
+/** A limit as the engine and the JSON writer take it: a number while exact, else the bigint (int64 up to 2^63 − 1). */
+export function narrowBytes(exact: bigint): Bytes {
+  const asNumber = Number(exact);
+  return Number.isSafeInteger(asNumber) ? asNumber : exact;
+}
+
 function toRule(row: RuleRow): QuotaRule {
-  return { name: row.name, limit: row.limit_bytes, subjects: JSON.parse(row.subjects) as string[] };
+  return { name: row.name, limit: narrowBytes(row.limit_bytes), subjects: JSON.parse(row.subjects) as string[] };
 }
 
 function toAccount(row: AccountRow): Account {
@@ -342,11 +352,11 @@ export class QuotaStore {
   // Rules
 
   listRules(): QuotaRule[] {
-    return (this.db.prepare('SELECT * FROM quota_rules ORDER BY id').all() as RuleRow[]).map(toRule);
+    return (this.db.prepare(`SELECT ${RULE_COLUMNS} FROM quota_rules ORDER BY id`).safeIntegers(true).all() as RuleRow[]).map(toRule);
   }
 
   getRule(name: string): QuotaRule {
-    const row = this.db.prepare('SELECT * FROM quota_rules WHERE name = ?').get(name) as RuleRow | undefined;
+    const row = this.db.prepare(`SELECT ${RULE_COLUMNS} FROM quota_rules WHERE name = ?`).safeIntegers(true).get(name) as RuleRow | undefined;
     if (!row) throw notFound();
     return toRule(row);
   }
@@ -359,14 +369,15 @@ export class QuotaStore {
     const row = insertUnique(
       () =>
         this.db
-          .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING *')
+          .prepare(`INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING ${RULE_COLUMNS}`)
+          .safeIntegers(true)
           .get(rule.name, rule.limit, JSON.stringify(rule.subjects)) as RuleRow,
       () => messages.ruleExists(rule.name),
     );
     return toRule(row);
   }
 
-  editRule(name: string, changes: { limit?: number; subjects?: string[] }): QuotaRule {
+  editRule(name: string, changes: { limit?: Bytes; subjects?: string[] }): QuotaRule {
     return this.db.transaction(() => {
       const current = this.getRule(name);
       const limit = changes.limit ?? current.limit;
@@ -401,9 +412,10 @@ export class QuotaStore {
     return (
       this.db
         .prepare(
-          `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+          `SELECT r.name, r.limit_bytes, r.subjects FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
            WHERE gr.group_id = ? ORDER BY gr.rowid`,
         )
+        .safeIntegers(true)
         .all(groupId) as RuleRow[]
     ).map(toRule);
   }
@@ -552,9 +564,9 @@ export class QuotaStore {
             .map((name) => groupByName.get(name) as { id: number; name: string } | undefined)
             .filter((g): g is { id: number; name: string } => g !== undefined);
       const rulesOfGroup = this.cached(
-        `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+        `SELECT r.name, r.limit_bytes, r.subjects FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
          WHERE gr.group_id = ? ORDER BY gr.rowid`,
-      );
+      ).safeIntegers(true);
       const rules = new Map<string, QuotaRule>();
       const groups = chosen.map((group) => {
         const groupRules = (rulesOfGroup.all(group.id) as RuleRow[]).map(toRule);

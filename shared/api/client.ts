@@ -5,6 +5,7 @@
  * `QuotaApiError` whose message a person understands (see errors.ts).
  */
 import { QuotaApiError, kindOfStatus, serverMessageOf } from './errors';
+import { parseJsonExact, stringifyJsonExact } from './json';
 import {
   API_BASE_PATH,
   TOTAL_COUNT_HEADER,
@@ -285,7 +286,8 @@ export class QuotaApiClient {
   private async parseJson<T>(response: Response, spec: RequestSpec): Promise<T> {
     const text = await response.text();
     try {
-      return JSON.parse(text) as T;
+      // Limits are int64: a JSON number beyond 2^53 is kept exact, as a bigint.
+      return parseJsonExact(text) as T;
     } catch {
       throw this.invalidResponse(spec.action, this.url(spec.path, spec.query), 'the body is not JSON');
     }
@@ -320,7 +322,7 @@ export class QuotaApiClient {
         response = await this.fetchImpl(url, {
           method: spec.method,
           headers,
-          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          body: spec.body === undefined ? undefined : stringifyJsonExact(spec.body),
           signal: controller.signal,
         });
       } catch (error) {

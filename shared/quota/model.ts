@@ -6,8 +6,11 @@ import type { LeafSubject } from './subjects';
 
 export interface QuotaRule {
   name: string;
-  /** Bytes; -1 unlimited; other negatives never stand. */
-  limit: number;
+  /**
+   * Bytes; -1 unlimited; other negatives never stand. A bigint where a number could not hold it
+   * exactly (above 2^53, up to int64's maximum, as the API's database gives it).
+   */
+  limit: number | bigint;
   /** As written (aliases kept); evaluated by canonical meaning; unknown strings count nothing. */
   subjects: string[];
 }

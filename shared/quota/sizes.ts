@@ -62,9 +62,13 @@ function describe(value: unknown): string {
 
 const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
-/** Human form for display: `unlimited`, `512 B`, `300 MiB`, `1.5 GiB` (at most two decimals). */
-export function formatSize(bytes: number): string {
-  if (bytes === UNLIMITED) return 'unlimited';
+/**
+ * Human form for display: `unlimited`, `512 B`, `300 MiB`, `1.5 GiB` (at most two decimals).
+ * A bigint (a limit beyond 2^53) is rounded only in the unit's two decimals.
+ */
+export function formatSize(exact: number | bigint): string {
+  if (exact === UNLIMITED || exact === -1n) return 'unlimited';
+  const bytes = Number(exact);
   const negative = bytes < 0;
   let magnitude = Math.abs(bytes);
   if (magnitude < 1024) return `${bytes} B`;
@@ -81,7 +85,16 @@ export function formatSize(bytes: number): string {
  * Exact form for writing back into files: the largest binary unit that divides the value
  * (`3 GiB`), else the plain byte count. `parseSize(formatSizeExact(n)) === n` for every safe integer.
  */
-export function formatSizeExact(bytes: number): string | number {
+export function formatSizeExact(exact: number | bigint): string | number {
+  if (typeof exact === 'bigint') {
+    // Beyond 2^53: the largest binary unit that divides it, else the digits as a string (JSON cannot hold the number exactly).
+    for (let unit = BINARY_UNITS.length - 1; unit >= 0; unit--) {
+      const factor = 1n << BigInt(10 * (unit + 1));
+      if (exact > 0n && exact % factor === 0n) return `${exact / factor} ${BINARY_UNITS[unit]}`;
+    }
+    return exact.toString();
+  }
+  const bytes = exact;
   if (bytes <= 0 || !Number.isSafeInteger(bytes)) return bytes;
   for (let unit = BINARY_UNITS.length - 1; unit >= 0; unit--) {
     const factor = 2 ** (10 * (unit + 1));
@@ -90,9 +103,9 @@ export function formatSizeExact(bytes: number): string | number {
   return bytes;
 }
 
-/** `1073741824 bytes (1 GiB)` — used by hovers and messages. */
-export function describeSize(bytes: number): string {
-  if (bytes === UNLIMITED) return 'unlimited (-1)';
+/** `1073741824 bytes (1 GiB)` — used by hovers and messages; the byte count is exact, also beyond 2^53. */
+export function describeSize(bytes: number | bigint): string {
+  if (bytes === UNLIMITED || bytes === -1n) return 'unlimited (-1)';
   const human = formatSize(bytes);
-  return Math.abs(bytes) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
+  return Math.abs(Number(bytes)) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
 }
