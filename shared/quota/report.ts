@@ -4,7 +4,7 @@
  */
 import type { QuotaAnalysis } from './config';
 import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
-import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
+import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoProfile, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
 import type { LeafUsage, QuotaRule } from './model';
 import { formatSize, UNLIMITED } from './sizes';
 import { canonicalSubject, type Subject } from './subjects';
@@ -104,8 +104,8 @@ function headroomOf(rule: RuleVerdict): number {
 function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer<QuotaRule>, usage: LeafUsage): string | undefined {
   const { consulted, answeredFrom } = answer;
   const profile = index.profile;
-  if (profile.generation !== 1) return undefined;
-  const notes: string[] = [];
+  const notes = uploadTargetNotes(profile, subject);
+  if (profile.generation !== 1) return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
   const unlimitedElsewhere = consulted.some((rule) => rule.limit === UNLIMITED && !rule.subjects.some((s) => canonicalSubject(s) === subject));
   if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
   if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
@@ -113,6 +113,20 @@ function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer
     notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
   }
   return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+}
+
+/**
+ * Whose quota an upload is checked against changed at 14.0.4 (packages) and 15.0.3 (LFS): the
+ * usage sums stay the same, but the account a verdict is about may not be the one Forgejo asks.
+ */
+function uploadTargetNotes(profile: ForgejoProfile, subject: Subject): string[] {
+  if (subject === 'size:assets:packages:all' && profile.packageUploadChargedTo === 'uploader') {
+    return ["before 14.0.4 Forgejo checks a package upload against the uploader's quota, not the package owner's"];
+  }
+  if (subject === 'size:git:lfs' && profile.lfsUploadChargedTo === 'pusher') {
+    return ["before 15.0.3 Forgejo checks an LFS upload against the pusher's quota, not the repository owner's"];
+  }
+  return [];
 }
 
 /** The check verdict for one subject, with the reason and a sentence saying it, in the index's Forgejo generation. */
