@@ -8,7 +8,7 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
-import { computeUsage, zeroUsage } from '../shared/quota/usage';
+import { computeUsage, narrowBytes, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
 import type { Bytes } from '../shared/api/types';
 import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
@@ -124,12 +124,6 @@ interface AccountRow {
   is_admin: number;
   email: string;
   full_name: string;
-}
-
-/** A limit as the engine and the JSON writer take it: a number while exact, else the bigint (int64 up to 2^63 − 1). */
-export function narrowBytes(exact: bigint): Bytes {
-  const asNumber = Number(exact);
-  return Number.isSafeInteger(asNumber) ? asNumber : exact;
 }
 
 function toRule(row: RuleRow): QuotaRule {

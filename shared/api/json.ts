@@ -30,3 +30,15 @@ export function parseJsonExact(text: string): unknown {
 export function stringifyJsonExact(value: unknown, indentation?: number): string {
   return stringify(value, undefined, indentation) ?? 'null';
 }
+
+/**
+ * The value with every bigint as the nearest number, for channels that only speak plain JSON
+ * (the language server protocol): there a limit beyond 2^53 is only shown or compared, never
+ * written back.
+ */
+export function withPlainNumbers<T>(value: T): T {
+  if (typeof value === 'bigint') return Number(value) as T;
+  if (Array.isArray(value)) return value.map(withPlainNumbers) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withPlainNumbers(item)])) as T;
+}

@@ -24,27 +24,27 @@ export const TOTAL_COUNT_HEADER = 'x-total-count';
 // Usage
 
 export interface QuotaUsedSizeRepos {
-  public: number;
-  private: number;
+  public: Bytes;
+  private: Bytes;
 }
 
 export interface QuotaUsedSizeGit {
   /** Upper-case, as Forgejo spells it. */
-  LFS: number;
+  LFS: Bytes;
 }
 
 export interface QuotaUsedSizeAssetsAttachments {
-  issues: number;
-  releases: number;
+  issues: Bytes;
+  releases: Bytes;
 }
 
 export interface QuotaUsedSizeAssetsPackages {
-  all: number;
+  all: Bytes;
 }
 
 export interface QuotaUsedSizeAssets {
   attachments: QuotaUsedSizeAssetsAttachments;
-  artifacts: number;
+  artifacts: Bytes;
   packages: QuotaUsedSizeAssetsPackages;
 }
 

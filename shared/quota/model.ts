@@ -33,7 +33,7 @@ export interface QuotaModel {
 }
 
 /** Bytes used per leaf subject; every aggregate subject sums the leaves under it. */
-export type LeafUsage = Record<LeafSubject, number>;
+export type LeafUsage = Record<LeafSubject, number | bigint>;
 
 export interface InstanceAccount {
   name: string;

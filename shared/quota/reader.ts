@@ -276,7 +276,7 @@ export function readQuotaDocument(root: Node): QuotaReading {
         reading.aggregateUsage.push({ key: entry.key, subject });
         continue;
       }
-      if (bytes !== undefined) leafUsage[canonical] += Math.max(0, bytes);
+      if (bytes !== undefined) leafUsage[canonical] = Number(leafUsage[canonical]) + Math.max(0, bytes);
     }
     usage.set(account, leafUsage);
     usageSource.set(account, 'usage');

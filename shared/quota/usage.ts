@@ -12,6 +12,12 @@ export function zeroUsage(): LeafUsage {
   return usage;
 }
 
+/** A number while it is exact, else the bigint: what the JSON writer and the engine take. */
+export function narrowBytes(exact: bigint): number | bigint {
+  const asNumber = Number(exact);
+  return Number.isSafeInteger(asNumber) ? asNumber : exact;
+}
+
 /** A byte count as an exact integer; undefined for a number that is not one (a file's invalid limit reads as NaN). */
 export function exactBytes(value: number | bigint): bigint | undefined {
   if (typeof value === 'bigint') return value;
@@ -65,7 +71,8 @@ export function computeUsage(content: InstanceContent): Map<string, LeafUsage> {
     if (!Number.isFinite(bytes) || bytes <= 0) return;
     let usage = byAccount.get(account);
     if (!usage) byAccount.set(account, (usage = zeroUsage()));
-    usage[leaf] += bytes;
+    // Exact, and wrapped like Go's int64: many large rows must neither round nor fail.
+    usage[leaf] = narrowBytes(BigInt.asIntN(64, (exactBytes(usage[leaf]) ?? 0n) + BigInt(Math.trunc(bytes))));
   };
   for (const repo of content.repos) {
     charge(repo.owner, repo.private ? 'size:repos:private' : 'size:repos:public', repo.gitSize);
