@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LiveUsageParams } from '../shared/protocol';
 import { accountVerdict, dashboardFromQuotaInfo } from './dashboard/model';
+import { forgejoProfileFor } from './forgejoVersion';
 import type { LiveUsage } from './liveUsage';
 
 export interface StatusBarState {
@@ -38,7 +39,7 @@ export class QuotaStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server });
+    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server }, forgejoProfileFor({ server: live.version }).profile);
     const verdict = accountVerdict(model);
     this.item.text = verdict.within ? `$(account) ${live.account} ✓` : `$(account) ${live.account} ✗ ${verdict.subject ?? ''}`.trimEnd();
     this.item.tooltip = verdict.within

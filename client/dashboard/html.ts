@@ -106,7 +106,7 @@ export function renderDashboard(model: DashboardModel | undefined, options: Page
     const lists = model.lists
       ? `<h2>Attachments, packages and artifacts</h2>${listTable('attachments', 'Attachments', model.lists.attachments)}${listTable('packages', 'Packages', model.lists.packages)}${listTable('artifacts', 'Artifacts', model.lists.artifacts)}`
       : '';
-    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model))}</p>
+    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model))} · ${escapeHtml(model.rules)}</p>
 ${options.notice ? `<p role="status" class="notice">${escapeHtml(options.notice)}</p>` : ''}
 <h2>Usage</h2>${subjectsTable(model)}
 <h2>Groups and rules</h2>${groupsSection(model)}

@@ -4,6 +4,7 @@
  * no analysis (and no schema validator).
  */
 import type { QuotaAnalysis } from './config';
+import { withPlainNumbers } from '../api/json';
 import type { LeafUsage, QuotaModel } from './model';
 
 export interface QuotaFileSummary {
@@ -14,13 +15,17 @@ export interface QuotaFileSummary {
   usage: Record<string, LeafUsage>;
   /** Every account the file names (instance accounts and those mentioned elsewhere). */
   accountNames: string[];
+  /** The file's `forgejoVersion`, as written. */
+  forgejoVersion?: string;
 }
 
 export function quotaFileSummary(analysis: QuotaAnalysis): QuotaFileSummary {
   return {
     errors: analysis.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.range.start.line, message: d.message })),
     model: analysis.model,
-    usage: Object.fromEntries(analysis.usage),
+    // The protocol is plain JSON: usage summed past 2^53 (a bigint) travels as a number.
+    usage: withPlainNumbers(Object.fromEntries(analysis.usage)),
     accountNames: analysis.accountNames,
+    ...(analysis.forgejoVersion ? { forgejoVersion: analysis.forgejoVersion.text } : {}),
   };
 }
