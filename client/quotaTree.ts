@@ -14,7 +14,7 @@ import { dashboardFromQuotaInfo } from './dashboard/model';
 
 export type QuotaNode =
   | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
-  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number; explanation: string }
+  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number | bigint; explanation: string }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
   | { kind: 'message'; text: string; icon: string }

@@ -19,7 +19,7 @@ export interface DashboardSubject {
   used: number;
   allowed: boolean;
   /** The rule whose limit binds the subject (least room in the group with the most room), if any. */
-  binding?: { rule: string; group: string; used: number; limit: number };
+  binding?: { rule: string; group: string; used: number; limit: number | bigint };
   /** Share of the binding limit in use, 0–100+ (undefined when unlimited or no rule binds). */
   percent?: number;
   /** Bytes the account could still add before a rule fails; null when unlimited. */
@@ -139,8 +139,9 @@ function subjectRow(subject: Subject, explained: SubjectExplanation, usage: Leaf
   const binding = reason.kind === 'allowed' ? { group: reason.group, rule: reason.binding } : reason.kind === 'fails' ? reason.failing[0] : undefined;
   if (binding) {
     row.binding = { rule: binding.rule.name, group: binding.group, used: binding.rule.used, limit: binding.rule.limit };
-    if (binding.rule.limit !== UNLIMITED) {
-      row.percent = binding.rule.limit > 0 ? Math.round((binding.rule.used / binding.rule.limit) * 1000) / 10 : 100;
+    const limit = Number(binding.rule.limit);
+    if (limit !== UNLIMITED) {
+      row.percent = limit > 0 ? Math.round((binding.rule.used / limit) * 1000) / 10 : 100;
     }
   }
   return row;

@@ -29,7 +29,8 @@ export const BUILTIN_GROUP_NAME = '(default)';
 export interface RuleVerdict {
   name: string;
   used: number;
-  limit: number;
+  /** Exact: a bigint beyond 2^53 (an int64 limit from the API). */
+  limit: number | bigint;
   stands: boolean;
 }
 
@@ -89,12 +90,13 @@ export function limitStands(limit: Bytes, used: Bytes, generation: EvaluationGen
   // A rule a file gives no valid limit (NaN) never stands; Forgejo cannot store one.
   if (exactLimit === undefined || exactUsed === undefined) return false;
   if (exactLimit === -1n) return true;
-  return generation === 1 ? exactUsed <= exactLimit : exactLimit >= 0n && exactUsed < exactLimit;
+  // Exactly Go's comparisons: with usage never negative, any other negative limit never stands.
+  return generation === 1 ? exactUsed <= exactLimit : exactUsed < exactLimit;
 }
 
 export function evaluateRule(rule: QuotaRule, usage: LeafUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): RuleVerdict {
   const used = ruleUsedExact(rule, usage, profile);
-  return { name: rule.name, used: Number(used), limit: Number(rule.limit), stands: limitStands(rule.limit, used, profile.generation) };
+  return { name: rule.name, used: Number(used), limit: rule.limit, stands: limitStands(rule.limit, used, profile.generation) };
 }
 
 /** Indexes a model's rules and groups by name; the first definition of a name wins. */

@@ -3,12 +3,12 @@
  * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
  */
 import type { QuotaAnalysis } from './config';
-import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
+import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, ruleUsedExact, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
 import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoProfile, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
 import type { LeafUsage, QuotaRule } from './model';
 import { formatSize, UNLIMITED } from './sizes';
 import { canonicalSubject, type Subject } from './subjects';
-import { zeroUsage } from './usage';
+import { exactBytes, zeroUsage } from './usage';
 
 export interface AccountReport extends AccountVerdict {
   /** Present on the signed-in user's account when its usage came live from a quota API. */
@@ -94,7 +94,8 @@ function groupsPhrase(names: string[]): string {
 }
 
 function headroomOf(rule: RuleVerdict): number {
-  return rule.limit === UNLIMITED ? Infinity : Math.max(0, rule.limit - rule.used);
+  const limit = Number(rule.limit);
+  return limit === UNLIMITED ? Infinity : Math.max(0, limit - rule.used);
 }
 
 /**
@@ -106,10 +107,10 @@ function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer
   const profile = index.profile;
   const notes = uploadTargetNotes(profile, subject);
   if (profile.generation !== 1) return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
-  const unlimitedElsewhere = consulted.some((rule) => rule.limit === UNLIMITED && !rule.subjects.some((s) => canonicalSubject(s) === subject));
+  const unlimitedElsewhere = consulted.some((rule) => exactBytes(rule.limit) === -1n && !rule.subjects.some((s) => canonicalSubject(s) === subject));
   if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
   if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
-  if (consulted.some((rule) => rule.limit !== UNLIMITED && evaluateRule(rule, usage, index.profile).used === rule.limit)) {
+  if (consulted.some((rule) => exactBytes(rule.limit) !== -1n && ruleUsedExact(rule, usage, profile) === exactBytes(rule.limit))) {
     notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
   }
   return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;

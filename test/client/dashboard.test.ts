@@ -87,3 +87,16 @@ describe('the dashboard follows the Forgejo version', () => {
     assert.equal(newest.rules, 'Forgejo 15.0 rules');
   });
 });
+
+describe('the dashboard shows int64 limits exactly', () => {
+  it('a limit of 9,223,372,036,854,775,807 keeps every digit on the page', () => {
+    const quota: QuotaInfo = {
+      used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:public': 1024 }),
+      groups: [{ name: 'huge', rules: [{ name: 'int64-max', limit: 2n ** 63n - 1n, subjects: ['size:all'] }] }],
+    };
+    const model = dashboardFromQuotaInfo('dora', quota, { kind: 'admin', server: 'http://127.0.0.1:1/api/v1' });
+    assert.equal(model.groups[0].rules[0].limit, 9223372036854775807n);
+    assert.equal(model.groups[0].rules[0].stands, true);
+    assert.match(renderDashboard(model, { cspSource: 'c', nonce: 'n' }), /9,223,372,036,854,775,807 B/);
+  });
+});
