@@ -11,6 +11,7 @@ import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../share
 import { computeUsage, narrowBytes, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
 import type { Bytes } from '../shared/api/types';
+import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
 import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
 import { conflict, messages, notFound, unprocessable, userNotFound } from './errors';
 import { canonicalName } from '../shared/names';
@@ -27,7 +28,7 @@ export interface Account {
 export interface QuotaSettings {
   enabled: boolean;
   defaultGroups: string[];
-  defaultTotal: number;
+  defaultTotal: number | bigint;
 }
 
 export interface StoredGroup {
@@ -263,7 +264,7 @@ export class QuotaStore {
     const upsert = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
     upsert.run(SETTING_KEYS.enabled, JSON.stringify(settings.enabled));
     upsert.run(SETTING_KEYS.defaultGroups, JSON.stringify(settings.defaultGroups));
-    upsert.run(SETTING_KEYS.defaultTotal, JSON.stringify(settings.defaultTotal));
+    upsert.run(SETTING_KEYS.defaultTotal, stringifyJsonExact(settings.defaultTotal));
   }
 
   /** Quota settings ([quota] ENABLED, DEFAULT_GROUPS, [quota.default] TOTAL); Forgejo's defaults when unset. */
@@ -271,7 +272,7 @@ export class QuotaStore {
     if (this.settingsCache) return this.settingsCache;
     const read = (key: string): unknown => {
       const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined;
-      return row === undefined ? undefined : JSON.parse(row);
+      return row === undefined ? undefined : parseJsonExact(row);
     };
     const enabled = read(SETTING_KEYS.enabled);
     const defaultGroups = read(SETTING_KEYS.defaultGroups);
@@ -280,7 +281,7 @@ export class QuotaStore {
     this.settingsCache = {
       enabled: typeof enabled === 'boolean' ? enabled : true,
       defaultGroups: Array.isArray(defaultGroups) ? (defaultGroups as string[]) : [],
-      defaultTotal: typeof defaultTotal === 'number' ? defaultTotal : -1,
+      defaultTotal: typeof defaultTotal === 'number' || typeof defaultTotal === 'bigint' ? defaultTotal : -1,
     };
     return this.settingsCache;
   }

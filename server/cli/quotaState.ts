@@ -22,6 +22,7 @@ import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../../share
 import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../../shared/quota/report';
 import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { formatSize } from '../../shared/quota/sizes';
+import { stringifyJsonExact } from '../../shared/api/json';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
 import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
 import { version as PACKAGE_VERSION } from '../../package.json';
@@ -436,7 +437,8 @@ function evaluate(args: string[], io: CliIO): number {
     throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
   const report = buildEvaluationReport(analysis, { account: flags.account, subject, forgejo });
-  if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
+  // A limit beyond 2^53 (a bigint) is written with all its digits, as Forgejo writes an int64.
+  if (format === 'json') io.stdout(stringifyJsonExact(config ? { ...report, settings } : report, 2));
   else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis, forgejo)].join('\n') : reportText(report, analysis, forgejo));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;

@@ -29,3 +29,24 @@ export function quotaFileSummary(analysis: QuotaAnalysis): QuotaFileSummary {
     ...(analysis.forgejoVersion ? { forgejoVersion: analysis.forgejoVersion.text } : {}),
   };
 }
+
+/**
+ * The summary as the language server protocol (plain JSON) carries it: a limit beyond 2^53 as its
+ * decimal digits, so that Push sends it unchanged. `quotaFileSummaryFromWire` turns them back.
+ */
+export function quotaFileSummaryForWire(analysis: QuotaAnalysis): QuotaFileSummary {
+  const summary = quotaFileSummary(analysis);
+  const digits = <T extends number | bigint>(value: T): T => (typeof value === 'bigint' ? (value.toString() as unknown as T) : value);
+  return {
+    ...summary,
+    model: { ...summary.model, defaultTotal: digits(summary.model.defaultTotal), rules: summary.model.rules.map((rule) => ({ ...rule, limit: digits(rule.limit) })) },
+  };
+}
+
+export function quotaFileSummaryFromWire(summary: QuotaFileSummary): QuotaFileSummary {
+  const exact = (value: unknown): number | bigint => (typeof value === 'string' && /^-?[0-9]+$/.test(value) ? BigInt(value) : (value as number));
+  return {
+    ...summary,
+    model: { ...summary.model, defaultTotal: exact(summary.model.defaultTotal), rules: summary.model.rules.map((rule) => ({ ...rule, limit: exact(rule.limit) })) },
+  };
+}

@@ -25,7 +25,7 @@ export interface QuotaModel {
   enabled: boolean;
   defaultGroups: string[];
   /** Limit of the built-in `size:all` group used when an account has no group at all. */
-  defaultTotal: number;
+  defaultTotal: number | bigint;
   rules: QuotaRule[];
   groups: QuotaGroup[];
   /** Account (user or org) → explicitly assigned group names. */

@@ -109,3 +109,45 @@ export function describeSize(bytes: number | bigint): string {
   const human = formatSize(bytes);
   return Math.abs(Number(bytes)) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
 }
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const EXACT_DECIMAL: Record<string, bigint> = { k: 10n ** 3n, m: 10n ** 6n, g: 10n ** 9n, t: 10n ** 12n, p: 10n ** 15n, e: 10n ** 18n };
+
+export type ExactSizeResult = { ok: true; bytes: number | bigint } | { ok: false; error: string };
+
+/**
+ * A limit as Forgejo stores it, an int64: like `parseSize`, but beyond 2^53 the bytes are an exact
+ * bigint (up to 9,223,372,036,854,775,807) instead of an error. `rawNumber` is the number token as
+ * written in the file, since the parsed JSON number has already lost the digits past 2^53.
+ */
+export function parseSizeExact(value: unknown, rawNumber?: string): ExactSizeResult {
+  // Within 2^53 the answer is parseSize's, so hovers and limits agree to the byte.
+  const simple = parseSize(value);
+  if (simple.ok) return simple;
+  const exact = exactInteger(value, rawNumber);
+  if (exact === undefined) return simple;
+  if (exact < INT64_MIN || exact > INT64_MAX) {
+    return { ok: false, error: `${typeof value === 'string' ? `"${value}"` : rawNumber ?? String(value)} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes` };
+  }
+  const asNumber = Number(exact);
+  return { ok: true, bytes: Number.isSafeInteger(asNumber) ? asNumber : exact };
+}
+
+/** The exact integer a number token or a size string stands for; undefined when it is not one. */
+function exactInteger(value: unknown, rawNumber?: string): bigint | undefined {
+  if (typeof value === 'number') {
+    const raw = rawNumber?.trim();
+    return raw !== undefined && /^-?[0-9]+$/.test(raw) ? BigInt(raw) : undefined;
+  }
+  if (typeof value !== 'string') return undefined;
+  const match = SIZE_RE.exec(value);
+  if (!match) return undefined;
+  const [, sign, digits, unit, binary] = match;
+  const [whole, fraction = ''] = digits.split('.');
+  if (fraction && !unit) return undefined; // "1.5" bytes is not whole: parseSize says so
+  const multiplier = unit ? (binary ? 1n << BigInt(BINARY_EXPONENT[unit.toLowerCase()]) : EXACT_DECIMAL[unit.toLowerCase()]) : 1n;
+  // Sizes round down to whole bytes, as parseSize does.
+  const magnitude = (BigInt(whole + fraction) * multiplier) / 10n ** BigInt(fraction.length);
+  return sign ? -magnitude : magnitude;
+}

@@ -120,6 +120,17 @@ describe('the Forgejo version through the language server', () => {
     assert.match(value, /`size:all` counts repositories twice/);
   });
 
+  it('an int64 limit in the file: previews and hovers work, and the preview request answers plain JSON', async () => {
+    const uri = uniqueUri();
+    const text = '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": { "size:repos:public": 1 } } }';
+    assert.deepEqual(await client.open(uri, text, 'jsonc'), []);
+    assert.deepEqual(await hintsOf(uri), ['✓ dora 1 B/8 EiB']);
+    const report = await client.request(EvaluationPreviewRequest, { uri });
+    assert.equal(report!.accounts[0].groups[0].rules[0].limit, 9223372036854775807);
+    const hover = await client.request<unknown, Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: text.indexOf('922') + 3 } });
+    assert.match((hover.contents as { value: string }).value, /9223372036854775807 bytes \(8 EiB\)/);
+  });
+
   it('reports a Gitea version as having no quota API', async () => {
     const diagnostics = await client.open(uniqueUri(), quotaFile('1.22.0'), 'jsonc');
     const invalid = diagnostics.find((d) => d.code === 'invalid-forgejo-version');

@@ -5,7 +5,7 @@ import { QuotaIndex } from '../evaluate';
 import { explainSubject, fileForgejoProfile } from '../report';
 import { rulesLabel, type ResolvedForgejoProfile } from '../forgejoVersion';
 import { versionDocumentation } from './completion';
-import { describeSize, formatSize, parseSize } from '../sizes';
+import { describeSize, formatSize, parseSizeExact } from '../sizes';
 import { canonicalSubject, isSubjectAlias, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
 import { ruleFigure } from './describe';
 import { occurrenceAt, quotaContextAt } from './location';
@@ -30,7 +30,9 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     };
   }
   if (context.kind === 'size') {
-    const parsed = parseSize(context.node.value);
+    // From the token as written: a limit beyond 2^53 keeps its digits.
+    const node = context.node;
+    const parsed = parseSizeExact(node.value, node.type === 'number' ? analysis.parsedText.slice(node.offset, node.offset + node.length) : undefined);
     if (!parsed.ok) return null;
     return {
       contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', `The ${context.owner}.`]),
