@@ -210,6 +210,14 @@ export function resolveForgejoProfile(sources: ReadonlyArray<{ source: ForgejoVe
   return { profile: DEFAULT_FORGEJO_PROFILE, source: 'default', ignored };
 }
 
+const IGNORED_FROM: Record<ForgejoVersionSource, string> = {
+  file: "the file's forgejoVersion",
+  option: '--forgejo-version',
+  setting: 'the quotaState.forgejoVersion setting',
+  server: "the connected server's version",
+  default: 'the default',
+};
+
 /** "Forgejo 11.0 rules (from the file's forgejoVersion 11.0.3)": the status line and report headers. */
 export function describeResolvedProfile(resolved: ResolvedForgejoProfile): string {
   const from: Record<ForgejoVersionSource, string> = {
@@ -219,5 +227,7 @@ export function describeResolvedProfile(resolved: ResolvedForgejoProfile): strin
     server: `the connected server, ${resolved.profile.version}`,
     default: `no version given: the default ${resolved.profile.version}, the supported LTS line`,
   };
-  return `${rulesLabel(resolved.profile)} (${from[resolved.source]})`;
+  // A version that was given but cannot be used is said, not silently replaced: e.g. a Gitea server has no quota API.
+  const ignored = resolved.ignored.map((entry) => `; ${IGNORED_FROM[entry.source]} ignored: ${entry.message}`).join('');
+  return `${rulesLabel(resolved.profile)} (${from[resolved.source]}${ignored})`;
 }
