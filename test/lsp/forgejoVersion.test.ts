@@ -131,6 +131,19 @@ describe('the Forgejo version through the language server', () => {
     assert.match((hover.contents as { value: string }).value, /9223372036854775807 bytes \(8 EiB\)/);
   });
 
+  it("names the subject the version's API branch creation asks", async () => {
+    const hoverOn = async (version: string, subject: string) => {
+      const at = cursor(`{ "forgejoVersion": "${version}", "rules": [{ "name": "r", "limit": 1, "subjects": ["${subject.slice(0, 6)}|${subject.slice(6)}"] }] }`);
+      const uri = uniqueUri();
+      await client.open(uri, at.text, 'jsonc');
+      const hover = await client.request<unknown, Hover>('textDocument/hover', { textDocument: { uri }, position: at.position });
+      return (hover.contents as { value: string }).value;
+    };
+    assert.match(await hoverOn('11.0.3', 'size:git:all'), /Forgejo 11\.0 asks this subject when a branch is created through the API/);
+    assert.doesNotMatch(await hoverOn('11.0.3', 'size:repos:all'), /branch is created/);
+    assert.match(await hoverOn('15.0.3', 'size:repos:all'), /Forgejo 15\.0 asks this subject when a branch is created through the API/);
+  });
+
   it('reports a Gitea version as having no quota API', async () => {
     const diagnostics = await client.open(uniqueUri(), quotaFile('1.22.0'), 'jsonc');
     const invalid = diagnostics.find((d) => d.code === 'invalid-forgejo-version');

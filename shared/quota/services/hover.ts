@@ -52,6 +52,8 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
         forgejo.profile.generation === 1
           ? `${rulesLabel(forgejo.profile)}: only rules listing this subject, and rules with limit -1, apply to it; when none does, rules on the subjects below it answer (rules on its parents never do).`
           : ancestors.length ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)` : 'No ancestors: only rules listing this subject apply to it.',
+        // Enforcement changed with the generation too: the API's branch creation asks a different subject.
+        ...(canonical === forgejo.profile.branchCreationSubject ? ['', `${forgejo.profile.label} asks this subject when a branch is created through the API (\`POST /repos/{owner}/{repo}/branches\`).`] : []),
       ]),
       range: analysis.lines.rangeOf(context.node),
     };
