@@ -11,8 +11,11 @@ const KIND_LABELS = { state: 'Resource state', quota: 'Quota config', appIni: 'F
 
 export function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
   const kind = status.kind ? KIND_LABELS[status.kind] : 'Not a quota or state file';
-  const text = status.shape && status.kind ? `${kind} (${status.shape})` : kind;
+  const shaped = status.shape && status.kind ? `${kind} (${status.shape})` : kind;
+  // The rules in force matter as much as the kind: a Forgejo 11 server decides differently from 15.
+  const text = status.forgejo && status.kind ? `${shaped} · ${status.forgejo.rules}` : shaped;
   const details: string[] = [];
+  if (status.forgejo && status.kind) details.push(status.forgejo.description);
   if (status.diagnosticCount !== undefined && status.kind) {
     details.push(status.diagnosticCount === 0 ? 'no problems' : `${status.diagnosticCount} problem${status.diagnosticCount === 1 ? '' : 's'}`);
   }

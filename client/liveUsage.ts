@@ -8,6 +8,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { QuotaApiClient } from '../shared/api/client';
+import { withPlainNumbers } from '../shared/api/json';
 import { LiveGroupsNotification, LiveUsageNotification, type LiveGroupsParams, type LiveUsageParams } from '../shared/protocol';
 import type { Session } from './session';
 import { readApiSettings } from './settings';
@@ -47,8 +48,17 @@ export class LiveUsage implements vscode.Disposable {
     if (settings.baseUrl && token) {
       const client = new QuotaApiClient({ baseUrl: settings.baseUrl, token, timeoutMs: settings.timeoutMs });
       try {
-        const [user, quota] = await Promise.all([client.currentUser(), client.myQuota()]);
-        live = { account: user.login, server: settings.baseUrl, quota };
+        // The version decides which Forgejo rules the previews follow; a server that does not say keeps the default.
+        const [user, quota, version] = await Promise.all([
+          client.currentUser(),
+          client.myQuota(),
+          client.serverVersion().catch((error: unknown) => {
+            this.log.warn(`The server's version is not available: ${error instanceof Error ? error.message : String(error)}`);
+            return undefined;
+          }),
+        ]);
+        // The protocol is plain JSON: limits beyond 2^53 (bigints here) travel as numbers.
+        live = { account: user.login, server: settings.baseUrl, quota: withPlainNumbers(quota), ...(version ? { version } : {}) };
         // Only a site admin may list the groups; app.ini's DEFAULT_GROUPS are checked against them.
         if (user.is_admin) groups = { server: settings.baseUrl, groups: (await client.listGroups()).flatMap((group) => (group.name ? [group.name] : [])) };
       } catch (error) {

@@ -3,7 +3,7 @@ import type { EvaluationReport } from '../shared/quota/report';
 import { formatSize } from '../shared/quota/sizes';
 
 export function formatEvaluationReport(report: EvaluationReport, fileName: string): string {
-  const lines = [`# Quota evaluation of ${fileName}`, ''];
+  const lines = [`# Quota evaluation of ${fileName}`, '', `${report.forgejo.rules}: the verdicts are what Forgejo ${report.forgejo.version} decides.`, ''];
   if (report.enabled === false) lines.push('> Quota is disabled in this file: the verdicts show what the rules would decide.', '');
   if (report.accounts.length === 0) lines.push('No account to evaluate: add `usage` scenarios or instance `accounts`.');
   for (const account of report.accounts) {

@@ -23,7 +23,7 @@ export async function askName(what: string, value?: string, taken?: (value: stri
 }
 
 /** Accepts `1 GiB`, `500M`, `2k`, `1073741824`, `-1` (unlimited); shows the byte count while typing. */
-export async function askLimit(title: string, value?: number): Promise<number | undefined> {
+export async function askLimit(title: string, value?: number | bigint): Promise<number | undefined> {
   const input = await vscode.window.showInputBox({
     title,
     prompt: 'Limit in bytes or with a unit: 500M, 1 GiB, 2k … (-1 = unlimited)',

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { QuotaFileRequest } from '../shared/protocol';
-import type { QuotaFileSummary } from '../shared/quota/fileSummary';
+import { quotaFileSummaryFromWire, type QuotaFileSummary } from '../shared/quota/fileSummary';
 
 export type QuotaFileReader = (uri: vscode.Uri) => Promise<QuotaFileSummary | null>;
 
@@ -10,6 +10,8 @@ export type QuotaFileReader = (uri: vscode.Uri) => Promise<QuotaFileSummary | nu
 export function quotaFileReader(client: LanguageClient): QuotaFileReader {
   return async (uri) => {
     const document = await vscode.workspace.openTextDocument(uri);
-    return client.sendRequest(QuotaFileRequest, { uri: document.uri.toString(), text: document.getText() });
+    const summary = await client.sendRequest(QuotaFileRequest, { uri: document.uri.toString(), text: document.getText() });
+    // Limits beyond 2^53 arrive as their digits: back to exact bigints, so Push sends them unchanged.
+    return summary && quotaFileSummaryFromWire(summary);
   };
 }

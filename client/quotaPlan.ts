@@ -4,13 +4,14 @@
  * server's rules and groups into a file.
  */
 import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
-import type { QuotaGroupList, QuotaRuleInfo } from '../shared/api/types';
+import type { Bytes, QuotaGroupList, QuotaRuleInfo } from '../shared/api/types';
 import type { QuotaModel } from '../shared/quota/model';
 import { formatSize, formatSizeExact } from '../shared/quota/sizes';
+import { exactBytes } from '../shared/quota/usage';
 
 export type PlanStep =
-  | { action: 'create-rule'; rule: { name: string; limit: number; subjects: string[] } }
-  | { action: 'update-rule'; rule: { name: string; limit: number; subjects: string[] }; before: QuotaRuleInfo }
+  | { action: 'create-rule'; rule: { name: string; limit: Bytes; subjects: string[] } }
+  | { action: 'update-rule'; rule: { name: string; limit: Bytes; subjects: string[] }; before: QuotaRuleInfo }
   | { action: 'create-group'; group: string }
   | { action: 'add-rule-to-group'; group: string; rule: string }
   | { action: 'remove-rule-from-group'; group: string; rule: string }
@@ -56,7 +57,7 @@ export function planPush(file: QuotaModel, server: ServerQuotaState): PlanStep[]
     const existing = serverRules.get(rule.name);
     const wanted = { name: rule.name, limit: rule.limit, subjects: [...rule.subjects] };
     if (!existing) steps.push({ action: 'create-rule', rule: wanted });
-    else if (existing.limit !== rule.limit || !sameMultiset(existing.subjects ?? [], rule.subjects)) {
+    else if (exactBytes(existing.limit) !== exactBytes(rule.limit) || !sameMultiset(existing.subjects ?? [], rule.subjects)) {
       steps.push({ action: 'update-rule', rule: wanted, before: existing });
     }
   }

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { QuotaApiError } from '../shared/api/errors';
 import type { QuotaGroup, QuotaInfo, QuotaRuleInfo } from '../shared/api/types';
-import { formatSize } from '../shared/quota/sizes';
+import { describeSize, formatSize } from '../shared/quota/sizes';
 import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import type { ApiAccess } from './apiAccess';
 import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
@@ -14,7 +14,7 @@ import { dashboardFromQuotaInfo } from './dashboard/model';
 
 export type QuotaNode =
   | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
-  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number; explanation: string }
+  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number | bigint; explanation: string }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
   | { kind: 'message'; text: string; icon: string }
@@ -71,7 +71,8 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
       case 'rule': {
         const item = new vscode.TreeItem(node.rule.name ?? '(unnamed rule)');
         item.description = `${formatSize(node.rule.limit)} · ${node.rule.subjects?.join(', ') || 'no subjects'}`;
-        item.tooltip = describeRule(node.rule);
+        // The exact byte count too: an int64 limit beyond 2^53 must read as the server stores it.
+        item.tooltip = `${describeRule(node.rule)}\nlimit: ${describeSize(node.rule.limit)}`;
         item.contextValue = 'rule';
         item.iconPath = new vscode.ThemeIcon('law');
         return item;

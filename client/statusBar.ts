@@ -6,6 +6,7 @@
 import * as vscode from 'vscode';
 import type { LiveUsageParams } from '../shared/protocol';
 import { accountVerdict, dashboardFromQuotaInfo } from './dashboard/model';
+import { forgejoProfileFor } from './forgejoVersion';
 import type { LiveUsage } from './liveUsage';
 
 export interface StatusBarState {
@@ -17,13 +18,19 @@ export interface StatusBarState {
 
 export class QuotaStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('quotaState.account', vscode.StatusBarAlignment.Left, 10);
-  private readonly subscription: vscode.Disposable;
+  private readonly subscriptions: vscode.Disposable[];
   private visible = false;
 
   constructor(liveUsage: LiveUsage) {
     this.item.name = 'Quota Account';
     this.item.command = 'quotaState.showDashboard';
-    this.subscription = liveUsage.onDidChange((live) => this.update(live));
+    this.subscriptions = [
+      liveUsage.onDidChange((live) => this.update(live)),
+      // The verdict follows the Forgejo version: the setting can change it without new usage.
+      vscode.workspace.onDidChangeConfiguration((change) => {
+        if (change.affectsConfiguration('quotaState.forgejoVersion')) this.update(liveUsage.current());
+      }),
+    ];
     this.update(liveUsage.current());
   }
 
@@ -38,7 +45,7 @@ export class QuotaStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server });
+    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server }, forgejoProfileFor({ server: live.version }).profile);
     const verdict = accountVerdict(model);
     this.item.text = verdict.within ? `$(account) ${live.account} ✓` : `$(account) ${live.account} ✗ ${verdict.subject ?? ''}`.trimEnd();
     this.item.tooltip = verdict.within
@@ -51,7 +58,7 @@ export class QuotaStatusBar implements vscode.Disposable {
   }
 
   dispose(): void {
-    this.subscription.dispose();
+    for (const subscription of this.subscriptions) subscription.dispose();
     this.item.dispose();
   }
 }

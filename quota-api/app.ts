@@ -12,13 +12,14 @@ import { registerAccountQuotaRoutes } from './routes/accountQuota';
 import { registerAdminGroupRoutes } from './routes/adminGroups';
 import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
-import { registerMiscRoutes } from './routes/misc';
+import { registerForgejoVersionRoute, registerMiscRoutes } from './routes/misc';
 import { registerRepoRoutes } from './routes/repos';
 import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
-import { formatSchemaErrors } from './validation';
+import { formatSchemaErrors, int64OverflowMessage, INT64_KEYWORD, withInt64Keyword } from './validation';
 import { canonicalName } from '../shared/names';
 import { DEFINITIONS, finishDocument, registerDefinitions } from './openapi';
+import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
 import { SERVER_VERSION } from './routes/misc';
 
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -84,7 +85,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     bodyLimit,
     // Long (e.g. unicode, percent-encoded) names must still reach the handler rather than 404.
     routerOptions: { maxParamLength: 4096 },
-    schemaErrorFormatter: (errors) => badRequest(formatSchemaErrors(errors)),
+    // The errors stay on the error: the handler below needs the route to word an int64 overflow as Forgejo does.
+    schemaErrorFormatter: (errors) => Object.assign(new Error(formatSchemaErrors(errors)), { validation: errors }),
     // A path that is not valid percent-encoding: Forgejo-shaped 400 instead of Fastify's own body.
     frameworkErrors: (error, request, reply) => {
       (reply as FastifyReply).code(400).send(errorBody(request as FastifyRequest, error.message));
@@ -107,11 +109,15 @@ export function buildApp(options: AppOptions): FastifyInstance {
   // coercion, and the data kept for messages. Path and query values are read as Forgejo reads
   // them (a non-numeric page is page 1), so their schemas only describe.
   const bodyAjv = new Ajv({ coerceTypes: false, removeAdditional: false, useDefaults: false, allErrors: false, verbose: true, strict: false, validateFormats: false });
-  for (const [id, schema] of Object.entries(DEFINITIONS)) bodyAjv.addSchema({ $id: id, ...schema });
+  // Limits are int64: ajv cannot type a bigint, so int64 fields are checked by the `int64` keyword.
+  bodyAjv.addKeyword(INT64_KEYWORD);
+  for (const [id, schema] of Object.entries(DEFINITIONS)) bodyAjv.addSchema({ $id: id, ...withInt64Keyword(schema) });
   const accept = () => true;
-  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(schema) : accept));
-  // Response schemas document the answers; the handlers' objects are written as they are.
-  app.setSerializerCompiler(() => (data) => JSON.stringify(data));
+  app.setValidatorCompiler(({ schema, httpPart }) => (httpPart === 'body' ? bodyAjv.compile(withInt64Keyword(schema)) : accept));
+  // Response schemas document the answers; the handlers' objects are written as they are, with
+  // int64 limits beyond 2^53 as exact digits.
+  app.setSerializerCompiler(() => (data) => stringifyJsonExact(data));
+  app.setReplySerializer((data) => stringifyJsonExact(data));
   registerDefinitions(app);
   app.register(fastifySwagger, {
     swagger: {
@@ -136,7 +142,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     if (text.trim() === '') return done(null, {});
     try {
-      const value: unknown = JSON.parse(text);
+      const value: unknown = parseJsonExact(text);
       done(null, value === null ? {} : value);
     } catch (error) {
       done(badRequest(`the request body is not valid JSON: ${(error as Error).message}`), undefined);
@@ -182,6 +188,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       return reply.code(error.status).send(errorBody(request, error.message, error.details));
     }
     if (error.validation) {
+      // Beyond int64 Forgejo's binding (encoding/json) fails to decode: a 422 with its message.
+      const overflow = int64OverflowMessage(error.validation, request.method, request.routeOptions.url);
+      if (overflow) return reply.code(422).send(errorBody(request, overflow));
       return reply.code(400).send(errorBody(request, formatSchemaErrors(error.validation)));
     }
     if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
@@ -208,6 +217,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
   app.get('/api/swagger', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
   app.get('/swagger.v1.json', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
+  registerForgejoVersionRoute(app, store);
 
   app.register(
     async (api) => {

@@ -10,6 +10,7 @@
  */
 import * as fs from 'node:fs';
 import { readServerConfig, type ServerConfig } from '../shared/ini/serverConfig';
+import type { ForgejoProfile } from '../shared/quota/forgejoVersion';
 import type { QuotaSettings, QuotaStore } from './store';
 
 export class ServerConfigError extends Error {
@@ -20,14 +21,14 @@ export class ServerConfigError extends Error {
 }
 
 /** Reads app.ini; a file Forgejo could not load is refused with located messages, as Forgejo refuses to start. */
-export function loadServerConfig(file: string): ServerConfig {
+export function loadServerConfig(file: string, profile?: ForgejoProfile): ServerConfig {
   let text: string;
   try {
     text = fs.readFileSync(file, 'utf8');
   } catch (error) {
     throw new ServerConfigError(`cannot read config file ${file}: ${(error as Error).message}`);
   }
-  const config = readServerConfig(text, file);
+  const config = readServerConfig(text, file, profile);
   if (config.errors.length) {
     const located = config.errors.map((d) => `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: error ${d.code}: ${d.message}`);
     throw new ServerConfigError(`the config file has errors:\n${located.join('\n')}`);

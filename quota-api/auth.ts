@@ -7,7 +7,7 @@
  * admin on `/admin/*` → 403; org routes need an owner of the org or a site admin.
  */
 import type { FastifyRequest } from 'fastify';
-import { HttpError, messages, notFound } from './errors';
+import { HttpError, messages, orgNotFound } from './errors';
 import type { Account, QuotaStore } from './store';
 import { hashToken } from './tokens';
 
@@ -61,7 +61,7 @@ export function authorize(store: QuotaStore, request: FastifyRequest, access: Ac
     // Forgejo resolves the org before it requires a token: an unknown org is a 404 for anyone.
     const orgName = (request.params as { org?: string }).org ?? '';
     org = store.findAccount(orgName);
-    if (!org || org.type !== 'org') throw notFound(messages.orgNotFound(orgName));
+    if (!org || org.type !== 'org') throw orgNotFound(orgName);
   }
   if (!account) throw new HttpError(401, messages.tokenRequired);
   request.account = account;

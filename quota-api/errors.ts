@@ -16,11 +16,28 @@ export class HttpError extends Error {
   }
 }
 
-/** Forgejo's generic 404 message; the specific reason goes into `errors`. */
+/** Forgejo's generic 404 message (`ctx.NotFound()`, locale key error.not_found). */
 export const NOT_FOUND_MESSAGE = "The target couldn't be found.";
 
-export function notFound(detail?: string): HttpError {
-  return new HttpError(404, NOT_FOUND_MESSAGE, detail === undefined ? [] : [detail]);
+/**
+ * Each 404 as the Forgejo handler that answers it writes it (services/context/api.go):
+ * - `ctx.NotFound()` — an unknown quota group or rule (QuotaGroupAssignmentAPI,
+ *   QuotaRuleAssignmentAPI), a rule or user that is not in the group: the generic message, `errors: []`;
+ * - `ctx.Error(404, "GetUserByName", err)` — an unknown user (UserAssignmentAPI): the error's text
+ *   as the message, no `errors`;
+ * - `ctx.NotFound("GetOrgByName", err)` — an unknown organization (orgAssignment): a string
+ *   argument replaces the message, so it is "GetOrgByName", with the error under `errors`.
+ */
+export function notFound(): HttpError {
+  return new HttpError(404, NOT_FOUND_MESSAGE, []);
+}
+
+export function userNotFound(name: string): HttpError {
+  return new HttpError(404, messages.userNotFound(name));
+}
+
+export function orgNotFound(name: string): HttpError {
+  return new HttpError(404, 'GetOrgByName', [messages.orgNotFound(name)]);
 }
 
 export function badRequest(message: string): HttpError {

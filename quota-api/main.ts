@@ -2,6 +2,7 @@
  * `quota-api`: the reference quota API server.
  *
  *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level LEVEL] [--public-url URL]
+ *             [--forgejo-version X.Y.Z]
  *   quota-api token create <account> [--admin] [--db PATH]
  *
  * Prints `http://HOST:PORT/api/v1` on stdout once listening (`--port 0` picks a free port);
@@ -18,18 +19,21 @@ import { QuotaStore } from './store';
 import { generateToken, hashToken } from './tokens';
 import { parsePublicUrl } from './urls';
 import { validateName } from '../shared/names';
+import { DEFAULT_FORGEJO_VERSION, forgejoProfile } from '../shared/quota/forgejoVersion';
 
 export const DEFAULT_DB = '.data/quota-api.sqlite';
 
 const USAGE = `usage:
   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level info|warn|error|silent]
-            [--public-url URL]
+            [--public-url URL] [--forgejo-version X.Y.Z]
       Serves the quota API at http://HOST:PORT${API_BASE_PATH}. The seed file (a quota instance
       file) is loaded only into an empty database. Default database: ${DEFAULT_DB}.
       --config: a Forgejo app.ini read at every start; the [quota] ENABLED, DEFAULT_GROUPS and
       [quota.default] TOTAL it sets override the database's (seeded) values while the server runs.
       --public-url is the address clients reach the server at (e.g. behind a proxy); absolute
       URLs in answers start with it. Default: the listening address.
+      --forgejo-version: the Forgejo version to answer as (GET /version reports it with +gitea-1.22.0);
+      the quota checks follow its rules, e.g. 11.0.3 evaluates as Forgejo 11 does. Default: ${DEFAULT_FORGEJO_VERSION}.
   quota-api token create <account> [--admin] [--db PATH]
       Prints a new access token for a user (created when missing); --admin makes the user a site admin.`;
 
@@ -62,6 +66,7 @@ function parse(args: string[]) {
         config: { type: 'string' },
         'log-level': { type: 'string', default: 'info' },
         'public-url': { type: 'string' },
+        'forgejo-version': { type: 'string' },
         admin: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -86,7 +91,9 @@ function createToken(account: string | undefined, db: string, admin: boolean): v
   }
 }
 
-async function serve(options: { host: string; port: string; db: string; seed?: string; config?: string; logLevel: string; publicUrl?: string }): Promise<void> {
+async function serve(options: { host: string; port: string; db: string; seed?: string; config?: string; logLevel: string; publicUrl?: string; forgejoVersion?: string }): Promise<void> {
+  const forgejo = forgejoProfile(options.forgejoVersion ?? DEFAULT_FORGEJO_VERSION);
+  if (!forgejo.ok) throw new UsageError(`--forgejo-version: ${forgejo.message}`);
   if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65535) {
     throw new UsageError(`--port must be a number from 0 to 65535, not "${options.port}"`);
   }
@@ -103,8 +110,8 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
   }
 
   // Read before the database is opened: a config file Forgejo would refuse stops the start cleanly.
-  const serverConfig = options.config ? loadServerConfig(options.config) : undefined;
-  const store = new QuotaStore(openDatabase(options.db));
+  const serverConfig = options.config ? loadServerConfig(options.config, forgejo.profile) : undefined;
+  const store = new QuotaStore(openDatabase(options.db), forgejo.profile);
   if (options.seed) {
     const outcome = seedFromFile(store, options.seed);
     if (outcome === 'kept-existing') {
@@ -154,7 +161,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
-  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'] });
+  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'], forgejoVersion: values['forgejo-version'] });
 }
 
 main(process.argv.slice(2)).catch(fail);

@@ -8,9 +8,12 @@
 import type { Statement } from 'better-sqlite3';
 import type { Db } from './db';
 import type { InstanceContent, LeafUsage, QuotaModel, QuotaRule } from '../shared/quota/model';
-import { computeUsage, zeroUsage } from '../shared/quota/usage';
+import { computeUsage, narrowBytes, zeroUsage } from '../shared/quota/usage';
 import { checkSubject, QuotaIndex } from '../shared/quota/evaluate';
-import { conflict, messages, notFound, unprocessable } from './errors';
+import type { Bytes } from '../shared/api/types';
+import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
+import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../shared/quota/forgejoVersion';
+import { conflict, messages, notFound, unprocessable, userNotFound } from './errors';
 import { canonicalName } from '../shared/names';
 
 export interface Account {
@@ -25,7 +28,7 @@ export interface Account {
 export interface QuotaSettings {
   enabled: boolean;
   defaultGroups: string[];
-  defaultTotal: number;
+  defaultTotal: number | bigint;
 }
 
 export interface StoredGroup {
@@ -36,7 +39,7 @@ export interface StoredGroup {
 /** A rule given inline when creating a group; `limit` undefined means 0 (Forgejo). */
 export interface InlineRule {
   name: string;
-  limit?: number;
+  limit?: Bytes;
   subjects: string[];
 }
 
@@ -105,12 +108,15 @@ export const REPOSITORY_ORDER_SQL: Record<string, string> = {
   fewestforks: 'id ASC',
 };
 
+/** A rule as read by the statements below, which read `limit_bytes` with safeIntegers: exact, as a bigint. */
 interface RuleRow {
-  id: number;
   name: string;
-  limit_bytes: number;
+  limit_bytes: bigint;
   subjects: string;
 }
+
+/** The columns of a rule; ids are left out so that only the limit comes back as a bigint. */
+const RULE_COLUMNS = 'name, limit_bytes, subjects';
 
 interface AccountRow {
   id: number;
@@ -122,7 +128,7 @@ interface AccountRow {
 }
 
 function toRule(row: RuleRow): QuotaRule {
-  return { name: row.name, limit: row.limit_bytes, subjects: JSON.parse(row.subjects) as string[] };
+  return { name: row.name, limit: narrowBytes(row.limit_bytes), subjects: JSON.parse(row.subjects) as string[] };
 }
 
 function toAccount(row: AccountRow): Account {
@@ -156,7 +162,11 @@ export class QuotaStore {
   private usageCache: Map<string, LeafUsage> | undefined;
   private settingsCache: QuotaSettings | undefined;
 
-  constructor(readonly db: Db) {}
+  constructor(
+    readonly db: Db,
+    /** The Forgejo version the server answers as: its evaluation generation and `size:all`. */
+    readonly forgejo: ForgejoProfile = DEFAULT_FORGEJO_PROFILE,
+  ) {}
 
   close(): void {
     this.db.close();
@@ -254,7 +264,7 @@ export class QuotaStore {
     const upsert = this.db.prepare('INSERT INTO settings (key, value) VALUES (?, ?) ON CONFLICT(key) DO UPDATE SET value = excluded.value');
     upsert.run(SETTING_KEYS.enabled, JSON.stringify(settings.enabled));
     upsert.run(SETTING_KEYS.defaultGroups, JSON.stringify(settings.defaultGroups));
-    upsert.run(SETTING_KEYS.defaultTotal, JSON.stringify(settings.defaultTotal));
+    upsert.run(SETTING_KEYS.defaultTotal, stringifyJsonExact(settings.defaultTotal));
   }
 
   /** Quota settings ([quota] ENABLED, DEFAULT_GROUPS, [quota.default] TOTAL); Forgejo's defaults when unset. */
@@ -262,7 +272,7 @@ export class QuotaStore {
     if (this.settingsCache) return this.settingsCache;
     const read = (key: string): unknown => {
       const row = this.db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined;
-      return row === undefined ? undefined : JSON.parse(row);
+      return row === undefined ? undefined : parseJsonExact(row);
     };
     const enabled = read(SETTING_KEYS.enabled);
     const defaultGroups = read(SETTING_KEYS.defaultGroups);
@@ -271,7 +281,7 @@ export class QuotaStore {
     this.settingsCache = {
       enabled: typeof enabled === 'boolean' ? enabled : true,
       defaultGroups: Array.isArray(defaultGroups) ? (defaultGroups as string[]) : [],
-      defaultTotal: typeof defaultTotal === 'number' ? defaultTotal : -1,
+      defaultTotal: typeof defaultTotal === 'number' || typeof defaultTotal === 'bigint' ? defaultTotal : -1,
     };
     return this.settingsCache;
   }
@@ -337,12 +347,12 @@ export class QuotaStore {
   // Rules
 
   listRules(): QuotaRule[] {
-    return (this.db.prepare('SELECT * FROM quota_rules ORDER BY id').all() as RuleRow[]).map(toRule);
+    return (this.db.prepare(`SELECT ${RULE_COLUMNS} FROM quota_rules ORDER BY id`).safeIntegers(true).all() as RuleRow[]).map(toRule);
   }
 
   getRule(name: string): QuotaRule {
-    const row = this.db.prepare('SELECT * FROM quota_rules WHERE name = ?').get(name) as RuleRow | undefined;
-    if (!row) throw notFound(messages.ruleNotFound(name));
+    const row = this.db.prepare(`SELECT ${RULE_COLUMNS} FROM quota_rules WHERE name = ?`).safeIntegers(true).get(name) as RuleRow | undefined;
+    if (!row) throw notFound();
     return toRule(row);
   }
 
@@ -354,14 +364,15 @@ export class QuotaStore {
     const row = insertUnique(
       () =>
         this.db
-          .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING *')
+          .prepare(`INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) RETURNING ${RULE_COLUMNS}`)
+          .safeIntegers(true)
           .get(rule.name, rule.limit, JSON.stringify(rule.subjects)) as RuleRow,
       () => messages.ruleExists(rule.name),
     );
     return toRule(row);
   }
 
-  editRule(name: string, changes: { limit?: number; subjects?: string[] }): QuotaRule {
+  editRule(name: string, changes: { limit?: Bytes; subjects?: string[] }): QuotaRule {
     return this.db.transaction(() => {
       const current = this.getRule(name);
       const limit = changes.limit ?? current.limit;
@@ -374,7 +385,7 @@ export class QuotaStore {
   /** Deletes a rule and detaches it from every group (ON DELETE CASCADE), atomically. */
   deleteRule(name: string): void {
     const result = this.db.prepare('DELETE FROM quota_rules WHERE name = ?').run(name);
-    if (result.changes === 0) throw notFound(messages.ruleNotFound(name));
+    if (result.changes === 0) throw notFound();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -382,13 +393,13 @@ export class QuotaStore {
 
   private groupId(name: string): number {
     const id = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(name) as number | undefined;
-    if (id === undefined) throw notFound(messages.groupNotFound(name));
+    if (id === undefined) throw notFound();
     return id;
   }
 
   private ruleId(name: string): number {
     const id = this.db.prepare('SELECT id FROM quota_rules WHERE name = ?').pluck().get(name) as number | undefined;
-    if (id === undefined) throw notFound(messages.ruleNotFound(name));
+    if (id === undefined) throw notFound();
     return id;
   }
 
@@ -396,9 +407,10 @@ export class QuotaStore {
     return (
       this.db
         .prepare(
-          `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+          `SELECT r.name, r.limit_bytes, r.subjects FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
            WHERE gr.group_id = ? ORDER BY gr.rowid`,
         )
+        .safeIntegers(true)
         .all(groupId) as RuleRow[]
     ).map(toRule);
   }
@@ -435,7 +447,7 @@ export class QuotaStore {
   /** Deletes a group with its rule and member mappings; the rules themselves stay. */
   deleteGroup(name: string): void {
     const result = this.db.prepare('DELETE FROM quota_groups WHERE name = ?').run(name);
-    if (result.changes === 0) throw notFound(messages.groupNotFound(name));
+    if (result.changes === 0) throw notFound();
   }
 
   addRuleToGroup(group: string, rule: string): void {
@@ -454,7 +466,7 @@ export class QuotaStore {
       const groupId = this.groupId(group);
       const ruleId = this.ruleId(rule);
       const result = this.db.prepare('DELETE FROM quota_group_rules WHERE group_id = ? AND rule_id = ?').run(groupId, ruleId);
-      if (result.changes === 0) throw notFound(messages.ruleNotInGroup(group, rule));
+      if (result.changes === 0) throw notFound();
     }).immediate();
   }
 
@@ -475,7 +487,7 @@ export class QuotaStore {
 
   private requireAccount(name: string): Account {
     const account = this.findAccount(name);
-    if (!account) throw notFound(messages.userNotFound(name));
+    if (!account) throw userNotFound(name);
     return account;
   }
 
@@ -497,7 +509,7 @@ export class QuotaStore {
       const result = this.db
         .prepare('DELETE FROM quota_group_accounts WHERE group_id = ? AND account_id = ?')
         .run(groupId, account.id);
-      if (result.changes === 0) throw notFound(messages.userNotInGroup(group, account.id));
+      if (result.changes === 0) throw notFound();
     }).immediate();
   }
 
@@ -547,9 +559,9 @@ export class QuotaStore {
             .map((name) => groupByName.get(name) as { id: number; name: string } | undefined)
             .filter((g): g is { id: number; name: string } => g !== undefined);
       const rulesOfGroup = this.cached(
-        `SELECT r.* FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
+        `SELECT r.name, r.limit_bytes, r.subjects FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
          WHERE gr.group_id = ? ORDER BY gr.rowid`,
-      );
+      ).safeIntegers(true);
       const rules = new Map<string, QuotaRule>();
       const groups = chosen.map((group) => {
         const groupRules = (rulesOfGroup.all(group.id) as RuleRow[]).map(toRule);
@@ -569,7 +581,7 @@ export class QuotaStore {
   checkVerdict(account: Account, subject: string, generation: string): boolean {
     let entry = this.verdictCache.get(account.id);
     if (!entry || entry.generation !== generation) {
-      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation)), usage: this.usageOf(account), verdicts: new Map() };
+      entry = { generation, index: new QuotaIndex(this.modelFor(account, generation), this.forgejo), usage: this.usageOf(account), verdicts: new Map() };
       this.remember(this.verdictCache, account.id, entry);
     }
     let verdict = entry.verdicts.get(subject);

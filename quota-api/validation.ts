@@ -5,19 +5,73 @@
  * - Meaning (functions below, run by handlers): missing limit, unknown subject, empty name,
  *   a name with `/` → 422 with Forgejo's messages.
  */
+import type { ErrorObject, KeywordDefinition } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
 import { canonicalSubject } from '../shared/quota/subjects';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/api/types';
 import { messages, unprocessable } from './errors';
 import { validateName as checkName, type NameKind } from '../shared/names';
 
-/** Limits are int64 in Forgejo; JavaScript numbers are exact up to 2^53 − 1 (8 PiB), which we accept. */
+/**
+ * Limits are int64 in Forgejo, up to 9,223,372,036,854,775,807. Bodies are parsed losslessly
+ * (integers beyond 2^53 arrive as bigints), and int64 fields are validated by the `int64` keyword
+ * instead of `type`, which ajv applies to numbers only; the documents keep `integer`/`int64`.
+ */
 const LIMIT_SCHEMA = {
   type: ['integer', 'null'],
   format: 'int64',
-  minimum: -Number.MAX_SAFE_INTEGER,
-  maximum: Number.MAX_SAFE_INTEGER,
 } as const;
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+
+/** A schema with every `{type: integer…, format: int64}` replaced by `{int64: true}` (ajv checks types of numbers only). */
+export function withInt64Keyword<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(withInt64Keyword) as T;
+  if (typeof schema !== 'object' || schema === null) return schema;
+  const record = schema as Record<string, unknown>;
+  if (record.format === 'int64') {
+    const { type: _type, format: _format, ...rest } = record;
+    return { ...rest, int64: true } as T;
+  }
+  return Object.fromEntries(Object.entries(record).map(([key, value]) => [key, withInt64Keyword(value)])) as T;
+}
+
+type Int64Check = ((schema: unknown, data: unknown) => boolean) & { errors?: Array<Partial<ErrorObject>> };
+
+/** null, a safe integer, or a bigint within int64. Beyond int64 the error says `range` (Forgejo: 422). */
+const validateInt64: Int64Check = (_schema, data) => {
+  if (data === null || (typeof data === 'number' && Number.isSafeInteger(data))) return true;
+  if (typeof data === 'bigint' && data >= INT64_MIN && data <= INT64_MAX) return true;
+  const range = typeof data === 'bigint';
+  validateInt64.errors = [{ keyword: 'int64', params: { range }, message: range ? 'is beyond int64' : 'must be integer or null' }];
+  return false;
+};
+
+export const INT64_KEYWORD: KeywordDefinition = { keyword: 'int64', schemaType: 'boolean', errors: true, validate: validateInt64 as never };
+
+/** The Go struct a route's body is bound to (`modules/structs/quota.go`), for encoding/json's messages. */
+const BODY_STRUCTS: Record<string, string> = {
+  'POST /api/v1/admin/quota/rules': 'CreateQuotaRuleOptions',
+  'PATCH /api/v1/admin/quota/rules/:quotarule': 'EditQuotaRuleOptions',
+  'POST /api/v1/admin/quota/groups': 'CreateQuotaGroupOptions',
+};
+
+/**
+ * A limit beyond int64 is what Forgejo's `bind` answers 422 for: go-chi/binding reports
+ * encoding/json's UnmarshalTypeError with no field names, e.g.
+ * `[]: json: cannot unmarshal number 9223372036854775808 into Go struct field CreateQuotaRuleOptions.limit of type int64`.
+ * (In a group's inline rules the innermost struct is named and the field path joins the JSON
+ * names: `CreateQuotaRuleOptions.rules.limit`.) Undefined for any other schema error.
+ */
+export function int64OverflowMessage(errors: FastifySchemaValidationError[], method: string, route: string | undefined): string | undefined {
+  const error = errors[0];
+  if (error?.keyword !== 'int64' || !(error.params as { range?: boolean }).range) return undefined;
+  const path = error.instancePath.split('/').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
+  const nested = path.length > 1;
+  const struct = nested ? 'CreateQuotaRuleOptions' : BODY_STRUCTS[`${method} ${route}`] ?? 'CreateQuotaRuleOptions';
+  return `[]: json: cannot unmarshal number ${String((error as { data?: unknown }).data)} into Go struct field ${struct}.${path.join('.')} of type int64`;
+}
 
 const SUBJECTS_SCHEMA = { type: ['array', 'null'], items: { type: 'string' } } as const;
 
@@ -121,8 +175,6 @@ export function formatSchemaErrors(errors: FastifySchemaValidationError[]): stri
     const wanted = field === 'body' ? 'a JSON object' : expected.replace('object', 'a JSON object');
     return `[${field}]: must be ${wanted}, not ${describeValue(data)}`;
   }
-  if (error.keyword === 'minimum' || error.keyword === 'maximum') {
-    return `[${field}]: ${data} is out of range: limits are whole numbers of bytes between ${-Number.MAX_SAFE_INTEGER} and ${Number.MAX_SAFE_INTEGER}`;
-  }
+  if (error.keyword === 'int64') return `[${field}]: must be integer or null, not ${describeValue(data)}`;
   return `[${field}]: ${error.message ?? 'is invalid'}`;
 }

@@ -37,7 +37,7 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
  * default groups that exist). The built-in TOTAL group is used by evaluation but never listed.
  */
 export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility): QuotaInfo {
-  const index = new QuotaIndex(store.modelFor(account));
+  const index = new QuotaIndex(store.modelFor(account), store.forgejo);
   const groups = index
     .groupListOf(account.name)
     .filter((resolved) => !resolved.builtin)

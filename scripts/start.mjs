@@ -6,7 +6,8 @@
 //
 // Each service is a `start…()` returning `{ describe(): string[], stop(): Promise<void> }`;
 // more services are added to `services` in main().
-// Environment: QUOTA_API_PORT (default 3000; 0 = any free port), QUOTA_API_DB (default .data/quota-api.sqlite).
+// Environment: QUOTA_API_PORT (default 3000; 0 = any free port), QUOTA_API_DB (default .data/quota-api.sqlite),
+// QUOTA_API_FORGEJO_VERSION (the Forgejo version the API answers as, e.g. 11.0.3; default: quota-api's, 15.0.9).
 import { spawn, spawnSync } from 'node:child_process';
 import { cpSync, readFileSync, rmSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
@@ -64,10 +65,14 @@ export function startQuotaApi({
   db = process.env.QUOTA_API_DB ?? join(repoRoot, '.data', 'quota-api.sqlite'),
   seed = demoInstance,
   config = demoConfig,
+  forgejoVersion = process.env.QUOTA_API_FORGEJO_VERSION || undefined,
 } = {}) {
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--host', host, '--port', String(port), '--db', db, '--seed', seed, '--config', config, '--log-level', 'warn'],
+    [
+      join(repoRoot, 'dist', 'quota-api', 'main.js'), '--host', host, '--port', String(port), '--db', db, '--seed', seed, '--config', config, '--log-level', 'warn',
+      ...(forgejoVersion ? ['--forgejo-version', forgejoVersion] : []),
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'inherit'] },
   );
   const exited = new Promise((resolveExit) => child.on('exit', (code, signal) => resolveExit(code ?? signal)));
@@ -83,7 +88,7 @@ export function startQuotaApi({
       resolveStart({
         baseUrl,
         describe: () => [
-          `quota API:   ${baseUrl}   (database ${db}, settings from ${config})`,
+          `quota API:   ${baseUrl}   (database ${db}, settings from ${config}, answering as Forgejo ${forgejoVersion ?? '15.0.9'})`,
           ...demoTokens(seed).map(({ account, token, admin }) => `  token for ${account}${admin ? ' (site admin)' : ''}: ${token}`),
           `  try: curl -H 'Authorization: token ${demoTokens(seed)[0]?.token ?? '<token>'}' ${baseUrl}/admin/quota/rules`,
         ],

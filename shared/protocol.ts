@@ -6,6 +6,7 @@ import { NotificationType, RequestType, type Location, type Position } from 'vsc
 import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
 import type { QuotaFileSummary } from './quota/fileSummary';
+import type { ForgejoVersionSource } from './quota/forgejoVersion';
 import type { EvaluationReport } from './quota/report';
 import type { QuotaInfo } from './api/types';
 import type { StateSchemaMode } from './state/codes';
@@ -32,6 +33,8 @@ export interface ServerSettings {
     /** The quota file whose groups app.ini's DEFAULT_GROUPS are checked against (absolute, or relative to the app.ini). */
     quotaFile?: string;
   };
+  /** The Forgejo version whose quota rules previews follow when a quota file declares none (`quotaState.forgejoVersion`). */
+  forgejoVersion?: string;
 }
 
 export const SETTINGS_SECTION = 'quotaState';
@@ -65,6 +68,8 @@ export interface LiveUsageParams {
   /** Base URL of the API the usage came from, shown in previews. */
   server: string;
   quota: QuotaInfo;
+  /** What the server answered to `GET /version` (e.g. `11.0.3+gitea-1.22.0`), when it answered. */
+  version?: string;
 }
 export const LiveUsageNotification = new NotificationType<LiveUsageParams | null>('quotaState/liveUsage');
 
@@ -103,6 +108,8 @@ export interface DocumentStatusParams {
   /** Features that are not available for this document, each with the reason. */
   unavailable?: Array<{ feature: string; reason: string }>;
   diagnosticCount?: number;
+  /** Quota and app.ini files: the Forgejo rules in force ("Forgejo 11.0 rules") and where the version came from. */
+  forgejo?: { rules: string; version: string; source: ForgejoVersionSource; description: string };
 }
 export const DocumentStatusNotification = new NotificationType<DocumentStatusParams>('quotaState/documentStatus');
 

@@ -20,8 +20,9 @@ export function escapeHtml(value: string): string {
 }
 
 /** `12 MiB` with the exact byte count beside it, so both units are on screen. */
-function size(bytes: number): string {
-  if (bytes === -1) return '<span class="human">unlimited</span>';
+/** Human form and exact bytes; an int64 limit beyond 2^53 (a bigint) keeps every digit. */
+function size(bytes: number | bigint): string {
+  if (bytes === -1 || bytes === -1n) return '<span class="human">unlimited</span>';
   return `<span class="human">${escapeHtml(formatSize(bytes))}</span> <span class="bytes">${bytes.toLocaleString('en-US')} B</span>`;
 }
 
@@ -106,7 +107,7 @@ export function renderDashboard(model: DashboardModel | undefined, options: Page
     const lists = model.lists
       ? `<h2>Attachments, packages and artifacts</h2>${listTable('attachments', 'Attachments', model.lists.attachments)}${listTable('packages', 'Packages', model.lists.packages)}${listTable('artifacts', 'Artifacts', model.lists.artifacts)}`
       : '';
-    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model))}</p>
+    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model))} · ${escapeHtml(model.rules)}</p>
 ${options.notice ? `<p role="status" class="notice">${escapeHtml(options.notice)}</p>` : ''}
 <h2>Usage</h2>${subjectsTable(model)}
 <h2>Groups and rules</h2>${groupsSection(model)}

@@ -3,6 +3,7 @@
  * so the same figures can be checked against the API's answer in tests.
  */
 import type { QuotaInfo } from '../../shared/api/types';
+import { DEFAULT_FORGEJO_PROFILE, rulesLabel, type ForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { evaluateRule, QuotaIndex, type RuleVerdict } from '../../shared/quota/evaluate';
 import type { LeafUsage, QuotaModel } from '../../shared/quota/model';
 import { leafUsageFromQuotaUsed } from '../../shared/quota/quotaInfo';
@@ -18,7 +19,7 @@ export interface DashboardSubject {
   used: number;
   allowed: boolean;
   /** The rule whose limit binds the subject (least room in the group with the most room), if any. */
-  binding?: { rule: string; group: string; used: number; limit: number };
+  binding?: { rule: string; group: string; used: number; limit: number | bigint };
   /** Share of the binding limit in use, 0–100+ (undefined when unlimited or no rule binds). */
   percent?: number;
   /** Bytes the account could still add before a rule fails; null when unlimited. */
@@ -46,6 +47,8 @@ export interface DashboardListItem {
 
 export interface DashboardModel {
   account: string;
+  /** The Forgejo rules the verdicts follow, e.g. "Forgejo 11.0 rules". */
+  rules: string;
   /** Where the figures come from: the server (self or an account an admin picked) or a quota file's preview. */
   origin: { kind: 'self' | 'admin'; server: string } | { kind: 'file'; file: string };
   within: boolean;
@@ -93,8 +96,8 @@ export function modelFromQuotaInfo(account: string, quota: QuotaInfo): QuotaMode
   return { enabled: true, defaultGroups: [], defaultTotal: UNLIMITED, rules, groups, assignments: { [account]: groups.map((group) => group.name) } };
 }
 
-export function dashboardFromQuotaInfo(account: string, quota: QuotaInfo, origin: DashboardModel['origin']): DashboardModel {
-  const model = dashboardFromModel(account, modelFromQuotaInfo(account, quota), leafUsageFromQuotaUsed(quota.used), origin);
+export function dashboardFromQuotaInfo(account: string, quota: QuotaInfo, origin: DashboardModel['origin'], profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): DashboardModel {
+  const model = dashboardFromModel(account, modelFromQuotaInfo(account, quota), leafUsageFromQuotaUsed(quota.used), origin, profile);
   if (quota.groups.length > 0) return model;
   const explanation = `the server lists no quota group for ${account}, so its default total limit decides (the API does not show it)`;
   return {
@@ -106,22 +109,28 @@ export function dashboardFromQuotaInfo(account: string, quota: QuotaInfo, origin
   };
 }
 
-export function dashboardFromModel(account: string, model: QuotaModel, usage: LeafUsage, origin: DashboardModel['origin']): DashboardModel {
-  const index = new QuotaIndex(model);
+export function dashboardFromModel(
+  account: string,
+  model: QuotaModel,
+  usage: LeafUsage,
+  origin: DashboardModel['origin'],
+  profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE,
+): DashboardModel {
+  const index = new QuotaIndex(model, profile);
   const resolved = index.groupListOf(account);
   const groups: DashboardGroup[] = resolved.map(({ group, rules }) => {
-    const verdicts = rules.map((rule): DashboardRule => ({ ...evaluateRule(rule, usage), subjects: rule.subjects }));
+    const verdicts = rules.map((rule): DashboardRule => ({ ...evaluateRule(rule, usage, profile), subjects: rule.subjects }));
     return { name: group.name, stands: verdicts.every((rule) => rule.stands), rules: failingFirst(verdicts) };
   });
-  const subjects = SHOWN_SUBJECTS.map((subject) => subjectRow(subject, explainSubject(index, account, subject, usage), usage));
-  return { account, origin, within: groups.some((group) => group.stands), noGroups: false, subjects, groups: failingFirst(groups) };
+  const subjects = SHOWN_SUBJECTS.map((subject) => subjectRow(subject, explainSubject(index, account, subject, usage), usage, profile));
+  return { account, rules: rulesLabel(profile), origin, within: groups.some((group) => group.stands), noGroups: false, subjects, groups: failingFirst(groups) };
 }
 
-function subjectRow(subject: Subject, explained: SubjectExplanation, usage: LeafUsage): DashboardSubject {
+function subjectRow(subject: Subject, explained: SubjectExplanation, usage: LeafUsage, profile: ForgejoProfile): DashboardSubject {
   const row: DashboardSubject = {
     subject,
     description: SUBJECT_DESCRIPTIONS[subject],
-    used: usageOf(subject, usage),
+    used: usageOf(subject, usage, profile),
     allowed: explained.allowed,
     headroom: explained.headroom === Infinity ? null : explained.headroom,
     explanation: explained.sentence,
@@ -130,8 +139,9 @@ function subjectRow(subject: Subject, explained: SubjectExplanation, usage: Leaf
   const binding = reason.kind === 'allowed' ? { group: reason.group, rule: reason.binding } : reason.kind === 'fails' ? reason.failing[0] : undefined;
   if (binding) {
     row.binding = { rule: binding.rule.name, group: binding.group, used: binding.rule.used, limit: binding.rule.limit };
-    if (binding.rule.limit !== UNLIMITED) {
-      row.percent = binding.rule.limit > 0 ? Math.round((binding.rule.used / binding.rule.limit) * 1000) / 10 : 100;
+    const limit = Number(binding.rule.limit);
+    if (limit !== UNLIMITED) {
+      row.percent = limit > 0 ? Math.round((binding.rule.used / limit) * 1000) / 10 : 100;
     }
   }
   return row;

@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
 import { zeroUsage } from '../../shared/quota/usage';
+import { forgejoProfileFor } from '../forgejoVersion';
 import type { ApiAccess } from '../apiAccess';
 import type { Notifier } from '../notifier';
 import type { QuotaFileReader } from '../quotaFile';
@@ -128,16 +129,21 @@ export class QuotaDashboard implements vscode.Disposable {
 async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promise<DashboardModel> {
   // The lists are extras: a server without them still gets its usage and verdicts shown.
   const optional = <T>(request: Promise<Page<T>>) => request.catch((): Page<T> | undefined => undefined);
-  const [user, quota, attachments, packages, artifacts, repositories] = await Promise.all([
+  const [user, quota, version, attachments, packages, artifacts, repositories] = await Promise.all([
     client.currentUser({ signal }),
     client.myQuota({ signal }),
+    // The verdicts follow the server's Forgejo version; a server that does not say gets the default.
+    client.serverVersion({ signal }).catch(() => undefined),
     optional(client.myAttachments(1, LIST_LIMIT, { signal })),
     optional(client.myPackages(1, LIST_LIMIT, { signal })),
     optional(client.myArtifacts(1, LIST_LIMIT, { signal })),
     // Forgejo's `size` order is smallest first; `reversesize` is largest first.
     optional(client.listMyRepositories({ orderBy: 'reversesize', page: 1, limit: REPOSITORY_LIMIT }, { signal })),
   ]);
-  let model = dashboardFromQuotaInfo(user.login, quota, { kind: 'self', server: client.baseUrl });
+  // `/user/quota` hides group and rule names; a site admin may read its own through the admin
+  // route, which shows them, so the verdicts name "group pro" rather than "group #1".
+  const named = user.is_admin ? await client.userQuota(user.login, { signal }).catch(() => undefined) : undefined;
+  let model = dashboardFromQuotaInfo(user.login, named ?? quota, { kind: 'self', server: client.baseUrl }, forgejoProfileFor({ server: version }).profile);
   if (repositories) model = { ...model, repositories: { items: repositories.items.map(repositoryListItem), total: repositories.total } };
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
@@ -149,8 +155,8 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
 }
 
 async function adminDashboard(client: QuotaApiClient, account: string, signal: AbortSignal): Promise<DashboardModel> {
-  const quota = await client.userQuota(account, { signal });
-  return dashboardFromQuotaInfo(account, quota, { kind: 'admin', server: client.baseUrl });
+  const [quota, version] = await Promise.all([client.userQuota(account, { signal }), client.serverVersion({ signal }).catch(() => undefined)]);
+  return dashboardFromQuotaInfo(account, quota, { kind: 'admin', server: client.baseUrl }, forgejoProfileFor({ server: version }).profile);
 }
 
 /** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
@@ -159,7 +165,7 @@ export async function fileDashboard(uri: vscode.Uri, account: string, readQuotaF
   const name = vscode.workspace.asRelativePath(uri);
   if (!summary) return `Could not show ${name}: the language server could not read it (see the Quota & State output).`;
   if (summary.errors.length) return `Could not show ${name}: it has errors that stop evaluation (see the Problems view).`;
-  return dashboardFromModel(account, summary.model, summary.usage[account] ?? zeroUsage(), { kind: 'file', file: name });
+  return dashboardFromModel(account, summary.model, summary.usage[account] ?? zeroUsage(), { kind: 'file', file: name }, forgejoProfileFor({ file: summary.forgejoVersion }).profile);
 }
 
 /** Accounts a quota file can preview: those with usage first, then every other named account. */

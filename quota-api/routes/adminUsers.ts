@@ -2,7 +2,7 @@
 import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { SetUserQuotaGroupsOptions } from '../../shared/api/types';
-import { messages, notFound } from '../errors';
+import { userNotFound } from '../errors';
 import type { QuotaStore } from '../store';
 import { quotaInfo } from '../views';
 
@@ -17,7 +17,7 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
     schema: operation({ ...ADMIN_DOC, operationId: 'adminGetUserQuota', summary: "Get the user's quota info", params: ['username'], success: answers.ok('QuotaInfo'), errors: [400, 401, 403, 404, 422] }),
   }, async (request) => {
     const account = store.findAccount(request.params.username);
-    if (!account) throw notFound(messages.userNotFound(request.params.username));
+    if (!account) throw userNotFound(request.params.username);
     return quotaInfo(store, account, 'show-names');
   });
 
@@ -36,7 +36,7 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
       const groups = request.body.groups;
       if (groups === undefined || groups === null) {
         // Forgejo: no `groups` field changes nothing (but the user must exist).
-        if (!store.findAccount(username)) throw notFound(messages.userNotFound(username));
+        if (!store.findAccount(username)) throw userNotFound(username);
       } else {
         store.setAccountGroups(username, groups);
       }

@@ -2,6 +2,7 @@
 import { kindFromFileName } from '../../shared/documentKind';
 import type { GroupSource } from '../../shared/ini/appIni';
 import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
+import type { ForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { effectiveSettings, readServerConfig, type EffectiveSettings } from '../../shared/ini/serverConfig';
 import type { QuotaAnalysis } from '../../shared/quota/config';
 import { formatSize } from '../../shared/quota/sizes';
@@ -23,8 +24,9 @@ export function withServerConfig(
   analysis: QuotaAnalysis,
   quotaFileName: string,
   config: { text: string; displayName: string } | undefined,
+  profile?: ForgejoProfile,
 ): { analysis: QuotaAnalysis; settings: EffectiveSettings; errors: string[] } {
-  const serverConfig = config ? readServerConfig(config.text, config.displayName) : undefined;
+  const serverConfig = config ? readServerConfig(config.text, config.displayName, profile) : undefined;
   const settings = effectiveSettings(analysis.model, quotaFileName, serverConfig);
   const errors = (serverConfig?.errors ?? []).map((d) => `${config!.displayName}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`);
   const model = { ...analysis.model, enabled: settings.enabled.value, defaultGroups: settings.defaultGroups.value, defaultTotal: settings.defaultTotal.value };

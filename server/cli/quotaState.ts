@@ -20,7 +20,9 @@ import {
 } from '../../shared/projectConfig';
 import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../../shared/quota/config';
 import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../../shared/quota/report';
+import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { formatSize } from '../../shared/quota/sizes';
+import { stringifyJsonExact } from '../../shared/api/json';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
 import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
 import { version as PACKAGE_VERSION } from '../../package.json';
@@ -65,11 +67,14 @@ nothing is written and what remains is listed.
 Exit codes: 0 every file is valid (fixed or already), 1 some file stays invalid (not written),
 2 usage error or unreadable input.`;
 
-const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
+const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
 
 Prints the quota engine's verdict for every account (or --account NAME).
   --config   a Forgejo app.ini whose [quota] ENABLED, DEFAULT_GROUPS and [quota.default] TOTAL
              override the file's enabled, defaultGroups and defaultTotal (the output names each source)
+  --forgejo-version
+             answer as that Forgejo version does (as GET /api/v1/version reports it, e.g. 11.0.3+gitea-1.22.0);
+             wins over the file's "forgejoVersion"; without either, ${DEFAULT_FORGEJO_VERSION}
 
 Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over quota for it,
 2 usage error, unreadable input, or a file that is not a valid quota config.`;
@@ -77,7 +82,7 @@ Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over q
 const USAGE = `Usage:
   quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
   quota-state fix <files or globs…> [--dry-run]
-  quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--format text|json]
+  quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
   quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
   quota-state --version
 
@@ -394,7 +399,7 @@ function fix(args: string[], io: CliIO): number {
 }
 
 function evaluate(args: string[], io: CliIO): number {
-  const parsed = commandArguments('evaluate', args, { format: 'value', account: 'value', subject: 'value', config: 'value' }, io);
+  const parsed = commandArguments('evaluate', args, { format: 'value', account: 'value', subject: 'value', config: 'value', 'forgejo-version': 'value' }, io);
   if (!parsed) return 0;
   const { positional, flags } = parsed;
   const format = formatFlag(flags.format, ['text', 'json']);
@@ -405,6 +410,11 @@ function evaluate(args: string[], io: CliIO): number {
     const suggestions = suggestSubjects(subject);
     throw new UsageError(`"${subject}" is not a quota subject${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
   }
+  const optionVersion = flags['forgejo-version'];
+  if (optionVersion !== undefined) {
+    const parsedVersion = parseForgejoVersion(optionVersion);
+    if (!parsedVersion.ok) throw new UsageError(`--forgejo-version: ${parsedVersion.message}`);
+  }
   const display = displayPath(io.cwd, file);
   const text = readOrFail(file, io, display);
   if (kindOf(file, text, new ProjectConfigs(io).for(file)) === 'state') {
@@ -413,7 +423,11 @@ function evaluate(args: string[], io: CliIO): number {
   const fileAnalysis = analyzeQuotaConfig(text);
   const configFile = flags.config === undefined ? undefined : resolve(io.cwd, flags.config);
   const config = configFile === undefined ? undefined : { text: readOrFail(configFile, io, displayPath(io.cwd, configFile)), displayName: displayPath(io.cwd, configFile) };
-  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config);
+  const forgejo = resolveForgejoProfile([
+    { source: 'option', version: optionVersion },
+    { source: 'file', version: fileAnalysis.forgejoVersion?.text },
+  ]);
+  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config, forgejo.profile);
   if (config && configErrors.length) {
     io.stderr([...configErrors, `${config.displayName} cannot be loaded by Forgejo (${configErrors.length} error${configErrors.length === 1 ? '' : 's'})`].join('\n'));
     return 2;
@@ -426,15 +440,16 @@ function evaluate(args: string[], io: CliIO): number {
   if (flags.account !== undefined && !analysis.accountNames.includes(flags.account)) {
     throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
-  const report = buildEvaluationReport(analysis, { account: flags.account, subject });
-  if (format === 'json') io.stdout(JSON.stringify(config ? { ...report, settings } : report, null, 2));
-  else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis)].join('\n') : reportText(report, analysis));
+  const report = buildEvaluationReport(analysis, { account: flags.account, subject, forgejo });
+  // A limit beyond 2^53 (a bigint) is written with all its digits, as Forgejo writes an int64.
+  if (format === 'json') io.stdout(stringifyJsonExact(config ? { ...report, settings } : report, 2));
+  else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis, forgejo)].join('\n') : reportText(report, analysis, forgejo));
   if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
   return 0;
 }
 
-function reportText(report: EvaluationReport, analysis: QuotaAnalysis): string {
-  const lines: string[] = [];
+function reportText(report: EvaluationReport, analysis: QuotaAnalysis, forgejo: ResolvedForgejoProfile): string {
+  const lines: string[] = [describeResolvedProfile(forgejo), ''];
   if (report.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
   if (report.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
   for (const account of report.accounts) {
@@ -450,7 +465,7 @@ function reportText(report: EvaluationReport, analysis: QuotaAnalysis): string {
     if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
     else {
       lines.push(`  over quota for ${denied.join(', ')}`);
-      for (const explanation of explainAccount(analysis, account)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
+      for (const explanation of explainAccount(analysis, account, undefined, forgejo)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
     }
     lines.push('');
   }

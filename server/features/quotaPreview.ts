@@ -5,7 +5,8 @@
  */
 import { EvaluationPreviewRequest, LiveUsageNotification, QuotaFileRequest } from '../../shared/protocol';
 import { analyzeQuotaConfig } from '../../shared/quota/config';
-import { quotaFileSummary } from '../../shared/quota/fileSummary';
+import { quotaFileSummaryForWire } from '../../shared/quota/fileSummary';
+import { withPlainNumbers } from '../../shared/api/json';
 import { ErrorCodes, ResponseError } from 'vscode-languageserver';
 import type { QuotaMode } from '../modes/quotaMode';
 import type { ServerWorkspace } from '../workspace';
@@ -17,7 +18,8 @@ export function registerQuotaPreview(workspace: ServerWorkspace, quotaMode: Quot
     runSafe(workspace, 'Evaluation preview', token, null, () => {
       const document = workspace.documents.get(params.uri);
       if (!document || workspace.kindOf(document) !== 'quota') return null;
-      return quotaMode.evaluationReport(document, { account: params.account, subject: params.subject });
+      // The protocol is plain JSON: a limit beyond 2^53 travels as the nearest number (`quota-state evaluate` keeps its digits).
+      return withPlainNumbers(quotaMode.evaluationReport(document, { account: params.account, subject: params.subject }));
     }),
   );
   connection.onRequest(QuotaFileRequest, (params, token) =>
@@ -26,7 +28,7 @@ export function registerQuotaPreview(workspace: ServerWorkspace, quotaMode: Quot
       // The open document's analysis is cached per version; other text is analysed once here.
       const document = workspace.documents.get(params.uri);
       const analysis = document && document.getText() === params.text ? quotaMode.analysis(document) : analyzeQuotaConfig(params.text);
-      return quotaFileSummary(analysis);
+      return quotaFileSummaryForWire(analysis);
     }),
   );
   connection.onNotification(LiveUsageNotification, (params) => {

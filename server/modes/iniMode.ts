@@ -6,6 +6,8 @@
 import { readFileSync } from 'node:fs';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
+import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
+import { forgejoStatus } from './quotaMode';
 import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
 import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
@@ -35,14 +37,27 @@ export function createIniMode(context: ModeContext): LanguageMode {
     return sources;
   };
 
+  /**
+   * The Forgejo version an app.ini is checked for, when the setting or the connected server says
+   * which: then TOTAL is judged as that version reads it. Without either, against every reading.
+   */
+  const knownForgejo = (): ResolvedForgejoProfile | undefined => {
+    const resolved = resolveForgejoProfile([
+      { source: 'setting', version: context.settings.forgejoVersion },
+      { source: 'server', version: context.liveUsage()?.version },
+    ]);
+    return resolved.source === 'default' ? undefined : resolved;
+  };
+
   const cache = new Map<string, { version: number; key: string; analysis: AppIniAnalysis }>();
   const analysis = (document: TextDocument, refreshSources = false): AppIniAnalysis => {
     const hit = cache.get(document.uri);
     if (hit && hit.version === document.version && !refreshSources) return hit.analysis;
     const sources = sourcesOf(document);
-    const key = JSON.stringify(sources);
+    const key = `${JSON.stringify(sources)} ${knownForgejo()?.profile.version ?? ''}`;
     if (hit && hit.version === document.version && hit.key === key) return hit.analysis;
-    const result = analyzeAppIni(document.getText(), { groups: sources });
+    const forgejo = knownForgejo();
+    const result = analyzeAppIni(document.getText(), { groups: sources, ...(forgejo ? { forgejo: forgejo.profile } : {}) });
     cache.set(document.uri, { version: document.version, key, analysis: result });
     return result;
   };
@@ -54,7 +69,9 @@ export function createIniMode(context: ModeContext): LanguageMode {
     status: (document) => {
       const result = analysis(document);
       const checkedAgainst = result.groupSources.map((source) => source.label).join(' and ');
+      const forgejo = knownForgejo();
       return {
+        ...(forgejo ? { forgejo: forgejoStatus(forgejo) } : {}),
         shape: checkedAgainst ? `groups from ${checkedAgainst}` : 'quota settings',
         unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: COULD_NOT_CHECK_REASON }] : undefined,
       };

@@ -7,7 +7,9 @@ import { ErrorCodes, ResponseError, type Position } from 'vscode-languageserver'
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/config';
 import { leafUsageFromQuotaUsed } from '../../shared/quota/quotaInfo';
+import { describeResolvedProfile, resolveForgejoProfile, rulesLabel, type ForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { buildEvaluationReport, type EvaluationReport, type ReportOptions } from '../../shared/quota/report';
+import { versionMismatchDiagnostic } from '../../shared/quota/versionMismatch';
 import { quotaCodeActions } from '../../shared/quota/services/codeActions';
 import { quotaCompletion } from '../../shared/quota/services/completion';
 import { quotaHover } from '../../shared/quota/services/hover';
@@ -17,33 +19,48 @@ import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
+import type { DocumentStatusParams } from '../../shared/protocol';
 
 export interface QuotaMode extends LanguageMode {
   analysis(document: TextDocument): QuotaAnalysis;
   evaluationReport(document: TextDocument, options?: Omit<ReportOptions, 'live'>): EvaluationReport;
 }
 
+/** The language status part: "Forgejo 11.0 rules", and where the version came from. */
+export function forgejoStatus(forgejo: ResolvedForgejoProfile): DocumentStatusParams['forgejo'] {
+  return { rules: rulesLabel(forgejo.profile), version: forgejo.profile.version, source: forgejo.source, description: describeResolvedProfile(forgejo) };
+}
+
 export function createQuotaMode(context: ModeContext): QuotaMode {
   interface CacheEntry {
     analysis: QuotaAnalysis;
-    previews?: { live: unknown; accounts: PreviewAccount[] };
+    previews?: { live: unknown; profile: ForgejoProfile; accounts: PreviewAccount[] };
   }
   const cache = new DocumentCache<CacheEntry>((document) => ({ analysis: analyzeQuotaConfig(document.getText()) }));
   const entry = (document: TextDocument) => cache.get(document);
   const analysis = (document: TextDocument) => entry(document).analysis;
   const offset = (document: TextDocument, position: Position) => analysis(document).lines.offsetAt(position);
 
+  /** The version in force for a document: its own `forgejoVersion`, the setting, the connected server, else the default. */
+  const forgejoFor = (document: TextDocument): ResolvedForgejoProfile =>
+    resolveForgejoProfile([
+      { source: 'file', version: analysis(document).forgejoVersion?.text },
+      { source: 'setting', version: context.settings.forgejoVersion },
+      { source: 'server', version: context.liveUsage()?.version },
+    ]);
+
   const liveOption = (): ReportOptions['live'] => {
     const live = context.liveUsage();
     return live ? { account: live.account, server: live.server, usage: leafUsageFromQuotaUsed(live.quota?.used) } : undefined;
   };
 
-  /** Preview verdicts, cached per document version and live usage. */
+  /** Preview verdicts, cached per document version, live usage and Forgejo version in force. */
   const previews = (document: TextDocument): PreviewAccount[] => {
     const cached = entry(document);
     const live = context.liveUsage();
-    if (!cached.previews || cached.previews.live !== live) {
-      cached.previews = { live, accounts: previewAccounts(cached.analysis, liveOption()) };
+    const forgejo = forgejoFor(document);
+    if (!cached.previews || cached.previews.live !== live || cached.previews.profile !== forgejo.profile) {
+      cached.previews = { live, profile: forgejo.profile, accounts: previewAccounts(cached.analysis, liveOption(), forgejo) };
     }
     return cached.previews.accounts;
   };
@@ -51,10 +68,14 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
   return {
     kind: 'quota',
     analysis,
-    validate: (document) => analysis(document).diagnostics,
-    status: (document) => ({ shape: analysis(document).isInstance ? 'instance' : 'quota config' }),
-    evaluationReport: (document, options = {}) => buildEvaluationReport(analysis(document), { ...options, live: liveOption() }),
-    hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document)),
+    validate: (document) => {
+      const live = context.liveUsage();
+      const mismatch = versionMismatchDiagnostic(analysis(document), live?.version, live?.server);
+      return mismatch ? [...analysis(document).diagnostics, mismatch] : analysis(document).diagnostics;
+    },
+    status: (document) => ({ shape: analysis(document).isInstance ? 'instance' : 'quota config', forgejo: forgejoStatus(forgejoFor(document)) }),
+    evaluationReport: (document, options = {}) => buildEvaluationReport(analysis(document), { forgejo: forgejoFor(document), ...options, live: liveOption() }),
+    hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document), forgejoFor(document)),
     completion: (document, position) => ({ isIncomplete: false, items: quotaCompletion(analysis(document), offset(document, position)) }),
     definition: (document, position) => findDefinition(analysis(document), document.uri, offset(document, position)),
     references: (document, position, includeDeclaration) =>

@@ -5,6 +5,7 @@
  * `QuotaApiError` whose message a person understands (see errors.ts).
  */
 import { QuotaApiError, kindOfStatus, serverMessageOf } from './errors';
+import { parseJsonExact, stringifyJsonExact } from './json';
 import {
   API_BASE_PATH,
   TOTAL_COUNT_HEADER,
@@ -80,6 +81,16 @@ export class QuotaApiClient {
   /** `GET /user`: who the token belongs to. */
   currentUser(options?: CallOptions): Promise<User> {
     return this.json({ method: 'GET', path: '/user', action: 'find out who is signed in' }, options);
+  }
+
+  /**
+   * `GET /version`: the Forgejo version the server reports (`11.0.3+gitea-1.22.0`). Sent with the
+   * token, because a server that requires sign-in answers 403 to anonymous callers.
+   */
+  async serverVersion(options?: CallOptions): Promise<string> {
+    const answer = await this.json<{ version?: unknown }>({ method: 'GET', path: '/version', action: 'read the server version' }, options);
+    if (typeof answer?.version !== 'string') throw this.invalidResponse('read the server version', this.url('/version'), 'expected {"version": "…"}');
+    return answer.version;
   }
 
   myQuota(options?: CallOptions): Promise<QuotaInfo> {
@@ -275,7 +286,8 @@ export class QuotaApiClient {
   private async parseJson<T>(response: Response, spec: RequestSpec): Promise<T> {
     const text = await response.text();
     try {
-      return JSON.parse(text) as T;
+      // Limits are int64: a JSON number beyond 2^53 is kept exact, as a bigint.
+      return parseJsonExact(text) as T;
     } catch {
       throw this.invalidResponse(spec.action, this.url(spec.path, spec.query), 'the body is not JSON');
     }
@@ -310,7 +322,7 @@ export class QuotaApiClient {
         response = await this.fetchImpl(url, {
           method: spec.method,
           headers,
-          body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+          body: spec.body === undefined ? undefined : stringifyJsonExact(spec.body),
           signal: controller.signal,
         });
       } catch (error) {

@@ -123,12 +123,18 @@ export function kindOfStatus(status: number): QuotaApiFailureKind {
   }
 }
 
-/** The `message` of a Forgejo error body, or a short excerpt of a non-JSON body. */
+/**
+ * The `message` of a Forgejo error body, or a short excerpt of a non-JSON body. A 404's `errors`
+ * win over its message: Forgejo's message there can be a handler's name (an unknown organization
+ * answers "GetOrgByName", with "org does not exist [id: 0, name: …]" under `errors`).
+ */
 export function serverMessageOf(bodyText: string): string | undefined {
   const trimmed = bodyText.trim();
   if (trimmed === '') return undefined;
   try {
     const body: unknown = JSON.parse(trimmed);
+    const errors = (body as { errors?: unknown } | null)?.errors;
+    if (Array.isArray(errors) && errors.length > 0 && errors.every((e) => typeof e === 'string')) return errors.join('; ');
     if (isAPIError(body)) return body.message || undefined;
     if (typeof body === 'object' && body !== null && typeof (body as { message?: unknown }).message === 'string') {
       return (body as { message: string }).message || undefined;

@@ -2,7 +2,14 @@
  * JSON shapes of the quota API, as Forgejo's swagger names them.
  * Field names are exactly Forgejo's (note the upper-case `LFS`); every size and limit is
  * a whole number of bytes. Shared by the reference server (`quota-api/`) and the HTTP client.
+ *
+ * Limits are Forgejo's int64: up to 9,223,372,036,854,775,807, beyond what a JavaScript number
+ * holds exactly (2^53). Both ends read and write JSON losslessly (`lossless-json`), so a limit
+ * is a `Bytes`: a number while it is exact, a bigint above 2^53.
  */
+
+/** A whole number of bytes: a number up to 2^53, a bigint beyond (int64 in Forgejo). */
+export type Bytes = number | bigint;
 
 /** Base path of every endpoint. */
 export const API_BASE_PATH = '/api/v1';
@@ -17,27 +24,27 @@ export const TOTAL_COUNT_HEADER = 'x-total-count';
 // Usage
 
 export interface QuotaUsedSizeRepos {
-  public: number;
-  private: number;
+  public: Bytes;
+  private: Bytes;
 }
 
 export interface QuotaUsedSizeGit {
   /** Upper-case, as Forgejo spells it. */
-  LFS: number;
+  LFS: Bytes;
 }
 
 export interface QuotaUsedSizeAssetsAttachments {
-  issues: number;
-  releases: number;
+  issues: Bytes;
+  releases: Bytes;
 }
 
 export interface QuotaUsedSizeAssetsPackages {
-  all: number;
+  all: Bytes;
 }
 
 export interface QuotaUsedSizeAssets {
   attachments: QuotaUsedSizeAssetsAttachments;
-  artifacts: number;
+  artifacts: Bytes;
   packages: QuotaUsedSizeAssetsPackages;
 }
 
@@ -61,7 +68,7 @@ export interface QuotaUsed {
  */
 export interface QuotaRuleInfo {
   name?: string;
-  limit: number;
+  limit: Bytes;
   subjects?: string[];
 }
 
@@ -86,13 +93,13 @@ export interface QuotaInfo {
 /** `POST /admin/quota/rules`. `limit` is required (absent or null → 422). */
 export interface CreateQuotaRuleOptions {
   name: string;
-  limit: number | null;
+  limit: Bytes | null;
   subjects?: string[];
 }
 
 /** `PATCH /admin/quota/rules/{quotarule}`: each present field is updated; `subjects: []` clears them. */
 export interface EditQuotaRuleOptions {
-  limit?: number;
+  limit?: Bytes;
   subjects?: string[];
 }
 
@@ -102,7 +109,7 @@ export interface EditQuotaRuleOptions {
  */
 export interface CreateQuotaGroupOptions {
   name: string;
-  rules?: Array<Omit<CreateQuotaRuleOptions, 'limit'> & { limit?: number | null }>;
+  rules?: Array<Omit<CreateQuotaRuleOptions, 'limit'> & { limit?: Bytes | null }>;
 }
 
 /** `POST /admin/users/{user}/quota/groups`: replaces the user's explicit groups (all or nothing). */

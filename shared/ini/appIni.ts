@@ -8,6 +8,7 @@ import { describeSize } from '../quota/sizes';
 import { editDistance } from '../text/editDistance';
 import { LineIndex } from '../text/lineIndex';
 import { APP_INI_CODES, type AppIniCode } from './codes';
+import type { ForgejoProfile } from '../quota/forgejoVersion';
 import { newerServerTotal, olderServerTotal, parseGoIniBool, splitGoIniList, type ListItem } from './goValues';
 import { parseIni, type IniDocument, type IniEntry } from './parse';
 
@@ -35,6 +36,11 @@ export interface GroupSource {
 export interface AppIniOptions {
   /** Where group names are known to exist. Empty: group names are not checked ("could not check"). */
   groups?: GroupSource[];
+  /**
+   * The Forgejo version the file is for, when something says so (the setting, the connected
+   * server). Then TOTAL is checked as that version reads it; without it, against both readings.
+   */
+  forgejo?: ForgejoProfile;
 }
 
 /** A setting as Forgejo reads it, and the line it comes from. */
@@ -221,17 +227,33 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     settings.defaultTotal = { value: Number(newer.bytes), older: older === undefined ? -1 : Number(older), entry: totalEntry };
     const olderText = older === undefined ? 'ignore it (unlimited)' : older < 0n && older !== -1n ? `read it as ${older}, a limit no one can meet` : `read it as ${older} bytes`;
     const span = totalEntry.valueSpan.length ? totalEntry.valueSpan : totalEntry.keySpan;
-    if (newer.reason) {
-      report('invalid-total', span, `TOTAL = ${JSON.stringify(value)}: newer Forgejo servers read it as -1 (unlimited) because ${newer.reason}; older servers ${olderText}. Write a number of bytes, a size such as 10G, or -1.`);
-    } else if (value !== '' && (older === undefined || older !== newer.bytes) && headerExists(QUOTA_DEFAULT_SECTION)) {
+    const plainFix = (plain: string) => fixes([{ title: `Write TOTAL as plain bytes (${plain})`, range: at(totalEntry.valueSpan), newText: plain, preferred: true }]);
+    const forgejo = options.forgejo;
+    if (forgejo?.totalParsing === 'integer') {
+      // v11 modules/setting/quota.go maps TOTAL into an int64 with go-ini's non-strict MapTo: a
+      // value that is not an integer is dropped without a word, and TOTAL stays -1 (unlimited).
+      if (value !== '' && older === undefined && headerExists(QUOTA_DEFAULT_SECTION)) {
+        const sized = newer.reason ? undefined : newer.bytes.toString();
+        report(
+          'total-ignored',
+          span,
+          `TOTAL = ${JSON.stringify(value)}: ${forgejo.label} (before 12.0.4) reads TOTAL as a plain integer and silently ignores this value, so the built-in limit stays -1 (unlimited).${sized ? ` Write ${sized}.` : ' Write a number of bytes, or -1.'}`,
+          sized ? plainFix(sized) : {},
+        );
+      }
+    } else if (newer.reason) {
+      const readers = forgejo ? `${forgejo.label} reads` : 'newer Forgejo servers read';
+      report('invalid-total', span, `TOTAL = ${JSON.stringify(value)}: ${readers} it as -1 (unlimited) because ${newer.reason}${forgejo ? '' : `; older servers ${olderText}`}. Write a number of bytes, a size such as 10G, or -1.`);
+    } else if (!forgejo && value !== '' && (older === undefined || older !== newer.bytes) && headerExists(QUOTA_DEFAULT_SECTION)) {
       const plain = newer.bytes.toString();
       report(
         'total-older-servers',
         span,
         `TOTAL = ${JSON.stringify(value)}: newer Forgejo servers read ${describeSize(Number(newer.bytes))}, but older servers (which read TOTAL as a plain integer) ${olderText}. Write ${plain} to be read the same by every version.`,
-        fixes([{ title: `Write TOTAL as plain bytes (${plain})`, range: at(totalEntry.valueSpan), newText: plain, preferred: true }]),
+        plainFix(plain),
       );
     }
+    if (forgejo?.totalParsing === 'integer') settings.defaultTotal = { ...settings.defaultTotal!, value: settings.defaultTotal!.older };
   }
 
   diagnostics.sort(compareDiagnostics);

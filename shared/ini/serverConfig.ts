@@ -4,11 +4,13 @@
  * `quota-state evaluate --config` and `quota-api --config`, so both read app.ini alike.
  *
  * Precedence: a setting written in app.ini (where Forgejo reads it) wins; a setting app.ini
- * leaves out keeps the quota file's value. TOTAL is read as newer Forgejo servers read it
- * (byte sizes such as `10G`), like the evaluation engine follows newer servers.
+ * leaves out keeps the quota file's value. TOTAL is read as the given Forgejo version reads it:
+ * a byte size such as `10G` from 12.0.4 on, a plain integer before (anything else is ignored and
+ * the default -1 stays).
  */
 import type { Diagnostic } from '../diagnostics';
 import type { QuotaModel } from '../quota/model';
+import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../quota/forgejoVersion';
 import { analyzeAppIni, type AppIniAnalysis, type SettingReading } from './appIni';
 
 export type OverridableSetting = 'enabled' | 'defaultGroups' | 'defaultTotal';
@@ -28,7 +30,7 @@ export interface ServerConfig {
   overrides: Partial<{ [K in OverridableSetting]: SettingOrigin<QuotaModel[K]> }>;
 }
 
-export function readServerConfig(text: string, displayName: string): ServerConfig {
+export function readServerConfig(text: string, displayName: string, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): ServerConfig {
   const analysis = analyzeAppIni(text);
   const origin = <T,>(reading: SettingReading<T> | undefined) =>
     reading
@@ -40,7 +42,8 @@ export function readServerConfig(text: string, displayName: string): ServerConfi
   const overrides: ServerConfig['overrides'] = {};
   const enabled = origin(analysis.settings.enabled);
   const defaultGroups = origin(analysis.settings.defaultGroups);
-  const defaultTotal = origin(analysis.settings.defaultTotal);
+  const totalReading = analysis.settings.defaultTotal;
+  const defaultTotal = origin(totalReading && profile.totalParsing === 'integer' ? { ...totalReading, value: totalReading.older } : totalReading);
   if (enabled) overrides.enabled = enabled;
   if (defaultGroups) overrides.defaultGroups = defaultGroups;
   if (defaultTotal) overrides.defaultTotal = defaultTotal;

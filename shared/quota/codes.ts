@@ -6,6 +6,7 @@ import { defineCodes } from '../codes';
 import { aggregateUsage } from './checks/aggregateUsage';
 import { duplicateNames } from './checks/duplicateNames';
 import { emptySubjects } from './checks/emptySubjects';
+import { invalidForgejoVersion } from './checks/forgejoVersion';
 import type { QuotaCheck } from './checks/finding';
 import { invalidSizes } from './checks/invalidSize';
 import { missingLimit } from './checks/missingLimit';
@@ -20,6 +21,7 @@ import { unusedRules } from './checks/unusedRule';
 import {
   canonicalSubjectFix,
   removeUnusedRuleFix,
+  serverVersionFix,
   unknownGroupFixes,
   unknownNameFixes,
   unknownRuleFixes,
@@ -44,7 +46,9 @@ type QuotaCodeName =
   | 'unknown-account'
   | 'unknown-repo'
   | 'duplicate-account'
-  | 'duplicate-repo';
+  | 'duplicate-repo'
+  | 'invalid-forgejo-version'
+  | 'forgejo-version-mismatch';
 
 export const QUOTA_CODES = defineCodes<QuotaCodeName, { check?: QuotaCheck; fix?: QuotaFixProvider }>([
   { code: 'syntax', severity: 'error', description: 'The file is not valid JSON with comments.' },
@@ -64,6 +68,9 @@ export const QUOTA_CODES = defineCodes<QuotaCodeName, { check?: QuotaCheck; fix?
   { code: 'unknown-repo', severity: 'error', description: 'An attachment, package or artifact names a repository that is not defined.', check: unknownRepos, fix: unknownNameFixes },
   { code: 'duplicate-account', severity: 'error', description: 'Two accounts have the same name.', check: duplicateNames('account') },
   { code: 'duplicate-repo', severity: 'error', description: 'Two repositories have the same owner and name.', check: duplicateNames('repo') },
+  { code: 'invalid-forgejo-version', severity: 'error', description: '`forgejoVersion` is not a Forgejo version, or names a Gitea or Forgejo server without the quota API (before 9.0).', check: invalidForgejoVersion },
+  // Reported by the language server, which knows the connected server's version.
+  { code: 'forgejo-version-mismatch', severity: 'information', description: "`forgejoVersion` declares a Forgejo whose quota rules differ from the connected server's: the previews follow the file.", fix: serverVersionFix },
 ]);
 
 export type QuotaCode = keyof typeof QUOTA_CODES;

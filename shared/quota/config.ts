@@ -100,7 +100,7 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
     }
   }
 
-  const semantic = runSemanticChecks(root, at);
+  const semantic = runSemanticChecks(root, at, nesting.text);
   diagnostics.push(...semantic.diagnostics);
   return {
     ...base,

@@ -86,3 +86,9 @@ export function removeUnusedRuleFix(analysis: QuotaAnalysis, request: FixRequest
   return [{ title: `Remove unused rule "${name}"`, edits: toTextEdits(edits), preferred: false }];
 }
 
+
+/** `forgejo-version-mismatch`: declare the connected server's version instead. */
+export function serverVersionFix(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {
+  const { serverVersion } = request.data as { serverVersion?: string };
+  return serverVersion ? [{ title: `Use the connected server's version ${serverVersion}`, edits: replaceString(request, serverVersion), preferred: false }] : [];
+}

@@ -6,8 +6,11 @@ import type { LeafSubject } from './subjects';
 
 export interface QuotaRule {
   name: string;
-  /** Bytes; -1 unlimited; other negatives never stand. */
-  limit: number;
+  /**
+   * Bytes; -1 unlimited; other negatives never stand. A bigint where a number could not hold it
+   * exactly (above 2^53, up to int64's maximum, as the API's database gives it).
+   */
+  limit: number | bigint;
   /** As written (aliases kept); evaluated by canonical meaning; unknown strings count nothing. */
   subjects: string[];
 }
@@ -22,7 +25,7 @@ export interface QuotaModel {
   enabled: boolean;
   defaultGroups: string[];
   /** Limit of the built-in `size:all` group used when an account has no group at all. */
-  defaultTotal: number;
+  defaultTotal: number | bigint;
   rules: QuotaRule[];
   groups: QuotaGroup[];
   /** Account (user or org) → explicitly assigned group names. */
@@ -30,7 +33,7 @@ export interface QuotaModel {
 }
 
 /** Bytes used per leaf subject; every aggregate subject sums the leaves under it. */
-export type LeafUsage = Record<LeafSubject, number>;
+export type LeafUsage = Record<LeafSubject, number | bigint>;
 
 export interface InstanceAccount {
   name: string;

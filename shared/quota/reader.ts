@@ -8,7 +8,8 @@ import type { Node } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 import { propertyValueNode, spanOf } from '../json/jsoncTree';
 import type { InstanceContent, LeafUsage, QuotaGroup, QuotaModel, QuotaRule } from './model';
-import { parseSize } from './sizes';
+import { forgejoProfile, type ForgejoProfile } from './forgejoVersion';
+import { parseSize, parseSizeExact } from './sizes';
 import { canonicalSubject, isLeafSubject } from './subjects';
 import { computeUsage, zeroUsage } from './usage';
 
@@ -52,6 +53,16 @@ export interface SemanticResult {
   names: NameIndex;
   ruleLayout: RuleLayout[];
   groupLayout: GroupLayout[];
+  /** The file's `forgejoVersion`: which Forgejo's rules its verdicts follow (a valid one wins over the setting and the server). */
+  forgejoVersion?: DeclaredForgejoVersion;
+}
+
+export interface DeclaredForgejoVersion {
+  text: string;
+  span: Span;
+  /** Undefined when the text is not a Forgejo version with a quota API; `error` says why. */
+  profile?: ForgejoProfile;
+  error?: string;
 }
 
 /** A string value and the node it was read from. */
@@ -65,8 +76,8 @@ export interface RuleReading {
   name?: Located;
   /** Undefined when the rule has no `limit` member. */
   limitNode?: Node;
-  /** The limit in bytes, when it is a valid size. */
-  limit?: number;
+  /** The limit in bytes, when it is a valid size; a bigint beyond 2^53 (int64, as Forgejo stores it). */
+  limit?: number | bigint;
   subjectsNode?: Node;
   subjects: Located[];
 }
@@ -95,7 +106,7 @@ export interface QuotaReading {
   /** Account references; `checked` is false where accounts are only checked when the file declares some. */
   accountReferences: Array<Located & { where: string; checked: boolean }>;
   repoReferences: Array<Located & { where: string }>;
-  defaultTotal?: { node: Node; bytes: number };
+  defaultTotal?: { node: Node; bytes: number | bigint };
 }
 
 const INSTANCE_KEYS = ['accounts', 'repos', 'attachments', 'packages', 'artifacts'] as const;
@@ -120,7 +131,8 @@ function stringItems(node: Node | undefined): Array<{ value: string; node: Node 
     .map((n) => ({ value: n.value as string, node: n }));
 }
 
-export function readQuotaDocument(root: Node): QuotaReading {
+/** `text` is what `root` was parsed from: number tokens are read from it, so limits beyond 2^53 stay exact. */
+export function readQuotaDocument(root: Node, text?: string): QuotaReading {
   const occurrences: NameOccurrence[] = [];
   const note = (kind: NameKind, role: NameOccurrence['role'], name: string, node: Node) =>
     occurrences.push({ kind, role, name, span: spanOf(node) });
@@ -154,6 +166,15 @@ export function readQuotaDocument(root: Node): QuotaReading {
     return parsed.ok ? parsed.bytes : undefined;
   };
 
+  /** Reads a limit: like a size, but exact up to int64 (number tokens are read from the text). */
+  const limitAt = (node: Node, what: string): number | bigint | undefined => {
+    const value = node.type === 'string' || node.type === 'number' ? node.value : node.type === 'null' ? null : node.type === 'boolean' ? node.value : node.type === 'array' ? [] : {};
+    const raw = node.type === 'number' && text !== undefined ? text.slice(node.offset, node.offset + node.length) : undefined;
+    const parsed = parseSizeExact(value, raw);
+    reading.sizes.push({ node, what, ...(parsed.ok ? {} : { error: parsed.error }) });
+    return parsed.ok ? parsed.bytes : undefined;
+  };
+
   // ---- Rules ----------------------------------------------------------------------------
   const rules: QuotaRule[] = [];
   const ruleLayout: RuleLayout[] = [];
@@ -163,7 +184,7 @@ export function readQuotaDocument(root: Node): QuotaReading {
     const label = name ? `rule "${name.value}"` : 'this rule';
     if (name) define('rule', name.value, name.node);
     const limitNode = propertyValueNode(ruleNode, 'limit');
-    const limit = limitNode && limitNode.type !== 'null' ? sizeAt(limitNode, `the limit of ${label}`) : undefined;
+    const limit = limitNode && limitNode.type !== 'null' ? limitAt(limitNode, `the limit of ${label}`) : undefined;
     const subjectsNode = propertyValueNode(ruleNode, 'subjects');
     const subjectNodes = stringItems(subjectsNode);
     for (const subject of subjectNodes) reading.subjects.push({ ...subject, where: label });
@@ -212,8 +233,16 @@ export function readQuotaDocument(root: Node): QuotaReading {
     groupReference(ref, 'defaultGroups');
   }
   const defaultTotalNode = propertyValueNode(root, 'defaultTotal');
-  const defaultTotal = defaultTotalNode ? sizeAt(defaultTotalNode, 'defaultTotal') ?? -1 : -1;
+  const defaultTotal = defaultTotalNode ? limitAt(defaultTotalNode, 'defaultTotal') ?? -1 : -1;
   if (defaultTotalNode) reading.defaultTotal = { node: defaultTotalNode, bytes: defaultTotal };
+  const versionNode = propertyValueNode(root, 'forgejoVersion');
+  let forgejoVersion: DeclaredForgejoVersion | undefined;
+  if (versionNode?.type === 'string') {
+    const declared = forgejoProfile(versionNode.value as string);
+    forgejoVersion = declared.ok
+      ? { text: versionNode.value as string, span: spanOf(versionNode), profile: declared.profile }
+      : { text: versionNode.value as string, span: spanOf(versionNode), error: declared.message };
+  }
   const enabledNode = propertyValueNode(root, 'enabled');
   const enabled = enabledNode?.type === 'boolean' ? (enabledNode.value as boolean) : true;
 
@@ -257,7 +286,7 @@ export function readQuotaDocument(root: Node): QuotaReading {
         reading.aggregateUsage.push({ key: entry.key, subject });
         continue;
       }
-      if (bytes !== undefined) leafUsage[canonical] += Math.max(0, bytes);
+      if (bytes !== undefined) leafUsage[canonical] = Number(leafUsage[canonical]) + Math.max(0, bytes);
     }
     usage.set(account, leafUsage);
     usageSource.set(account, 'usage');
@@ -277,7 +306,7 @@ export function readQuotaDocument(root: Node): QuotaReading {
   const model: QuotaModel = { enabled, defaultGroups, defaultTotal, rules, groups, assignments };
   return {
     ...reading,
-    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences }, ruleLayout, groupLayout },
+    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences }, ruleLayout, groupLayout, ...(forgejoVersion ? { forgejoVersion } : {}) },
   };
 }
 

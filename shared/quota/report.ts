@@ -3,11 +3,12 @@
  * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
  */
 import type { QuotaAnalysis } from './config';
-import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, QuotaIndex, ruleAppliesTo, type AccountVerdict, type ResolvedGroup, type RuleVerdict } from './evaluate';
-import type { LeafUsage } from './model';
+import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, ruleUsedExact, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
+import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoProfile, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
+import type { LeafUsage, QuotaRule } from './model';
 import { formatSize, UNLIMITED } from './sizes';
-import { canonicalSubject } from './subjects';
-import { zeroUsage } from './usage';
+import { canonicalSubject, type Subject } from './subjects';
+import { exactBytes, zeroUsage } from './usage';
 
 export interface AccountReport extends AccountVerdict {
   /** Present on the signed-in user's account when its usage came live from a quota API. */
@@ -15,6 +16,8 @@ export interface AccountReport extends AccountVerdict {
 }
 
 export interface EvaluationReport {
+  /** The Forgejo version whose rules decided, and where it came from. */
+  forgejo: { version: string; rules: string; generation: EvaluationGeneration; source: ForgejoVersionSource };
   /** Present (false) only when the file disables quota: verdicts then show what the rules would decide. */
   enabled?: false;
   accounts: AccountReport[];
@@ -27,6 +30,13 @@ export interface ReportOptions {
   subject?: string;
   /** The signed-in user's usage from the API; replaces or adds that account. */
   live?: { account: string; server: string; usage: LeafUsage };
+  /** The Forgejo version in force; default: the file's `forgejoVersion`, else the default version. */
+  forgejo?: ResolvedForgejoProfile;
+}
+
+/** The version in force when the caller names none: the file's, else the default. */
+export function fileForgejoProfile(analysis: QuotaAnalysis): ResolvedForgejoProfile {
+  return resolveForgejoProfile([{ source: 'file', version: analysis.forgejoVersion?.text }]);
 }
 
 /** Accounts in report order: the file's accounts, then the live account if it is new. */
@@ -37,7 +47,8 @@ export function reportAccounts(analysis: QuotaAnalysis, live?: ReportOptions['li
 }
 
 export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOptions = {}): EvaluationReport {
-  const index = new QuotaIndex(analysis.model);
+  const forgejo = options.forgejo ?? fileForgejoProfile(analysis);
+  const index = new QuotaIndex(analysis.model, forgejo.profile);
   const subjects = options.subject !== undefined ? [options.subject] : undefined;
   const names = options.account !== undefined ? [options.account] : reportAccounts(analysis, options.live);
   const accounts = names.map((name): AccountReport => {
@@ -46,7 +57,8 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
     const verdict = evaluateAccount(index, name, usage, subjects);
     return isLive ? { ...verdict, live: { server: options.live!.server } } : verdict;
   });
-  return analysis.model.enabled ? { accounts } : { enabled: false, accounts };
+  const header = { version: forgejo.profile.version, rules: rulesLabel(forgejo.profile), generation: forgejo.profile.generation, source: forgejo.source };
+  return analysis.model.enabled ? { forgejo: header, accounts } : { forgejo: header, enabled: false, accounts };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -55,8 +67,6 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
 
 /** Why a subject is allowed or refused for an account (group names as in the model). */
 export type SubjectReason =
-  /** `none` and the wiki: nothing is measured, so nothing is refused. */
-  | { kind: 'untracked' }
   /** Some group allows it; `binding` is the applicable rule with the least room in that group. */
   | { kind: 'allowed'; group: string; binding: RuleVerdict; headroom: number }
   /** No rule of any of the account's groups applies to the subject: Forgejo refuses what no rule covers. */
@@ -84,33 +94,68 @@ function groupsPhrase(names: string[]): string {
 }
 
 function headroomOf(rule: RuleVerdict): number {
-  return rule.limit === UNLIMITED ? Infinity : Math.max(0, rule.limit - rule.used);
+  const limit = Number(rule.limit);
+  return limit === UNLIMITED ? Infinity : Math.max(0, limit - rule.used);
 }
 
-/** The check verdict for one subject, with the reason and a sentence saying it. */
+/**
+ * What the generation of the index's Forgejo version adds to an explanation, where the answer
+ * depends on it: the reader of a Gen-1 verdict must not take it for the newest behaviour.
+ */
+function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer<QuotaRule>, usage: LeafUsage): string | undefined {
+  const { consulted, answeredFrom } = answer;
+  const profile = index.profile;
+  const notes = uploadTargetNotes(profile, subject);
+  if (profile.generation !== 1) return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+  const unlimitedElsewhere = consulted.some((rule) => exactBytes(rule.limit) === -1n && !rule.subjects.some((s) => canonicalSubject(s) === subject));
+  if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
+  if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
+  if (consulted.some((rule) => exactBytes(rule.limit) !== -1n && ruleUsedExact(rule, usage, profile) === exactBytes(rule.limit))) {
+    notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
+  }
+  return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+}
+
+/**
+ * Whose quota an upload is checked against changed at 14.0.4 (packages) and 15.0.3 (LFS): the
+ * usage sums stay the same, but the account a verdict is about may not be the one Forgejo asks.
+ */
+function uploadTargetNotes(profile: ForgejoProfile, subject: Subject): string[] {
+  if (subject === 'size:assets:packages:all' && profile.packageUploadChargedTo === 'uploader') {
+    return ["before 14.0.4 Forgejo checks a package upload against the uploader's quota, not the package owner's"];
+  }
+  if (subject === 'size:git:lfs' && profile.lfsUploadChargedTo === 'pusher') {
+    return ["before 15.0.3 Forgejo checks an LFS upload against the pusher's quota, not the repository owner's"];
+  }
+  return [];
+}
+
+/** The check verdict for one subject, with the reason and a sentence saying it, in the index's Forgejo generation. */
 export function explainSubject(index: QuotaIndex, account: string, subject: string, usage: LeafUsage): SubjectExplanation {
   const canonical = canonicalSubject(subject);
-  if (canonical === 'none' || canonical === 'size:assets:wiki') {
-    return { subject, allowed: true, headroom: Infinity, reason: { kind: 'untracked' }, sentence: `${subject} is not tracked, so it is always within quota` };
-  }
   const groups = index.groupListOf(account);
   let best: { resolved: ResolvedGroup; binding: RuleVerdict; headroom: number } | undefined;
   const failing: Array<{ group: string; rule: RuleVerdict }> = [];
   const uncovered: string[] = [];
+  const notes = new Set<string>();
   for (const resolved of groups) {
-    const applicable = canonical ? resolved.rules.filter((rule) => ruleAppliesTo(rule, canonical)).map((rule) => evaluateRule(rule, usage)) : [];
-    if (applicable.length === 0) {
+    const answer = canonical ? groupAnswer(resolved.rules, usage, canonical, index.profile) : undefined;
+    if (!answer || !answer.matches) {
       uncovered.push(resolved.group.name);
       continue;
     }
-    const failed = applicable.find((rule) => !rule.stands);
-    if (failed) {
-      failing.push({ group: resolved.group.name, rule: failed });
+    const note = generationNote(index, canonical!, answer, usage);
+    if (note) notes.add(note);
+    const consulted = answer.consulted.map((rule) => evaluateRule(rule, usage, index.profile));
+    if (!answer.allows) {
+      failing.push({ group: resolved.group.name, rule: consulted.find((rule) => !rule.stands) ?? consulted[0] });
       continue;
     }
-    const binding = applicable.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
+    const binding = consulted.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
     if (!best || headroomOf(binding) > best.headroom) best = { resolved, binding, headroom: headroomOf(binding) };
   }
+  const noteText = notes.size ? ` (${[...notes].join('; ')})` : '';
+  const untracked = canonical === 'none' || canonical === 'size:assets:wiki' ? `${subject} is not measured (always 0 bytes), but Forgejo still asks the rules covering it; ` : '';
   if (best) {
     const group = best.resolved.group.name;
     const room = best.headroom === Infinity ? 'no limit' : `${formatSize(best.headroom)} left`;
@@ -119,7 +164,7 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
       allowed: true,
       headroom: best.headroom,
       reason: { kind: 'allowed', group, binding: best.binding, headroom: best.headroom },
-      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}`,
+      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}${noteText}`,
     };
   }
   if (failing.length === 0) {
@@ -128,7 +173,7 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
       allowed: false,
       headroom: 0,
       reason: { kind: 'uncovered', groups: uncovered },
-      sentence: `no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it`,
+      sentence: `${untracked}no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it${noteText}`,
     };
   }
   const parts = failing.map(({ group, rule }) => `rule ${rule.name} of ${groupLabel(group)} fails (${formatSize(rule.used)} of ${formatSize(rule.limit)})`);
@@ -138,13 +183,13 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
     allowed: false,
     headroom: 0,
     reason: { kind: 'fails', failing, uncovered },
-    sentence: `${parts.join('; ')}, so Forgejo refuses ${subject}`,
+    sentence: `${untracked}${parts.join('; ')}, so Forgejo refuses ${subject}${noteText}`,
   };
 }
 
 /** Explanations for every subject the report checked for one account, in the report's order. */
-export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live']): SubjectExplanation[] {
-  const index = new QuotaIndex(analysis.model);
+export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live'], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): SubjectExplanation[] {
+  const index = new QuotaIndex(analysis.model, forgejo.profile);
   const usage = live?.account === account.name ? live.usage : analysis.usage.get(account.name) ?? zeroUsage();
   return Object.keys(account.checks).map((subject) => explainSubject(index, account.name, subject, usage));
 }

@@ -11,8 +11,8 @@ import { readQuotaDocument, type SemanticResult } from './reader';
 
 export type { GroupLayout, NameIndex, NameKind, NameOccurrence, RuleLayout, SemanticResult } from './reader';
 
-export function runSemanticChecks(root: Node, at: (span: Span) => Range): { diagnostics: Diagnostic[]; result: SemanticResult } {
-  const reading = readQuotaDocument(root);
+export function runSemanticChecks(root: Node, at: (span: Span) => Range, text?: string): { diagnostics: Diagnostic[]; result: SemanticResult } {
+  const reading = readQuotaDocument(root, text);
   const toDiagnostic = (finding: QuotaFinding): Diagnostic => ({
     code: finding.code,
     severity: QUOTA_CODES[finding.code as QuotaCode].severity,

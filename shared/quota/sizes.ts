@@ -62,9 +62,13 @@ function describe(value: unknown): string {
 
 const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
 
-/** Human form for display: `unlimited`, `512 B`, `300 MiB`, `1.5 GiB` (at most two decimals). */
-export function formatSize(bytes: number): string {
-  if (bytes === UNLIMITED) return 'unlimited';
+/**
+ * Human form for display: `unlimited`, `512 B`, `300 MiB`, `1.5 GiB` (at most two decimals).
+ * A bigint (a limit beyond 2^53) is rounded only in the unit's two decimals.
+ */
+export function formatSize(exact: number | bigint): string {
+  if (exact === UNLIMITED || exact === -1n) return 'unlimited';
+  const bytes = Number(exact);
   const negative = bytes < 0;
   let magnitude = Math.abs(bytes);
   if (magnitude < 1024) return `${bytes} B`;
@@ -81,7 +85,16 @@ export function formatSize(bytes: number): string {
  * Exact form for writing back into files: the largest binary unit that divides the value
  * (`3 GiB`), else the plain byte count. `parseSize(formatSizeExact(n)) === n` for every safe integer.
  */
-export function formatSizeExact(bytes: number): string | number {
+export function formatSizeExact(exact: number | bigint): string | number {
+  if (typeof exact === 'bigint') {
+    // Beyond 2^53: the largest binary unit that divides it, else the digits as a string (JSON cannot hold the number exactly).
+    for (let unit = BINARY_UNITS.length - 1; unit >= 0; unit--) {
+      const factor = 1n << BigInt(10 * (unit + 1));
+      if (exact > 0n && exact % factor === 0n) return `${exact / factor} ${BINARY_UNITS[unit]}`;
+    }
+    return exact.toString();
+  }
+  const bytes = exact;
   if (bytes <= 0 || !Number.isSafeInteger(bytes)) return bytes;
   for (let unit = BINARY_UNITS.length - 1; unit >= 0; unit--) {
     const factor = 2 ** (10 * (unit + 1));
@@ -90,9 +103,51 @@ export function formatSizeExact(bytes: number): string | number {
   return bytes;
 }
 
-/** `1073741824 bytes (1 GiB)` — used by hovers and messages. */
-export function describeSize(bytes: number): string {
-  if (bytes === UNLIMITED) return 'unlimited (-1)';
+/** `1073741824 bytes (1 GiB)` — used by hovers and messages; the byte count is exact, also beyond 2^53. */
+export function describeSize(bytes: number | bigint): string {
+  if (bytes === UNLIMITED || bytes === -1n) return 'unlimited (-1)';
   const human = formatSize(bytes);
-  return Math.abs(bytes) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
+  return Math.abs(Number(bytes)) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
+}
+
+const INT64_MIN = -(2n ** 63n);
+const INT64_MAX = 2n ** 63n - 1n;
+const EXACT_DECIMAL: Record<string, bigint> = { k: 10n ** 3n, m: 10n ** 6n, g: 10n ** 9n, t: 10n ** 12n, p: 10n ** 15n, e: 10n ** 18n };
+
+export type ExactSizeResult = { ok: true; bytes: number | bigint } | { ok: false; error: string };
+
+/**
+ * A limit as Forgejo stores it, an int64: like `parseSize`, but beyond 2^53 the bytes are an exact
+ * bigint (up to 9,223,372,036,854,775,807) instead of an error. `rawNumber` is the number token as
+ * written in the file, since the parsed JSON number has already lost the digits past 2^53.
+ */
+export function parseSizeExact(value: unknown, rawNumber?: string): ExactSizeResult {
+  // Within 2^53 the answer is parseSize's, so hovers and limits agree to the byte.
+  const simple = parseSize(value);
+  if (simple.ok) return simple;
+  const exact = exactInteger(value, rawNumber);
+  if (exact === undefined) return simple;
+  if (exact < INT64_MIN || exact > INT64_MAX) {
+    return { ok: false, error: `${typeof value === 'string' ? `"${value}"` : rawNumber ?? String(value)} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes` };
+  }
+  const asNumber = Number(exact);
+  return { ok: true, bytes: Number.isSafeInteger(asNumber) ? asNumber : exact };
+}
+
+/** The exact integer a number token or a size string stands for; undefined when it is not one. */
+function exactInteger(value: unknown, rawNumber?: string): bigint | undefined {
+  if (typeof value === 'number') {
+    const raw = rawNumber?.trim();
+    return raw !== undefined && /^-?[0-9]+$/.test(raw) ? BigInt(raw) : undefined;
+  }
+  if (typeof value !== 'string') return undefined;
+  const match = SIZE_RE.exec(value);
+  if (!match) return undefined;
+  const [, sign, digits, unit, binary] = match;
+  const [whole, fraction = ''] = digits.split('.');
+  if (fraction && !unit) return undefined; // "1.5" bytes is not whole: parseSize says so
+  const multiplier = unit ? (binary ? 1n << BigInt(BINARY_EXPONENT[unit.toLowerCase()]) : EXACT_DECIMAL[unit.toLowerCase()]) : 1n;
+  // Sizes round down to whole bytes, as parseSize does.
+  const magnitude = (BigInt(whole + fraction) * multiplier) / 10n ** BigInt(fraction.length);
+  return sign ? -magnitude : magnitude;
 }

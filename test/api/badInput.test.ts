@@ -54,8 +54,8 @@ describe('quota API: bad input', () => {
     assert.equal(noType.status, 201);
   });
 
-  it('limits that are not whole int64-safe numbers → 400', async () => {
-    for (const limit of ['1e400', '1.5', '9007199254740993', '-9007199254740993', '"1 GiB"', 'true', '{}']) {
+  it('limits that are not whole numbers → 400; whole numbers beyond 2^53 are int64 limits like any other', async () => {
+    for (const limit of ['1e400', '1.5', '"1 GiB"', 'true', '{}']) {
       const response = await post(`{"name": "lim", "limit": ${limit}}`);
       assert.equal(response.status, 400, limit);
       errorMessage(response);
@@ -63,6 +63,11 @@ describe('quota API: bad input', () => {
     const largest = await admin.post<QuotaRuleInfo>('/admin/quota/rules', { name: 'largest', limit: Number.MAX_SAFE_INTEGER });
     assert.equal(largest.status, 201);
     assert.equal(largest.body.limit, Number.MAX_SAFE_INTEGER);
+    for (const [name, limit] of [['above-safe', '9007199254740993'], ['below-safe', '-9007199254740993']]) {
+      const response = await post(`{"name": "${name}", "limit": ${limit}}`);
+      assert.equal(response.status, 201, limit);
+      assert.match(response.text, new RegExp(`"limit":${limit}[,}]`), 'written back exactly, unquoted');
+    }
   });
 
   it('names: unicode round-trips through the path; too long, control characters and "/" → 422', async () => {

@@ -135,10 +135,21 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
 
   it('user/org look-ups ignore case; an unknown org is a 404 before any token check, with Forgejo\'s messages', async () => {
     const anonymous = client(server.baseUrl);
+    // routers/api/v1/api.go orgAssignment: ctx.NotFound("GetOrgByName", err) — the string becomes the message.
     const org = await anonymous.get<{ message: string; errors: string[] }>('/orgs/nobody/quota');
     assert.equal(org.status, 404);
-    assert.deepEqual(org.body.errors, ['org does not exist [id: 0, name: nobody]']);
-    const user = await client(server.baseUrl, DEMO_TOKENS.root).get<{ errors: string[] }>('/admin/users/nobody/quota');
-    assert.deepEqual(user.body.errors, ['user does not exist [uid: 0, name: nobody]']);
+    assert.deepEqual(org.body, { message: 'GetOrgByName', url: `${server.baseUrl.replace(/api\/v1$/, '')}api/swagger`, errors: ['org does not exist [id: 0, name: nobody]'] });
+    // services/context/user.go userAssignment: ctx.Error(404, "GetUserByName", err) — the error is the message.
+    const root = client(server.baseUrl, DEMO_TOKENS.root);
+    for (const [method, path] of [['GET', '/admin/users/nobody/quota'], ['POST', '/admin/users/nobody/quota/groups'], ['PUT', '/admin/quota/groups/free/users/nobody'], ['DELETE', '/admin/quota/groups/free/users/nobody']] as const) {
+      const user = await request(server.baseUrl, method, path, { token: DEMO_TOKENS.root, ...(method === 'POST' ? { json: { groups: [] } } : {}) });
+      assert.equal(user.status, 404, `${method} ${path}`);
+      assert.deepEqual(user.body, { message: 'user does not exist [uid: 0, name: nobody]', url: `${server.baseUrl.replace(/api\/v1$/, '')}api/swagger` }, `${method} ${path}`);
+    }
+    // services/context/quota.go Quota{Group,Rule}AssignmentAPI: ctx.NotFound() — the generic message, no reason.
+    for (const path of ['/admin/quota/groups/ghost', '/admin/quota/rules/ghost', '/admin/quota/groups/ghost/users']) {
+      const missing = await root.get(path);
+      assert.deepEqual(missing.body, { message: "The target couldn't be found.", url: `${server.baseUrl.replace(/api\/v1$/, '')}api/swagger`, errors: [] }, path);
+    }
   });
 });

@@ -108,7 +108,7 @@ describe('quota API: storage', () => {
     server = await startServer({ db: dbFile });
     try {
       const rules = (await client(server.baseUrl, DEMO_TOKENS.root).get<QuotaRuleInfo[]>('/admin/quota/rules')).body;
-      const stored = new Map(rules.map((r) => [r.name!, r.limit]));
+      const stored = new Map(rules.map((r) => [r.name!, Number(r.limit)]));
       let deletes = 0;
       for (const [name, states] of possible) {
         const state = stored.has(name) ? stored.get(name)! : 'absent';

@@ -64,9 +64,9 @@ describe('quota-state evaluate (built CLI)', () => {
   it('prints a readable text report', () => {
     const result = runQuotaState(['evaluate', DEMO, '--account', 'bob']);
     assert.equal(result.status, 0);
-    assert.match(result.stdout, /^bob: OVER QUOTA \(group free\)/);
+    assert.match(result.stdout, /^Forgejo 15\.0 rules \(no version given: the default 15\.0\.9, the supported LTS line\)\n\nbob: OVER QUOTA \(group free\)/);
     assert.match(result.stdout, /OVER repos-100m: 140 MiB used of 100 MiB/);
-    assert.match(result.stdout, /over quota for size:all, size:repos:all, size:repos:public, size:repos:private, size:git:all/);
+    assert.match(result.stdout, /over quota for none, size:all, size:repos:all, size:repos:public, size:repos:private, size:git:all/);
   });
 
   it('exits 2 with located messages for an invalid quota config', () => {

@@ -4,6 +4,7 @@ import { accountVerdict, dashboardFromQuotaInfo, repositoryListItem } from '../.
 import type { QuotaInfo } from '../../shared/api/types';
 import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
 import { zeroUsage } from '../../shared/quota/usage';
+import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 
 const MiB = 2 ** 20;
 /** bob of the demo instance, as `GET /user/quota` answers it (names hidden in user views). */
@@ -66,5 +67,36 @@ describe('quota dashboard model and page', () => {
     const none = dashboardFromQuotaInfo('dave', { used: bob.used, groups: [] }, { kind: 'admin', server: 's' });
     assert.equal(none.noGroups, true);
     assert.match(none.subjects[0].explanation, /lists no quota group for dave/);
+  });
+});
+
+describe('the dashboard follows the Forgejo version', () => {
+  const atLimit: QuotaInfo = {
+    used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:public': 1024 }),
+    groups: [{ rules: [{ limit: 1024, subjects: ['size:repos:all'] }] }],
+  };
+  const v11 = forgejoProfile('11.0.3');
+  assert.ok(v11.ok);
+  it('a rule at its limit is within quota on 11.0 and over it on the newest rules, and the page names the rules', () => {
+    const old = dashboardFromQuotaInfo('dora', atLimit, { kind: 'self', server: 'http://127.0.0.1:1/api/v1' }, v11.profile);
+    assert.equal(old.within, true);
+    assert.equal(old.rules, 'Forgejo 11.0 rules');
+    assert.match(renderDashboard(old, { cspSource: 'c', nonce: 'n' }), /signed in to http:\/\/127\.0\.0\.1:1\/api\/v1 · Forgejo 11\.0 rules/);
+    const newest = dashboardFromQuotaInfo('dora', atLimit, { kind: 'self', server: 'http://127.0.0.1:1/api/v1' });
+    assert.equal(newest.within, false);
+    assert.equal(newest.rules, 'Forgejo 15.0 rules');
+  });
+});
+
+describe('the dashboard shows int64 limits exactly', () => {
+  it('a limit of 9,223,372,036,854,775,807 keeps every digit on the page', () => {
+    const quota: QuotaInfo = {
+      used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:public': 1024 }),
+      groups: [{ name: 'huge', rules: [{ name: 'int64-max', limit: 2n ** 63n - 1n, subjects: ['size:all'] }] }],
+    };
+    const model = dashboardFromQuotaInfo('dora', quota, { kind: 'admin', server: 'http://127.0.0.1:1/api/v1' });
+    assert.equal(model.groups[0].rules[0].limit, 9223372036854775807n);
+    assert.equal(model.groups[0].rules[0].stands, true);
+    assert.match(renderDashboard(model, { cspSource: 'c', nonce: 'n' }), /9,223,372,036,854,775,807 B/);
   });
 });

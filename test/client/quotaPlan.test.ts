@@ -71,6 +71,7 @@ describe('preview table', () => {
   it('shows each account, group, rule figures and subject verdicts in words', () => {
     const text = formatEvaluationReport(
       {
+        forgejo: { version: '11.0.3', rules: 'Forgejo 11.0 rules', generation: 1, source: 'file' },
         accounts: [
           {
             name: 'dora',
@@ -83,6 +84,7 @@ describe('preview table', () => {
       'team.quota.jsonc',
     );
     assert.match(text, /## dora: over quota/);
+    assert.match(text, /Forgejo 11\.0 rules: the verdicts are what Forgejo 11\.0\.3 decides/);
     assert.match(text, /\| free \| repos \| 2 KiB \| 1 KiB \| \*\*fails\*\* \| fails \|/);
     assert.match(text, /\| `size:assets:wiki` \| within quota \|/);
   });

@@ -2,7 +2,9 @@
  * Golden fixtures for app.ini: each `test/fixtures/ini/<name>.ini` has its expected diagnostics
  * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
  * message, related lines and the quick-fix titles). Group names are checked against
- * `groups.json` (except in `unchecked.ini`). Together they cover every code of the registry.
+ * `groups.json` (except in `unchecked.ini`). A name ending in `-vX.Y.Z` is checked for that Forgejo
+ * version (as when the setting or the connected server names it). Together they cover every code
+ * of the registry.
  */
 import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
@@ -10,6 +12,7 @@ import { join } from 'node:path';
 import { codeList } from '../../shared/codes';
 import { analyzeAppIni, type FixData, type GroupSource } from '../../shared/ini/appIni';
 import { APP_INI_CODES } from '../../shared/ini/codes';
+import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'ini');
 const SOURCES = (JSON.parse(readFileSync(join(FIXTURES, 'groups.json'), 'utf8')) as { sources: GroupSource[] }).sources;
@@ -26,7 +29,9 @@ interface Expected {
 
 export function goldenOf(name: string): Expected[] {
   const text = readFileSync(join(FIXTURES, `${name}.ini`), 'utf8');
-  const analysis = analyzeAppIni(text, { groups: name === 'unchecked' ? [] : SOURCES });
+  const version = /-v(\d+\.\d+\.\d+)$/.exec(name)?.[1];
+  const forgejo = version === undefined ? undefined : forgejoProfile(version);
+  const analysis = analyzeAppIni(text, { groups: name === 'unchecked' ? [] : SOURCES, ...(forgejo?.ok ? { forgejo: forgejo.profile } : {}) });
   const lines = text.split('\n');
   return analysis.diagnostics.map((d) => {
     const { start, end } = d.range;

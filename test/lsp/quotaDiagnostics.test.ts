@@ -49,7 +49,8 @@ describe('quota files through the language server: diagnostics', () => {
   it('uses the default severity of every code', () => {
     for (const d of diagnostics) assert.equal(d.severity, SEVERITY[String(d.code)], `${d.code}: ${d.message}`);
     const codes = new Set(diagnostics.map((d) => String(d.code)));
-    for (const code of Object.keys(SEVERITY).filter((c) => c !== 'syntax')) assert.ok(codes.has(code), `fixture covers ${code}`);
+    // forgejo-version-mismatch needs a connected server: test/lsp/forgejoVersion.test.ts covers it.
+    for (const code of Object.keys(SEVERITY).filter((c) => c !== 'syntax' && c !== 'forgejo-version-mismatch')) assert.ok(codes.has(code), `fixture covers ${code}`);
   });
 
   it('locates each diagnostic on the exact node', () => {

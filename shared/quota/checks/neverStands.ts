@@ -2,7 +2,7 @@
 import { spanOf } from '../../json/jsoncTree';
 import type { QuotaCheck, QuotaFinding } from './finding';
 
-const neverStands = (limit: number) => limit === 0 || limit < -1;
+const neverStands = (limit: number | bigint) => limit === 0 || limit < -1;
 
 export const neverStandingLimits: QuotaCheck = (reading) => {
   const findings: QuotaFinding[] = [];
@@ -13,7 +13,8 @@ export const neverStandingLimits: QuotaCheck = (reading) => {
       code: 'never-stands',
       message: limit === 0 ? `${rule} never stands: a limit of 0 is exceeded even at zero usage (use -1 for unlimited)` : `${rule} never stands: ${limit} is negative and only -1 means unlimited`,
       span: spanOf(limitNode),
-      data: { name: name?.value, limit },
+      // The data travels as plain JSON: a limit beyond 2^53 as its digits.
+      data: { name: name?.value, limit: typeof limit === 'bigint' ? limit.toString() : limit },
     });
   }
   const total = reading.defaultTotal;
@@ -22,7 +23,7 @@ export const neverStandingLimits: QuotaCheck = (reading) => {
       code: 'never-stands',
       message: `The built-in default group never stands: defaultTotal ${total.bytes} ${total.bytes === 0 ? 'is exceeded even at zero usage' : 'is negative and only -1 means unlimited'}`,
       span: spanOf(total.node),
-      data: { limit: total.bytes },
+      data: { limit: typeof total.bytes === 'bigint' ? total.bytes.toString() : total.bytes },
     });
   }
   return findings;

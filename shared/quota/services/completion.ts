@@ -3,6 +3,14 @@ import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 
 import type { QuotaAnalysis } from '../config';
 import { CANONICAL_SUBJECTS, LEAF_SUBJECTS, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
 import { quotaContextAt } from './location';
+import { DEFAULT_FORGEJO_VERSION, FORGEJO_RELEASE_VERSIONS, forgejoProfile, profileDifferences, rulesLabel, type ForgejoProfile } from '../forgejoVersion';
+
+/** What a version's rules do differently from the newest, for completion and hover. */
+export function versionDocumentation(profile: ForgejoProfile, differences = profileDifferences(profile)): string {
+  return differences.length
+    ? `On ${profile.label}, unlike the newest Forgejo:\n\n${differences.map((d) => `- ${d}`).join('\n')}`
+    : `${profile.label} follows the newest quota rules: a rule stands while usage is below its limit, a rule on a subject also covers the subjects below it, and uploads are checked against the owner's quota.`;
+}
 
 function uniqueNames(analysis: QuotaAnalysis, kind: 'rule' | 'group' | 'account'): string[] {
   const names = analysis.names.occurrences.filter((o) => o.kind === kind && o.role === 'definition').map((o) => o.name);
@@ -12,7 +20,7 @@ function uniqueNames(analysis: QuotaAnalysis, kind: 'rule' | 'group' | 'account'
 
 export function quotaCompletion(analysis: QuotaAnalysis, offset: number): CompletionItem[] {
   const context = quotaContextAt(analysis, offset);
-  if (context.kind !== 'subject' && context.kind !== 'name') return [];
+  if (context.kind !== 'subject' && context.kind !== 'name' && context.kind !== 'forgejoVersion') return [];
   // Replace the whole string the cursor is in (quotes included), or insert a quoted value.
   const node = context.node;
   const range: Range = node ? analysis.lines.rangeOf(node) : analysis.lines.rangeOf({ offset, length: 0 });
@@ -25,6 +33,19 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
     textEdit: { range, newText: JSON.stringify(label) },
     filterText: JSON.stringify(label),
   });
+  if (context.kind === 'forgejoVersion') {
+    return FORGEJO_RELEASE_VERSIONS.map((version, i) => {
+      const profile = (forgejoProfile(version) as { profile: ForgejoProfile }).profile;
+      const differences = profileDifferences(profile);
+      return item(
+        version,
+        CompletionItemKind.Constant,
+        `${rulesLabel(profile)}${version === DEFAULT_FORGEJO_VERSION ? ' (the default)' : ''}`,
+        versionDocumentation(profile, differences),
+        String(i).padStart(2, '0'),
+      );
+    });
+  }
   if (context.kind === 'subject') {
     const subjects = context.leafOnly ? LEAF_SUBJECTS : CANONICAL_SUBJECTS;
     return subjects.map((subject, i) => {

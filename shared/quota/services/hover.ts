@@ -2,8 +2,10 @@
 import { MarkupKind, type Hover } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { QuotaIndex } from '../evaluate';
-import { explainSubject } from '../report';
-import { describeSize, formatSize, parseSize } from '../sizes';
+import { explainSubject, fileForgejoProfile } from '../report';
+import { rulesLabel, type ResolvedForgejoProfile } from '../forgejoVersion';
+import { versionDocumentation } from './completion';
+import { describeSize, formatSize, parseSizeExact } from '../sizes';
 import { canonicalSubject, isSubjectAlias, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
 import { ruleFigure } from './describe';
 import { occurrenceAt, quotaContextAt } from './location';
@@ -13,10 +15,24 @@ function markdown(lines: string[]): Hover['contents'] {
   return { kind: MarkupKind.Markdown, value: lines.join('\n') };
 }
 
-export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[]): Hover | null {
+export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): Hover | null {
   const context = quotaContextAt(analysis, offset);
+  if (context.kind === 'forgejoVersion' && context.node) {
+    const declared = analysis.forgejoVersion;
+    if (!declared?.profile) return declared?.error ? { contents: markdown([declared.error]), range: analysis.lines.rangeOf(context.node) } : null;
+    return {
+      contents: markdown([
+        `**${rulesLabel(declared.profile)}** — the previews, hovers and \`quota-state evaluate\` answer as Forgejo ${declared.text} does.`,
+        '',
+        versionDocumentation(declared.profile),
+      ]),
+      range: analysis.lines.rangeOf(context.node),
+    };
+  }
   if (context.kind === 'size') {
-    const parsed = parseSize(context.node.value);
+    // From the token as written: a limit beyond 2^53 keeps its digits.
+    const node = context.node;
+    const parsed = parseSizeExact(node.value, node.type === 'number' ? analysis.parsedText.slice(node.offset, node.offset + node.length) : undefined);
     if (!parsed.ok) return null;
     return {
       contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', `The ${context.owner}.`]),
@@ -33,7 +49,11 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
         `**${canonical}** — ${SUBJECT_DESCRIPTIONS[canonical]}`,
         ...(isSubjectAlias(value) ? ['', `\`${value}\` is the seed's spelling of \`${canonical}\`; real Forgejo servers accept only \`${canonical}\`.`] : []),
         '',
-        ancestors.length ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)` : 'No ancestors: only rules listing this subject apply to it.',
+        forgejo.profile.generation === 1
+          ? `${rulesLabel(forgejo.profile)}: only rules listing this subject, and rules with limit -1, apply to it; when none does, rules on the subjects below it answer (rules on its parents never do).`
+          : ancestors.length ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)` : 'No ancestors: only rules listing this subject apply to it.',
+        // Enforcement changed with the generation too: the API's branch creation asks a different subject.
+        ...(canonical === forgejo.profile.branchCreationSubject ? ['', `${forgejo.profile.label} asks this subject when a branch is created through the API (\`POST /repos/{owner}/{repo}/branches\`).`] : []),
       ]),
       range: analysis.lines.rangeOf(context.node),
     };
@@ -41,7 +61,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
   const occurrence = occurrenceAt(analysis, offset);
   if (!occurrence) return null;
   const range = analysis.lines.rangeOf(occurrence.span);
-  const index = new QuotaIndex(analysis.model);
+  const index = new QuotaIndex(analysis.model, forgejo.profile);
   if (occurrence.kind === 'rule') {
     const rule = index.rules.get(occurrence.name);
     if (!rule) return { contents: markdown([`Rule **${occurrence.name}** is not defined.`]), range };

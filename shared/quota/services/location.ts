@@ -11,6 +11,7 @@ export type QuotaContext =
   | { kind: 'subject'; leafOnly: boolean; node?: Node; isKey: boolean }
   | { kind: 'size'; node: Node; owner: string }
   | { kind: 'name'; nameKind: NameKind; role: 'definition' | 'reference'; node?: Node; isKey: boolean }
+  | { kind: 'forgejoVersion'; node?: Node }
   | { kind: 'other' };
 
 const SIZE_KEYS = new Set(['limit', 'gitSize', 'lfsSize', 'size']);
@@ -29,6 +30,7 @@ export function quotaContextAt(analysis: QuotaAnalysis, offset: number): QuotaCo
   const isKey = location.isAtPropertyKey;
   const [top, second, third, fourth] = path;
 
+  if (top === 'forgejoVersion' && path.length === 1 && !isKey) return { kind: 'forgejoVersion', node };
   if (top === 'rules' && third === 'subjects' && typeof fourth === 'number') return { kind: 'subject', leafOnly: false, node, isKey: false };
   if (top === 'usage' && path.length === 3 && isKey) return { kind: 'subject', leafOnly: true, node, isKey: true };
   if (top === 'groups' && third === 'rules' && typeof fourth === 'number') return { kind: 'name', nameKind: 'rule', role: 'reference', node, isKey: false };

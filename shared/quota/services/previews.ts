@@ -19,11 +19,11 @@ export interface PreviewAccount {
 }
 
 /** Accounts that have preview usage, evaluated; the live account (if any) last and marked. */
-export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live']): PreviewAccount[] {
+export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live'], forgejo?: ReportOptions['forgejo']): PreviewAccount[] {
   const names = [...analysis.usage.keys()].filter((name) => name !== live?.account);
   if (live) names.push(live.account);
   if (names.length === 0) return [];
-  const report = buildEvaluationReport({ ...analysis, accountNames: names }, { live });
+  const report = buildEvaluationReport({ ...analysis, accountNames: names }, { live, forgejo });
   return report.accounts.map((account) => ({
     report: account,
     source: account.live ? 'live' : analysis.usageSource.get(account.name) ?? 'usage',

@@ -26,7 +26,7 @@ function assertMatchesApi(model: DashboardModel, quota: QuotaInfo): void {
   const expected = usageBySubject(leafUsageFromQuotaUsed(quota.used));
   for (const row of model.subjects) assert.equal(row.used, expected[row.subject], `${row.subject} in use`);
   assert.equal(model.subjects.length, Object.keys(expected).length - 1, 'every subject but none');
-  const limits = (groups: Array<{ rules: Array<{ limit: number }> }>) => groups.map((g) => g.rules.map((r) => r.limit).sort((a, b) => a - b));
+  const limits = (groups: Array<{ rules: Array<{ limit: number | bigint }> }>) => groups.map((g) => g.rules.map((r) => Number(r.limit)).sort((a, b) => a - b));
   assert.deepEqual(limits(model.groups).sort(), limits(quota.groups).sort());
 }
 

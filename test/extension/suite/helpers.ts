@@ -83,12 +83,15 @@ export interface QuotaApiServer {
   stop(): Promise<void>;
 }
 
-/** The real reference API (built dist/quota-api/main.js), in-memory database, seeded with the demo instance or `seed`. */
-export function startQuotaApi(seed?: string): Promise<QuotaApiServer> {
+/**
+ * The real reference API (built dist/quota-api/main.js), in-memory database, seeded with the demo
+ * instance or `seed`; `args` go to quota-api as they are (e.g. `--forgejo-version 11.0.3`).
+ */
+export function startQuotaApi(seed?: string, args: string[] = []): Promise<QuotaApiServer> {
   const root = repositoryRoot();
   const child: ChildProcess = spawn(
     process.execPath,
-    [path.join(root, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', seed ?? path.join(root, 'examples', 'demo.quota.jsonc')],
+    [path.join(root, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', seed ?? path.join(root, 'examples', 'demo.quota.jsonc'), ...args],
     { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ELECTRON_RUN_AS_NODE: '1' } },
   );
   const stop = () =>
@@ -121,9 +124,9 @@ export function startQuotaApi(seed?: string): Promise<QuotaApiServer> {
 }
 
 /** Starts the reference API and points the extension at it, as a user's settings would. */
-export async function connectToQuotaApi(seed?: string): Promise<QuotaApiServer> {
+export async function connectToQuotaApi(seed?: string, args: string[] = []): Promise<QuotaApiServer> {
   await activeExtension();
-  const server = await startQuotaApi(seed);
+  const server = await startQuotaApi(seed, args);
   await setSetting('api.baseUrl', server.baseUrl);
   await setSetting('api.timeout', 10_000);
   return server;

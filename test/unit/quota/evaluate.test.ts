@@ -128,13 +128,15 @@ describe('quota engine', () => {
       ]);
       // The built-in rule lists size:all, an ancestor of every tracked subject.
       assert.equal(verdict.checks['size:repos:public'], false);
-      assert.equal(verdict.checks['size:assets:wiki'], true);
+      // Forgejo 13+ (`rule.go` subjectToParent) walks the wiki up to size:assets:all and size:all too.
+      assert.equal(verdict.checks['size:assets:wiki'], false);
     });
     it('defaultTotal defaults to -1: an account with no group is unlimited', () => {
       const index = new QuotaIndex(model({}));
       const verdict = evaluateAccount(index, 'anyone', usage({ 'size:repos:private': 10 ** 12 }));
       assert.equal(verdict.groups[0].rules[0].limit, -1);
-      for (const subject of CANONICAL_SUBJECTS) assert.equal(verdict.checks[subject], true, subject);
+      // `none` has no parent in Forgejo's subjectToParent: only a rule listing `none` covers it.
+      for (const subject of CANONICAL_SUBJECTS) assert.equal(verdict.checks[subject], subject !== 'none', subject);
     });
     it('assignments to groups that do not exist are ignored', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['pro'], assignments: { eve: ['ghost'] } }));
@@ -157,9 +159,11 @@ describe('quota engine', () => {
       { title: 'a size:assets:all rule answers packages', rule: ['size:assets:all'], ask: 'size:assets:packages:all', allowed: true },
       { title: 'an attachments rule does not answer artifacts', rule: ['size:assets:attachments:all'], ask: 'size:assets:artifacts', allowed: false },
       { title: 'a group with no applicable rule denies', rule: ['size:git:lfs'], ask: 'size:assets:artifacts', allowed: false },
-      { title: 'the wiki is always allowed', rule: ['size:all'], limit: 0, ask: 'size:assets:wiki', allowed: true },
-      { title: 'the seed spelling size:wiki is always allowed', rule: ['size:all'], limit: 0, ask: 'size:wiki', allowed: true },
-      { title: 'none is always allowed', rule: ['size:all'], limit: 0, ask: 'none', allowed: true },
+      { title: 'the wiki is answered by a size:all rule (Forgejo walks it up to size:assets:all)', rule: ['size:all'], limit: 0, ask: 'size:assets:wiki', allowed: false },
+      { title: 'the wiki is answered by a size:assets:all rule', rule: ['size:assets:all'], limit: 10, ask: 'size:assets:wiki', allowed: true },
+      { title: 'the seed spelling size:wiki is the wiki', rule: ['size:all'], limit: 0, ask: 'size:wiki', allowed: false },
+      { title: 'none is covered only by a rule listing none', rule: ['size:all'], limit: -1, ask: 'none', allowed: false },
+      { title: 'a rule listing none allows it', rule: ['none'], limit: 1, ask: 'none', allowed: true },
       { title: 'asking by alias: sizelfs is answered by a size:git:all rule', rule: ['size:git:all'], ask: 'sizelfs', allowed: true },
       { title: 'a rule written with an alias answers the canonical subject', rule: ['sizeall'], ask: 'size:git:lfs', allowed: true },
       { title: 'an unknown subject is never allowed', rule: ['size:all'], ask: 'size:everything', allowed: false },

@@ -3,6 +3,7 @@ import { QuotaIndex } from '../../../shared/quota/evaluate';
 import type { QuotaModel } from '../../../shared/quota/model';
 import { explainSubject } from '../../../shared/quota/report';
 import { zeroUsage } from '../../../shared/quota/usage';
+import { forgejoProfile } from '../../../shared/quota/forgejoVersion';
 
 const MiB = 2 ** 20;
 
@@ -64,7 +65,53 @@ describe('verdicts in words (explainSubject)', () => {
     );
   });
 
-  it('treats the wiki and none as untracked', () => {
-    assert.equal(explainSubject(index, 'alice', 'size:assets:wiki', zeroUsage()).sentence, 'size:assets:wiki is not tracked, so it is always within quota');
+  it('says the wiki is not measured, yet Forgejo still asks the rules covering it', () => {
+    assert.equal(
+      explainSubject(index, 'alice', 'size:assets:wiki', zeroUsage()).sentence,
+      'size:assets:wiki is not measured (always 0 bytes), but Forgejo still asks the rules covering it; no rule of group free covers size:assets:wiki, so Forgejo refuses it',
+    );
+  });
+});
+
+describe('verdicts in words follow the Forgejo version', () => {
+  const profile = (version: string) => {
+    const result = forgejoProfile(version);
+    assert.ok(result.ok);
+    return result.profile;
+  };
+  const rules = [
+    { name: 'lfs-unlimited', limit: -1, subjects: ['size:git:lfs'] },
+    { name: 'repos-1k', limit: 1024, subjects: ['size:repos:all'] },
+  ];
+  const build = (version: string, groupRules: string[]) =>
+    new QuotaIndex(model({ rules, groups: [{ name: 'g', rules: groupRules }], assignments: { u: ['g'] } }), profile(version));
+
+  it('before 13.0 a -1 rule covers every subject, and the explanation says so', () => {
+    const gen1 = explainSubject(build('11.0.3', ['lfs-unlimited']), 'u', 'size:assets:artifacts', zeroUsage());
+    assert.equal(gen1.allowed, true);
+    assert.match(gen1.sentence, /\(Forgejo 11\.0: on Forgejo before 13\.0 a rule with limit -1 covers every subject\)$/);
+    const gen2 = explainSubject(build('15.0.0', ['lfs-unlimited']), 'u', 'size:assets:artifacts', zeroUsage());
+    assert.equal(gen2.allowed, false);
+    assert.doesNotMatch(gen2.sentence, /before 13\.0/);
+  });
+
+  it('before 13.0 usage equal to the limit is within it, and a parent is answered from its children', () => {
+    const usage = { ...zeroUsage(), 'size:repos:public': 1024 };
+    const atLimit = explainSubject(build('12.0.3', ['repos-1k']), 'u', 'size:repos:all', usage);
+    assert.equal(atLimit.allowed, true);
+    assert.match(atLimit.sentence, /usage equal to the limit is still within it/);
+    const fromChildren = explainSubject(build('11.0.3', ['repos-1k']), 'u', 'size:all', zeroUsage());
+    assert.equal(fromChildren.allowed, true);
+    assert.match(fromChildren.sentence, /a subject no rule names is answered from its children \(size:repos:all\)/);
+    assert.equal(explainSubject(build('13.0.0', ['repos-1k']), 'u', 'size:all', zeroUsage()).allowed, false);
+  });
+
+  it('names whose quota an upload is checked against where that differs from the newest Forgejo', () => {
+    const packages = { name: 'packages', limit: 1024, subjects: ['size:assets:packages:all'] };
+    const index = (version: string) => new QuotaIndex(model({ rules: [packages, ...rules], groups: [{ name: 'g', rules: ['packages', 'lfs-unlimited'] }], assignments: { u: ['g'] } }), profile(version));
+    assert.match(explainSubject(index('14.0.3'), 'u', 'size:assets:packages:all', zeroUsage()).sentence, /before 14\.0\.4 Forgejo checks a package upload against the uploader's quota/);
+    assert.doesNotMatch(explainSubject(index('14.0.4'), 'u', 'size:assets:packages:all', zeroUsage()).sentence, /uploader/);
+    assert.match(explainSubject(index('15.0.2'), 'u', 'size:git:lfs', zeroUsage()).sentence, /before 15\.0\.3 Forgejo checks an LFS upload against the pusher's quota/);
+    assert.doesNotMatch(explainSubject(index('15.0.3'), 'u', 'size:git:lfs', zeroUsage()).sentence, /pusher/);
   });
 });
