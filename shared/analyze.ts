@@ -4,9 +4,8 @@
  */
 import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from './diagnostics';
 import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';
-import { analyzeAppIni, type GroupSource } from './ini/appIni';
-import { analyzeQuotaConfig } from './quota/config';
-import { analyzeState } from './state/analyze';
+import { FILE_KINDS } from './fileKinds';
+import type { GroupSource } from './ini/appIni';
 import type { StateSchemaMode } from './state/codes';
 
 export interface FileDiagnostics {
@@ -26,8 +25,7 @@ export interface AnalyzeOptions {
 }
 
 export function diagnosticsForKind(kind: DocumentKind, text: string, options: Pick<AnalyzeOptions, 'groups' | 'stateSchema'> = {}): Diagnostic[] {
-  if (kind === 'appIni') return analyzeAppIni(text, { groups: options.groups }).diagnostics;
-  return kind === 'state' ? analyzeState(text, { schema: options.stateSchema }).diagnostics : analyzeQuotaConfig(text).diagnostics;
+  return FILE_KINDS[kind].analyze(text, options);
 }
 
 export function analyzeFile(path: string, text: string, options: AnalyzeOptions = {}): FileDiagnostics {

@@ -5,13 +5,12 @@
  * Parsing and validation are pure; finding the file takes an injected reader (shared/ does no I/O).
  */
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import { codeList } from './codes';
 import type { Severity, SeverityOverrides } from './diagnostics';
 import { DEFAULT_FILE_PATTERNS, matchesAny, type DocumentKind, type FilePatterns } from './documentKind';
 import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
-import { QUOTA_CODES } from './quota/codes';
-import { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, type StateSchemaMode } from './state/codes';
+import { allDiagnosticCodes } from './fileKinds';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from './state/codes';
 
 export const PROJECT_CONFIG_FILE = '.quota-state.json';
 
@@ -41,12 +40,10 @@ export class ProjectConfigError extends Error {
 
 const LEVELS: readonly (Severity | 'off')[] = ['error', 'warning', 'information', 'hint', 'off'];
 
-/** Every code of both registries: a severity override naming another code is a typo. */
-export function knownCodes(): string[] {
-  return [...new Set([...codeList(STATE_CODES), ...codeList(QUOTA_CODES)].map((c) => c.code))].sort();
-}
+/** Every code of every file kind's registry: a severity override naming another code is a typo. */
+export const knownCodes = allDiagnosticCodes;
 
-function closestCode(code: string, codes: string[]): string | undefined {
+export function closestCode(code: string, codes: string[]): string | undefined {
   let best: string | undefined;
   let bestDistance = Math.max(2, Math.floor(code.length / 3)) + 1;
   for (const candidate of codes) {

@@ -41,7 +41,7 @@ export function summary(reports: FileReport[]): string {
 export function textReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
-    if (!r.kind) lines.push(`${r.file}: skipped: not recognised as a resource-state or quota file`);
+    if (!r.kind) lines.push(`${r.file}: skipped: not recognised as a resource-state, quota or app.ini file`);
     for (const d of r.diagnostics) lines.push(located(r.file, d));
   }
   lines.push(summary(reports));
@@ -75,7 +75,7 @@ export function githubReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     const file = r.file.replace(/\\/g, '/');
-    if (!r.kind) lines.push(`::notice file=${escapeProperty(file)},title=skipped::${escapeData('Not recognised as a resource-state or quota file; not checked.')}`);
+    if (!r.kind) lines.push(`::notice file=${escapeProperty(file)},title=skipped::${escapeData('Not recognised as a resource-state, quota or app.ini file; not checked.')}`);
     for (const d of r.diagnostics) {
       const { start, end } = d.range;
       const properties = [
@@ -136,7 +136,7 @@ export function sarifLog(reports: FileReport[], options: { cwd: string; version:
     if (!report.kind) {
       notifications.push({
         level: 'note',
-        message: { text: `${report.file}: skipped: not recognised as a resource-state or quota file` },
+        message: { text: `${report.file}: skipped: not recognised as a resource-state, quota or app.ini file` },
         locations: [{ physicalLocation: { artifactLocation: artifact } }],
       });
       continue;

@@ -12,6 +12,7 @@ import { fixAll } from '../../shared/fixAll';
 import {
   findProjectConfig,
   kindFromConfiguredName,
+  closestCode,
   knownCodes,
   mergeSeverity,
   ProjectConfigError,
@@ -36,8 +37,8 @@ const EXIT_CODES = `Exit codes: 0 clean, 1 findings, 2 usage error or unreadable
 
 const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
 
-Prints the language server's diagnostics for each resource-state or quota file. Files that are
-neither are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
+Prints the language server's diagnostics for each resource-state, quota or app.ini file. Files that are
+none of these are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
 itself, so quote them.
 
   --format text     file:line:col: severity code: message (default; the $quota-state problem matcher)
@@ -190,7 +191,10 @@ function severityFlags(values: string[] = []): SeverityOverrides {
     const match = /^\s*([a-z-]+)\s*=\s*([a-z]+)\s*$/.exec(value);
     if (!match) throw new UsageError(`--severity takes CODE=LEVEL, e.g. unused-rule=off, not "${value}"`);
     const [, code, level] = match;
-    if (!codes.includes(code)) throw new UsageError(`--severity: unknown diagnostic code "${code}"`);
+    if (!codes.includes(code)) {
+      const near = closestCode(code, codes);
+      throw new UsageError(`--severity: unknown diagnostic code "${code}"${near ? `; did you mean "${near}"?` : ''}`);
+    }
     if (!LEVELS.includes(level)) throw new UsageError(`--severity: the level of "${code}" must be one of ${LEVELS.join(', ')}`);
     overrides[code] = level as Severity | 'off';
   }
@@ -364,7 +368,7 @@ function fix(args: string[], io: CliIO): number {
     const text = readOrFail(file, io, display);
     const kind = kindOf(file, text, configs.for(file));
     if (!kind) {
-      io.stdout(`${display}: skipped: not recognised as a resource-state or quota file`);
+      io.stdout(`${display}: skipped: not recognised as a resource-state, quota or app.ini file`);
       return 'skipped' as const;
     }
     const result = fixAll(kind, text);

@@ -30,6 +30,38 @@ describe('quota-state and app.ini (built CLI)', () => {
     assert.deepEqual(reported.diagnostics.map((d) => d.code), ['invalid-boolean', 'unknown-default-group', 'total-older-servers']);
   });
 
+  it('check --severity takes app.ini codes, like every kind\'s: quota-disabled=off silences it, a typo is refused', () => {
+    const folder = join(scratch, 'severity');
+    mkdirSync(folder);
+    const file = join(folder, 'app.ini');
+    writeFileSync(file, '[quota]\nENABLED = false\n');
+    const plain = runQuotaState(['check', file, '--format', 'json']);
+    assert.deepEqual(JSON.parse(plain.stdout)[0].diagnostics.map((d: { code: string }) => d.code), ['quota-disabled']);
+    const silenced = runQuotaState(['check', '--severity', 'quota-disabled=off', file, '--format', 'json']);
+    assert.equal(silenced.status, 0, silenced.stderr);
+    assert.deepEqual(JSON.parse(silenced.stdout)[0].diagnostics, []);
+    const typo = runQuotaState(['check', '--severity', 'quota-disabld=off', file]);
+    assert.equal(typo.status, 2);
+    assert.match(typo.stderr, /quota-disabled/);
+  });
+
+  it('fix on an app.ini reads it as app.ini (no JSON analysis), applies nothing and reports its errors', () => {
+    const folder = join(scratch, 'fix');
+    mkdirSync(folder);
+    const clean = join(folder, 'app.ini');
+    writeFileSync(clean, '[quota]\nENABLED = true\n');
+    const ok = runQuotaState(['fix', clean]);
+    assert.equal(ok.status, 0, ok.stderr + ok.stdout);
+    assert.doesNotMatch(ok.stdout + ok.stderr, /JSON object/);
+    const broken = join(folder, 'broken', 'app.ini');
+    mkdirSync(join(folder, 'broken'));
+    writeFileSync(broken, '[quota]\nENABLED = maybe\n');
+    const refused = runQuotaState(['fix', broken]);
+    assert.equal(refused.status, 1);
+    assert.match(refused.stdout, /invalid-boolean|ENABLED/);
+    assert.doesNotMatch(refused.stdout + refused.stderr, /JSON object/);
+  });
+
   it('the demo app.ini beside the demo instance is clean', () => {
     const result = runQuotaState(['check', 'examples/app.ini']);
     assert.equal(result.status, 0, result.stderr);

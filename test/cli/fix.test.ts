@@ -7,7 +7,10 @@ import { pathToFileURL } from 'node:url';
 import { applyPatch } from 'diff';
 import type { CodeAction, Diagnostic, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { analyzeFile } from '../../shared/analyze';
-import { SAFE_QUOTA_FIXES, SAFE_STATE_FIXES } from '../../shared/fixAll';
+import { safeFixCodes } from '../../shared/fixAll';
+
+const SAFE_STATE_FIXES = safeFixCodes('state');
+const SAFE_QUOTA_FIXES = safeFixCodes('quota');
 import { LspTestClient } from '../lsp/client';
 import { ROOT, runQuotaState } from '../helpers/processes';
 
