@@ -7,9 +7,11 @@ import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { codeList, type CodeInfo } from '../shared/codes';
 import { APP_INI_CODES } from '../shared/ini/codes';
 import { QUOTA_CODES } from '../shared/quota/codes';
+import { QUOTA_RULES } from '../shared/quota/rules';
 import { STATE_CODES } from '../shared/state/codes';
+import { STATE_RULES } from '../shared/state/rules';
 
-const KINDS: ReadonlyArray<{ label: string; codes: readonly (CodeInfo & { fix?: unknown; seedV3Severity?: string })[] }> = [
+const KINDS: ReadonlyArray<{ label: string; codes: readonly (CodeInfo & { seedV3Severity?: string })[] }> = [
   { label: 'State', codes: codeList(STATE_CODES) },
   { label: 'Quota', codes: codeList(QUOTA_CODES) },
   { label: 'app.ini', codes: codeList(APP_INI_CODES) },
@@ -40,15 +42,16 @@ export function readmeCodeTable(kind: 'state' | 'quota'): string[] {
       '| code | `pulumi` | `seed-v3` | quick fix | when |',
       '|---|---|---|---|---|',
       ...codeList(STATE_CODES).map((info) => {
-        const entry = info as CodeInfo & { seedV3Severity?: string; fix?: unknown };
-        return `| \`${info.code}\` | ${info.severity} | ${entry.seedV3Severity ?? info.severity} | ${entry.fix ? 'yes' : ''} | ${cell(info.description)} |`;
+        const entry = info as CodeInfo & { seedV3Severity?: string };
+        const fix = STATE_RULES[info.code as keyof typeof STATE_RULES]?.fix;
+        return `| \`${info.code}\` | ${info.severity} | ${entry.seedV3Severity ?? info.severity} | ${fix ? 'yes' : ''} | ${cell(info.description)} |`;
       }),
     ];
   }
   return [
     '| code | severity | quick fix | when |',
     '|---|---|---|---|',
-    ...codeList(QUOTA_CODES).map((info) => `| \`${info.code}\` | ${info.severity} | ${(info as { fix?: unknown }).fix ? 'yes' : ''} | ${cell(info.description)} |`),
+    ...codeList(QUOTA_CODES).map((info) => `| \`${info.code}\` | ${info.severity} | ${QUOTA_RULES[info.code as keyof typeof QUOTA_RULES]?.fix ? 'yes' : ''} | ${cell(info.description)} |`),
   ];
 }
 

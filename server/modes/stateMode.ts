@@ -7,7 +7,7 @@
 import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
-import type { ServerSettings } from '../../shared/protocol';
+import { SHOW_DEPENDENTS_COMMAND, type ServerSettings } from '../../shared/protocol';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
 import { NavigationIndex } from '../../shared/state/navigation';
@@ -104,7 +104,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
       return stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
     },
-    codeLenses: (document) => stateCodeLenses(state(document), document.uri),
+    codeLenses: (document) => stateCodeLenses(state(document), document.uri, SHOW_DEPENDENTS_COMMAND),
     documentSymbols: (document) => stateDocumentSymbols(state(document)),
     workspaceSymbols(query, documents) {
       const results: Parameters<typeof stateWorkspaceSymbols>[3] = [];

@@ -3,7 +3,7 @@
  * edits since: the analysis worker runs one, and the server runs one on its own thread for small
  * documents, whose analysis costs less than starting a worker.
  */
-import { readRegularFile } from '../cli/files';
+import { readRegularFile } from '../regularFiles';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
 import { applyEdits } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';

@@ -13,19 +13,10 @@ import { limitNesting, nestingMessage } from '../json/nesting';
 import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, spanOf } from '../json/jsoncTree';
 import { LineIndex } from '../text/lineIndex';
 import { emptyInstanceContent, defaultQuotaModel, type LeafUsage } from './model';
-import { runSemanticChecks, type SemanticResult } from './semantics';
+import type { QuotaAnalysis } from './analysis';
+import { runSemanticChecks } from './semantics';
 
-export interface QuotaAnalysis extends SemanticResult {
-  text: string;
-  lines: LineIndex;
-  /** Undefined when the text holds no JSON value at all. */
-  root: Node | undefined;
-  /** The text the tree was parsed from: `text`, with containers nested past the bound blanked (same offsets). */
-  parsedText: string;
-  /** Some containers nested past the bound were parsed as empty: edits that reformat the text are unsafe. */
-  nestingLimited: boolean;
-  diagnostics: Diagnostic[];
-}
+export type { QuotaAnalysis } from './analysis';
 
 /** Precompiled: no schema is compiled at run time. */
 function validator() {

@@ -8,7 +8,7 @@ import { modify, type Edit, type JSONPath } from 'jsonc-parser';
 import type { Fix, FixRequest, TextEdit } from '../edits';
 import { propertyValueNode } from '../json/jsoncTree';
 import { detectFormatting } from '../json/indentation';
-import type { QuotaAnalysis } from './config';
+import type { QuotaAnalysis } from './analysis';
 
 /** Reads one diagnostic's `data` and offers its fixes. */
 export type QuotaFixProvider = (analysis: QuotaAnalysis, request: FixRequest) => Fix[];

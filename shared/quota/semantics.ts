@@ -5,7 +5,8 @@
  */
 import type { Node } from 'jsonc-parser';
 import type { Diagnostic, Range, Span } from '../diagnostics';
-import { QUOTA_CODES, quotaChecks, type QuotaCode } from './codes';
+import { QUOTA_CODES, type QuotaCode } from './codes';
+import { quotaChecks } from './rules';
 import type { QuotaFinding } from './checks/finding';
 import { readQuotaDocument, type SemanticResult } from './reader';
 

@@ -11,7 +11,8 @@
  * The result equals `analyzeState(text)` (property-tested).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
-import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, registeredChecks, type StateSchemaMode } from './codes';
+import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, type StateSchemaMode } from './codes';
+import { registeredChecks } from './rules';
 import { fieldSummaries } from './fields';
 import { integrityDiagnostics } from './integrity';
 import { loaderDiagnostics } from './loader';

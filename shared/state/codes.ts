@@ -1,25 +1,11 @@
 /**
  * Every diagnostic code of resource-state files, with its default severity and meaning. The checks
  * take their severity from here (see `defaultSeverity`), so the table, the checks and the tests agree.
+ * The table imports no check or fix (rules.ts pairs codes with them), so anything may import it.
  */
 import { defineCodes } from '../codes';
 import type { Severity } from '../diagnostics';
-import {
-  addSnippetUuidFix,
-  markDuplicateDeletedFix,
-  recomputeMagicFix,
-  removeLegacyPropertyFixes,
-  removeReferenceFix,
-  removeUnsupportedFeatureFix,
-  reorderFix,
-  unknownPropertyFixes,
-  unknownProviderFixes,
-  unprotectPendingDeleteFix,
-  type StateFixProvider,
-} from './fixes';
-import { protectedPendingDelete } from './checks/protectedPendingDelete';
-import type { StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+
 
 /**
  * How strictly records are read: `pulumi` follows Pulumi's loader (what it accepts is never an
@@ -38,11 +24,6 @@ export function stateSchemaModeOf(value: unknown): StateSchemaMode {
   return isStateSchemaMode(value) ? value : DEFAULT_STATE_SCHEMA_MODE;
 }
 
-/**
- * A check that stands alone: it reads the whole document and reports its code. The checks that
- * share one pass over the records (integrity.ts, loader.ts) are not listed here.
- */
-export type StateCheck = (document: StateDocument, mode: StateSchemaMode) => PendingDiagnostic[];
 
 type StateCodeName =
   | 'syntax'
@@ -70,7 +51,7 @@ type StateCodeName =
   | 'invalid-urn'
   | 'protected-pending-delete';
 
-export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity; check?: StateCheck; fix?: StateFixProvider }>([
+export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity }>([
   { code: 'syntax', severity: 'error', description: 'The file is not valid JSON.' },
   { code: 'schema', severity: 'error', description: 'A value has the wrong shape for a resource record (wrong type, missing urn, …).' },
   {
@@ -78,7 +59,6 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     severity: 'warning',
     seedV3Severity: 'error',
     description: 'A property Pulumi neither declares nor ever wrote (Pulumi ignores it); in seed-v3 mode, any property outside the seed schema.',
-    fix: unknownPropertyFixes,
   },
   {
     code: 'newer-engine-property',
@@ -89,26 +69,25 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     code: 'legacy-property',
     severity: 'information',
     description: 'Fields older Pulumi engines wrote and Pulumi now ignores (sequenceNumber, version-1 target/time/defaults); one summary per file.',
-    fix: removeLegacyPropertyFixes,
   },
-  { code: 'unsupported-feature', severity: 'error', description: 'A version-4 `features` entry Pulumi does not support.', fix: removeUnsupportedFeatureFix },
-  { code: 'invalid-snippet', severity: 'error', description: 'A snippet without a `uuid`, or two snippets with one `uuid`.', fix: addSnippetUuidFix },
+  { code: 'unsupported-feature', severity: 'error', description: 'A version-4 `features` entry Pulumi does not support.' },
+  { code: 'invalid-snippet', severity: 'error', description: 'A snippet without a `uuid`, or two snippets with one `uuid`.' },
   {
     code: 'unsupported-version',
     severity: 'error',
     seedV3Severity: 'warning',
     description: 'A state version Pulumi cannot load (seed-v3 mode: any version but 3); the checks still run.',
   },
-  { code: 'missing-reference', severity: 'error', description: 'A parent, dependency, property dependency, deletedWith or replaceWith urn that is not in the file.', fix: removeReferenceFix },
-  { code: 'forward-reference', severity: 'error', description: 'A referenced resource appears later in the file (import refuses this).', fix: reorderFix },
+  { code: 'missing-reference', severity: 'error', description: 'A parent, dependency, property dependency, deletedWith or replaceWith urn that is not in the file.' },
+  { code: 'forward-reference', severity: 'error', description: 'A referenced resource appears later in the file (import refuses this).' },
   { code: 'dependency-cycle', severity: 'error', description: 'Resources depend on each other in a cycle.' },
-  { code: 'self-reference', severity: 'error', description: 'A resource references itself.', fix: removeReferenceFix },
-  { code: 'duplicate-urn', severity: 'error', description: 'The same urn appears more than once and not all but one copy are marked delete.', fix: markDuplicateDeletedFix },
+  { code: 'self-reference', severity: 'error', description: 'A resource references itself.' },
+  { code: 'duplicate-urn', severity: 'error', description: 'The same urn appears more than once and not all but one copy are marked delete.' },
   { code: 'invalid-provider-reference', severity: 'error', description: 'A provider reference is not `<provider urn>::<id>` with a `pulumi:providers:<pkg>` type.' },
-  { code: 'unknown-provider', severity: 'error', description: 'No earlier provider resource has that urn and id.', fix: unknownProviderFixes },
+  { code: 'unknown-provider', severity: 'error', description: 'No earlier provider resource has that urn and id.' },
   { code: 'missing-type', severity: 'error', description: 'A resource has no type (import requires it).' },
   { code: 'component-with-id', severity: 'error', description: 'A component resource (custom false) has an id.' },
-  { code: 'magic-mismatch', severity: 'error', description: "The manifest magic is not the SHA-256 of the manifest's version.", fix: recomputeMagicFix },
+  { code: 'magic-mismatch', severity: 'error', description: "The manifest magic is not the SHA-256 of the manifest's version." },
   { code: 'foreign-stack', severity: 'warning', description: "A urn names a stack other than the file's stack." },
   { code: 'malformed-property-value', severity: 'error', description: "A property value breaks Pulumi's encoding (secret, signature, resource reference, asset, archive)." },
   {
@@ -124,8 +103,6 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     code: 'protected-pending-delete',
     severity: 'warning',
     description: 'A resource pending deletion is also protected: the next update deletes it anyway, since Pulumi does not check protect when deleting a replaced copy.',
-    check: protectedPendingDelete,
-    fix: unprotectPendingDeleteFix,
   },
 ]);
 
@@ -135,9 +112,4 @@ export type StateCode = keyof typeof STATE_CODES;
 export function defaultSeverity(code: StateCode, mode: StateSchemaMode): Severity {
   const info: { severity: Severity; seedV3Severity?: Severity } = STATE_CODES[code];
   return mode === 'seed-v3' ? info.seedV3Severity ?? info.severity : info.severity;
-}
-
-/** The registry's stand-alone checks, in registry order. */
-export function registeredChecks(): StateCheck[] {
-  return Object.values(STATE_CODES).flatMap((info: { check?: StateCheck }) => (info.check ? [info.check] : []));
 }

@@ -1,12 +1,12 @@
 /**
- * Quick fixes for quota diagnostics: each diagnostic's code picks its fix provider in the registry,
+ * Quick fixes for quota diagnostics: each diagnostic's code picks its fix provider in rules.ts,
  * which reads the diagnostic's `data`.
  */
 import type { Range } from '../../diagnostics';
 import { withoutRepeats, type Fix } from '../../edits';
 import { QUOTA_CODES, type QuotaCode } from '../codes';
 import type { QuotaAnalysis } from '../config';
-import type { QuotaFixProvider } from '../fixes';
+import { quotaFixProvider } from '../rules';
 
 /** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
 export interface FixableDiagnostic {
@@ -19,7 +19,7 @@ export interface FixableDiagnostic {
 export function quotaFixesFor(analysis: QuotaAnalysis, diagnostic: FixableDiagnostic): Fix[] {
   const code = diagnostic.code;
   if (typeof code !== 'string' || !Object.hasOwn(QUOTA_CODES, code)) return [];
-  const provider = (QUOTA_CODES[code as QuotaCode] as { fix?: QuotaFixProvider }).fix;
+  const provider = quotaFixProvider(code as QuotaCode);
   if (!provider) return [];
   const start = analysis.lines.offsetAt(diagnostic.range.start);
   const span = { offset: start, length: analysis.lines.offsetAt(diagnostic.range.end) - start };

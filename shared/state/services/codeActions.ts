@@ -7,6 +7,7 @@ import type { Range } from '../../diagnostics';
 import { withoutRepeats, type Fix } from '../../edits';
 import { STATE_CODES, type StateCode } from '../codes';
 import { isObject } from '../model';
+import { stateFixProvider } from '../rules';
 import type { StateSnapshot } from '../snapshot';
 
 /** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
@@ -20,7 +21,7 @@ export interface FixableDiagnostic {
 export function fixesFor(snapshot: StateSnapshot, diagnostic: FixableDiagnostic): Fix[] {
   const code = diagnostic.code;
   if (typeof code !== 'string' || !Object.hasOwn(STATE_CODES, code) || !isObject(diagnostic.data)) return [];
-  const provider = STATE_CODES[code as StateCode].fix;
+  const provider = stateFixProvider(code as StateCode);
   if (!provider) return [];
   const start = snapshot.lines.offsetAt(diagnostic.range.start);
   const span = { offset: start, length: snapshot.lines.offsetAt(diagnostic.range.end) - start };
