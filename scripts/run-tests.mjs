@@ -19,6 +19,7 @@ const nodedir = nativeBuildEnv().npm_config_nodedir;
 if (nodedir) process.env.npm_config_nodedir = nodedir;
 const scratch = mkdtempSync(join(tmpdir(), 'quota-state-test-'));
 const totals = { passed: 0, failed: 0 };
+const failing = [];
 const summary = [];
 let ok = true;
 
@@ -32,7 +33,7 @@ function step(title, command, args, env = {}) {
 function readCounts(file) {
   try {
     const counts = JSON.parse(readFileSync(file, 'utf8'));
-    return { passed: Number(counts.passed) || 0, failed: Number(counts.failed) || 0, pending: Number(counts.pending) || 0 };
+    return { passed: Number(counts.passed) || 0, failed: Number(counts.failed) || 0, pending: Number(counts.pending) || 0, failing: Array.isArray(counts.failing) ? counts.failing : [] };
   } catch {
     return undefined;
   }
@@ -42,6 +43,8 @@ function finish() {
   rmSync(scratch, { recursive: true, force: true });
   console.log('');
   for (const line of summary) console.log(line);
+  // The last line counts; the lines above it name every failing test, so a flaky one can be found.
+  for (const title of failing) console.log(`failed: ${title}`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   process.exit(ok && totals.failed === 0 && totals.passed > 0 ? 0 : 1);
 }
@@ -75,6 +78,7 @@ try {
   if (mocha) {
     totals.passed += mocha.passed;
     totals.failed += mocha.failed;
+    failing.push(...mocha.failing.map((title) => `mocha: ${title}`));
     summary.push(`mocha: ${mocha.passed} passed, ${mocha.failed} failed${mocha.pending ? `, ${mocha.pending} pending` : ''}`);
   } else summary.push('mocha: did not report its results');
   if (!mochaOk || !mocha) ok = false;
@@ -92,6 +96,7 @@ try {
     if (host) {
       totals.passed += host.passed;
       totals.failed += host.failed;
+      failing.push(...host.failing.map((title) => `extension host: ${title}`));
       summary.push(`extension host: ${host.passed} passed, ${host.failed} failed`);
     } else summary.push('extension host: did not report its results');
     if (!hostOk || !host) ok = false;

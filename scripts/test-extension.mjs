@@ -88,16 +88,18 @@ async function main() {
   await buildTests(suites);
   console.log(vsix ? `extension under test: installed from ${vsix}` : `extension under test: the source folder ${repoRoot}`);
 
-  const totals = { passed: 0, failed: 0 };
+  const totals = { passed: 0, failed: 0, failing: [] };
   let exitCode = 0;
   for (const suite of suites) {
     console.log(`\n=== extension-host suite "${suite.name}" (${suite.fixture}) ===`);
     const outcome = await runSuite(suite, vsix);
     totals.passed += outcome.passed;
     totals.failed += outcome.failed;
+    totals.failing.push(...(outcome.failing ?? []).map((title) => `${suite.name}: ${title}`));
     exitCode = Math.max(exitCode, outcome.exitCode);
   }
   if (options.results) writeFileSync(options.results, JSON.stringify(totals));
+  for (const title of totals.failing) console.log(`failed: ${title}`);
   console.log(`${totals.passed} passed, ${totals.failed} failed`);
   if (exitCode === 0 && totals.passed + totals.failed === 0) {
     console.error('extension tests: no test ran');
@@ -149,7 +151,7 @@ async function runSuite(suite, vsix) {
     }
     console.log(`suite "${suite.name}": ${results.passed} passed, ${results.failed} failed`);
     if (results.passed + results.failed === 0) return { passed: 0, failed: 0, exitCode: 1 };
-    return { passed: results.passed, failed: results.failed, exitCode: results.failed === 0 && exitCode === 0 ? 0 : 1 };
+    return { passed: results.passed, failed: results.failed, failing: results.failing ?? [], exitCode: results.failed === 0 && exitCode === 0 ? 0 : 1 };
   } finally {
     // Stop this suite's server and browser before the next suite starts.
     const mine = cleanups.splice(before).reverse();

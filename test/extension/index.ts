@@ -33,14 +33,17 @@ export function run(): Promise<void> {
 
   return new Promise((resolve, reject) => {
     try {
+      // The titles of failing tests travel with the counts, so the run's summary can name each one.
+      const failing: string[] = [];
       const runner = mocha.run((failures) => {
         const passed = runner.stats?.passes ?? 0;
         const failed = runner.stats?.failures ?? failures;
-        if (resultsFile) writeFileSync(resultsFile, JSON.stringify({ passed, failed, pending: runner.stats?.pending ?? 0 }));
+        if (resultsFile) writeFileSync(resultsFile, JSON.stringify({ passed, failed, pending: runner.stats?.pending ?? 0, failing }));
         if (failed > 0) reject(new Error(`${failed} extension test(s) failed`));
         else if (passed === 0) reject(new Error('no extension test ran'));
         else resolve();
       });
+      runner.on('fail', (test) => failing.push(test.fullTitle()));
     } catch (error) {
       reject(error);
     }
