@@ -117,12 +117,18 @@ export function valueDeeperThan(value: unknown, max = MAX_NESTING_DEPTH): boolea
     if (Array.isArray(container)) {
       for (let i = 0; i < container.length; i++) {
         const child: unknown = container[i];
-        if (typeof child === 'object' && child !== null) (containers.push(child), depths.push(depth + 1));
+        if (typeof child === 'object' && child !== null) {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
       }
     } else {
       for (const key in container) {
         const child: unknown = (container as Record<string, unknown>)[key];
-        if (typeof child === 'object' && child !== null) (containers.push(child), depths.push(depth + 1));
+        if (typeof child === 'object' && child !== null) {
+          containers.push(child);
+          depths.push(depth + 1);
+        }
       }
     }
   }

@@ -178,7 +178,10 @@ export function growRealExport(baseText: string, options: GrowOptions): string {
           break;
         case 1:
           record.provider = typeof record.provider === 'string' ? `${record.provider.slice(0, record.provider.lastIndexOf('::'))}::wrong-id` : undefined;
-          if (record.provider === undefined) delete record.provider, (record.dependencies = [`${record.urn as string}-gone`]);
+          if (record.provider === undefined) {
+            delete record.provider;
+            record.dependencies = [`${record.urn as string}-gone`];
+          }
           break;
         default:
           delete record.type;

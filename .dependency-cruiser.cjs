@@ -1,0 +1,85 @@
+/**
+ * The layering rules of docs/architecture.md, enforced by `npm run lint` (dependency-cruiser).
+ * Type-only imports count too: a circle through types is still a circle for a reader.
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'No import cycle anywhere.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'shared-is-the-ground-floor',
+      severity: 'error',
+      comment: 'shared/ imports nothing above it: not the server, the client, the reference API, the scripts or the tests.',
+      from: { path: '^shared/' },
+      to: { path: '^(server|client|quota-api|scripts|test|tools)/' },
+    },
+    {
+      name: 'shared-has-no-editor-and-no-io',
+      severity: 'error',
+      comment: 'shared/ is editor-independent and does no I/O of its own: no vscode, no LSP connection, no files, processes or network.',
+      from: { path: '^shared/' },
+      to: {
+        path: '^(vscode$|vscode-languageserver/|vscode-languageclient|node:(fs|child_process|net|http|https|worker_threads|os)$|(fs|child_process|net|http|https|worker_threads|os)$)',
+        dependencyTypesNot: ['type-only'],
+      },
+    },
+    {
+      name: 'core-below-the-protocol',
+      severity: 'error',
+      comment: 'The protocol module serves the adapters; the core below it does not import it.',
+      from: { path: '^shared/', pathNot: '^shared/protocol\\.ts$' },
+      to: { path: '^shared/protocol\\.ts$' },
+    },
+    {
+      name: 'code-tables-are-leaves',
+      severity: 'error',
+      comment: "A kind's code table imports no check and no fix: rules.ts pairs them at the edge.",
+      from: { path: '^shared/(state|quota|ini)/codes\\.ts$' },
+      to: { path: '^shared/', pathNot: '^shared/(codes|diagnostics)\\.ts$' },
+    },
+    {
+      name: 'server-not-client-or-api',
+      severity: 'error',
+      from: { path: '^server/' },
+      to: { path: '^(client|quota-api)/' },
+    },
+    {
+      name: 'client-not-server-or-api',
+      severity: 'error',
+      comment: 'The client asks the server through shared/protocol.ts; it never imports the server.',
+      from: { path: '^client/' },
+      to: { path: '^(server|quota-api)/' },
+    },
+    {
+      name: 'api-not-server-or-client',
+      severity: 'error',
+      from: { path: '^quota-api/' },
+      to: { path: '^(server|client)/' },
+    },
+    {
+      name: 'language-server-not-cli',
+      severity: 'error',
+      comment: 'The language server does not import the CLI; what both need lives beside them in server/.',
+      from: { path: '^server/', pathNot: '^server/cli/' },
+      to: { path: '^server/cli/' },
+    },
+    {
+      name: 'product-not-tests',
+      severity: 'error',
+      from: { path: '^(shared|server|client|quota-api)/' },
+      to: { path: '^test/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules|test/vscode-host|esbuild\\.mjs$|shared/validators/.*\\.js$)' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    combinedDependencies: false,
+  },
+};

@@ -1,0 +1,22 @@
+// ESLint (flat config): typescript-eslint's recommended rules over the product and its tests.
+import tseslint from 'typescript-eslint';
+
+export default tseslint.config(
+  { ignores: ['dist/**', 'node_modules/**', 'test/vscode-host/**', 'shared/validators/**', '.data/**', 'out/**'] },
+  ...tseslint.configs.recommended,
+  {
+    files: ['**/*.ts', '**/*.mjs', '**/*.cjs'],
+    rules: {
+      // Unused names are already errors in tsc (noUnusedLocals/Parameters); `_name` marks one kept on purpose.
+      '@typescript-eslint/no-unused-vars': ['error', { argsIgnorePattern: '^_', varsIgnorePattern: '^_' }],
+      // A `let` read by a closure before its one assignment (the client and its status) must stay a `let`.
+      'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
+    },
+  },
+  {
+    // The bin stubs and CommonJS scripts load their targets with require(): that is their job.
+    files: ['**/*.cjs', 'bin/*.js'],
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+    languageOptions: { sourceType: 'commonjs', globals: { require: 'readonly', module: 'writable', process: 'readonly' } },
+  },
+);

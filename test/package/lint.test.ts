@@ -1,0 +1,73 @@
+/**
+ * The layering rules of `npm run lint` (.dependency-cruiser.cjs) can fail: a canary tree with one
+ * forbidden import of each kind is cruised with the project's own configuration, and every rule that
+ * should fire does. Then the real tree is cruised and must be clean.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+
+const ROOT = resolve(__dirname, '..', '..');
+const DEPCRUISE = join(ROOT, 'node_modules', '.bin', 'depcruise');
+
+interface Violation {
+  rule: { name: string };
+  from: string;
+  to: string;
+}
+
+function cruise(cwd: string, paths: string[]): { status: number | null; violations: Violation[]; stderr: string } {
+  const result = spawnSync(DEPCRUISE, [...paths, '--config', '.dependency-cruiser.cjs', '--output-type', 'json'], { cwd, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
+  const parsed = result.stdout ? (JSON.parse(result.stdout) as { summary: { violations: Violation[] } }) : { summary: { violations: [] } };
+  return { status: result.status, violations: parsed.summary.violations, stderr: result.stderr };
+}
+
+describe('npm run lint: the layering rules', function () {
+  this.timeout(120_000);
+
+  it('a canary tree with forbidden imports fails, naming each rule', () => {
+    const canary = mkdtempSync(join(tmpdir(), 'quota-state-canary-'));
+    try {
+      cpSync(join(ROOT, '.dependency-cruiser.cjs'), join(canary, '.dependency-cruiser.cjs'));
+      cpSync(join(ROOT, 'tsconfig.json'), join(canary, 'tsconfig.json'));
+      symlinkSync(join(ROOT, 'node_modules'), join(canary, 'node_modules'));
+      const files: Record<string, string> = {
+        'shared/protocol.ts': 'export const PING = 1;\n',
+        'shared/codes.ts': 'export const X = 1;\n',
+        'shared/state/checks.ts': "import { Y } from './codes';\nexport const Z = Y;\n",
+        // A code table importing a check; the check importing it back: a circle too.
+        'shared/state/codes.ts': "import { Z } from './checks';\nexport const Y = 1;\nexport const W = Z;\n",
+        'shared/state/lens.ts': "import { PING } from '../protocol';\nexport const L = PING;\n",
+        'shared/io.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
+        'shared/up.ts': "import { S } from '../server/server';\nexport const U = S;\n",
+        'server/server.ts': "import { C } from './cli/main';\nexport const S = C;\n",
+        'server/cli/main.ts': 'export const C = 1;\n',
+        'client/extension.ts': "import { S } from '../server/server';\nexport const E = S;\n",
+      };
+      for (const [path, text] of Object.entries(files)) {
+        mkdirSync(dirname(join(canary, path)), { recursive: true });
+        writeFileSync(join(canary, path), text);
+      }
+      const result = cruise(canary, ['shared', 'server', 'client']);
+      assert.ok(result.violations.length > 0, `the canary should fail lint: ${result.stderr}`);
+      // And the way npm run lint runs it, the exit code says so.
+      const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', '--config', '.dependency-cruiser.cjs'], { cwd: canary, encoding: 'utf8' });
+      assert.notEqual(plain.status, 0, plain.stdout);
+      const fired = new Set(result.violations.map((v) => v.rule.name));
+      for (const rule of ['no-circular', 'code-tables-are-leaves', 'core-below-the-protocol', 'shared-has-no-editor-and-no-io', 'shared-is-the-ground-floor', 'language-server-not-cli', 'client-not-server-or-api']) {
+        assert.ok(fired.has(rule), `rule ${rule} did not fire (fired: ${[...fired].join(', ')})`);
+      }
+    } finally {
+      rmSync(canary, { recursive: true, force: true });
+    }
+  });
+
+  it('the project itself has no import cycle and no import running back up', () => {
+    const result = cruise(ROOT, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test']);
+    assert.deepEqual(result.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`), []);
+    const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test', '--config', '.dependency-cruiser.cjs'], { cwd: ROOT, encoding: 'utf8' });
+    assert.equal(plain.status, 0, plain.stdout + plain.stderr);
+  });
+});
