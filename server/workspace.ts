@@ -2,7 +2,6 @@
  * Server state passed explicitly to every feature: the connection, open documents, settings,
  * the mode of each document kind, and the client's live usage. No globals.
  */
-import { readFileSync, statSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vscode-languageserver';
@@ -43,9 +42,14 @@ export class ServerWorkspace implements ModeContext {
   private readonly published = new Map<string, { version: number; keys: Set<string> }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
+  /**
+   * `readConfigText` reads a `.quota-state.json` by path (undefined when there is none): from disk
+   * in Node (server/projectFiles.ts), through the client's `vscode.workspace.fs` in the browser.
+   */
   constructor(
     readonly connection: Connection,
     readonly documents: TextDocuments<TextDocument>,
+    private readonly readConfigText: (path: string) => string | undefined,
   ) {}
 
   addMode(mode: LanguageMode): void {
@@ -107,18 +111,7 @@ export class ServerWorkspace implements ModeContext {
     }
   }
 
-  private readonly configTexts = new Map<string, { mtime: number; text: string }>();
   private readonly reportedConfigErrors = new Set<string>();
-
-  private readConfigText(path: string): string | undefined {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return undefined;
-    const cached = this.configTexts.get(path);
-    if (cached && cached.mtime === stat.mtimeMs) return cached.text;
-    const text = readFileSync(path, 'utf8');
-    this.configTexts.set(path, { mtime: stat.mtimeMs, text });
-    return text;
-  }
 
   /** Severity overrides for a document: the project file wins over the setting, code by code. */
   severityFor(uri: string): SeverityOverrides {

@@ -3,22 +3,18 @@
  * to LSP. Group names are checked against the workspace's quota file (read from disk, or from
  * its open editor) and the live server's groups the client sent; the server never goes online.
  */
-import { readFileSync } from 'node:fs';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
-import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
+import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
 import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
-import { diskLookupIo } from '../diskLookup';
 import { uriToPath } from '../workspace';
 import type { LanguageMode, ModeContext } from './languageMode';
 
 export const COULD_NOT_CHECK_REASON = 'could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin';
 
-export function createIniMode(context: ModeContext): LanguageMode {
-  // An open editor's unsaved text counts as the file's content.
-  const io = diskLookupIo((path) => context.openDocumentText?.(path) ?? readFileSync(path, 'utf8'));
-
+/** `io` finds and reads the quota file: the disk in Node, only open documents in the browser. */
+export function createIniMode(context: ModeContext, io: LookupIo): LanguageMode {
   /** Group sources are looked up again on every validation (the quota file or the live groups may have changed). */
   const sourcesOf = (document: TextDocument): GroupSource[] => {
     const sources: GroupSource[] = [];

@@ -19,7 +19,7 @@ import { stateCodeLenses } from '../../shared/state/services/lenses';
 import { stateDefinition, stateDependents, statePrepareRename, stateReferences, stateRename } from '../../shared/state/services/navigation';
 import { stateDocumentSymbols, stateWorkspaceSymbols, WORKSPACE_SYMBOL_LIMIT } from '../../shared/state/services/symbols';
 import { editRecord, parseState, type StateSnapshot } from '../../shared/state/snapshot';
-import type { StateAnalyzer } from '../state/stateAnalyzer';
+import type { DocumentAnalyzer } from '../state/documentAnalyzer';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
@@ -29,7 +29,7 @@ export interface StateMode extends LanguageMode {
   dependents(document: TextDocument, urn: string): Location[];
 }
 
-export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: StateAnalyzer): StateMode {
+export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
   const cache = new DocumentCache<{ snapshot: StateSnapshot; navigation?: NavigationIndex }>((document, previous) => {
     const text = document.getText();
     if (previous && text === previous.snapshot.text) return previous;
