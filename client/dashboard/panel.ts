@@ -3,7 +3,6 @@
  * site administrator picks, or an account of a quota file's preview. It reloads on its Refresh
  * button and after rule or group changes made from the editor.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
 import { zeroUsage } from '../../shared/quota/usage';
@@ -111,7 +110,8 @@ export class QuotaDashboard implements vscode.Disposable {
   }
 
   private render(model: DashboardModel | undefined, notice?: string): void {
-    const nonce = randomBytes(16).toString('base64');
+    // Web Crypto: the same in Node and in a browser worker.
+    const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
     const cspSource = this.panel?.webview.cspSource ?? 'vscode-webview:';
     this.html = renderDashboard(model, { cspSource, nonce, notice });
     if (!this.panel) return;
