@@ -1,0 +1,74 @@
+/**
+ * The extension in the browser's web worker extension host (vscode.dev, github.dev): the browser
+ * build (dist/web/) with its language server in a web worker, on the workspace's remote file
+ * system, and the quota API through fetch. The runner starts the reference API with CORS and
+ * passes its address in the workspace settings (`quotaStateTest.apiBaseUrl`).
+ */
+import * as vscode from 'vscode';
+import { activeExtension, codeOf, diagnosticsWith, revertAndCloseAll, setSetting, waitFor, workspaceUri } from '../common';
+import { equal, match, ok } from './expect';
+
+describe('in the browser (web worker extension host)', () => {
+  before(async () => {
+    await activeExtension();
+  });
+
+  afterEach(revertAndCloseAll);
+
+  it('runs where there is no Node: no `process` inside the extension', async () => {
+    const { extension, hooks } = await activeExtension();
+    equal(hooks.processType, 'undefined');
+    equal(typeof process, 'undefined', 'the tests share the extension host');
+    ok(extension.isActive);
+  });
+
+  it('publishes a state file\'s diagnostics and applies a quick fix', async () => {
+    const { hooks } = await activeExtension();
+    const uri = workspaceUri('stack.state.json');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const diagnostics = await diagnosticsWith(uri, ['missing-reference', 'magic-mismatch']);
+    const magic = diagnostics.find((d) => codeOf(d) === 'magic-mismatch')!;
+    const status = await waitFor('a document status', () => hooks.documentStatus(uri.toString()), [hooks.onDocumentStatus]);
+    equal(status.kind, 'state');
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, magic.range);
+    const fix = actions.find((action) => action.edit && /Recompute the manifest magic/.test(action.title));
+    ok(fix, `no quick fix for magic-mismatch among: ${actions.map((a) => a.title).join(' | ')}`);
+    ok(await vscode.workspace.applyEdit(fix.edit!));
+    await waitFor(
+      'the magic-mismatch diagnostic to go away',
+      () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'magic-mismatch') ? undefined : true),
+      [vscode.languages.onDidChangeDiagnostics],
+    );
+  });
+
+  it('previews the evaluation of a quota file', async () => {
+    const uri = workspaceUri('team.quota.jsonc');
+    await vscode.window.showTextDocument(uri);
+    const result = await vscode.commands.executeCommand<{ report: { accounts: Array<{ name: string }> }; text: string }>('quotaState.previewEvaluation', {
+      uri: uri.toString(),
+      show: false,
+    });
+    ok(result, 'no preview');
+    ok(result.report.accounts.some((account) => account.name === 'dora'), 'the usage scenario "dora" is missing');
+    match(result.text, /\| group \| rule \| used \| limit \|/);
+  });
+
+  it('signs in and lists the rules of the reference API through fetch, across origins (CORS)', async () => {
+    const baseUrl = vscode.workspace.getConfiguration('quotaStateTest').get<string>('apiBaseUrl');
+    ok(baseUrl, 'the runner passes the API address in quotaStateTest.apiBaseUrl');
+    await setSetting('api.baseUrl', baseUrl);
+    await setSetting('api.timeout', 10_000);
+    try {
+      const account = await vscode.commands.executeCommand<string | undefined>('quotaState.signIn', { token: 'demo-root-token' });
+      equal(account, 'root');
+      const rules = await vscode.commands.executeCommand<Array<{ name: string }>>('quotaState.listRules', {});
+      ok(Array.isArray(rules) && rules.some((rule) => rule.name === 'repos-100m'), JSON.stringify(rules));
+    } finally {
+      await vscode.commands.executeCommand('quotaState.signOut');
+      await setSetting('api.baseUrl', undefined);
+      await setSetting('api.timeout', undefined);
+    }
+  });
+});
