@@ -5,6 +5,7 @@ import * as esbuild from 'esbuild';
 import { existsSync, rmSync } from 'node:fs';
 import { builtinModules } from 'node:module';
 import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generateValidators } from './scripts/generate-validators.mjs';
 
 const production = process.argv.includes('--production');
@@ -61,6 +62,26 @@ const webPlugin = {
   },
 };
 
+/** esbuild options of one browser entry (also used by the bench to measure the production size). */
+export function webBuildOptions(entry, production, outdir = 'dist') {
+  return {
+    entryPoints: { [entry.out]: entry.in },
+    outdir,
+    bundle: true,
+    platform: 'browser',
+    format: entry.format,
+    target: 'es2022',
+    // Maps stay out of dist/web/: it holds the two scripts and nothing else.
+    sourcemap: production ? false : 'inline',
+    minify: production,
+    external: entry.external,
+    mainFields: ['browser', 'module', 'main'],
+    plugins: [webPlugin],
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+}
+
 async function build() {
   // The sources import ajv's standalone code for the schemas; it must exist before bundling.
   generateValidators();
@@ -86,25 +107,7 @@ async function build() {
         logOverride: { 'empty-import-meta': 'silent' },
       }),
     ),
-    ...webEntries.map((entry) =>
-      esbuild.context({
-        entryPoints: { [entry.out]: entry.in },
-        outdir: 'dist',
-        bundle: true,
-        platform: 'browser',
-        format: entry.format,
-        target: 'es2022',
-        // Maps stay out of dist/web/: it holds the two scripts and nothing else.
-        sourcemap: production ? false : 'inline',
-        minify: production,
-        external: entry.external,
-        mainFields: ['browser', 'module', 'main'],
-        define: { 'process.env.NODE_ENV': production ? '"production"' : '"development"' },
-        plugins: [webPlugin],
-        logLevel: 'warning',
-        logOverride: { 'empty-import-meta': 'silent' },
-      }),
-    ),
+    ...webEntries.map((entry) => esbuild.context(webBuildOptions(entry, production))),
   ]);
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));
@@ -118,7 +121,10 @@ async function build() {
   }
 }
 
-build().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Imported (by the bench) for its options only; run, it builds.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  build().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}
