@@ -1,12 +1,15 @@
 /**
- * Node's reader of `.quota-state.json` files for ServerWorkspace: re-read when the file changes
- * on disk (one stat per folder level per lookup).
+ * Node's lookup of `.quota-state.json` for ServerWorkspace: the nearest one above a file on disk,
+ * re-read when it changes on disk (one stat per folder level per lookup).
  */
 import { readFileSync, statSync } from 'node:fs';
+import { dirname } from 'node:path';
+import { findProjectConfig, type ProjectConfig } from '../shared/projectConfig';
+import { uriToPath } from './workspace';
 
-export function diskConfigReader(): (path: string) => string | undefined {
+export function diskConfigLookup(): (uri: string) => ProjectConfig | undefined {
   const texts = new Map<string, { mtime: number; text: string }>();
-  return (path) => {
+  const read = (path: string): string | undefined => {
     const stat = statSync(path, { throwIfNoEntry: false });
     if (!stat?.isFile()) return undefined;
     const cached = texts.get(path);
@@ -15,4 +18,5 @@ export function diskConfigReader(): (path: string) => string | undefined {
     texts.set(path, { mtime: stat.mtimeMs, text });
     return text;
   };
+  return (uri) => (uri.startsWith('file:') ? findProjectConfig(dirname(uriToPath(uri)), read) : undefined);
 }

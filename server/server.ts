@@ -6,14 +6,14 @@
 import { readFileSync } from 'node:fs';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
 import { diskLookupIo } from './diskLookup';
-import { diskConfigReader } from './projectFiles';
+import { diskConfigLookup } from './projectFiles';
 import { startServer } from './serverMain';
 import { registerAnalyzeFromDisk } from './state/fromDisk';
 import { StateAnalyzer } from './state/stateAnalyzer';
 
-const readConfigText = diskConfigReader();
+const findConfig = diskConfigLookup();
 const workspace = startServer(createConnection(ProposedFeatures.all), {
-  readConfigText,
+  projectConfig: () => ({ find: findConfig }),
   // An open editor's unsaved text counts as the file's content.
   lookupIo: (openText) => diskLookupIo((path) => openText(path) ?? readFileSync(path, 'utf8')),
   stateAnalyzer: (edits, log) => new StateAnalyzer(edits, log),

@@ -21,14 +21,18 @@ import { createIniMode } from './modes/iniMode';
 import { createQuotaMode } from './modes/quotaMode';
 import { createStateMode } from './modes/stateMode';
 import type { LookupIo } from '../shared/ini/quotaFileLookup';
+import type { ProjectConfig } from '../shared/projectConfig';
 import type { DocumentAnalyzer } from './state/documentAnalyzer';
 import { EditLog } from './state/editLog';
 import { ServerWorkspace } from './workspace';
 
 /** What differs between Node and the browser. */
 export interface ServerPlatform {
-  /** Reads a `.quota-state.json` by path; undefined when there is none. */
-  readConfigText(path: string): string | undefined;
+  /**
+   * Finds the `.quota-state.json` that applies to a document; `forget` drops what was read when
+   * one changes. `changed` re-checks the open documents (for lookups that complete later).
+   */
+  projectConfig(connection: Connection, changed: () => void): { find(uri: string): ProjectConfig | undefined; forget?(): void };
   /** Finds and reads an app.ini's quota file; `openText` answers for open documents first. */
   lookupIo(openText: (path: string) => string | undefined): LookupIo;
   stateAnalyzer(edits: EditLog, log: (message: string) => void): DocumentAnalyzer;
@@ -40,7 +44,12 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   // The edit log doubles as the documents' update function, recording edits for the analysis worker.
   const editLog = new EditLog();
   const documents = new TextDocuments<TextDocument>(editLog);
-  const workspace = new ServerWorkspace(connection, documents, (path) => platform.readConfigText(path));
+  // Lookups that complete later (the browser's) re-check the open documents.
+  const projectConfig = platform.projectConfig(connection, () => {
+    workspace.projectConfigChanged();
+    validation.revalidateAll();
+  });
+  const workspace = new ServerWorkspace(connection, documents, (uri) => projectConfig.find(uri));
   const stateAnalyzer = platform.stateAnalyzer(editLog, (message) => workspace.log(message));
   const quotaMode = createQuotaMode(workspace);
   const stateMode = createStateMode(workspace, stateAnalyzer);
@@ -103,6 +112,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
 
   // The client watches `.quota-state.json`: a changed project configuration re-checks open documents.
   connection.onDidChangeWatchedFiles(() => {
+    projectConfig.forget?.();
     workspace.projectConfigChanged();
     validation.revalidateAll();
   });

@@ -2,13 +2,12 @@
  * Server state passed explicitly to every feature: the connection, open documents, settings,
  * the mode of each document kind, and the client's live usage. No globals.
  */
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
-import { findProjectConfig, kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
+import { kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import { stateSchemaModeOf, type StateSchemaMode } from '../shared/state/codes';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
@@ -43,13 +42,14 @@ export class ServerWorkspace implements ModeContext {
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
   /**
-   * `readConfigText` reads a `.quota-state.json` by path (undefined when there is none): from disk
-   * in Node (server/projectFiles.ts), through the client's `vscode.workspace.fs` in the browser.
+   * `findConfig` finds the `.quota-state.json` that applies to a document (undefined when none
+   * does; throws on a broken one): on disk in Node (server/projectFiles.ts), through the client's
+   * `vscode.workspace.fs` in the browser (server/web/projectFiles.ts).
    */
   constructor(
     readonly connection: Connection,
     readonly documents: TextDocuments<TextDocument>,
-    private readonly readConfigText: (path: string) => string | undefined,
+    private readonly findConfig: (uri: string) => ProjectConfig | undefined,
   ) {}
 
   addMode(mode: LanguageMode): void {
@@ -94,13 +94,12 @@ export class ServerWorkspace implements ModeContext {
   }
 
   /**
-   * The `.quota-state.json` nearest above a file on disk, re-read when it changes on disk (one
-   * stat per folder level per lookup). A broken one is logged once and ignored, so the settings apply.
+   * The `.quota-state.json` nearest above a document. A broken one is logged once and ignored, so
+   * the settings apply.
    */
   projectConfigFor(uri: string): ProjectConfig | undefined {
-    if (!uri.startsWith('file:')) return undefined;
     try {
-      return findProjectConfig(dirname(uriToPath(uri)), (path) => this.readConfigText(path));
+      return this.findConfig(uri);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!this.reportedConfigErrors.has(message)) {

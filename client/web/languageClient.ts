@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
-import { SETTINGS_SECTION } from '../../shared/protocol';
+import { ReadWorkspaceFileRequest, SETTINGS_SECTION } from '../../shared/protocol';
 
 /** JSON, JSONC and INI documents on any file system: in the browser they are rarely `file:`. */
 export const DOCUMENT_SELECTOR: Array<{ language: string }> = [{ language: 'json' }, { language: 'jsonc' }, { language: 'ini' }];
@@ -48,5 +48,14 @@ export function createLanguageClient(
     const worker = await startServerWorker(context);
     return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
   };
-  return new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);
+  const client = new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);
+  // The server has no file system here: it reads `.quota-state.json` through this one.
+  client.onRequest(ReadWorkspaceFileRequest, async ({ uri }) => {
+    try {
+      return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri, true)));
+    } catch {
+      return null;
+    }
+  });
+  return client;
 }

@@ -1,14 +1,16 @@
 /**
  * The language server in a browser's web worker (vscode.dev, github.dev): the same server as in
  * Node, over the worker's messages. No worker threads (every document is analysed here) and no
- * disk: an app.ini's quota file counts only when it is open, and a state file VS Code does not
- * hand over (over 50 MB) is reported as unavailable rather than read from disk.
+ * disk: `.quota-state.json` comes through the client's `vscode.workspace.fs`, an app.ini's quota
+ * file counts only when it is open, and a state file VS Code does not hand over (over 50 MB) is
+ * reported as unavailable rather than read from disk.
  */
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import type { LookupIo } from '../../shared/ini/quotaFileLookup';
 import { AnalyzeFromDiskNotification, DocumentStatusNotification } from '../../shared/protocol';
 import { startServer } from '../serverMain';
 import { MainThreadAnalyzer } from '../state/documentAnalyzer';
+import { ClientConfigLookup } from './projectFiles';
 
 /** The worker's global scope (the project compiles without the DOM library). */
 declare const self: ConstructorParameters<typeof BrowserMessageReader>[0];
@@ -17,7 +19,7 @@ export const TOO_LARGE_IN_BROWSER = 'VS Code does not hand this file to extensio
 
 const connection = createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self));
 startServer(connection, {
-  readConfigText: () => undefined,
+  projectConfig: (connection, changed) => new ClientConfigLookup(connection, changed),
   lookupIo: (openText): LookupIo => ({ readDir: () => undefined, readFile: (path) => openText(path) }),
   stateAnalyzer: (edits) => new MainThreadAnalyzer(edits),
   register: (workspace) =>

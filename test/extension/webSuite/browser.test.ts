@@ -43,6 +43,25 @@ describe('in the browser (web worker extension host)', () => {
     );
   });
 
+  it('reads .quota-state.json through vscode.workspace.fs: its severity overrides apply', async () => {
+    const folder = workspaceUri('configured');
+    const config = vscode.Uri.joinPath(folder, '.quota-state.json');
+    const uri = vscode.Uri.joinPath(folder, 'stack.state.json');
+    await vscode.workspace.fs.writeFile(config, new TextEncoder().encode('{ "severity": { "missing-reference": "hint" } }\n'));
+    await vscode.workspace.fs.copy(workspaceUri('stack.state.json'), uri, { overwrite: true });
+    try {
+      await vscode.window.showTextDocument(uri);
+      await waitFor(
+        'missing-reference at the hint level of the project configuration',
+        () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'missing-reference' && d.severity === vscode.DiagnosticSeverity.Hint) ? true : undefined),
+        [vscode.languages.onDidChangeDiagnostics],
+      );
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
   it('previews the evaluation of a quota file', async () => {
     const uri = workspaceUri('team.quota.jsonc');
     await vscode.window.showTextDocument(uri);
