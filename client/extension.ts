@@ -126,7 +126,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     await client.start();
   } catch (error) {
     log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
-    void notifier.error('The Quota & State language server did not start; see the "Quota & State" output for details.');
+    void notifier.error(vscode.l10n.t('The Quota & State language server did not start; see the "Quota & State" output for details.'));
   }
   const serverReadyAt = Date.now();
   context.subscriptions.push(new LargeFileWatcher(client, log));

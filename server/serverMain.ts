@@ -3,6 +3,7 @@
  * language mode per document kind to the feature modules. The platform (Node in server/server.ts,
  * a browser worker in server/web/server.ts) supplies the connection and everything that reads files.
  */
+import * as l10n from '@vscode/l10n';
 import {
   CodeActionKind,
   DidChangeConfigurationNotification,
@@ -75,8 +76,10 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
     workspace.supportsConfiguration = capabilities.workspace?.configuration === true;
     workspace.supportsInlayHintRefresh = capabilities.workspace?.inlayHint?.refreshSupport === true;
     workspace.supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
-    const initial = params.initializationOptions as { settings?: typeof workspace.settings } | undefined;
+    const initial = params.initializationOptions as { settings?: typeof workspace.settings; l10nBundle?: Record<string, string> } | undefined;
     if (initial?.settings) workspace.settings = initial.settings;
+    // The client's bundle (vscode.l10n.bundle; absent in English): the server's own messages in the editor's language.
+    if (initial?.l10nBundle) l10n.config({ contents: initial.l10nBundle });
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,

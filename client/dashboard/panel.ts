@@ -115,7 +115,7 @@ export class QuotaDashboard implements vscode.Disposable {
     const cspSource = this.panel?.webview.cspSource ?? 'vscode-webview:';
     this.html = renderDashboard(model, { cspSource, nonce, notice });
     if (!this.panel) return;
-    this.panel.title = model ? `Quota: ${model.account}` : 'Quota';
+    this.panel.title = model ? vscode.l10n.t('Quota: {0}', model.account) : vscode.l10n.t('Quota');
     this.panel.webview.html = this.html;
   }
 
@@ -142,7 +142,7 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
     attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),
-    packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: `${p.type} package`, url: p.html_url })),
+    packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: vscode.l10n.t('{0} package', p.type), url: p.html_url })),
     artifacts: artifacts.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.html_url, url: a.html_url })),
   };
   return { ...model, lists };

@@ -37,7 +37,7 @@ export function createLanguageClient(
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: log,
     // Plain data: a worker's postMessage cannot clone the configuration object's methods (IPC drops them as JSON).
-    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))) },
+    initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))), l10nBundle: vscode.l10n.bundle },
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
     middleware: {
       provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document.uri) ? [] : next(document, token)),

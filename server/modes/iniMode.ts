@@ -3,6 +3,7 @@
  * to LSP. Group names are checked against the workspace's quota file (read from disk, or from
  * its open editor) and the live server's groups the client sent; the server never goes online.
  */
+import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
 import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
@@ -11,7 +12,7 @@ import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
 import { uriToPath } from '../workspace';
 import type { LanguageMode, ModeContext } from './languageMode';
 
-export const COULD_NOT_CHECK_REASON = 'could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin';
+const couldNotCheckReason = () => l10n.t('could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin');
 
 /** `io` finds and reads the quota file: the disk in Node, only open documents in the browser. */
 export function createIniMode(context: ModeContext, io: LookupIo): LanguageMode {
@@ -52,7 +53,7 @@ export function createIniMode(context: ModeContext, io: LookupIo): LanguageMode 
       const checkedAgainst = result.groupSources.map((source) => source.label).join(' and ');
       return {
         shape: checkedAgainst ? `groups from ${checkedAgainst}` : 'quota settings',
-        unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: COULD_NOT_CHECK_REASON }] : undefined,
+        unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: couldNotCheckReason() }] : undefined,
       };
     },
     hover: (document, position) => appIniHover(analysis(document), offset(document, position)),

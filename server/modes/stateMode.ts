@@ -4,6 +4,7 @@
  * editor; the features read a snapshot (parsed text, no validation) kept per uri+version, derived
  * from the previous version record by record, with its navigation index built on first use.
  */
+import * as l10n from '@vscode/l10n';
 import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
@@ -69,7 +70,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     status(document) {
       const last = validated.get(document.uri);
       if (!last) return {};
-      const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
+      const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: l10n.t('The file has JSON syntax errors; fix them to reorder resources.') }] : [];
       return { shape: last.shape, schema: last.mode, unavailable };
     },
     hover(document, position) {

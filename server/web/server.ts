@@ -5,6 +5,7 @@
  * file counts only when it is open, and a state file VS Code does not hand over (over 50 MB) is
  * reported as unavailable rather than read from disk.
  */
+import * as l10n from '@vscode/l10n';
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
 import type { LookupIo } from '../../shared/ini/quotaFileLookup';
 import { AnalyzeFromDiskNotification, DocumentStatusNotification } from '../../shared/protocol';
@@ -15,7 +16,8 @@ import { ClientConfigLookup } from './projectFiles';
 /** The worker's global scope (the project compiles without the DOM library). */
 declare const self: ConstructorParameters<typeof BrowserMessageReader>[0];
 
-export const TOO_LARGE_IN_BROWSER = 'VS Code does not hand this file to extensions (over 50 MB), and in the browser the language server cannot read it from disk; check it with `quota-state check` instead.';
+const tooLargeInBrowser = () =>
+  l10n.t('VS Code does not hand this file to extensions (over 50 MB), and in the browser the language server cannot read it from disk; check it with `quota-state check` instead.');
 
 const connection = createConnection(new BrowserMessageReader(self), new BrowserMessageWriter(self));
 startServer(connection, {
@@ -25,6 +27,6 @@ startServer(connection, {
   register: (workspace) =>
     connection.onNotification(AnalyzeFromDiskNotification, async ({ uri }) => {
       if (workspace.documents.get(uri)) return;
-      await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason: TOO_LARGE_IN_BROWSER }] });
+      await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason: tooLargeInBrowser() }] });
     }),
 });
