@@ -14,8 +14,8 @@
 //   content  test/extension/contentSuite on test/extension/fixtures/content-only (no file name
 //            matches a pattern, so only opening a JSON document can activate the extension)
 //   web      test/extension/webSuite     on test/extension/fixtures/workspace, in the browser's
-//            web worker extension host (`extensionDevelopmentKind: web`): the `browser` build, as
-//            on vscode.dev. That host has no file system, so this runner starts the reference quota
+//            web worker extension host (the user setting `remote.extensionKind` asks for `web`):
+//            the `browser` build, as on vscode.dev. That host has no file system, so this runner starts the reference quota
 //            API (with --cors) itself, passes addresses in the workspace settings, and takes the
 //            suite's report over HTTP.
 //
@@ -105,7 +105,7 @@ async function main() {
     const outcome = await runSuite(suite, vsix);
     totals.passed += outcome.passed;
     totals.failed += outcome.failed;
-    // The browser suite's startup figures, for `npm run bench`.
+    // The suites' startup figures (test/extension/startupFigure.ts), for `npm run bench`.
     if (outcome.figures) totals.figures = { ...totals.figures, ...outcome.figures };
     exitCode = Math.max(exitCode, outcome.exitCode);
   }
