@@ -10,12 +10,16 @@ import { diskConfigLookup } from './projectFiles';
 import { startServer } from './serverMain';
 import { registerAnalyzeFromDisk } from './state/fromDisk';
 import { StateAnalyzer } from './state/stateAnalyzer';
+import { uriToPath } from './workspace';
 
 const findConfig = diskConfigLookup();
 const workspace = startServer(createConnection(ProposedFeatures.all), {
   projectConfig: () => ({ find: findConfig }),
   // An open editor's unsaved text counts as the file's content.
-  lookupIo: (openText) => diskLookupIo((path) => openText(path) ?? readFileSync(path, 'utf8')),
+  appIniLookup: (openText) => {
+    const io = diskLookupIo((path) => openText(path) ?? readFileSync(path, 'utf8'));
+    return (uri) => (uri.startsWith('file:') ? { path: uriToPath(uri), io } : undefined);
+  },
   stateAnalyzer: (edits, log) => new StateAnalyzer(edits, log),
   register: (workspace, analyzer) => registerAnalyzeFromDisk(workspace, analyzer as StateAnalyzer),
 });

@@ -34,8 +34,8 @@ export interface ServerPlatform {
    * one changes. `changed` re-checks the open documents (for lookups that complete later).
    */
   projectConfig(connection: Connection, changed: () => void): { find(uri: string): ProjectConfig | undefined; forget?(): void };
-  /** Finds and reads an app.ini's quota file; `openText` answers for open documents first. */
-  lookupIo(openText: (path: string) => string | undefined): LookupIo;
+  /** Where an app.ini's quota file is looked for (createIniMode); `openText` answers for open documents by path. */
+  appIniLookup(openText: (path: string) => string | undefined): (uri: string) => { path: string; io: LookupIo } | undefined;
   stateAnalyzer(edits: EditLog, log: (message: string) => void): DocumentAnalyzer;
   /** Registers the platform's own handlers (Node: state files analysed from disk). */
   register?(workspace: ServerWorkspace, analyzer: DocumentAnalyzer): void;
@@ -56,7 +56,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   const stateMode = createStateMode(workspace, stateAnalyzer);
   workspace.addMode(stateMode);
   workspace.addMode(quotaMode);
-  workspace.addMode(createIniMode(workspace, platform.lookupIo((path) => workspace.openDocumentText(path))));
+  workspace.addMode(createIniMode(workspace, platform.appIniLookup((path) => workspace.openDocumentText(path))));
 
   const validation = new Validation(workspace);
   registerRequests(workspace);

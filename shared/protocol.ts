@@ -100,6 +100,9 @@ export interface ReadWorkspaceFileParams {
 }
 export const ReadWorkspaceFileRequest = new RequestType<ReadWorkspaceFileParams, string | null, void>('quotaState/readWorkspaceFile');
 
+/** Server → client: the names of the files in a workspace folder (`null` when it cannot be read), as ReadWorkspaceFileRequest. */
+export const ReadWorkspaceDirectoryRequest = new RequestType<ReadWorkspaceFileParams, string[] | null, void>('quotaState/readWorkspaceDirectory');
+
 /** Server → client: what a document was recognised as, for the language status item. */
 export interface DocumentStatusParams {
   uri: string;

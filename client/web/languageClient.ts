@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
-import { ReadWorkspaceFileRequest, SETTINGS_SECTION } from '../../shared/protocol';
+import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest, SETTINGS_SECTION } from '../../shared/protocol';
 
 /** JSON, JSONC and INI documents on any file system: in the browser they are rarely `file:`. */
 export const DOCUMENT_SELECTOR: Array<{ language: string }> = [{ language: 'json' }, { language: 'jsonc' }, { language: 'ini' }];
@@ -38,7 +38,11 @@ export function createLanguageClient(
     outputChannel: log,
     // Plain data: a worker's postMessage cannot clone the configuration object's methods (IPC drops them as JSON).
     initializationOptions: { settings: JSON.parse(JSON.stringify(vscode.workspace.getConfiguration(SETTINGS_SECTION))), l10nBundle: vscode.l10n.bundle },
-    synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
+    // The server keeps what it read through the client until one of these changes (quota files: an app.ini's groups).
+    synchronize: {
+      configurationSection: SETTINGS_SECTION,
+      fileEvents: [vscode.workspace.createFileSystemWatcher('**/.quota-state.json'), vscode.workspace.createFileSystemWatcher('**/{quota.jsonc,*.quota.json,*.quota.jsonc}')],
+    },
     middleware: {
       provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document.uri) ? [] : next(document, token)),
     },
@@ -49,10 +53,18 @@ export function createLanguageClient(
     return { reader: new BrowserMessageReader(worker), writer: new BrowserMessageWriter(worker) };
   };
   const client = new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);
-  // The server has no file system here: it reads `.quota-state.json` through this one.
+  // The server has no file system here: it reads `.quota-state.json` and an app.ini's quota file through this one.
   client.onRequest(ReadWorkspaceFileRequest, async ({ uri }) => {
     try {
       return new TextDecoder().decode(await vscode.workspace.fs.readFile(vscode.Uri.parse(uri, true)));
+    } catch {
+      return null;
+    }
+  });
+  client.onRequest(ReadWorkspaceDirectoryRequest, async ({ uri }) => {
+    try {
+      const entries = await vscode.workspace.fs.readDirectory(vscode.Uri.parse(uri, true));
+      return entries.filter(([, type]) => (type & vscode.FileType.File) !== 0).map(([name]) => name);
     } catch {
       return null;
     }

@@ -9,22 +9,29 @@ import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shar
 import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
 import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
-import { uriToPath } from '../workspace';
 import type { LanguageMode, ModeContext } from './languageMode';
 
 const couldNotCheckReason = () => l10n.t('could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin');
 
-/** `io` finds and reads the quota file: the disk in Node, only open documents in the browser. */
-export function createIniMode(context: ModeContext, io: LookupIo): LanguageMode {
+/** A lookup whose answers are still on the way (the browser's client-backed files); the check waits for them. */
+export class LookupPending extends Error {}
+
+/**
+ * `lookupFor` says where an app.ini's quota file is looked for: the app.ini's path in the lookup's
+ * terms and the file access (the disk in Node, the client's `vscode.workspace.fs` in the browser);
+ * undefined for documents that have none (untitled).
+ */
+export function createIniMode(context: ModeContext, lookupFor: (uri: string) => { path: string; io: LookupIo } | undefined): LanguageMode {
   /** Group sources are looked up again on every validation (the quota file or the live groups may have changed). */
   const sourcesOf = (document: TextDocument): GroupSource[] => {
     const sources: GroupSource[] = [];
-    if (document.uri.startsWith('file:')) {
+    const lookup = lookupFor(document.uri);
+    if (lookup) {
       try {
-        const fromFile = quotaFileGroups(uriToPath(document.uri), io, context.settings.appIni?.quotaFile || undefined);
+        const fromFile = quotaFileGroups(lookup.path, lookup.io, context.settings.appIni?.quotaFile || undefined);
         if (fromFile) sources.push(fromFile);
       } catch (error) {
-        context.log(`Could not read the quota file for ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!(error instanceof LookupPending)) context.log(`Could not read the quota file for ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     const live = context.liveGroups();

@@ -1,13 +1,18 @@
 /**
- * The browser's lookup of `.quota-state.json`: the server has no file system, so it asks the
- * client (`quotaState/readWorkspaceFile`, answered with `vscode.workspace.fs`), which works on
- * vscode.dev's and github.dev's virtual file systems too. Lookups are synchronous and the answers
- * are not: a folder whose answer is not in yet counts as "no configuration", and when the last
- * answer arrives `changed` re-checks the open documents. A watched-file event forgets every answer.
+ * The browser server's files: it has no file system, so it asks the client
+ * (`quotaState/readWorkspaceFile`, `quotaState/readWorkspaceDirectory`, answered with
+ * `vscode.workspace.fs`), which works on vscode.dev's and github.dev's virtual file systems too.
+ * Lookups are synchronous and the answers are not: what is not in yet is requested and the lookup
+ * says "not known yet"; when the last answer arrives `changed` re-checks the open documents.
+ * A watched-file event forgets every answer.
+ *
+ * Two lookups use them: the `.quota-state.json` above a document, and an app.ini's quota file.
  */
 import type { Connection } from 'vscode-languageserver';
+import type { LookupIo } from '../../shared/ini/quotaFileLookup';
 import { parseProjectConfig, PROJECT_CONFIG_FILE, type ProjectConfig } from '../../shared/projectConfig';
-import { ReadWorkspaceFileRequest } from '../../shared/protocol';
+import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest } from '../../shared/protocol';
+import { LookupPending } from '../modes/iniMode';
 import { uriToPath } from '../workspace';
 
 /** `scheme:` or `scheme://authority`, then the path (query and fragment left out). */
@@ -27,9 +32,10 @@ export function configCandidates(uri: string): string[] {
   }
 }
 
-export class ClientConfigLookup {
-  /** Text per candidate URI; null when the client found none. */
+/** File texts and folder listings from the client, by URI; `undefined` while not known yet, `null` when there is none. */
+export class ClientFiles {
   private readonly texts = new Map<string, string | null>();
+  private readonly listings = new Map<string, string[] | null>();
   private readonly pending = new Set<string>();
 
   constructor(
@@ -37,35 +43,70 @@ export class ClientConfigLookup {
     private readonly changed: () => void,
   ) {}
 
-  find(uri: string): ProjectConfig | undefined {
-    for (const candidate of configCandidates(uri)) {
-      const text = this.texts.get(candidate);
-      if (text === undefined) {
-        this.request(candidate);
-        return undefined;
-      }
-      if (text !== null) return parseProjectConfig(uriToPath(candidate), text);
+  text(uri: string): string | null | undefined {
+    return this.get(this.texts, 'file', uri, () => this.connection.sendRequest(ReadWorkspaceFileRequest, { uri }));
+  }
+
+  list(uri: string): string[] | null | undefined {
+    return this.get(this.listings, 'folder', uri, () => this.connection.sendRequest(ReadWorkspaceDirectoryRequest, { uri }));
+  }
+
+  /** A watched file changed, appeared or went: ask again. */
+  forget(): void {
+    this.texts.clear();
+    this.listings.clear();
+  }
+
+  private get<T>(known: Map<string, T | null>, kind: string, uri: string, request: () => Promise<T | null>): T | null | undefined {
+    if (known.has(uri)) return known.get(uri);
+    const key = `${kind} ${uri}`;
+    if (!this.pending.has(key)) {
+      this.pending.add(key);
+      request().then(
+        (value) => this.answer(key, () => known.set(uri, value)),
+        () => this.answer(key, () => known.set(uri, null)),
+      );
     }
     return undefined;
   }
 
-  /** A `.quota-state.json` changed, appeared or went: ask again. */
-  forget(): void {
-    this.texts.clear();
-  }
-
-  private request(candidate: string): void {
-    if (this.pending.has(candidate)) return;
-    this.pending.add(candidate);
-    this.connection.sendRequest(ReadWorkspaceFileRequest, { uri: candidate }).then(
-      (text) => this.answer(candidate, text),
-      () => this.answer(candidate, null),
-    );
-  }
-
-  private answer(candidate: string, text: string | null): void {
-    this.pending.delete(candidate);
-    this.texts.set(candidate, text);
+  private answer(key: string, store: () => void): void {
+    this.pending.delete(key);
+    store();
     if (this.pending.size === 0) this.changed();
   }
+}
+
+/** The nearest `.quota-state.json` above a document; none while an answer on the way is not in. */
+export function findClientConfig(files: ClientFiles, uri: string): ProjectConfig | undefined {
+  for (const candidate of configCandidates(uri)) {
+    const text = files.text(candidate);
+    if (text === undefined) return undefined;
+    if (text !== null) return parseProjectConfig(uriToPath(candidate), text);
+  }
+  return undefined;
+}
+
+/**
+ * An app.ini's quota-file lookup on the client's files: paths are the document URI's path, read on
+ * its scheme and authority. An open document's text wins; what is not in yet stops the lookup
+ * (LookupPending) until the answers arrive.
+ */
+export function clientAppIniLookup(files: ClientFiles, openText: (uri: string) => string | undefined): (uri: string) => { path: string; io: LookupIo } | undefined {
+  return (uri) => {
+    const parts = URI_PARTS.exec(uri);
+    if (!parts) return undefined;
+    const [, prefix, path] = parts;
+    const known = <T>(value: T | null | undefined): T | undefined => {
+      if (value === undefined) throw new LookupPending();
+      return value ?? undefined;
+    };
+    return {
+      path,
+      io: {
+        readDir: (folder) => known(files.list(`${prefix}${folder}`)),
+        readFile: (file) => openText(`${prefix}${file}`) ?? known(files.text(`${prefix}${file}`)),
+      },
+    };
+  };
 }

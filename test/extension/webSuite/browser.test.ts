@@ -62,6 +62,35 @@ describe('in the browser (web worker extension host)', () => {
     }
   });
 
+  it('checks an app.ini\'s DEFAULT_GROUPS against the quota file beside it, found through vscode.workspace.fs', async () => {
+    const folder = workspaceUri('forgejo');
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(folder, 'quota.jsonc'),
+      new TextEncoder().encode('{ "rules": [{ "name": "r", "limit": "1 GiB", "subjects": ["size:all"] }], "groups": [{ "name": "free", "rules": ["r"] }] }\n'),
+    );
+    const ini = vscode.Uri.joinPath(folder, 'app.ini');
+    await vscode.workspace.fs.writeFile(ini, new TextEncoder().encode('[quota]\nENABLED = true\nDEFAULT_GROUPS = free, enterprise\n'));
+    try {
+      const document = await vscode.workspace.openTextDocument(ini);
+      equal(document.languageId, 'ini');
+      await vscode.window.showTextDocument(document);
+      const flagged = await waitFor(
+        'unknown-default-group for "enterprise" (and not for "free")',
+        () => {
+          const found = vscode.languages.getDiagnostics(ini).filter((d) => codeOf(d) === 'unknown-default-group');
+          return found.length ? found : undefined;
+        },
+        [vscode.languages.onDidChangeDiagnostics],
+      );
+      equal(flagged.length, 1);
+      match(flagged[0].message, /enterprise/);
+      match(flagged[0].message, /quota\.jsonc/);
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
   it('previews the evaluation of a quota file', async () => {
     const uri = workspaceUri('team.quota.jsonc');
     await vscode.window.showTextDocument(uri);
