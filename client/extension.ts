@@ -8,6 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
 import { ApiAccess } from './apiAccess';
 import { AuthCommands } from './auth';
+import { CompressedStateCommands } from './compressedState';
 import type { CommandContext } from './commands/context';
 import { GroupCommands } from './commands/groups';
 import { MyQuotaCommands } from './commands/myQuota';
@@ -112,6 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new DependentsCommands(commandContext).register(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
+    ...new CompressedStateCommands(notifier).register(),
     ...repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {

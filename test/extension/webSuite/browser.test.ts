@@ -8,6 +8,27 @@ import * as vscode from 'vscode';
 import { activeExtension, codeOf, diagnosticsWith, revertAndCloseAll, setSetting, waitFor, workspaceUri } from '../common';
 import { equal, match, ok } from './expect';
 
+/** gzip with the platform's CompressionStream, as a DIY backend with PULUMI_DIY_BACKEND_GZIP writes. */
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const reader = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  })
+    .pipeThrough(new CompressionStream('gzip'))
+    .getReader();
+  const chunks: Uint8Array[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
 describe('in the browser (web worker extension host)', () => {
   before(async () => {
     await activeExtension();
@@ -88,6 +109,21 @@ describe('in the browser (web worker extension host)', () => {
     } finally {
       await revertAndCloseAll();
       await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
+  it('opens a gzip-compressed DIY stack file, decompressed with DecompressionStream, and checks it', async () => {
+    const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
+    const compressed = await gzip(source);
+    const file = workspaceUri('dev.json.gz');
+    await vscode.workspace.fs.writeFile(file, compressed);
+    try {
+      const opened = await vscode.commands.executeCommand<vscode.Uri | undefined>('quotaState.openCompressedState', file);
+      ok(opened && opened.scheme === 'untitled', `expected an untitled document, got ${opened?.toString()}`);
+      await diagnosticsWith(opened, ['missing-reference', 'magic-mismatch']);
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(file);
     }
   });
 
