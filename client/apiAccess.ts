@@ -13,8 +13,8 @@ import { readApiSettings } from './settings';
 /** A failure with `shown` was already told to the user (with its way out), so callers add no second message. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string; error?: unknown; shown?: boolean };
 
-export const SIGN_IN = 'Sign In';
-export const OPEN_SETTING = 'Open Setting';
+export const SIGN_IN = vscode.l10n.t('Sign In');
+export const OPEN_SETTING = vscode.l10n.t('Open Setting');
 
 export class ApiAccess {
   constructor(

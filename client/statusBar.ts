@@ -43,9 +43,12 @@ export class QuotaStatusBar implements vscode.Disposable {
     this.item.text = verdict.within ? vscode.l10n.t('$(account) {0} ✓', live.account) : vscode.l10n.t('$(account) {0} ✗ {1}', live.account, verdict.subject ?? '').trimEnd();
     this.item.tooltip = verdict.within
       ? vscode.l10n.t('{0} on {1}: within quota. Click for the quota dashboard.', live.account, live.server)
-      : vscode.l10n.t('{0} on {1}: over quota{2}. Click for the quota dashboard.', live.account, live.server, verdict.subject ? ` for ${verdict.subject}` : '');
+      : verdict.subject
+        ? vscode.l10n.t('{0} on {1}: over quota for {2}. Click for the quota dashboard.', live.account, live.server, verdict.subject)
+        : vscode.l10n.t('{0} on {1}: over quota. Click for the quota dashboard.', live.account, live.server);
     this.item.backgroundColor = verdict.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Quota: {0}, {1}', live.account, verdict.within ? 'within quota' : `over quota${verdict.subject ? ` for ${verdict.subject}` : ''}`) };
+    const state = verdict.within ? vscode.l10n.t('within quota') : verdict.subject ? vscode.l10n.t('over quota for {0}', verdict.subject) : vscode.l10n.t('over quota');
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Quota: {0}, {1}', live.account, state) };
     this.visible = true;
     this.item.show();
   }

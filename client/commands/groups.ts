@@ -9,8 +9,8 @@ import { nameProblem } from '../prompts';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 import { describeRule } from './rules';
 
-const DELETE = 'Delete';
-const RETRY = 'Retry';
+const DELETE = vscode.l10n.t('Delete');
+const RETRY = vscode.l10n.t('Retry');
 
 interface GroupArgs {
   name: string;
@@ -94,7 +94,9 @@ export class GroupCommands {
     }
     this.createDraft = undefined;
     void this.context.notifier.info(
-      vscode.l10n.t('Created the group "{0}"{1}.', groupName, rules.length ? ` with ${rules.map((r) => `"${r}"`).join(', ')}` : ' (no rules yet)'),
+      rules.length
+        ? vscode.l10n.t('Created the group "{0}" with {1}.', groupName, rules.map((r) => `"${r}"`).join(', '))
+        : vscode.l10n.t('Created the group "{0}" (no rules yet).', groupName),
     );
     this.context.serverChanged();
     return result.value;

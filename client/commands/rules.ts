@@ -16,9 +16,9 @@ interface RuleDraft {
   subjects?: string[];
 }
 
-const RETRY = 'Retry';
-const CHANGE_AND_RETRY = 'Change and Retry';
-const EDIT = 'Edit';
+const RETRY = vscode.l10n.t('Retry');
+const CHANGE_AND_RETRY = vscode.l10n.t('Change and Retry');
+const EDIT = vscode.l10n.t('Edit');
 
 /**
  * What to offer after a failed create or edit: the same request again only when it could succeed
@@ -30,7 +30,7 @@ export function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RE
   if (['conflict', 'validation', 'bad-request'].includes(error.kind)) return CHANGE_AND_RETRY;
   return undefined;
 }
-const DELETE = 'Delete';
+const DELETE = vscode.l10n.t('Delete');
 
 export function describeRule(rule: QuotaRuleInfo): string {
   const subjects = rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects';

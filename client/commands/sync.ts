@@ -9,7 +9,7 @@ import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep
 import { quotaFileReader } from '../quotaFile';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 
-const APPLY = 'Apply';
+const APPLY = vscode.l10n.t('Apply');
 
 export interface StepResult {
   step: string;
