@@ -1,7 +1,11 @@
-// Bundles every entry point into dist/ as CommonJS. Type-checking is separate (`npm run typecheck`).
+// Bundles every entry point into dist/ as CommonJS, and the browser build (vscode.dev, github.dev)
+// into dist/web/. Type-checking is separate (`npm run typecheck`).
 // Usage: node esbuild.mjs [--production] [--watch]
 import * as esbuild from 'esbuild';
-import { existsSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
+import { builtinModules } from 'node:module';
+import { resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { generateValidators } from './scripts/generate-validators.mjs';
 
 const production = process.argv.includes('--production');
@@ -20,13 +24,72 @@ export const entries = [
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
 
+/**
+ * The browser build: the extension (CommonJS, loaded by VS Code's web extension host) and the
+ * language server (a web worker script). dist/web/ holds these two files and nothing else.
+ */
+export const webEntries = [
+  { in: 'client/extension.ts', out: 'web/extension', format: 'cjs', external: ['vscode'] },
+  { in: 'server/web/server.ts', out: 'web/server', format: 'iife', external: [] },
+];
+
+/** Modules the browser build takes from elsewhere: the browser language client, and the two tiny path helpers. */
+const WEB_SWAPS = new Map([
+  [resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')],
+]);
+const WEB_NODE_SHIMS = new Map([
+  ['node:path', resolve('server/web/nodePath.ts')],
+  ['node:url', resolve('server/web/nodeUrl.ts')],
+]);
+const NODE_BUILTINS = new Set(builtinModules.flatMap((name) => [name, `node:${name}`]));
+
+/** Swaps modules for the browser and fails the build on any other Node built-in. */
+const webPlugin = {
+  name: 'web',
+  setup(build) {
+    build.onResolve({ filter: /.*/ }, async (args) => {
+      if (args.pluginData === 'web') return undefined;
+      const shim = WEB_NODE_SHIMS.get(args.path);
+      if (shim) return { path: shim };
+      if (NODE_BUILTINS.has(args.path)) {
+        return { errors: [{ text: `the browser build cannot use the Node built-in "${args.path}" (imported by ${args.importer})` }] };
+      }
+      if (!args.path.startsWith('.')) return undefined;
+      const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'web' });
+      const swap = WEB_SWAPS.get(resolved.path);
+      return swap ? { path: swap } : undefined;
+    });
+  },
+};
+
+/** esbuild options of one browser entry (also used by the bench to measure the production size). */
+export function webBuildOptions(entry, production, outdir = 'dist') {
+  return {
+    entryPoints: { [entry.out]: entry.in },
+    outdir,
+    bundle: true,
+    platform: 'browser',
+    format: entry.format,
+    target: 'es2022',
+    // Maps stay out of dist/web/: it holds the two scripts and nothing else.
+    sourcemap: production ? false : 'inline',
+    minify: production,
+    external: entry.external,
+    mainFields: ['browser', 'module', 'main'],
+    plugins: [webPlugin],
+    logLevel: 'warning',
+    logOverride: { 'empty-import-meta': 'silent' },
+  };
+}
+
 async function build() {
   // The sources import ajv's standalone code for the schemas; it must exist before bundling.
   generateValidators();
   const missing = entries.filter((entry) => !existsSync(entry.in));
   if (missing.length > 0) throw new Error(`missing entry points: ${missing.map((e) => e.in).join(', ')}`);
-  const contexts = await Promise.all(
-    entries.map((entry) =>
+  rmSync('dist/web', { recursive: true, force: true });
+  const contexts = await Promise.all([
+    ...entries.map((entry) =>
       esbuild.context({
         entryPoints: { [entry.out]: entry.in },
         outdir: 'dist',
@@ -44,7 +107,8 @@ async function build() {
         logOverride: { 'empty-import-meta': 'silent' },
       }),
     ),
-  );
+    ...webEntries.map((entry) => esbuild.context(webBuildOptions(entry, production))),
+  ]);
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));
     console.log('esbuild: watching for changes');
@@ -57,7 +121,10 @@ async function build() {
   }
 }
 
-build().catch((error) => {
-  console.error(error instanceof Error ? error.message : error);
-  process.exit(1);
-});
+// Imported (by the bench) for its options only; run, it builds.
+if (import.meta.url === pathToFileURL(process.argv[1] ?? '').href) {
+  build().catch((error) => {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  });
+}

@@ -13,8 +13,8 @@ import { readApiSettings } from './settings';
 /** A failure with `shown` was already told to the user (with its way out), so callers add no second message. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string; error?: unknown; shown?: boolean };
 
-export const SIGN_IN = 'Sign In';
-export const OPEN_SETTING = 'Open Setting';
+export const SIGN_IN = vscode.l10n.t('Sign In');
+export const OPEN_SETTING = vscode.l10n.t('Open Setting');
 
 export class ApiAccess {
   constructor(
@@ -31,8 +31,8 @@ export class ApiAccess {
     const settings = readApiSettings();
     if (!settings.baseUrl) {
       const message = settings.invalidBaseUrl
-        ? `The setting quotaState.api.baseUrl ("${settings.invalidBaseUrl}") is not an http(s) URL, e.g. https://forge.example/api/v1.`
-        : 'No quota API is configured. Set quotaState.api.baseUrl to your server, e.g. https://forge.example/api/v1, then run "Quota: Sign In".';
+        ? vscode.l10n.t('The setting quotaState.api.baseUrl ("{0}") is not an http(s) URL, e.g. https://forge.example/api/v1.', settings.invalidBaseUrl)
+        : vscode.l10n.t('No quota API is configured. Set quotaState.api.baseUrl to your server, e.g. https://forge.example/api/v1, then run "Quota: Sign In".');
       if (!options.quiet) {
         void this.notifier.warning(message, OPEN_SETTING).then((choice) => {
           if (choice === OPEN_SETTING) void vscode.commands.executeCommand('workbench.action.openSettings', 'quotaState.api.baseUrl');
@@ -42,7 +42,7 @@ export class ApiAccess {
     }
     const token = await this.session.token(settings.baseUrl);
     if (options.requireToken && !token) {
-      const message = `You are not signed in to ${settings.baseUrl}. Run "Quota: Sign In" with a token for that server.`;
+      const message = vscode.l10n.t('You are not signed in to {0}. Run "Quota: Sign In" with a token for that server.', settings.baseUrl);
       if (!options.quiet) this.offerSignIn(message);
       return { ok: false, message, shown: !options.quiet };
     }

@@ -31,15 +31,15 @@ export class AuthCommands {
       const raw =
         requestedUrl ??
         (await vscode.window.showInputBox({
-          title: 'Quota: Sign In — server',
-          prompt: 'Base URL of the quota API',
+          title: vscode.l10n.t('Quota: Sign In — server'),
+          prompt: vscode.l10n.t('Base URL of the quota API'),
           placeHolder: 'https://forge.example/api/v1',
           ignoreFocusOut: true,
-          validateInput: (input) => (isHttpUrl(input) ? undefined : 'Enter an http(s) URL such as https://forge.example/api/v1'),
+          validateInput: (input) => (isHttpUrl(input) ? undefined : vscode.l10n.t('Enter an http(s) URL such as https://forge.example/api/v1')),
         }));
       if (!raw) return undefined;
       if (!isHttpUrl(raw)) {
-        void this.context.notifier.error(`Could not sign in: "${raw}" is not an http(s) URL.`);
+        void this.context.notifier.error(vscode.l10n.t('Could not sign in: "{0}" is not an http(s) URL.', raw));
         return undefined;
       }
       baseUrl = normaliseBaseUrl(raw);
@@ -51,15 +51,15 @@ export class AuthCommands {
     const token =
       stringArgument(given?.token) ??
       (await vscode.window.showInputBox({
-        title: `Quota: Sign In to ${server}`,
-        prompt: 'Access token (kept in VS Code\'s secret storage)',
+        title: vscode.l10n.t('Quota: Sign In to {0}', server),
+        prompt: vscode.l10n.t('Access token (kept in VS Code\'s secret storage)'),
         password: true,
         ignoreFocusOut: true,
       }));
     if (!token) return undefined;
     const settings = readApiSettings();
     const result = await vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title: `Quota: signing in to ${server}…`, cancellable: true },
+      { location: vscode.ProgressLocation.Notification, title: vscode.l10n.t('Quota: signing in to {0}…', server), cancellable: true },
       async (_progress, cancellation) => {
         const controller = new AbortController();
         const subscription = cancellation.onCancellationRequested(() => controller.abort());
@@ -79,7 +79,7 @@ export class AuthCommands {
     }
     await this.session.store(server, token.trim());
     const role = result.user.is_admin ? ' (site administrator)' : '';
-    void this.context.notifier.info(`Signed in to ${server} as ${result.user.login}${role}.`);
+    void this.context.notifier.info(vscode.l10n.t('Signed in to {0} as {1}{2}.', server, result.user.login, role));
     await this.liveUsage.refresh();
     this.context.serverChanged();
     return result.user.login;
@@ -88,11 +88,11 @@ export class AuthCommands {
   async signOut(): Promise<boolean> {
     const baseUrl = readApiSettings().baseUrl;
     if (!baseUrl || !(await this.session.token(baseUrl))) {
-      void this.context.notifier.info('You are not signed in to a quota API.');
+      void this.context.notifier.info(vscode.l10n.t('You are not signed in to a quota API.'));
       return false;
     }
     await this.session.forget(baseUrl);
-    void this.context.notifier.info(`Signed out of ${baseUrl}; the token was removed from VS Code's secret storage.`);
+    void this.context.notifier.info(vscode.l10n.t('Signed out of {0}; the token was removed from VS Code\'s secret storage.', baseUrl));
     await this.liveUsage.refresh();
     this.context.serverChanged();
     return true;

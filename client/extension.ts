@@ -8,6 +8,7 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
 import { ApiAccess } from './apiAccess';
 import { AuthCommands } from './auth';
+import { CompressedStateCommands } from './compressedState';
 import type { CommandContext } from './commands/context';
 import { GroupCommands } from './commands/groups';
 import { MyQuotaCommands } from './commands/myQuota';
@@ -48,11 +49,16 @@ export interface TestHooks {
   /** Where the log channel writes its file, to prove secrets never reach it. */
   logUri: vscode.Uri;
   languageClient: LanguageClient;
+  /** `typeof process` where the extension runs: "undefined" in the browser's web worker host. */
+  processType: string;
+  /** When activation began and when the language server was ready (Date.now()), for the bench. */
+  startup: { activatedAt: number; serverReadyAt: number };
 }
 
 let languageClient: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
+  const activatedAt = Date.now();
   const log = vscode.window.createOutputChannel('Quota & State', { log: true });
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
   const notifier = new Notifier(log, testing);
@@ -107,6 +113,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new DependentsCommands(commandContext).register(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
+    ...new CompressedStateCommands(notifier).register(),
     ...repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
@@ -121,8 +128,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     await client.start();
   } catch (error) {
     log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
-    void notifier.error('The Quota & State language server did not start; see the "Quota & State" output for details.');
+    void notifier.error(vscode.l10n.t('The Quota & State language server did not start; see the "Quota & State" output for details.'));
   }
+  const serverReadyAt = Date.now();
   context.subscriptions.push(new LargeFileWatcher(client, log));
   // Not awaited: an unreachable server must not hold up activation for the request timeout.
   void liveUsage.refresh();
@@ -140,6 +148,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     dashboardOpen: (url) => dashboard.openOnServer(url),
     logUri: context.logUri,
     languageClient: client,
+    processType: typeof process,
+    startup: { activatedAt, serverReadyAt },
   };
 }
 

@@ -36,7 +36,7 @@ export function createLanguageClient(
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: log,
     // The server pulls `quotaState` through workspace/configuration; this also sends it at start.
-    initializationOptions: { settings: vscode.workspace.getConfiguration(SETTINGS_SECTION) },
+    initializationOptions: { settings: vscode.workspace.getConfiguration(SETTINGS_SECTION), l10nBundle: vscode.l10n.bundle },
     // The project configuration (shared/projectConfig.ts) changes what the server reports.
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
     middleware: {

@@ -7,21 +7,22 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import { DocumentStatusNotification, type DocumentStatusParams } from '../shared/protocol';
 import { DOCUMENT_SELECTOR } from './languageClient';
 
-const KIND_LABELS = { state: 'Resource state', quota: 'Quota config', appIni: 'Forgejo app.ini' } as const;
+const kindLabel = (kind: NonNullable<DocumentStatusParams['kind']>): string =>
+  ({ state: vscode.l10n.t('Resource state'), quota: vscode.l10n.t('Quota config'), appIni: vscode.l10n.t('Forgejo app.ini') })[kind];
 
 export function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
-  const kind = status.kind ? KIND_LABELS[status.kind] : 'Not a quota or state file';
+  const kind = status.kind ? kindLabel(status.kind) : vscode.l10n.t('Not a quota or state file');
   const shaped = status.shape && status.kind ? `${kind} (${status.shape})` : kind;
   // The rules in force matter as much as the kind: a Forgejo 11 server decides differently from 15.
   const text = status.forgejo && status.kind ? `${shaped} · ${status.forgejo.rules}` : shaped;
   const details: string[] = [];
   if (status.forgejo && status.kind) details.push(status.forgejo.description);
   if (status.diagnosticCount !== undefined && status.kind) {
-    details.push(status.diagnosticCount === 0 ? 'no problems' : `${status.diagnosticCount} problem${status.diagnosticCount === 1 ? '' : 's'}`);
+    details.push(status.diagnosticCount === 0 ? vscode.l10n.t('no problems') : status.diagnosticCount === 1 ? vscode.l10n.t('1 problem') : vscode.l10n.t('{0} problems', status.diagnosticCount));
   }
-  if (status.schema && status.kind === 'state') details.push(`schema mode: ${status.schema}`);
-  if (status.fromDisk) details.push('analysed from disk');
-  for (const missing of status.unavailable ?? []) details.push(`${missing.feature} unavailable: ${missing.reason}`);
+  if (status.schema && status.kind === 'state') details.push(vscode.l10n.t('schema mode: {0}', status.schema));
+  if (status.fromDisk) details.push(vscode.l10n.t('analysed from disk'));
+  for (const missing of status.unavailable ?? []) details.push(vscode.l10n.t('{0} unavailable: {1}', missing.feature, missing.reason));
   return { text, detail: details.join('; '), warn: Boolean(status.fromDisk || status.unavailable?.length) };
 }
 
@@ -37,10 +38,10 @@ export class LanguageStatus implements vscode.Disposable {
 
   constructor(client: LanguageClient) {
     this.item = vscode.languages.createLanguageStatusItem('quotaState.documentKind', []);
-    this.item.name = 'Quota & State: file kind';
-    this.item.command = { title: 'Show Log', command: 'quotaState.showLog' };
+    this.item.name = vscode.l10n.t('Quota & State: file kind');
+    this.item.command = { title: vscode.l10n.t('Show Log'), command: 'quotaState.showLog' };
     this.diskItem = vscode.window.createStatusBarItem('quotaState.fromDisk', vscode.StatusBarAlignment.Right, 100);
-    this.diskItem.name = 'Quota & State: large file';
+    this.diskItem.name = vscode.l10n.t('Quota & State: large file');
     this.disposables.push(
       this.item,
       this.diskItem,
@@ -86,8 +87,8 @@ export class LanguageStatus implements vscode.Disposable {
     const diskStatus = tabUri && !editor ? this.statuses.get(tabUri) : undefined;
     if (diskStatus?.fromDisk) {
       const { text, detail } = describeStatus(diskStatus);
-      this.diskItem.text = `$(warning) ${text}`;
-      this.diskItem.tooltip = `${detail}. The file is too large for VS Code to hand to extensions, so it was analysed from disk: problems are listed, editor features are not available.`;
+      this.diskItem.text = vscode.l10n.t('$(warning) {0}', text);
+      this.diskItem.tooltip = vscode.l10n.t('{0}. The file is too large for VS Code to hand to extensions, so it was analysed from disk: problems are listed, editor features are not available.', detail);
       this.diskItem.show();
     } else {
       this.diskItem.hide();

@@ -13,8 +13,8 @@ export function nameProblem(value: string, what: string): string | undefined {
 /** `taken` may answer later (a list request); the input box shows its verdict as soon as it is known. */
 export async function askName(what: string, value?: string, taken?: (value: string) => Promise<string | undefined>): Promise<string | undefined> {
   const name = await vscode.window.showInputBox({
-    title: `Quota: ${what} name`,
-    prompt: `Name of the ${what}`,
+    title: vscode.l10n.t('Quota: {0} name', what),
+    prompt: vscode.l10n.t('Name of the {0}', what),
     value,
     ignoreFocusOut: true,
     validateInput: (input) => nameProblem(input, what) ?? taken?.(input),
@@ -26,7 +26,7 @@ export async function askName(what: string, value?: string, taken?: (value: stri
 export async function askLimit(title: string, value?: number | bigint): Promise<number | undefined> {
   const input = await vscode.window.showInputBox({
     title,
-    prompt: 'Limit in bytes or with a unit: 500M, 1 GiB, 2k … (-1 = unlimited)',
+    prompt: vscode.l10n.t('Limit in bytes or with a unit: 500M, 1 GiB, 2k … (-1 = unlimited)'),
     value: value === undefined ? undefined : String(formatSizeExact(value)),
     ignoreFocusOut: true,
     validateInput: (text) => {

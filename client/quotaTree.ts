@@ -59,27 +59,27 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
       }
       case 'usage': {
         const item = new vscode.TreeItem(node.subject);
-        const share = node.percent !== undefined && node.limit !== undefined ? ` · ${node.percent}% of ${formatSize(node.limit)}` : '';
-        item.description = `${formatSize(node.bytes)}${share}${node.allowed ? '' : ' · refused'}`;
-        item.tooltip = `${SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject}: ${node.bytes} bytes.\n${node.explanation}`;
+        const share = node.percent !== undefined && node.limit !== undefined ? vscode.l10n.t(' · {0}% of {1}', node.percent, formatSize(node.limit)) : '';
+        item.description = `${formatSize(node.bytes)}${share}${node.allowed ? '' : vscode.l10n.t(' · refused')}`;
+        item.tooltip = vscode.l10n.t('{0}: {1} bytes.\n{2}', SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject, node.bytes, node.explanation);
         // Over quota (or refused) in the theme's error colour.
         item.iconPath = node.allowed ? new vscode.ThemeIcon('pass') : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.contextValue = node.allowed ? 'usage' : 'usage-over';
-        item.command = { command: 'quotaState.showDashboard', title: 'Show Quota Dashboard' };
+        item.command = { command: 'quotaState.showDashboard', title: vscode.l10n.t('Show Quota Dashboard') };
         return item;
       }
       case 'rule': {
         const item = new vscode.TreeItem(node.rule.name ?? '(unnamed rule)');
-        item.description = `${formatSize(node.rule.limit)} · ${node.rule.subjects?.join(', ') || 'no subjects'}`;
+        item.description = `${formatSize(node.rule.limit)} · ${node.rule.subjects?.join(', ') || vscode.l10n.t('no subjects')}`;
         // The exact byte count too: an int64 limit beyond 2^53 must read as the server stores it.
-        item.tooltip = `${describeRule(node.rule)}\nlimit: ${describeSize(node.rule.limit)}`;
+        item.tooltip = `${describeRule(node.rule)}\n${vscode.l10n.t('limit: {0}', describeSize(node.rule.limit))}`;
         item.contextValue = 'rule';
         item.iconPath = new vscode.ThemeIcon('law');
         return item;
       }
       case 'group': {
         const item = new vscode.TreeItem(node.group.name ?? '(unnamed group)', vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = `${node.group.rules.length} rule${node.group.rules.length === 1 ? '' : 's'}`;
+        item.description = vscode.l10n.t('{0} rule{1}', node.group.rules.length, node.group.rules.length === 1 ? '' : 's');
         item.contextValue = 'group';
         item.iconPath = new vscode.ThemeIcon('organization');
         return item;
@@ -107,14 +107,14 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
     const nodes: QuotaNode[] = [];
     nodes.push(
       quota.status === 'fulfilled'
-        ? { kind: 'section', label: 'My usage', icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, client.baseUrl) }
+        ? { kind: 'section', label: vscode.l10n.t('My usage'), icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, client.baseUrl) }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
     if (this.repositories) nodes.push(this.repositories.section());
     if (rules.status === 'fulfilled') {
       nodes.push({
         kind: 'section',
-        label: `Rules (${rules.value.length})`,
+        label: vscode.l10n.t('Rules ({0})', rules.value.length),
         icon: 'law',
         children: rules.value.map((rule): QuotaNode => ({ kind: 'rule', rule })),
       });
@@ -124,7 +124,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
     if (groups.status === 'fulfilled') {
       nodes.push({
         kind: 'section',
-        label: `Groups (${groups.value.length})`,
+        label: vscode.l10n.t('Groups ({0})', groups.value.length),
         icon: 'organization',
         children: groups.value.map((group): QuotaNode => ({ kind: 'group', group })),
       });

@@ -82,7 +82,7 @@ export class LargestRepositories {
         const item = new vscode.TreeItem('Largest repositories', vscode.TreeItemCollapsibleState.Collapsed);
         item.iconPath = new vscode.ThemeIcon('repo');
         item.description = node.error ?? (node.total !== undefined ? `${node.total}` : undefined);
-        item.tooltip = 'Your repositories, largest first (git and LFS together)';
+        item.tooltip = vscode.l10n.t('Your repositories, largest first (git and LFS together)');
         return item;
       }
       case 'repository': {
@@ -93,15 +93,15 @@ export class LargestRepositories {
         item.iconPath = new vscode.ThemeIcon(repository.private ? 'lock' : 'repo');
         item.contextValue = 'repository';
         if (repository.html_url) {
-          item.command = { command: OPEN_REPOSITORY_COMMAND, title: 'Open on the Server', arguments: [repository.html_url] };
+          item.command = { command: OPEN_REPOSITORY_COMMAND, title: vscode.l10n.t('Open on the Server'), arguments: [repository.html_url] };
         }
         return item;
       }
       case 'moreRepositories': {
         const item = new vscode.TreeItem('Load more…');
         item.iconPath = new vscode.ThemeIcon('refresh');
-        item.description = node.section.total !== undefined ? `${node.section.loaded.length} of ${node.section.total} shown` : undefined;
-        item.command = { command: LOAD_MORE_REPOSITORIES_COMMAND, title: 'Load More Repositories', arguments: [node] };
+        item.description = node.section.total !== undefined ? vscode.l10n.t('{0} of {1} shown', node.section.loaded.length, node.section.total) : undefined;
+        item.command = { command: LOAD_MORE_REPOSITORIES_COMMAND, title: vscode.l10n.t('Load More Repositories'), arguments: [node] };
         return item;
       }
     }
@@ -161,7 +161,7 @@ export class LargestRepositories {
       }));
       if (hasMore) items.push({ label: loadMore, description: `${loaded.length} of ${result.value.total} shown` });
       const picked = await vscode.window.showQuickPick(items, {
-        title: `Your repositories (${result.value.total}), largest first`,
+        title: vscode.l10n.t('Your repositories ({0}), largest first', result.value.total),
         matchOnDescription: true,
       });
       if (!picked) break;

@@ -22,7 +22,7 @@ export class QuotaStatusBar implements vscode.Disposable {
   private visible = false;
 
   constructor(liveUsage: LiveUsage) {
-    this.item.name = 'Quota Account';
+    this.item.name = vscode.l10n.t('Quota Account');
     this.item.command = 'quotaState.showDashboard';
     this.subscriptions = [
       liveUsage.onDidChange((live) => this.update(live)),
@@ -47,12 +47,15 @@ export class QuotaStatusBar implements vscode.Disposable {
     }
     const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server }, forgejoProfileFor({ server: live.version }).profile);
     const verdict = accountVerdict(model);
-    this.item.text = verdict.within ? `$(account) ${live.account} ✓` : `$(account) ${live.account} ✗ ${verdict.subject ?? ''}`.trimEnd();
+    this.item.text = verdict.within ? vscode.l10n.t('$(account) {0} ✓', live.account) : vscode.l10n.t('$(account) {0} ✗ {1}', live.account, verdict.subject ?? '').trimEnd();
     this.item.tooltip = verdict.within
-      ? `${live.account} on ${live.server}: within quota. Click for the quota dashboard.`
-      : `${live.account} on ${live.server}: over quota${verdict.subject ? ` for ${verdict.subject}` : ''}. Click for the quota dashboard.`;
+      ? vscode.l10n.t('{0} on {1}: within quota. Click for the quota dashboard.', live.account, live.server)
+      : verdict.subject
+        ? vscode.l10n.t('{0} on {1}: over quota for {2}. Click for the quota dashboard.', live.account, live.server, verdict.subject)
+        : vscode.l10n.t('{0} on {1}: over quota. Click for the quota dashboard.', live.account, live.server);
     this.item.backgroundColor = verdict.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
-    this.item.accessibilityInformation = { label: `Quota: ${live.account}, ${verdict.within ? 'within quota' : `over quota${verdict.subject ? ` for ${verdict.subject}` : ''}`}` };
+    const state = verdict.within ? vscode.l10n.t('within quota') : verdict.subject ? vscode.l10n.t('over quota for {0}', verdict.subject) : vscode.l10n.t('over quota');
+    this.item.accessibilityInformation = { label: vscode.l10n.t('Quota: {0}, {1}', live.account, state) };
     this.visible = true;
     this.item.show();
   }

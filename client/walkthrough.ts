@@ -62,7 +62,7 @@ export class WalkthroughCommands {
       const code = typeof problem.code === 'object' ? String(problem.code.value) : String(problem.code);
       return code;
     }
-    void vscode.window.showInformationMessage('No problem with a quick fix here yet: open the example state file and wait for its diagnostics.');
+    void vscode.window.showInformationMessage(vscode.l10n.t('No problem with a quick fix here yet: open the example state file and wait for its diagnostics.'));
     return undefined;
   }
 

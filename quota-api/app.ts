@@ -18,6 +18,7 @@ import type { QuotaStore } from './store';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors, int64OverflowMessage, INT64_KEYWORD, withInt64Keyword } from './validation';
 import { canonicalName } from '../shared/names';
+import { registerCors, type CorsConfig } from './cors';
 import { DEFINITIONS, finishDocument, registerDefinitions } from './openapi';
 import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
 import { SERVER_VERSION } from './routes/misc';
@@ -35,6 +36,8 @@ export interface AppOptions {
    * default, the listening address, is only known once the server listens.
    */
   publicUrl: () => string;
+  /** Forgejo's `[cors]`: off when absent (`quota-api --cors ORIGINS`). */
+  cors?: CorsConfig;
 }
 
 function errorBody(request: FastifyRequest, message: string, errors?: string[]): APIError {
@@ -148,6 +151,9 @@ export function buildApp(options: AppOptions): FastifyInstance {
       done(badRequest(`the request body is not valid JSON: ${(error as Error).message}`), undefined);
     }
   });
+
+  // Before authentication: a preflight carries no token.
+  if (options.cors) registerCors(app, options.cors);
 
   app.addHook('onRequest', async (request) => {
     // NFC and NFD spellings of a name are one name: look every path name up in NFC.

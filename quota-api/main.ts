@@ -2,7 +2,7 @@
  * `quota-api`: the reference quota API server.
  *
  *   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level LEVEL] [--public-url URL]
- *             [--forgejo-version X.Y.Z]
+ *             [--forgejo-version X.Y.Z] [--cors ORIGINS]
  *   quota-api token create <account> [--admin] [--db PATH]
  *
  * Prints `http://HOST:PORT/api/v1` on stdout once listening (`--port 0` picks a free port);
@@ -12,6 +12,7 @@
 import { parseArgs } from 'node:util';
 import { API_BASE_PATH } from '../shared/api/types';
 import { buildApp } from './app';
+import { parseCorsOrigins, type CorsConfig } from './cors';
 import { applyServerConfig, loadServerConfig, ServerConfigError } from './appIni';
 import { openDatabase } from './db';
 import { SeedError, seedFromFile } from './seed';
@@ -25,7 +26,7 @@ export const DEFAULT_DB = '.data/quota-api.sqlite';
 
 const USAGE = `usage:
   quota-api [--host 127.0.0.1] [--port 3000] [--db PATH|:memory:] [--seed FILE] [--config app.ini] [--log-level info|warn|error|silent]
-            [--public-url URL] [--forgejo-version X.Y.Z]
+            [--public-url URL] [--forgejo-version X.Y.Z] [--cors ORIGINS]
       Serves the quota API at http://HOST:PORT${API_BASE_PATH}. The seed file (a quota instance
       file) is loaded only into an empty database. Default database: ${DEFAULT_DB}.
       --config: a Forgejo app.ini read at every start; the [quota] ENABLED, DEFAULT_GROUPS and
@@ -34,6 +35,8 @@ const USAGE = `usage:
       URLs in answers start with it. Default: the listening address.
       --forgejo-version: the Forgejo version to answer as (GET /version reports it with +gitea-1.22.0);
       the quota checks follow its rules, e.g. 11.0.3 evaluates as Forgejo 11 does. Default: ${DEFAULT_FORGEJO_VERSION}.
+      --cors answers browsers from these origins (comma-separated; * for any, one * inside an
+      origin such as https://*.vscode-cdn.net), as Forgejo's [cors] ENABLED=true, ALLOW_DOMAIN=ORIGINS.
   quota-api token create <account> [--admin] [--db PATH]
       Prints a new access token for a user (created when missing); --admin makes the user a site admin.`;
 
@@ -67,6 +70,7 @@ function parse(args: string[]) {
         'log-level': { type: 'string', default: 'info' },
         'public-url': { type: 'string' },
         'forgejo-version': { type: 'string' },
+        cors: { type: 'string' },
         admin: { type: 'boolean', default: false },
         help: { type: 'boolean', short: 'h', default: false },
       },
@@ -91,7 +95,7 @@ function createToken(account: string | undefined, db: string, admin: boolean): v
   }
 }
 
-async function serve(options: { host: string; port: string; db: string; seed?: string; config?: string; logLevel: string; publicUrl?: string; forgejoVersion?: string }): Promise<void> {
+async function serve(options: { host: string; port: string; db: string; seed?: string; config?: string; logLevel: string; publicUrl?: string; forgejoVersion?: string; cors?: string }): Promise<void> {
   const forgejo = forgejoProfile(options.forgejoVersion ?? DEFAULT_FORGEJO_VERSION);
   if (!forgejo.ok) throw new UsageError(`--forgejo-version: ${forgejo.message}`);
   if (!/^\d{1,5}$/.test(options.port) || Number(options.port) > 65535) {
@@ -104,6 +108,15 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
   if (options.publicUrl !== undefined) {
     try {
       publicUrl = parsePublicUrl(options.publicUrl);
+    } catch (error) {
+      throw new UsageError((error as Error).message);
+    }
+  }
+
+  let cors: CorsConfig | undefined;
+  if (options.cors !== undefined) {
+    try {
+      cors = parseCorsOrigins(options.cors);
     } catch (error) {
       throw new UsageError((error as Error).message);
     }
@@ -122,7 +135,7 @@ async function serve(options: { host: string; port: string; db: string; seed?: s
     for (const line of applyServerConfig(store, serverConfig)) process.stderr.write(`quota-api: ${line}\n`);
   }
   let listeningUrl = 'http://localhost/';
-  const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr }, publicUrl: () => publicUrl ?? listeningUrl });
+  const app = buildApp({ store, log: { level: options.logLevel, stream: process.stderr }, publicUrl: () => publicUrl ?? listeningUrl, cors });
   let closing = false;
   const shutdown = (signal: string) => {
     if (closing) process.exit(1); // a second signal: stop waiting for requests in flight
@@ -161,7 +174,7 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
-  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'], forgejoVersion: values['forgejo-version'] });
+  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'], forgejoVersion: values['forgejo-version'], cors: values.cors });
 }
 
 main(process.argv.slice(2)).catch(fail);

@@ -17,8 +17,11 @@ const KINDS: ReadonlyArray<{ label: string; codes: readonly (CodeInfo & { seedV3
   { label: 'app.ini', codes: codeList(APP_INI_CODES) },
 ];
 
-/** `propertyNames` of the `quotaState.diagnostics.severity` setting: every code, with what it means per file kind. */
-export function severitySettingPropertyNames(): { enum: string[]; enumDescriptions: string[] } {
+/** The package.nls.json key of a code's description in the severity setting. */
+export const codeDescriptionKey = (code: string) => `config.diagnostics.severity.code.${code}`;
+
+/** Every code with what it means per file kind, in package.nls.json's English (keys of `codeDescriptionKey`). */
+export function codeDescriptions(): Record<string, string> {
   const described = new Map<string, string[]>();
   for (const { label, codes } of KINDS) {
     for (const info of codes) {
@@ -27,8 +30,24 @@ export function severitySettingPropertyNames(): { enum: string[]; enumDescriptio
       described.set(info.code, lines);
     }
   }
-  const names = [...described.keys()].sort();
-  return { enum: names, enumDescriptions: names.map((name) => described.get(name)!.join(' ')) };
+  return Object.fromEntries([...described.keys()].sort().map((code) => [codeDescriptionKey(code), described.get(code)!.join(' ')]));
+}
+
+/**
+ * `propertyNames` of the `quotaState.diagnostics.severity` setting: every code, its meaning a
+ * package.nls.json key (`codeDescriptions`), so it can be translated; the codes themselves are names and are not.
+ */
+export function severitySettingPropertyNames(): { enum: string[]; enumDescriptions: string[] } {
+  const names = Object.keys(codeDescriptions()).map((key) => key.slice(codeDescriptionKey('').length));
+  return { enum: names, enumDescriptions: names.map((name) => `%${codeDescriptionKey(name)}%`) };
+}
+
+/** package.nls.json's text with the code descriptions regenerated (other keys kept, in their order). */
+export function withNlsCodeDescriptions(text: string): string {
+  const nls = JSON.parse(text) as Record<string, string>;
+  const codes = codeDescriptions();
+  const kept = Object.entries(nls).filter(([key]) => !key.startsWith(codeDescriptionKey('')));
+  return `${JSON.stringify(Object.fromEntries([...kept, ...Object.entries(codes)]), null, 2)}\n`;
 }
 
 const SEVERITY_SETTING = 'quotaState.diagnostics.severity';

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Rewrites the diagnostic-code lists of package.json (the severity setting's propertyNames) and
-// README.md (the code tables) from the registries in shared/*/codes.ts.
+// Rewrites the diagnostic-code lists of package.json (the severity setting's propertyNames),
+// package.nls.json (what each code means) and README.md (the code tables) from the registries in
+// shared/*/codes.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 
@@ -8,6 +9,7 @@ const root = new URL('..', import.meta.url);
 const tables = await tsImport('./codeTables.ts', import.meta.url);
 for (const [file, rewrite] of [
   ['package.json', tables.withManifestCodes],
+  ['package.nls.json', tables.withNlsCodeDescriptions],
   ['README.md', tables.withReadmeCodeTables],
 ]) {
   const path = new URL(file, root);

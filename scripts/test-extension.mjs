@@ -13,6 +13,11 @@
 //   main     test/extension/suite        on test/extension/fixtures/workspace
 //   content  test/extension/contentSuite on test/extension/fixtures/content-only (no file name
 //            matches a pattern, so only opening a JSON document can activate the extension)
+//   web      test/extension/webSuite     on test/extension/fixtures/workspace, in the browser's
+//            web worker extension host (the user setting `remote.extensionKind` asks for `web`):
+//            the `browser` build, as on vscode.dev. That host has no file system, so this runner starts the reference quota
+//            API (with --cors) itself, passes addresses in the workspace settings, and takes the
+//            suite's report over HTTP.
 //
 // Usage: node scripts/test-extension.mjs [--vsix FILE | --dev] [--suite NAME] [--results FILE]
 //          [--timeout SECONDS] [--grep PATTERN] [--keep] [--verbose] [--build-only]
@@ -21,6 +26,7 @@
 // failed, 2 on timeout or setup failure. Everything it starts (server process groups, browsers)
 // is killed on every way out.
 import { spawn } from 'node:child_process';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync, createWriteStream } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,9 +44,13 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 const SUITES = [
   { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension' },
   { name: 'content', sources: 'test/extension/contentSuite', fixture: 'test/extension/fixtures/content-only', out: 'dist/test/extension-content' },
+  { name: 'web', web: true, sources: 'test/extension/webSuite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension-web' },
 ];
 
 const SETUP_FAILURE = 2;
+
+/** The workbench and its extension worker are served from the VS Code server's own address. */
+const WEB_SUITE_CORS_ORIGINS = 'http://127.0.0.1:*';
 
 const options = parseArguments(process.argv.slice(2));
 
@@ -96,6 +106,8 @@ async function main() {
     totals.passed += outcome.passed;
     totals.failed += outcome.failed;
     totals.failing.push(...(outcome.failing ?? []).map((title) => `${suite.name}: ${title}`));
+    // The suites' startup figures (test/extension/startupFigure.ts), for `npm run bench`.
+    if (outcome.figures) totals.figures = { ...totals.figures, ...outcome.figures };
     exitCode = Math.max(exitCode, outcome.exitCode);
   }
   if (options.results) writeFileSync(options.results, JSON.stringify(totals));
@@ -123,7 +135,8 @@ async function runSuite(suite, vsix) {
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
     const extensionsDir = join(scratch, 'extensions');
-    writeUserSettings(scratch);
+    writeUserSettings(scratch, suite.web);
+    if (suite.web) await prepareWebSuite(workspace, resultsFile, reportFile);
     // Installed the way a user installs a .vsix; the workbench then runs that folder in test mode.
     const extensionPath = vsix ? installVsix(vsix, { extensionsDir, dataDir: scratch }) : repoRoot;
 
@@ -135,7 +148,15 @@ async function runSuite(suite, vsix) {
       QUOTA_STATE_REPO_ROOT: repoRoot,
       ...(vsix ? { QUOTA_STATE_INSTALLED_EXTENSIONS_DIR: extensionsDir } : {}),
     });
-    const exitCode = await runInBrowser(server.port, workspace, scratch, extensionPath, join(repoRoot, suite.out));
+    let testsDir = join(repoRoot, suite.out);
+    if (suite.web && vsix) {
+      // VS Code runs the tests in the host of the extension whose folder holds them; elsewhere, in the
+      // remote (Node) host. So the browser suite goes inside the installed copy (the package is unchanged).
+      const inside = join(extensionPath, 'browser-tests');
+      cpSync(testsDir, inside, { recursive: true });
+      testsDir = inside;
+    }
+    const exitCode = await runInBrowser(server.port, workspace, scratch, extensionPath, testsDir, suite.web);
 
     printSuiteReport(reportFile);
     const results = readResults(resultsFile);
@@ -151,7 +172,7 @@ async function runSuite(suite, vsix) {
     }
     console.log(`suite "${suite.name}": ${results.passed} passed, ${results.failed} failed`);
     if (results.passed + results.failed === 0) return { passed: 0, failed: 0, exitCode: 1 };
-    return { passed: results.passed, failed: results.failed, failing: results.failing ?? [], exitCode: results.failed === 0 && exitCode === 0 ? 0 : 1 };
+    return { passed: results.passed, failed: results.failed, failing: results.failing ?? [], figures: results.figures, exitCode: results.failed === 0 && exitCode === 0 ? 0 : 1 };
   } finally {
     // Stop this suite's server and browser before the next suite starts.
     const mine = cleanups.splice(before).reverse();
@@ -200,6 +221,10 @@ async function buildTests(suites) {
   for (const suite of suites) {
     const suiteDir = join(repoRoot, suite.sources);
     const outDir = join(repoRoot, suite.out);
+    if (suite.web) {
+      await buildWebTests(esbuild, suiteDir, outDir);
+      continue;
+    }
     const entryPoints = { index: join(repoRoot, 'test', 'extension', 'index.ts') };
     for (const name of readdirSync(suiteDir)) {
       if (name.endsWith('.test.ts')) entryPoints[name.replace(/\.ts$/, '')] = join(suiteDir, name);
@@ -220,7 +245,115 @@ async function buildTests(suites) {
   }
 }
 
-function writeUserSettings(scratch) {
+/** The web worker host loads one CommonJS script that may require only `vscode`: index and suites in one bundle. */
+async function buildWebTests(esbuild, suiteDir, outDir) {
+  const tests = readdirSync(suiteDir).filter((name) => name.endsWith('.test.ts')).sort();
+  rmSync(outDir, { recursive: true, force: true });
+  await esbuild.build({
+    stdin: {
+      contents: [
+        `import { runSuites } from ${JSON.stringify(join(repoRoot, 'test', 'extension', 'webIndex.ts'))};`,
+        `export function run() { return runSuites(() => { ${tests.map((name) => `require(${JSON.stringify(join(suiteDir, name))});`).join(' ')} }); }`,
+      ].join('\n'),
+      resolveDir: suiteDir,
+      sourcefile: 'web-tests.js',
+      loader: 'ts',
+    },
+    outfile: join(outDir, 'index.js'),
+    bundle: true,
+    platform: 'browser',
+    format: 'cjs',
+    target: 'es2022',
+    sourcemap: 'inline',
+    external: ['vscode'],
+    logLevel: 'warning',
+    plugins: [mochaBrowserScript],
+  });
+}
+
+/**
+ * mocha's browser build is a UMD script: bundled as a module it would see the bundle's own
+ * `module` and replace its exports with mocha's. Run as a plain script it sets `globalThis.mocha`.
+ */
+const mochaBrowserScript = {
+  name: 'mocha-browser-script',
+  setup(build) {
+    build.onLoad({ filter: /[\\/]mocha[\\/]mocha\.js$/ }, (args) => ({
+      contents: `new Function(${JSON.stringify(readFileSync(args.path, 'utf8'))}).call(globalThis);`,
+      loader: 'js',
+    }));
+  },
+};
+
+/**
+ * The browser suite's outside world: a results endpoint (the suite POSTs its report and counts;
+ * written to the files the Node suites write) and the reference quota API, started with --cors as
+ * a Forgejo with [cors] would be. Both addresses reach the suite through the workspace settings.
+ */
+async function prepareWebSuite(workspace, resultsFile, reportFile) {
+  const results = createServer((request, response) => {
+    const headers = { 'Access-Control-Allow-Origin': '*' };
+    if (request.method !== 'POST') {
+      response.writeHead(204, headers).end();
+      return;
+    }
+    let body = '';
+    request.on('data', (chunk) => (body += chunk));
+    request.on('end', () => {
+      try {
+        const { passed, failed, report, figures } = JSON.parse(body);
+        writeFileSync(reportFile, report);
+        writeFileSync(resultsFile, JSON.stringify({ passed, failed, figures }));
+        if (options.verbose) console.error(`web suite results from origin ${request.headers.origin}`);
+      } catch (error) {
+        console.error(`extension tests (web): unreadable results: ${error}`);
+      }
+      response.writeHead(204, headers).end();
+    });
+  });
+  await new Promise((done) => results.listen(0, '127.0.0.1', done));
+  cleanups.push(() => new Promise((done) => results.close(() => done())));
+  const api = await startCorsQuotaApi();
+  const settingsDir = join(workspace, '.vscode');
+  mkdirSync(settingsDir, { recursive: true });
+  writeFileSync(
+    join(settingsDir, 'settings.json'),
+    JSON.stringify({
+      'quotaStateTest.resultsUrl': `http://127.0.0.1:${results.address().port}/results`,
+      'quotaStateTest.apiBaseUrl': api,
+      'quotaStateTest.grep': options.grep ?? '',
+    }, null, 2),
+  );
+}
+
+/** The reference API (dist/quota-api/main.js from the build) on the demo instance, answering any origin of this machine. */
+function startCorsQuotaApi() {
+  const child = spawn(
+    process.execPath,
+    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', join(repoRoot, 'examples', 'demo.quota.jsonc'), '--log-level', 'warn', '--cors', WEB_SUITE_CORS_ORIGINS],
+    { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
+  );
+  cleanups.push(() => killProcessGroup(child));
+  return new Promise((resolveUrl, reject) => {
+    let output = '';
+    const timer = setTimeout(() => reject(new Error(`the quota API did not start: ${output}`)), 30_000);
+    child.stdout.on('data', (chunk) => {
+      output += chunk;
+      const match = /(http:\/\/\S+\/api\/v1)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolveUrl(match[1]);
+      }
+    });
+    child.stderr.on('data', (chunk) => (output += chunk));
+    child.once('exit', (code) => {
+      clearTimeout(timer);
+      reject(new Error(`the quota API exited (code ${code}): ${output}`));
+    });
+  });
+}
+
+function writeUserSettings(scratch, web = false) {
   const userDir = join(scratch, 'user-data', 'User');
   mkdirSync(userDir, { recursive: true });
   const settings = {
@@ -232,6 +365,10 @@ function writeUserSettings(scratch) {
     'update.mode': 'none',
     'telemetry.telemetryLevel': 'off',
     'git.enabled': false,
+    // The browser suite: VS Code 1.100's web workbench ignores the payload's extensionDevelopmentKind
+    // (its environment service names it extensionDevelopmentLocationKind), so the user setting that
+    // overrides an extension's kind puts it in the web worker extension host.
+    ...(web ? { 'remote.extensionKind': { 'quota-state.quota-state': ['web'] } } : {}),
   };
   writeFileSync(join(userDir, 'settings.json'), JSON.stringify(settings, null, 2));
 }
@@ -330,7 +467,7 @@ async function killProcessGroup(child) {
 }
 
 /** Opens the workbench with the test payload; resolves with the suite's exit code or 'timeout'. */
-async function runInBrowser(port, workspace, scratch, extensionPath, testsDir) {
+async function runInBrowser(port, workspace, scratch, extensionPath, testsDir, web = false) {
   const requireFromHost = createRequire(join(hostDir, 'package.json'));
   const { chromium } = requireFromHost('playwright-core');
   const browser = await chromium.launch({
@@ -364,7 +501,9 @@ async function runInBrowser(port, workspace, scratch, extensionPath, testsDir) {
   const authority = `127.0.0.1:${port}`;
   const payload = [
     ['extensionDevelopmentPath', `vscode-remote://${authority}${extensionPath}`],
-    ['extensionTestsPath', `vscode-remote://${authority}${testsDir}`],
+    ['extensionTestsPath', `vscode-remote://${authority}${testsDir}${web ? '/index.js' : ''}`],
+    // The browser's web worker extension host instead of the server's Node one.
+    ...(web ? [['extensionDevelopmentKind', 'web']] : []),
     ['skipWelcome', 'true'],
     ['skipReleaseNotes', 'true'],
   ];

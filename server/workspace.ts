@@ -2,14 +2,12 @@
  * Server state passed explicitly to every feature: the connection, open documents, settings,
  * the mode of each document kind, and the client's live usage. No globals.
  */
-import { readFileSync, statSync } from 'node:fs';
-import { dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
-import { findProjectConfig, kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
+import { kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
 import { stateSchemaModeOf, type StateSchemaMode } from '../shared/state/codes';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
@@ -43,9 +41,15 @@ export class ServerWorkspace implements ModeContext {
   private readonly published = new Map<string, { version: number; keys: Set<string> }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
+  /**
+   * `findConfig` finds the `.quota-state.json` that applies to a document (undefined when none
+   * does; throws on a broken one): on disk in Node (server/projectFiles.ts), through the client's
+   * `vscode.workspace.fs` in the browser (server/web/projectFiles.ts).
+   */
   constructor(
     readonly connection: Connection,
     readonly documents: TextDocuments<TextDocument>,
+    private readonly findConfig: (uri: string) => ProjectConfig | undefined,
   ) {}
 
   addMode(mode: LanguageMode): void {
@@ -90,13 +94,12 @@ export class ServerWorkspace implements ModeContext {
   }
 
   /**
-   * The `.quota-state.json` nearest above a file on disk, re-read when it changes on disk (one
-   * stat per folder level per lookup). A broken one is logged once and ignored, so the settings apply.
+   * The `.quota-state.json` nearest above a document. A broken one is logged once and ignored, so
+   * the settings apply.
    */
   projectConfigFor(uri: string): ProjectConfig | undefined {
-    if (!uri.startsWith('file:')) return undefined;
     try {
-      return findProjectConfig(dirname(uriToPath(uri)), (path) => this.readConfigText(path));
+      return this.findConfig(uri);
     } catch (error) {
       const message = error instanceof Error ? error.message : String(error);
       if (!this.reportedConfigErrors.has(message)) {
@@ -107,18 +110,7 @@ export class ServerWorkspace implements ModeContext {
     }
   }
 
-  private readonly configTexts = new Map<string, { mtime: number; text: string }>();
   private readonly reportedConfigErrors = new Set<string>();
-
-  private readConfigText(path: string): string | undefined {
-    const stat = statSync(path, { throwIfNoEntry: false });
-    if (!stat?.isFile()) return undefined;
-    const cached = this.configTexts.get(path);
-    if (cached && cached.mtime === stat.mtimeMs) return cached.text;
-    const text = readFileSync(path, 'utf8');
-    this.configTexts.set(path, { mtime: stat.mtimeMs, text });
-    return text;
-  }
 
   /** Severity overrides for a document: the project file wins over the setting, code by code. */
   severityFor(uri: string): SeverityOverrides {

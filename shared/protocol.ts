@@ -95,6 +95,19 @@ export interface AnalyzeFromDiskParams {
 }
 export const AnalyzeFromDiskNotification = new NotificationType<AnalyzeFromDiskParams>('quotaState/analyzeFromDisk');
 
+/**
+ * Server → client: the text of a workspace file (`null` when there is none), read through
+ * `vscode.workspace.fs`, so it works on a virtual file system. The browser build's server reads
+ * `.quota-state.json` this way; Node's reads the disk.
+ */
+export interface ReadWorkspaceFileParams {
+  uri: string;
+}
+export const ReadWorkspaceFileRequest = new RequestType<ReadWorkspaceFileParams, string | null, void>('quotaState/readWorkspaceFile');
+
+/** Server → client: the names of the files in a workspace folder (`null` when it cannot be read), as ReadWorkspaceFileRequest. */
+export const ReadWorkspaceDirectoryRequest = new RequestType<ReadWorkspaceFileParams, string[] | null, void>('quotaState/readWorkspaceDirectory');
+
 /** Server → client: what a document was recognised as, for the language status item. */
 export interface DocumentStatusParams {
   uri: string;

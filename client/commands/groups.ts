@@ -9,8 +9,8 @@ import { nameProblem } from '../prompts';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 import { describeRule } from './rules';
 
-const DELETE = 'Delete';
-const RETRY = 'Retry';
+const DELETE = vscode.l10n.t('Delete');
+const RETRY = vscode.l10n.t('Retry');
 
 interface GroupArgs {
   name: string;
@@ -57,7 +57,7 @@ export class GroupCommands {
     if (!name) {
       const draft = this.createDraft;
       name = await vscode.window.showInputBox({
-        title: 'Quota: new group name',
+        title: vscode.l10n.t('Quota: new group name'),
         value: draft?.name,
         ignoreFocusOut: true,
         validateInput: (input) => nameProblem(input, 'group'),
@@ -69,7 +69,7 @@ export class GroupCommands {
     }
     const problem = nameProblem(name, 'group');
     if (problem) {
-      void this.context.notifier.error(`Could not create the group: ${problem}`);
+      void this.context.notifier.error(vscode.l10n.t('Could not create the group: {0}', problem));
       return undefined;
     }
     const groupName = name.trim();
@@ -94,7 +94,9 @@ export class GroupCommands {
     }
     this.createDraft = undefined;
     void this.context.notifier.info(
-      `Created the group "${groupName}"${rules.length ? ` with ${rules.map((r) => `"${r}"`).join(', ')}` : ' (no rules yet)'}.`,
+      rules.length
+        ? vscode.l10n.t('Created the group "{0}" with {1}.', groupName, rules.map((r) => `"${r}"`).join(', '))
+        : vscode.l10n.t('Created the group "{0}" (no rules yet).', groupName),
     );
     this.context.serverChanged();
     return result.value;
@@ -107,14 +109,14 @@ export class GroupCommands {
     const confirmed =
       given?.confirm === true ||
       (await vscode.window.showWarningMessage(
-        `Delete the quota group "${name}"? Its members lose it; its rules are kept.`,
+        vscode.l10n.t('Delete the quota group "{0}"? Its members lose it; its rules are kept.', name),
         { modal: true },
         DELETE,
       )) === DELETE;
     if (!confirmed) return false;
     const result = await this.context.api.run(`Quota: deleting group "${name}"…`, (client, signal) => client.deleteGroup(name, { signal }));
     if (!result.ok) return false;
-    void this.context.notifier.info(`Deleted the group "${name}".`);
+    void this.context.notifier.info(vscode.l10n.t('Deleted the group "{0}".', name));
     this.context.serverChanged();
     return true;
   }
@@ -130,7 +132,7 @@ export class GroupCommands {
       (client, signal) => (change === 'add' ? client.addRuleToGroup(group, rule, { signal }) : client.removeRuleFromGroup(group, rule, { signal })),
     );
     if (!result.ok) return false;
-    void this.context.notifier.info(change === 'add' ? `Added the rule "${rule}" to the group "${group}".` : `Removed the rule "${rule}" from the group "${group}".`);
+    void this.context.notifier.info(change === 'add' ? vscode.l10n.t('Added the rule "{0}" to the group "{1}".', rule, group) : vscode.l10n.t('Removed the rule "{0}" from the group "{1}".', rule, group));
     this.context.serverChanged();
     return true;
   }
@@ -142,11 +144,11 @@ export class GroupCommands {
     let user = stringArgument(given?.user);
     if (!user) {
       if (change === 'add') {
-        user = await vscode.window.showInputBox({ title: `Quota: user or organization to add to "${group}"`, ignoreFocusOut: true });
+        user = await vscode.window.showInputBox({ title: vscode.l10n.t('Quota: user or organization to add to "{0}"', group), ignoreFocusOut: true });
       } else {
         const members = await this.context.api.run(`Quota: listing members of "${group}"…`, (client, signal) => client.groupUsers(group, { signal }));
         if (!members.ok) return false;
-        user = (await vscode.window.showQuickPick(members.value.map((member) => member.login), { title: `Remove whom from "${group}"?` })) ?? undefined;
+        user = (await vscode.window.showQuickPick(members.value.map((member) => member.login), { title: vscode.l10n.t('Remove whom from "{0}"?', group) })) ?? undefined;
       }
     }
     if (!user) return false;
@@ -156,14 +158,14 @@ export class GroupCommands {
       (client, signal) => (change === 'add' ? client.addUserToGroup(group, member, { signal }) : client.removeUserFromGroup(group, member, { signal })),
     );
     if (!result.ok) return false;
-    void this.context.notifier.info(change === 'add' ? `Added "${member}" to the group "${group}".` : `Removed "${member}" from the group "${group}".`);
+    void this.context.notifier.info(change === 'add' ? vscode.l10n.t('Added "{0}" to the group "{1}".', member, group) : vscode.l10n.t('Removed "{0}" from the group "{1}".', member, group));
     this.context.serverChanged();
     return true;
   }
 
   async setUserGroups(args?: unknown): Promise<boolean> {
     const given = argumentsOf<GroupArgs>(args);
-    const user = stringArgument(given?.user) ?? (await vscode.window.showInputBox({ title: 'Quota: set the groups of which user or organization?', ignoreFocusOut: true }));
+    const user = stringArgument(given?.user) ?? (await vscode.window.showInputBox({ title: vscode.l10n.t('Quota: set the groups of which user or organization?'), ignoreFocusOut: true }));
     if (!user) return false;
     let groups = Array.isArray(given?.groups) ? given!.groups.filter((g): g is string => typeof g === 'string') : undefined;
     if (!groups) {
@@ -177,9 +179,9 @@ export class GroupCommands {
         loaded.value.all.map((group) => ({
           label: group.name ?? '',
           picked: current.has(group.name),
-          detail: group.rules.length ? group.rules.map(describeRule).join('; ') : 'no rules',
+          detail: group.rules.length ? group.rules.map(describeRule).join('; ') : vscode.l10n.t('no rules'),
         })),
-        { title: `Groups of "${user}" (none selected: the default groups apply)`, canPickMany: true },
+        { title: vscode.l10n.t('Groups of "{0}" (none selected: the default groups apply)', user), canPickMany: true },
       );
       if (!picked) return false;
       groups = picked.map((item) => item.label);
@@ -188,7 +190,7 @@ export class GroupCommands {
     const result = await this.context.api.run(`Quota: setting the groups of "${user}"…`, (client, signal) => client.setUserGroups(user, chosen, { signal }));
     if (!result.ok) return false;
     void this.context.notifier.info(
-      chosen.length ? `"${user}" is now in ${chosen.map((g) => `"${g}"`).join(', ')}.` : `"${user}" has no explicit group any more; the default groups apply.`,
+      chosen.length ? vscode.l10n.t('"{0}" is now in {1}.', user, chosen.map((g) => `"${g}"`).join(', ')) : vscode.l10n.t('"{0}" has no explicit group any more; the default groups apply.', user),
     );
     this.context.serverChanged();
     return true;
@@ -221,7 +223,7 @@ export class GroupCommands {
     if (!result.ok) return undefined;
     const picked = await vscode.window.showQuickPick(
       result.value.map((rule) => ({ label: rule.name ?? '', description: describeRule(rule) })),
-      { title: change === 'add' ? `Add which rule to "${group}"?` : `Remove which rule from "${group}"?` },
+      { title: change === 'add' ? vscode.l10n.t('Add which rule to "{0}"?', group) : vscode.l10n.t('Remove which rule from "{0}"?', group) },
     );
     return picked?.label;
   }

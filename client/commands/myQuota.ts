@@ -31,7 +31,7 @@ function fetchPage(client: QuotaApiClient, kind: ListKind, page: number, limit: 
     case 'packages':
       return client.myPackages(page, limit, { signal }).then((result) => ({
         ...result,
-        items: result.items.map((p) => ({ name: `${p.name}@${p.version}`, size: p.size, detail: `${p.type} package`, url: p.html_url })),
+        items: result.items.map((p) => ({ name: `${p.name}@${p.version}`, size: p.size, detail: vscode.l10n.t('{0} package', p.type), url: p.html_url })),
       }));
     case 'artifacts':
       return client.myArtifacts(page, limit, { signal }).then((result) => ({
@@ -122,7 +122,7 @@ export class MyQuotaCommands {
       }));
       if (hasMore) items.push({ label: LOAD_MORE, description: `${loaded.length} of ${total} shown` });
       const picked = await vscode.window.showQuickPick(items, {
-        title: `Your ${kind} counted against your quota (${total}), largest first`,
+        title: vscode.l10n.t('Your {0} counted against your quota ({1}), largest first', kind, total),
         matchOnDetail: true,
       });
       if (!picked) break;

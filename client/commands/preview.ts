@@ -16,7 +16,7 @@ export class PreviewCommands {
     const given = argumentsOf<{ uri: string; account: string; subject: string; show: boolean }>(args);
     const uri = stringArgument(given?.uri) ? vscode.Uri.parse(given!.uri!) : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      void this.context.notifier.error('Open a quota file to preview its evaluation.');
+      void this.context.notifier.error(vscode.l10n.t('Open a quota file to preview its evaluation.'));
       return undefined;
     }
     // The server answers for open documents only.
@@ -28,7 +28,7 @@ export class PreviewCommands {
     });
     const name = vscode.workspace.asRelativePath(uri);
     if (!report) {
-      void this.context.notifier.error(`Could not preview ${name}: it is not a quota config file, or it has errors that stop evaluation.`);
+      void this.context.notifier.error(vscode.l10n.t('Could not preview {0}: it is not a quota config file, or it has errors that stop evaluation.', name));
       return undefined;
     }
     const text = formatEvaluationReport(report, name);

@@ -16,9 +16,9 @@ interface RuleDraft {
   subjects?: string[];
 }
 
-const RETRY = 'Retry';
-const CHANGE_AND_RETRY = 'Change and Retry';
-const EDIT = 'Edit';
+const RETRY = vscode.l10n.t('Retry');
+const CHANGE_AND_RETRY = vscode.l10n.t('Change and Retry');
+const EDIT = vscode.l10n.t('Edit');
 
 /**
  * What to offer after a failed create or edit: the same request again only when it could succeed
@@ -30,7 +30,7 @@ export function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RE
   if (['conflict', 'validation', 'bad-request'].includes(error.kind)) return CHANGE_AND_RETRY;
   return undefined;
 }
-const DELETE = 'Delete';
+const DELETE = vscode.l10n.t('Delete');
 
 export function describeRule(rule: QuotaRuleInfo): string {
   const subjects = rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects';
@@ -67,20 +67,20 @@ export class RuleCommands {
     this.context.log.info(`Rules on the server: ${rules.length ? rules.map(describeRule).join('; ') : 'none'}`);
     if (args !== undefined) return rules;
     if (rules.length === 0) {
-      void this.context.notifier.info('The server has no quota rules yet. Create one with "Quota: Create Rule".');
+      void this.context.notifier.info(vscode.l10n.t('The server has no quota rules yet. Create one with "Quota: Create Rule".'));
       return rules;
     }
     const picked = await vscode.window.showQuickPick(
       rules.map((rule) => ({
         label: rule.name ?? '(unnamed)',
         description: describeSize(rule.limit),
-        detail: rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects (applies to nothing)',
+        detail: rule.subjects?.length ? rule.subjects.join(', ') : vscode.l10n.t('no subjects (applies to nothing)'),
         rule,
       })),
-      { title: `Quota rules (${rules.length})`, matchOnDetail: true },
+      { title: vscode.l10n.t('Quota rules ({0})', rules.length), matchOnDetail: true },
     );
     if (picked) {
-      const action = await vscode.window.showQuickPick([EDIT, DELETE], { title: `Rule "${picked.label}"` });
+      const action = await vscode.window.showQuickPick([EDIT, DELETE], { title: vscode.l10n.t('Rule "{0}"', picked.label) });
       if (action === EDIT) await this.edit({ rule: picked.rule, interactive: true });
       if (action === DELETE) await this.delete({ name: picked.rule.name });
     }
@@ -98,7 +98,7 @@ export class RuleCommands {
           subjects: given.subjects === undefined ? [] : subjectsFromArgument(given.subjects),
         };
       } catch (error) {
-        void this.context.notifier.error(`Could not create the rule: ${error instanceof Error ? error.message : String(error)}`);
+        void this.context.notifier.error(vscode.l10n.t('Could not create the rule: {0}', error instanceof Error ? error.message : String(error)));
         return undefined;
       }
     } else {
@@ -109,7 +109,7 @@ export class RuleCommands {
     const interactive = !(given && given.name !== undefined);
     const problem = nameProblem(draft.name ?? '', 'rule');
     if (problem) {
-      void this.context.notifier.error(`Could not create the rule: ${problem}`);
+      void this.context.notifier.error(vscode.l10n.t('Could not create the rule: {0}', problem));
       return undefined;
     }
     const rule = { name: draft.name!, limit: draft.limit!, subjects: draft.subjects ?? [] };
@@ -127,7 +127,7 @@ export class RuleCommands {
       return undefined;
     }
     this.createDraft = undefined;
-    void this.context.notifier.info(`Created the rule ${describeRule(result.value)}.`);
+    void this.context.notifier.info(vscode.l10n.t('Created the rule {0}.', describeRule(result.value)));
     this.context.serverChanged();
     return result.value;
   }
@@ -144,7 +144,7 @@ export class RuleCommands {
         if (given.limit !== undefined) change.limit = limitFromArgument(given.limit);
         if (given.subjects !== undefined) change.subjects = subjectsFromArgument(given.subjects);
       } catch (error) {
-        void this.context.notifier.error(`Could not edit the rule "${name}": ${error instanceof Error ? error.message : String(error)}`);
+        void this.context.notifier.error(vscode.l10n.t('Could not edit the rule "{0}": {1}', name, error instanceof Error ? error.message : String(error)));
         return undefined;
       }
     } else {
@@ -174,7 +174,7 @@ export class RuleCommands {
       return undefined;
     }
     this.editDrafts.delete(name);
-    void this.context.notifier.info(`Changed the rule ${describeRule(result.value)}.`);
+    void this.context.notifier.info(vscode.l10n.t('Changed the rule {0}.', describeRule(result.value)));
     this.context.serverChanged();
     return result.value;
   }
@@ -185,14 +185,14 @@ export class RuleCommands {
     const confirmed =
       argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
       (await vscode.window.showWarningMessage(
-        `Delete the quota rule "${name}"? It is also removed from every group that uses it.`,
+        vscode.l10n.t('Delete the quota rule "{0}"? It is also removed from every group that uses it.', name),
         { modal: true },
         DELETE,
       )) === DELETE;
     if (!confirmed) return false;
     const result = await this.context.api.run(`Quota: deleting rule "${name}"…`, (client, signal) => client.deleteRule(name, { signal }));
     if (!result.ok) return false;
-    void this.context.notifier.info(`Deleted the rule "${name}".`);
+    void this.context.notifier.info(vscode.l10n.t('Deleted the rule "{0}".', name));
     this.context.serverChanged();
     return true;
   }

@@ -9,7 +9,7 @@ import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep
 import { quotaFileReader } from '../quotaFile';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 
-const APPLY = 'Apply';
+const APPLY = vscode.l10n.t('Apply');
 
 export interface StepResult {
   step: string;
@@ -57,19 +57,19 @@ export class SyncCommands {
   async push(args?: unknown): Promise<{ plan: string[]; results: StepResult[] } | undefined> {
     const document = await documentFrom(args);
     if (!document) {
-      void this.context.notifier.error('Open a quota file (or pass its uri) to push it to the server.');
+      void this.context.notifier.error(vscode.l10n.t('Open a quota file (or pass its uri) to push it to the server.'));
       return undefined;
     }
     const fileName = vscode.workspace.asRelativePath(document.uri);
     const summary = await quotaFileReader(this.context.languageClient)(document.uri);
     if (!summary) {
-      void this.context.notifier.error(`Could not push ${fileName}: the language server could not read it (see the Quota & State output).`);
+      void this.context.notifier.error(vscode.l10n.t('Could not push {0}: the language server could not read it (see the Quota & State output).', fileName));
       return undefined;
     }
     const { errors, model } = summary;
     if (errors.length) {
       void this.context.notifier.error(
-        `Could not push ${fileName}: it has ${errors.length} error${errors.length === 1 ? '' : 's'} (first: line ${errors[0].line + 1}: ${errors[0].message}). Fix them first.`,
+        vscode.l10n.t('Could not push {0}: it has {1} error{2} (first: line {3}: {4}). Fix them first.', fileName, errors.length, errors.length === 1 ? '' : 's', errors[0].line + 1, errors[0].message),
       );
       return undefined;
     }
@@ -93,14 +93,14 @@ export class SyncCommands {
     const plan = steps.map(describeStep);
     for (const note of unpushableSettings(model)) this.context.log.info(note);
     if (steps.length === 0) {
-      void this.context.notifier.info(`${server} already matches ${fileName}: nothing to push.`);
+      void this.context.notifier.info(vscode.l10n.t('{0} already matches {1}: nothing to push.', server, fileName));
       return { plan, results: [] };
     }
     this.context.log.info(`Push plan for ${fileName} → ${server}:\n${plan.map((line) => `  - ${line}`).join('\n')}`);
     const confirmed =
       argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
       (await vscode.window.showWarningMessage(
-        `Apply ${steps.length} change${steps.length === 1 ? '' : 's'} to ${server}?`,
+        vscode.l10n.t('Apply {0} change{1} to {2}?', steps.length, steps.length === 1 ? '' : 's', server),
         { modal: true, detail: plan.map((line) => `• ${line}`).join('\n') },
         APPLY,
       )) === APPLY;
@@ -129,12 +129,12 @@ export class SyncCommands {
       `Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`,
     );
     if (failed.length === 0) {
-      void this.context.notifier.info(`Pushed ${fileName} to ${server}: ${results.length} change${results.length === 1 ? '' : 's'} applied.`);
+      void this.context.notifier.info(vscode.l10n.t('Pushed {0} to {1}: {2} change{3} applied.', fileName, server, results.length, results.length === 1 ? '' : 's'));
     } else {
       void this.context.notifier.error(
-        `Pushed ${fileName} to ${server}: ${results.length - failed.length} of ${results.length} changes applied; failed: ${failed
+        vscode.l10n.t('Pushed {0} to {1}: {2} of {3} changes applied; failed: {4}', fileName, server, results.length - failed.length, results.length, failed
           .map((r) => `${r.step} (${r.message})`)
-          .join('; ')}`,
+          .join('; ')),
       );
     }
     return { plan, results };
@@ -155,12 +155,12 @@ export class SyncCommands {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      void this.context.notifier.error(`Could not write the server's rules into ${vscode.workspace.asRelativePath(document.uri)}.`);
+      void this.context.notifier.error(vscode.l10n.t('Could not write the server\'s rules into {0}.', vscode.workspace.asRelativePath(document.uri)));
       return undefined;
     }
     await vscode.window.showTextDocument(document);
     void this.context.notifier.info(
-      `Pulled ${rules.length} rule${rules.length === 1 ? '' : 's'} and ${groups.length} group${groups.length === 1 ? '' : 's'} from ${server} into ${vscode.workspace.asRelativePath(document.uri)} (not saved yet). Assignments are not listed by the API and were left as they were.`,
+      vscode.l10n.t('Pulled {0} rule{1} and {2} group{3} from {4} into {5} (not saved yet). Assignments are not listed by the API and were left as they were.', rules.length, rules.length === 1 ? '' : 's', groups.length, groups.length === 1 ? '' : 's', server, vscode.workspace.asRelativePath(document.uri)),
     );
     return text;
   }

@@ -47,17 +47,17 @@ export class DashboardCommands {
     const uriText = stringArgument(given?.uri);
     const uri = uriText ? vscode.Uri.parse(uriText) : args instanceof vscode.Uri ? args : vscode.window.activeTextEditor?.document.uri;
     if (!uri) {
-      void this.context.notifier.error('Open a quota file to show one of its accounts in the dashboard.');
+      void this.context.notifier.error(vscode.l10n.t('Open a quota file to show one of its accounts in the dashboard.'));
       return undefined;
     }
     let account = stringArgument(given?.account);
     if (!account) {
       const accounts = await fileAccounts(uri, quotaFileReader(this.context.languageClient));
       if (accounts.length === 0) {
-        void this.context.notifier.error(`${vscode.workspace.asRelativePath(uri)} names no account to preview: add "usage", "accounts" or "assignments".`);
+        void this.context.notifier.error(vscode.l10n.t('{0} names no account to preview: add "usage", "accounts" or "assignments".', vscode.workspace.asRelativePath(uri)));
         return undefined;
       }
-      account = accounts.length === 1 ? accounts[0] : await vscode.window.showQuickPick(accounts, { title: 'Quota: show which account of this file?' });
+      account = accounts.length === 1 ? accounts[0] : await vscode.window.showQuickPick(accounts, { title: vscode.l10n.t('Quota: show which account of this file?') });
     }
     if (!account) return undefined;
     return this.dashboard.show({ kind: 'file', uri, account }, given?.show !== false);
@@ -72,7 +72,7 @@ export class DashboardCommands {
     if (!members.ok) return undefined;
     return new Promise<string | undefined>((resolve) => {
       const pick = vscode.window.createQuickPick();
-      pick.title = 'Quota: show the quota of which account?';
+      pick.title = vscode.l10n.t('Quota: show the quota of which account?');
       pick.placeholder = 'A login: members of quota groups are listed; type any other login';
       const listed = members.value.map((login) => ({ label: login, description: 'member of a quota group' }));
       pick.items = listed;

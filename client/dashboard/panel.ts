@@ -3,7 +3,6 @@
  * site administrator picks, or an account of a quota file's preview. It reloads on its Refresh
  * button and after rule or group changes made from the editor.
  */
-import { randomBytes } from 'node:crypto';
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
 import { zeroUsage } from '../../shared/quota/usage';
@@ -112,11 +111,12 @@ export class QuotaDashboard implements vscode.Disposable {
   }
 
   private render(model: DashboardModel | undefined, notice?: string): void {
-    const nonce = randomBytes(16).toString('base64');
+    // Web Crypto: the same in Node and in a browser worker.
+    const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
     const cspSource = this.panel?.webview.cspSource ?? 'vscode-webview:';
     this.html = renderDashboard(model, { cspSource, nonce, notice });
     if (!this.panel) return;
-    this.panel.title = model ? `Quota: ${model.account}` : 'Quota';
+    this.panel.title = model ? vscode.l10n.t('Quota: {0}', model.account) : vscode.l10n.t('Quota');
     this.panel.webview.html = this.html;
   }
 
@@ -148,7 +148,7 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
     attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),
-    packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: `${p.type} package`, url: p.html_url })),
+    packages: packages.items.map((p): DashboardListItem => ({ name: `${p.name}@${p.version}`, size: p.size, detail: vscode.l10n.t('{0} package', p.type), url: p.html_url })),
     artifacts: artifacts.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.html_url, url: a.html_url })),
   };
   return { ...model, lists };

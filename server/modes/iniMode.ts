@@ -3,33 +3,37 @@
  * to LSP. Group names are checked against the workspace's quota file (read from disk, or from
  * its open editor) and the live server's groups the client sent; the server never goes online.
  */
-import { readFileSync } from 'node:fs';
+import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
 import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { forgejoStatus } from './quotaMode';
-import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
+import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
 import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
-import { diskLookupIo } from '../diskLookup';
-import { uriToPath } from '../workspace';
 import type { LanguageMode, ModeContext } from './languageMode';
 
-export const COULD_NOT_CHECK_REASON = 'could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin';
+const couldNotCheckReason = () => l10n.t('could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin');
 
-export function createIniMode(context: ModeContext): LanguageMode {
-  // An open editor's unsaved text counts as the file's content.
-  const io = diskLookupIo((path) => context.openDocumentText?.(path) ?? readFileSync(path, 'utf8'));
+/** A lookup whose answers are still on the way (the browser's client-backed files); the check waits for them. */
+export class LookupPending extends Error {}
 
+/**
+ * `lookupFor` says where an app.ini's quota file is looked for: the app.ini's path in the lookup's
+ * terms and the file access (the disk in Node, the client's `vscode.workspace.fs` in the browser);
+ * undefined for documents that have none (untitled).
+ */
+export function createIniMode(context: ModeContext, lookupFor: (uri: string) => { path: string; io: LookupIo } | undefined): LanguageMode {
   /** Group sources are looked up again on every validation (the quota file or the live groups may have changed). */
   const sourcesOf = (document: TextDocument): GroupSource[] => {
     const sources: GroupSource[] = [];
-    if (document.uri.startsWith('file:')) {
+    const lookup = lookupFor(document.uri);
+    if (lookup) {
       try {
-        const fromFile = quotaFileGroups(uriToPath(document.uri), io, context.settings.appIni?.quotaFile || undefined);
+        const fromFile = quotaFileGroups(lookup.path, lookup.io, context.settings.appIni?.quotaFile || undefined);
         if (fromFile) sources.push(fromFile);
       } catch (error) {
-        context.log(`Could not read the quota file for ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!(error instanceof LookupPending)) context.log(`Could not read the quota file for ${document.uri}: ${error instanceof Error ? error.message : String(error)}`);
       }
     }
     const live = context.liveGroups();
@@ -73,7 +77,7 @@ export function createIniMode(context: ModeContext): LanguageMode {
       return {
         ...(forgejo ? { forgejo: forgejoStatus(forgejo) } : {}),
         shape: checkedAgainst ? `groups from ${checkedAgainst}` : 'quota settings',
-        unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: COULD_NOT_CHECK_REASON }] : undefined,
+        unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: couldNotCheckReason() }] : undefined,
       };
     },
     hover: (document, position) => appIniHover(analysis(document), offset(document, position)),

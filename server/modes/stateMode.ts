@@ -4,6 +4,7 @@
  * editor; the features read a snapshot (parsed text, no validation) kept per uri+version, derived
  * from the previous version record by record, with its navigation index built on first use.
  */
+import * as l10n from '@vscode/l10n';
 import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
@@ -19,7 +20,7 @@ import { stateCodeLenses } from '../../shared/state/services/lenses';
 import { stateDefinition, stateDependents, statePrepareRename, stateReferences, stateRename } from '../../shared/state/services/navigation';
 import { stateDocumentSymbols, stateWorkspaceSymbols, WORKSPACE_SYMBOL_LIMIT } from '../../shared/state/services/symbols';
 import { editRecord, parseState, type StateSnapshot } from '../../shared/state/snapshot';
-import type { StateAnalyzer } from '../state/stateAnalyzer';
+import type { DocumentAnalyzer } from '../state/documentAnalyzer';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
@@ -29,7 +30,7 @@ export interface StateMode extends LanguageMode {
   dependents(document: TextDocument, urn: string): Location[];
 }
 
-export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: StateAnalyzer): StateMode {
+export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
   const cache = new DocumentCache<{ snapshot: StateSnapshot; navigation?: NavigationIndex }>((document, previous) => {
     const text = document.getText();
     if (previous && text === previous.snapshot.text) return previous;
@@ -69,7 +70,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     status(document) {
       const last = validated.get(document.uri);
       if (!last) return {};
-      const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: 'The file has JSON syntax errors; fix them to reorder resources.' }] : [];
+      const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: l10n.t('The file has JSON syntax errors; fix them to reorder resources.') }] : [];
       return { shape: last.shape, schema: last.mode, unavailable };
     },
     hover(document, position) {

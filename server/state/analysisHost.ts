@@ -3,7 +3,6 @@
  * edits since: the analysis worker runs one, and the server runs one on its own thread for small
  * documents, whose analysis costs less than starting a worker.
  */
-import { readRegularFile } from '../regularFiles';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
 import { applyEdits } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
@@ -12,6 +11,9 @@ const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: ana
 
 export class AnalysisHost {
   private readonly documents = new Map<string, StateAnalysis>();
+
+  /** `readFile` answers `file` requests (the worker reads from disk); without it they fail as unreadable. */
+  constructor(private readonly readFile?: (path: string) => string) {}
 
   /** Answers one request; `forget` has no answer. */
   handle(request: WorkerRequest): WorkerResponse | undefined {
@@ -23,7 +25,8 @@ export class AnalysisHost {
         let text: string;
         try {
           // Type and size are checked before reading: a FIFO or device never holds the analysis up.
-          text = readRegularFile(request.path);
+          if (!this.readFile) throw new Error('files cannot be read here');
+          text = this.readFile(request.path);
         } catch (error) {
           return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
         }

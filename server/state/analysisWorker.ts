@@ -4,10 +4,11 @@
  * open document's last analysis and text, and re-analyses from the edits it is sent.
  */
 import { parentPort } from 'node:worker_threads';
+import { readRegularFile } from '../regularFiles';
 import { AnalysisHost } from './analysisHost';
 import type { WorkerRequest } from './workerMessages';
 
-const host = new AnalysisHost();
+const host = new AnalysisHost(readRegularFile);
 
 parentPort!.on('message', (request: WorkerRequest) => {
   try {

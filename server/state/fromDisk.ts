@@ -4,24 +4,19 @@
  * the server reads the file, publishes its diagnostics for the URI (exactly what the CLI
  * reports) and tells the language status which features are unavailable and why.
  */
+import * as l10n from '@vscode/l10n';
 import { applySeverityOverrides } from '../../shared/diagnostics';
 import { AnalyzeFromDiskNotification, DocumentStatusNotification, type DocumentStatusParams } from '../../shared/protocol';
 import { toLspDiagnostic } from '../convert';
 import { uriToPath, type ServerWorkspace } from '../workspace';
 import { FileReadError, type StateAnalyzer } from './stateAnalyzer';
 
-export const FROM_DISK_UNAVAILABLE: DocumentStatusParams['unavailable'] = [
-  'hover',
-  'definition',
-  'references',
-  'rename',
-  'completion',
-  'quick fixes',
-  'document symbols',
-].map((feature) => ({
-  feature,
-  reason: 'VS Code does not hand this file to extensions (over 50 MB), so it was analysed from disk; editor features need the open document.',
-}));
+/** What is unavailable for a file analysed from disk (a function: the translation is configured at initialize). */
+export const fromDiskUnavailable = (): DocumentStatusParams['unavailable'] =>
+  ['hover', 'definition', 'references', 'rename', 'completion', 'quick fixes', 'document symbols'].map((feature) => ({
+    feature,
+    reason: l10n.t('VS Code does not hand this file to extensions (over 50 MB), so it was analysed from disk; editor features need the open document.'),
+  }));
 
 export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: StateAnalyzer): void {
   const { connection } = workspace;
@@ -40,12 +35,12 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         shape: analysis.shape,
         schema: analysis.mode,
         fromDisk: true,
-        unavailable: FROM_DISK_UNAVAILABLE,
+        unavailable: fromDiskUnavailable(),
         diagnosticCount: shown.length,
       });
     } catch (error) {
       if (error instanceof FileReadError) {
-        const reason = `Could not read the file from disk: ${error.message}`;
+        const reason = l10n.t('Could not read the file from disk: {0}', error.message);
         workspace.log(reason);
         await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
         return;

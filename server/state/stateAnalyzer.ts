@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import { AnalysisHost } from './analysisHost';
+import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 
@@ -26,7 +27,7 @@ export const MAIN_THREAD_LIMIT = 256 * 1024;
 /** The file to analyse from disk could not be read. */
 export class FileReadError extends Error {}
 
-export class StateAnalyzer {
+export class StateAnalyzer implements DocumentAnalyzer {
   private worker: Worker | undefined;
   private nextId = 1;
   private readonly waiting = new Map<number, Pending>();

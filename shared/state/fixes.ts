@@ -3,7 +3,6 @@
  * codes.ts names it), as offset-based edits. Every edit keeps the JSON valid and reuses the file's
  * own indentation.
  */
-import { randomUUID } from 'node:crypto';
 import type { Fix, FixRequest, TextEdit } from '../edits';
 import { occurrencesOf } from './fields';
 import type { StateSnapshot } from './snapshot';
@@ -154,7 +153,8 @@ export function addSnippetUuidFix(analysis: StateSnapshot, { data }: FixRequest)
   const path = pathOf(data);
   if (data.missing !== true || !path) return [];
   const existing = locate(analysis, [...path, 'uuid']);
-  const uuid = randomUUID();
+  // Web Crypto's randomUUID is synchronous and global in Node 20 and in browser workers alike.
+  const uuid = globalThis.crypto.randomUUID();
   const edit = existing ? replaceValue(existing, uuid) : insertFirstMemberEdit(analysis, path, 'uuid', uuid);
   return edit ? [{ title: 'Add a snippet uuid', edits: [edit], preferred: true }] : [];
 }

@@ -3,7 +3,9 @@
  * duplicates, types, ids, magic) and the product's additions (cycles, aliases, stacks, urn
  * shape), reporting every violation rather than the first. Linear in the number of references.
  */
-import { createHash } from 'node:crypto';
+// Pure JS and synchronous, so the same code runs in Node and in a browser worker (WebCrypto is asynchronous).
+import { sha256 } from '@noble/hashes/sha2.js';
+import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { JsonPath } from './locate';
 import {
   aliasReferences,
@@ -23,7 +25,7 @@ import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles
 import type { StateSchemaMode } from './codes';
 
 export function magicOf(version: string): string {
-  return version === '' ? '' : createHash('sha256').update(version, 'utf8').digest('hex');
+  return version === '' ? '' : bytesToHex(sha256(utf8ToBytes(version)));
 }
 
 const valueAnchor = (path: JsonPath): Anchor => ({ path, part: 'value' });

@@ -20,6 +20,7 @@ import { LspTestClient, positionAt } from '../lsp/client';
 import type { Hover } from 'vscode-languageserver-protocol';
 import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState, growRealExport } from './generate';
+import { startupInHosts, webBundleSizes } from './browser';
 import { cliFigure, startFigures, type ExternalFigure } from './startupAndCli';
 import { removeResources } from '../../shared/state/surgery';
 
@@ -247,6 +248,22 @@ async function main(): Promise<void> {
   if (process.env.BENCH_CLI_MB !== '0') external.push(cliFigure(OUT, 200, Number(process.env.BENCH_CLI_MB ?? 1000), Number(process.env.BENCH_CLI_RUNS ?? 3)));
   for (const figure of external) rows.push({ size: 0, figure: figure.figure, ms: figure.ms, ratio: figure.ratio, baseline: figure.baseline, baselineMs: figure.baselineMs });
 
+  // The browser build beside Node: bundle sizes, and activation → first diagnostics in each extension host.
+  const sizes = await webBundleSizes();
+  const hosts = process.env.BENCH_HOST_RUNS === '0' ? undefined : startupInHosts(Number(process.env.BENCH_HOST_RUNS ?? 3));
+  if (hosts) {
+    for (const [label, key] of [
+      ['activation → language server ready', 'activationToServerReadyMs'],
+      ['open small state file → first diagnostics', 'openToFirstDiagnosticsMs'],
+      ['activation → first diagnostics (sum)', 'activationToFirstDiagnosticsMs'],
+    ]) {
+      const browserMs = hosts[`browser.${key}`];
+      const nodeMs = hosts[`node.${key}`];
+      if (browserMs === undefined || nodeMs === undefined) continue;
+      rows.push({ size: 0, figure: `browser extension host: ${label}`, ms: browserMs, ratio: browserMs / Math.max(nodeMs, 1), baseline: `Node extension host`, baselineMs: nodeMs });
+    }
+  }
+
   const table = rows.map((r) => ({
     resources: r.size || '',
     figure: r.figure,
@@ -257,8 +274,10 @@ async function main(): Promise<void> {
     'Δ RSS / file size': r.rssPerFileSize?.toFixed(2) ?? '',
   }));
   console.table(table);
+  console.log('browser build (production, minified):');
+  console.table(sizes.map((s) => ({ file: s.file, kB: (s.bytes / 1024).toFixed(0), 'gzip kB': (s.gzipBytes / 1024).toFixed(0) })));
   const resultsFile = join(OUT, 'bench-results.json');
-  writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), node: process.version, rows }, null, 2));
+  writeFileSync(resultsFile, JSON.stringify({ date: new Date().toISOString(), node: process.version, rows, webBundle: sizes, hosts }, null, 2));
   console.log(`results: ${resultsFile}`);
 }
 

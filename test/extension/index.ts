@@ -9,6 +9,7 @@ import { appendFileSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { format } from 'node:util';
 import Mocha from 'mocha';
+import { figures } from './startupFigure';
 
 export function run(): Promise<void> {
   const reportFile = process.env.QUOTA_STATE_TEST_REPORT;
@@ -38,7 +39,7 @@ export function run(): Promise<void> {
       const runner = mocha.run((failures) => {
         const passed = runner.stats?.passes ?? 0;
         const failed = runner.stats?.failures ?? failures;
-        if (resultsFile) writeFileSync(resultsFile, JSON.stringify({ passed, failed, pending: runner.stats?.pending ?? 0, failing }));
+        if (resultsFile) writeFileSync(resultsFile, JSON.stringify({ passed, failed, pending: runner.stats?.pending ?? 0, failing, figures: figures() }));
         if (failed > 0) reject(new Error(`${failed} extension test(s) failed`));
         else if (passed === 0) reject(new Error('no extension test ran'));
         else resolve();

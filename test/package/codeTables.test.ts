@@ -7,7 +7,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeList } from '../../shared/codes';
 import { APP_INI_CODES } from '../../shared/ini/codes';
-import { withManifestCodes, withReadmeCodeTables } from '../../scripts/codeTables';
+import { withManifestCodes, withNlsCodeDescriptions, withReadmeCodeTables } from '../../scripts/codeTables';
 
 const ROOT = join(__dirname, '..', '..');
 const read = (file: string) => readFileSync(join(ROOT, file), 'utf8');
@@ -20,6 +20,8 @@ describe('diagnostic codes outside the registries', () => {
     const setting = JSON.parse(manifest).contributes.configuration.properties['quotaState.diagnostics.severity'];
     assert.ok(setting.propertyNames.enum.includes('forward-reference'));
     assert.equal(setting.propertyNames.enum.length, setting.propertyNames.enumDescriptions.length);
+    const nls = read('package.nls.json');
+    assert.equal(nls, withNlsCodeDescriptions(nls), `package.nls.json's code descriptions drifted: ${HINT}`);
   });
 
   it('README.md tables the state and quota codes as the registries define them', () => {

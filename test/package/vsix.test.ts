@@ -6,7 +6,7 @@
  * `npm test` packages once and passes the file in QUOTA_STATE_VSIX; run alone, this packages its own.
  */
 import { strict as assert } from 'node:assert';
-import { createWriteStream, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { createWriteStream, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve, sep } from 'node:path';
 import { spawnSync } from 'node:child_process';
@@ -65,13 +65,16 @@ describe('the packaged extension (.vsix)', function () {
     if (scratch) rmSync(scratch, { recursive: true, force: true });
   });
 
-  it('holds the manifest, the licence and every bundle the extension loads, and no sources', () => {
-    for (const file of ['package.json', 'LICENSE.txt', 'dist/client/extension.js', 'dist/server/server.js', 'dist/server/stateWorker.js']) {
+  it('holds the manifest, the licence and every bundle the extension loads (Node and browser), and no sources', () => {
+    for (const file of ['package.json', 'LICENSE.txt', 'dist/client/extension.js', 'dist/server/server.js', 'dist/server/stateWorker.js', 'dist/web/extension.js', 'dist/web/server.js', 'package.nls.json', 'l10n/bundle.l10n.json']) {
       assert.ok(existsSync(join(unpacked, file)), `${file} is not in the .vsix`);
     }
     for (const file of ['client/extension.ts', 'server/server.ts', 'node_modules', 'test']) {
       assert.equal(existsSync(join(unpacked, file)), false, `${file} should not be in the .vsix`);
     }
+    const manifest = JSON.parse(readFileSync(join(unpacked, 'package.json'), 'utf8'));
+    assert.equal(manifest.browser, './dist/web/extension.js');
+    assert.deepEqual(readdirSync(join(unpacked, 'dist', 'web')).sort(), ['extension.js', 'server.js']);
   });
 
   it('its server, started alone over stdio, publishes diagnostics for a state file and for a quota file', async () => {

@@ -1,0 +1,2 @@
+/** mocha's browser build: a script that sets `globalThis.mocha`. */
+declare module 'mocha/mocha.js';

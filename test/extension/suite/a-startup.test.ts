@@ -1,0 +1,3 @@
+import { describeStartupFigure } from '../startupFigure';
+
+describeStartupFigure('node');

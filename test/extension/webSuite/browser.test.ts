@@ -1,0 +1,158 @@
+/**
+ * The extension in the browser's web worker extension host (vscode.dev, github.dev): the browser
+ * build (dist/web/) with its language server in a web worker, on the workspace's remote file
+ * system, and the quota API through fetch. The runner starts the reference API with CORS and
+ * passes its address in the workspace settings (`quotaStateTest.apiBaseUrl`).
+ */
+import * as vscode from 'vscode';
+import { activeExtension, codeOf, diagnosticsWith, revertAndCloseAll, setSetting, waitFor, workspaceUri } from '../common';
+import { equal, match, ok } from './expect';
+
+/** gzip with the platform's CompressionStream, as a DIY backend with PULUMI_DIY_BACKEND_GZIP writes. */
+async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+  const reader = new ReadableStream<Uint8Array>({
+    start(controller) {
+      controller.enqueue(bytes);
+      controller.close();
+    },
+  })
+    .pipeThrough(new CompressionStream('gzip'))
+    .getReader();
+  const chunks: Uint8Array[] = [];
+  for (let next = await reader.read(); !next.done; next = await reader.read()) chunks.push(next.value);
+  const out = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    out.set(chunk, at);
+    at += chunk.length;
+  }
+  return out;
+}
+
+describe('in the browser (web worker extension host)', () => {
+  before(async () => {
+    await activeExtension();
+  });
+
+  afterEach(revertAndCloseAll);
+
+  it('runs where there is no Node: no `process` inside the extension', async () => {
+    const { extension, hooks } = await activeExtension();
+    equal(hooks.processType, 'undefined');
+    equal(typeof process, 'undefined', 'the tests share the extension host');
+    ok(extension.isActive);
+  });
+
+  it('publishes a state file\'s diagnostics and applies a quick fix', async () => {
+    const { hooks } = await activeExtension();
+    const uri = workspaceUri('stack.state.json');
+    const document = await vscode.workspace.openTextDocument(uri);
+    await vscode.window.showTextDocument(document);
+    const diagnostics = await diagnosticsWith(uri, ['missing-reference', 'magic-mismatch']);
+    const magic = diagnostics.find((d) => codeOf(d) === 'magic-mismatch')!;
+    const status = await waitFor('a document status', () => hooks.documentStatus(uri.toString()), [hooks.onDocumentStatus]);
+    equal(status.kind, 'state');
+
+    const actions = await vscode.commands.executeCommand<vscode.CodeAction[]>('vscode.executeCodeActionProvider', uri, magic.range);
+    const fix = actions.find((action) => action.edit && /Recompute the manifest magic/.test(action.title));
+    ok(fix, `no quick fix for magic-mismatch among: ${actions.map((a) => a.title).join(' | ')}`);
+    ok(await vscode.workspace.applyEdit(fix.edit!));
+    await waitFor(
+      'the magic-mismatch diagnostic to go away',
+      () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'magic-mismatch') ? undefined : true),
+      [vscode.languages.onDidChangeDiagnostics],
+    );
+  });
+
+  it('reads .quota-state.json through vscode.workspace.fs: its severity overrides apply', async () => {
+    const folder = workspaceUri('configured');
+    const config = vscode.Uri.joinPath(folder, '.quota-state.json');
+    const uri = vscode.Uri.joinPath(folder, 'stack.state.json');
+    await vscode.workspace.fs.writeFile(config, new TextEncoder().encode('{ "severity": { "missing-reference": "hint" } }\n'));
+    await vscode.workspace.fs.copy(workspaceUri('stack.state.json'), uri, { overwrite: true });
+    try {
+      await vscode.window.showTextDocument(uri);
+      await waitFor(
+        'missing-reference at the hint level of the project configuration',
+        () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'missing-reference' && d.severity === vscode.DiagnosticSeverity.Hint) ? true : undefined),
+        [vscode.languages.onDidChangeDiagnostics],
+      );
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
+  it('checks an app.ini\'s DEFAULT_GROUPS against the quota file beside it, found through vscode.workspace.fs', async () => {
+    const folder = workspaceUri('forgejo');
+    await vscode.workspace.fs.writeFile(
+      vscode.Uri.joinPath(folder, 'quota.jsonc'),
+      new TextEncoder().encode('{ "rules": [{ "name": "r", "limit": "1 GiB", "subjects": ["size:all"] }], "groups": [{ "name": "free", "rules": ["r"] }] }\n'),
+    );
+    const ini = vscode.Uri.joinPath(folder, 'app.ini');
+    await vscode.workspace.fs.writeFile(ini, new TextEncoder().encode('[quota]\nENABLED = true\nDEFAULT_GROUPS = free, enterprise\n'));
+    try {
+      const document = await vscode.workspace.openTextDocument(ini);
+      equal(document.languageId, 'ini');
+      await vscode.window.showTextDocument(document);
+      const flagged = await waitFor(
+        'unknown-default-group for "enterprise" (and not for "free")',
+        () => {
+          const found = vscode.languages.getDiagnostics(ini).filter((d) => codeOf(d) === 'unknown-default-group');
+          return found.length ? found : undefined;
+        },
+        [vscode.languages.onDidChangeDiagnostics],
+      );
+      equal(flagged.length, 1);
+      match(flagged[0].message, /enterprise/);
+      match(flagged[0].message, /quota\.jsonc/);
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(folder, { recursive: true });
+    }
+  });
+
+  it('opens a gzip-compressed DIY stack file, decompressed with DecompressionStream, and checks it', async () => {
+    const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
+    const compressed = await gzip(source);
+    const file = workspaceUri('dev.json.gz');
+    await vscode.workspace.fs.writeFile(file, compressed);
+    try {
+      const opened = await vscode.commands.executeCommand<vscode.Uri | undefined>('quotaState.openCompressedState', file);
+      ok(opened && opened.scheme === 'untitled', `expected an untitled document, got ${opened?.toString()}`);
+      await diagnosticsWith(opened, ['missing-reference', 'magic-mismatch']);
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
+  it('previews the evaluation of a quota file', async () => {
+    const uri = workspaceUri('team.quota.jsonc');
+    await vscode.window.showTextDocument(uri);
+    const result = await vscode.commands.executeCommand<{ report: { accounts: Array<{ name: string }> }; text: string }>('quotaState.previewEvaluation', {
+      uri: uri.toString(),
+      show: false,
+    });
+    ok(result, 'no preview');
+    ok(result.report.accounts.some((account) => account.name === 'dora'), 'the usage scenario "dora" is missing');
+    match(result.text, /\| group \| rule \| used \| limit \|/);
+  });
+
+  it('signs in and lists the rules of the reference API through fetch, across origins (CORS)', async () => {
+    const baseUrl = vscode.workspace.getConfiguration('quotaStateTest').get<string>('apiBaseUrl');
+    ok(baseUrl, 'the runner passes the API address in quotaStateTest.apiBaseUrl');
+    await setSetting('api.baseUrl', baseUrl);
+    await setSetting('api.timeout', 10_000);
+    try {
+      const account = await vscode.commands.executeCommand<string | undefined>('quotaState.signIn', { token: 'demo-root-token' });
+      equal(account, 'root');
+      const rules = await vscode.commands.executeCommand<Array<{ name: string }>>('quotaState.listRules', {});
+      ok(Array.isArray(rules) && rules.some((rule) => rule.name === 'repos-100m'), JSON.stringify(rules));
+    } finally {
+      await vscode.commands.executeCommand('quotaState.signOut');
+      await setSetting('api.baseUrl', undefined);
+      await setSetting('api.timeout', undefined);
+    }
+  });
+});

@@ -1,0 +1,89 @@
+/**
+ * Ready for translation, the way VS Code's own extensions are: every contributed title and
+ * description is a `%key%` of package.nls.json, every string shown at run time is in the l10n
+ * bundle that `npm run l10n:export` (`@vscode/l10n-dev export`) writes, and code names (command
+ * ids, setting ids, diagnostic codes) are never translated.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT } from '../helpers/processes';
+
+type Json = Record<string, unknown>;
+const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Json;
+const nls = JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
+
+/** Fields whose strings a person reads: displayed titles, descriptions, labels and messages. */
+const TRANSLATED_FIELDS = new Set(['displayName', 'description', 'title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'altText', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage']);
+
+/** [path, string] for every string under a translated field of the manifest's user-facing parts. */
+function contributedStrings(): Array<[string, string]> {
+  const found: Array<[string, string]> = [];
+  const visit = (value: unknown, path: string, field: string | undefined) => {
+    if (typeof value === 'string') {
+      // A problem matcher's `name` is its id (`$quota-state`), not a label.
+      if (field && TRANSLATED_FIELDS.has(field) && !(field === 'name' && path.startsWith('contributes.problemMatchers'))) found.push([path, value]);
+    } else if (Array.isArray(value)) {
+      value.forEach((item, i) => visit(item, `${path}[${i}]`, field === 'enumDescriptions' || field === 'markdownEnumDescriptions' ? field : undefined));
+    } else if (value && typeof value === 'object') {
+      for (const [key, child] of Object.entries(value)) visit(child, `${path}.${key}`, key);
+    }
+  };
+  visit(manifest.displayName, 'displayName', 'displayName');
+  visit(manifest.description, 'description', 'description');
+  visit(manifest.capabilities, 'capabilities', undefined);
+  const contributes = manifest.contributes as Json;
+  // Not displayed: JSON schema associations, problem-matcher patterns, language ids, menus.
+  for (const part of ['commands', 'views', 'viewsWelcome', 'walkthroughs', 'configuration', 'problemMatchers']) visit(contributes[part], `contributes.${part}`, undefined);
+  return found;
+}
+
+const KEY = /^%([^%]+)%$/;
+
+describe('ready for translation', () => {
+  it('every contributed title and description is a key of package.nls.json', () => {
+    const strings = contributedStrings();
+    assert.ok(strings.length > 150, `only ${strings.length} contributed strings found: the walk missed some`);
+    const withoutKey = strings.filter(([, value]) => !KEY.test(value)).map(([path, value]) => `${path}: ${JSON.stringify(value.slice(0, 60))}`);
+    assert.deepEqual(withoutKey, [], 'contributed strings without a %key%');
+    const missing = strings.map(([, value]) => KEY.exec(value)![1]).filter((key) => !(key in nls));
+    assert.deepEqual(missing, [], 'keys missing from package.nls.json');
+  });
+
+  it('package.nls.json holds no key the manifest does not use, and no empty text', () => {
+    const text = readFileSync(join(ROOT, 'package.json'), 'utf8');
+    assert.deepEqual(Object.keys(nls).filter((key) => !text.includes(`"%${key}%"`)), []);
+    assert.deepEqual(Object.entries(nls).filter(([, value]) => value.trim() === '').map(([key]) => key), []);
+  });
+
+  it('code names are not translated: command, view and setting ids, enum values, diagnostic codes', () => {
+    const contributes = manifest.contributes as Json;
+    const names: string[] = [
+      ...(contributes.commands as Json[]).map((c) => String(c.command)),
+      ...Object.values(contributes.views as Record<string, Json[]>).flat().map((v) => String(v.id)),
+      ...Object.keys((contributes.configuration as Json).properties as Json),
+    ];
+    for (const property of Object.values((contributes.configuration as Json).properties as Record<string, Json>)) {
+      names.push(...((property.enum as string[] | undefined) ?? []), ...(((property.propertyNames as Json | undefined)?.enum as string[] | undefined) ?? []));
+    }
+    assert.ok(names.includes('forward-reference') && names.includes('quotaState.signIn'));
+    assert.deepEqual(names.filter((name) => name.includes('%')), []);
+  });
+
+  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client and the server', () => {
+    const out = mkdtempSync(join(tmpdir(), 'quota-state-l10n-'));
+    try {
+      const exported = spawnSync(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', out, './client', './server'], { cwd: ROOT, encoding: 'utf8' });
+      assert.equal(exported.status, 0, exported.stderr);
+      const fresh = JSON.parse(readFileSync(join(out, 'bundle.l10n.json'), 'utf8'));
+      const committed = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8'));
+      assert.deepEqual(committed, fresh, 'l10n/bundle.l10n.json is stale: run `npm run l10n:export`');
+      assert.ok(Object.keys(fresh).length > 80, 'the runtime strings go through vscode.l10n.t and @vscode/l10n');
+      assert.equal(manifest.l10n, './l10n');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+});
