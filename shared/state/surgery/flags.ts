@@ -5,8 +5,8 @@
  * Any unknown urn refuses the whole edit, every unknown urn listed.
  */
 import type { JsonObject } from '../model';
-import { openState, SurgeryError, type SurgeryDocument } from './document';
-import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import type { SurgeryDocument } from './document';
+import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import type { PlannedRecord } from './render';
 import { resolveTarget, TargetError } from './targets';
 
@@ -20,13 +20,9 @@ const FLAG: Record<FlagOperation, { field: 'protect' | 'taint'; set: boolean; pa
 };
 
 export function setFlag(input: string | SurgeryDocument, operation: FlagOperation, targets: readonly string[], options: { all?: boolean; verify?: boolean } = {}): SurgeryOutcome {
-  let doc: SurgeryDocument;
-  try {
-    doc = typeof input === 'string' ? openState(input) : input;
-  } catch (error) {
-    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
-    throw error;
-  }
+  const opened = openForOperation(input, operation);
+  if ('refusal' in opened) return opened.refusal;
+  const doc = opened.doc;
   const { field, set, past, action } = FLAG[operation];
   const records = doc.records;
   if (options.all && operation === 'taint') return refused(doc, operation, ['taint takes no --all']);

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { analyzeState } from '../analyze';
 import { isObject } from '../model';
-import type { SurgeryDocument } from './document';
+import { openState, SurgeryError, type SurgeryDocument } from './document';
 import { renderPlan, type Plan, type VersionInfo } from './render';
 
 export type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
@@ -145,4 +145,17 @@ export function finish(doc: SurgeryDocument, operation: string, plan: Plan, part
     };
   }
   return outcome;
+}
+
+/**
+ * The document an operation works on: parsed from text, or the one the caller already holds. A text
+ * that is no state document is a refusal of `operation` (with the reason), not an exception.
+ */
+export function openForOperation(input: string | SurgeryDocument, operation: string): { doc: SurgeryDocument } | { refusal: SurgeryOutcome } {
+  try {
+    return { doc: typeof input === 'string' ? openState(input) : input };
+  } catch (error) {
+    if (error instanceof SurgeryError) return { refusal: refused(undefined, operation, [error.message]) };
+    throw error;
+  }
 }

@@ -5,8 +5,8 @@
  * only after the target, and a dependency on a urn with several dependent copies does not count.
  */
 import type { JsonObject } from '../model';
-import { openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
-import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { providerRef, str, type SurgeryDocument } from './document';
+import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';
 
 export interface RemoveOptions {
@@ -95,13 +95,9 @@ function quotedPadded(name: string): string {
 
 export function removeResources(input: string | SurgeryDocument, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
   const operation = 'remove';
-  let doc: SurgeryDocument;
-  try {
-    doc = typeof input === 'string' ? openState(input) : input;
-  } catch (error) {
-    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
-    throw error;
-  }
+  const opened = openForOperation(input, operation);
+  if ('refusal' in opened) return opened.refusal;
+  const doc = opened.doc;
   const records = doc.records;
   if (options.all && targets.length) return refused(doc, operation, ['cannot specify a resource URN when deleting all resources']);
   if (!options.all && targets.length === 0) return refused(doc, operation, ['Must supply <resource URN> unless pulumi is run interactively (or pass --all)']);

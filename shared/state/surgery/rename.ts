@@ -14,8 +14,8 @@
  */
 import { isObject, type JsonObject } from '../model';
 import { isProviderType } from '../urn';
-import { openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
-import { finish, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { providerRef, str, type SurgeryDocument } from './document';
+import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { isValidUrn, resolveTarget, TargetError } from './targets';
 
 /** Pulumi's urn components (`getComponent`): stack, project, qualified type, then the name (the rest). */
@@ -34,13 +34,9 @@ export function newUrn(stack: string, project: string, parentType: string, baseT
 
 export function renameResource(input: string | SurgeryDocument, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'rename';
-  let doc: SurgeryDocument;
-  try {
-    doc = typeof input === 'string' ? openState(input) : input;
-  } catch (error) {
-    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
-    throw error;
-  }
+  const opened = openForOperation(input, operation);
+  if ('refusal' in opened) return opened.refusal;
+  const doc = opened.doc;
   const records = doc.records;
   const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
   if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, ['The provided input URN is not valid']);

@@ -14,8 +14,8 @@
  */
 import { analyzeState } from '../analyze';
 import type { JsonObject } from '../model';
-import { allDependencies, openState, providerRef, str, SurgeryError, type SurgeryDocument } from './document';
-import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { allDependencies, providerRef, str, type SurgeryDocument } from './document';
+import { finish, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 
 /** The checker's codes for what `Snapshot.VerifyIntegrity` refuses. */
@@ -188,13 +188,9 @@ export function prune(records: readonly JsonObject[], order: readonly number[]):
 
 export function repairState(input: string | SurgeryDocument, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'repair';
-  let doc: SurgeryDocument;
-  try {
-    doc = typeof input === 'string' ? openState(input) : input;
-  } catch (error) {
-    if (error instanceof SurgeryError) return refused(undefined, operation, [error.message]);
-    throw error;
-  }
+  const opened = openForOperation(input, operation);
+  if ('refusal' in opened) return opened.refusal;
+  const doc = opened.doc;
   const records = doc.records;
   const initial = analyzeState(doc.text).diagnostics.filter((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code));
   if (initial.length === 0) {
