@@ -6,6 +6,7 @@
 import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { pathKey, ScanLocator, type LocatedNode } from '../locate';
+import { removalEdit } from '../fixes';
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 
@@ -73,23 +74,6 @@ export function locateMembers(text: string, span: Span, keys: readonly string[])
     if (node) out.set(key, { key: node.key && shift(node.key), value: shift(node.value), kind: node.kind });
   }
   return out;
-}
-
-/** Removes an object member or array element with one adjacent comma (as the quick fixes do). */
-export function removalSpan(text: string, node: LocatedNode): TextEdit {
-  const start = node.key ? node.key.offset : node.value.offset;
-  const end = node.value.offset + node.value.length;
-  let before = start - 1;
-  while (isWhitespace(text[before])) before--;
-  if (text[before] === ',') return { offset: before, length: end - before, newText: '' };
-  let after = end;
-  while (isWhitespace(text[after])) after++;
-  if (text[after] === ',') {
-    after++;
-    while (isWhitespace(text[after])) after++;
-    return { offset: start, length: after - start, newText: '' };
-  }
-  return { offset: before + 1, length: after - (before + 1), newText: '' };
 }
 
 /**
@@ -184,7 +168,7 @@ export function removalEdits(text: string, nodes: LocatedNode[]): TextEdit[] {
   const sorted = [...nodes].sort((a, b) => start(a) - start(b));
   const edits: TextEdit[] = [];
   for (const node of sorted) {
-    const edit = removalSpan(text, node);
+    const edit = removalEdit(text, node);
     const last = edits[edits.length - 1];
     if (last && edit.offset < last.offset + last.length) {
       // Overlap: the previous edit removed a leading node and the comma after it. Extend it over
