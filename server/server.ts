@@ -17,6 +17,7 @@ import { registerDependents } from './features/dependents';
 import { registerLiveGroups } from './features/liveGroups';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
+import { registerSurgery } from './features/surgery';
 import { Validation } from './features/validation';
 import { createIniMode } from './modes/iniMode';
 import { createQuotaMode } from './modes/quotaMode';
@@ -42,6 +43,7 @@ const validation = new Validation(workspace);
 registerRequests(workspace);
 registerAnalyzeFromDisk(workspace, stateAnalyzer);
 registerDependents(workspace, stateMode);
+registerSurgery(workspace, stateMode);
 
 const refreshViews = () => {
   validation.revalidateAll();
@@ -56,6 +58,7 @@ connection.onInitialize((params): InitializeResult => {
   workspace.supportsConfiguration = capabilities.workspace?.configuration === true;
   workspace.supportsInlayHintRefresh = capabilities.workspace?.inlayHint?.refreshSupport === true;
   workspace.supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+  workspace.supportsCodeActionResolve = capabilities.textDocument?.codeAction?.resolveSupport?.properties?.includes('edit') === true;
   const initial = params.initializationOptions as { settings?: typeof workspace.settings } | undefined;
   if (initial?.settings) workspace.settings = initial.settings;
   return {
@@ -66,7 +69,7 @@ connection.onInitialize((params): InitializeResult => {
       referencesProvider: true,
       renameProvider: { prepareProvider: true },
       completionProvider: { triggerCharacters: ['"', ':'] },
-      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
+      codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source, CodeActionKind.Refactor, CodeActionKind.RefactorRewrite], resolveProvider: true },
       codeLensProvider: { resolveProvider: false },
       documentSymbolProvider: true,
       workspaceSymbolProvider: true,
