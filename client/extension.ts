@@ -31,6 +31,8 @@ import { quotaFileReader } from './quotaFile';
 import { QuotaStatusBar, type StatusBarState } from './statusBar';
 import { registerQuotaView } from './quotaView';
 import { WalkthroughCommands } from './walkthrough';
+import { registerCompressedState } from './compressedState';
+import { StateSurgeryCommands } from './stateSurgery';
 
 /** Exposed only when VS Code runs the extension for tests (`ExtensionMode.Test`). */
 export interface TestHooks {
@@ -105,6 +107,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
     ...new DependentsCommands(commandContext).register(),
+    ...new StateSurgeryCommands(commandContext, (uri) => status?.status(uri.toString())?.kind === 'state', status.onDidChange).register(),
+    ...registerCompressedState(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
     ...repositories.register(),

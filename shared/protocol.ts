@@ -161,6 +161,8 @@ export const SurgeryRequest = new RequestType<SurgeryParams, SurgeryResult | nul
 /** Client → server: the records of a state document for the quick picks (name, type, copy and flags). */
 export interface SurgeryResourcesParams {
   uri: string;
+  /** The cursor: the record under it is answered as `atCursor`. */
+  position?: Position;
 }
 export interface SurgeryResource {
   urn: string;
@@ -181,6 +183,8 @@ export interface SurgeryResource {
 export interface SurgeryResourcesResult {
   resources: SurgeryResource[];
   pending: Array<{ target: string; type: string; urn: string }>;
+  /** The target of the record under `position`, if any. */
+  atCursor?: string;
 }
 export const SurgeryResourcesRequest = new RequestType<SurgeryResourcesParams, SurgeryResourcesResult | null, void>('quotaState/surgeryResources');
 

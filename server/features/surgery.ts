@@ -258,7 +258,8 @@ export function registerSurgery(workspace: ServerWorkspace, host: SurgeryHost): 
         });
       });
       const pending = pendingOperations(current).map(({ target, type, urn }) => ({ target, type, urn }));
-      return { resources, pending };
+      const cursor = params.position && surgeryTargetAt(current, current.snapshot.lines.offsetAt(params.position));
+      return { resources, pending, ...(cursor ? { atCursor: cursor.target } : {}) };
     }),
   );
 }
