@@ -185,7 +185,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
   it('runs the walkthrough\'s commands: example state file, a fix, example quota file, sign in, dashboard', async () => {
     const { extension, hooks } = await activeExtension();
     const steps = (extension.packageJSON.contributes.walkthroughs[0].steps as Array<{ description: string }>).map((s) => /\(command:([\w.]+)\)/.exec(s.description)?.[1]);
-    assert.deepEqual(steps, ['quotaState.walkthrough.openExampleState', 'quotaState.walkthrough.showFix', 'quotaState.walkthrough.openExampleQuota', 'quotaState.signIn', 'quotaState.showDashboard']);
+    assert.deepEqual(steps, ['quotaState.walkthrough.openExampleState', 'quotaState.walkthrough.showFix', 'quotaState.walkthrough.openExampleQuota', 'quotaState.state.remove', 'quotaState.signIn', 'quotaState.showDashboard']);
 
     const stateUri = await vscode.commands.executeCommand<vscode.Uri>('quotaState.walkthrough.openExampleState');
     await diagnosticsWith(stateUri, ['forward-reference']);
