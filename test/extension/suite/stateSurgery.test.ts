@@ -139,4 +139,23 @@ describe('state surgery (refactor preview)', () => {
     assert.ok(!existsSync(vscode.Uri.joinPath(stacks, '.dev.json.gz.quota-state.tmp').fsPath), 'no temporary file left');
     await waitFor('the diagnostics of the repaired file', () => (vscode.languages.getDiagnostics(document.uri).some((d) => codeOf(d) === 'missing-reference') ? undefined : true), [vscode.languages.onDidChangeDiagnostics]);
   });
+  it('warns before editing a DIY stack whose stack holds a lock, and edits nothing without "Edit Anyway"', async () => {
+    const stacks = vscode.Uri.joinPath(folder, '.pulumi', 'stacks', 'locked');
+    const locks = vscode.Uri.joinPath(folder, '.pulumi', 'locks', 'organization', 'locked', 'dev');
+    mkdirSync(stacks.fsPath, { recursive: true });
+    mkdirSync(locks.fsPath, { recursive: true });
+    writeFileSync(vscode.Uri.joinPath(locks, 'update-1.json').fsPath, '{"pid": 1}');
+    const uri = vscode.Uri.joinPath(stacks, 'dev.json');
+    const text = exportText(records().map((r) => ({ ...r, urn: String(r.urn).replace('::shop::', '::locked::') })));
+    writeFileSync(uri.fsPath, text);
+    const document = await openState(uri);
+    const { hooks } = await activeExtension();
+    const before = hooks.shownMessages().length;
+    // Not awaited: the command waits for an answer to the warning, which a test never gives.
+    void vscode.commands.executeCommand('quotaState.state.run', { uri: uri.toString(), operation: 'protect', targets: [QUEUE.replace('::shop::', '::locked::')] });
+    const warning = await waitFor('the lock warning', () => hooks.shownMessages().slice(before).find((m) => m.level === 'warning'), [], 30_000);
+    assert.match(warning.text, /stack is locked \(1 lock in .*locks\/organization\/locked\/dev\): an update may be running/);
+    assert.deepEqual(warning.actions, ['Edit Anyway']);
+    assert.equal(document.getText(), text, 'nothing edited while the warning waits');
+  });
 });
