@@ -83,9 +83,27 @@ function labelOf(params: SurgeryParams): string {
   }
 }
 
+const isStrings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string');
+const optional = (value: unknown, type: 'string' | 'boolean') => value === undefined || typeof value === type;
+
+/** Parameters come from clients (and code action data a client echoes back): checked before any operation reads them. */
+function validSurgeryParams(params: SurgeryParams): void {
+  const dest = params.dest as { uri?: unknown; text?: unknown; version?: unknown } | undefined;
+  const ok =
+    SURGERY_OPERATIONS.includes(params.operation) &&
+    (params.targets === undefined || isStrings(params.targets)) &&
+    optional(params.newName, 'string') &&
+    optional(params.all, 'boolean') &&
+    optional(params.targetDependents, 'boolean') &&
+    optional(params.force, 'boolean') &&
+    optional(params.includeParents, 'boolean') &&
+    (dest === undefined || (typeof dest === 'object' && dest !== null && typeof dest.uri === 'string' && typeof dest.text === 'string' && (dest.version === undefined || dest.version === null || typeof dest.version === 'number')));
+  if (!ok) throw new ResponseError(ErrorCodes.InvalidParams, 'Malformed state operation parameters');
+}
+
 /** Runs the operation of `params` on `document` (and its destination) and builds the previewed edit. */
 export function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryResult {
-  if (!SURGERY_OPERATIONS.includes(params.operation)) throw new ResponseError(ErrorCodes.InvalidParams, `Unknown state operation ${JSON.stringify(params.operation)}`);
+  validSurgeryParams(params);
   if (params.operation === 'move' && !params.dest) throw new ResponseError(ErrorCodes.InvalidParams, 'A move needs its destination ({ uri, text })');
   const text = document.getText();
   const { source, dest } = runSurgery(text, params, params.dest?.text);

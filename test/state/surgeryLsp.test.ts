@@ -284,6 +284,24 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     await assert.rejects(client.request('codeAction/resolve', action), /changed/);
   });
 
+  it('answers malformed surgery requests with InvalidParams, never an exception', async () => {
+    const uri = await open(exportText(records()));
+    const bad: unknown[] = [
+      { uri, operation: 'explode' },
+      { uri, operation: 'remove', targets: 'urn:pulumi:s::p::aws:s3:Bucket::b' },
+      { uri, operation: 'remove', targets: [42] },
+      { uri, operation: 'rename', targets: [B], newName: 7 },
+      { uri, operation: 'move', targets: [B] },
+      { uri, operation: 'move', targets: [B], dest: { uri: 'file:///x.json' } },
+      { uri: 42, operation: 'remove' },
+      { uri: 'file:///not/open.state.json', operation: 'repair' },
+      null,
+    ];
+    for (const params of bad) await assert.rejects(client.request(SurgeryRequest.method, params), /Malformed|not an open state document|needs its destination/, JSON.stringify(params));
+    // A resolve whose echoed data is malformed is refused the same way.
+    await assert.rejects(client.request('codeAction/resolve', { title: 'x', data: { quotaStateSurgery: { params: { uri, operation: 'remove', targets: {} }, version: 1 } } }), /Malformed/);
+  });
+
   it('honours `only`: a request for quick fixes gets no refactors', async () => {
     const text = exportText(records());
     const uri = await open(text);
