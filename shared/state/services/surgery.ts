@@ -123,7 +123,16 @@ export interface PendingAt {
   span: Span;
 }
 
+/** Located once per snapshot: code actions ask on every cursor move. */
+const pendingCache = new WeakMap<object, PendingAt[]>();
+
 export function pendingOperations({ snapshot }: Pick<StateDocument, 'snapshot'>): PendingAt[] {
+  let found = pendingCache.get(snapshot);
+  if (!found) pendingCache.set(snapshot, (found = locatePending(snapshot)));
+  return found;
+}
+
+function locatePending(snapshot: StateDocument['snapshot']): PendingAt[] {
   const { document } = snapshot;
   if (!document.deploymentPath || snapshot.parsedWith !== 'json') return [];
   const list = valueAt(document.root, [...document.deploymentPath, 'pending_operations']);
