@@ -1,58 +1,120 @@
 /**
- * Pulumi's DIY backends can gzip their stack files (`<stack>.json.gz`, with
- * PULUMI_DIY_BACKEND_GZIP). VS Code opens no compressed text, so "Open Compressed Stack File"
- * decompresses one with the platform's DecompressionStream (the same in Node and in a browser
- * worker) into an untitled JSON document, which the language server recognises and checks by its
- * content like any export. The file itself is never written.
+ * Compressed DIY stack files (`<stack>.json.gz`, which Pulumi's file backend writes with
+ * `PULUMI_DIY_BACKEND_GZIP=1`) open as decompressed JSON through a file system of ours:
+ * `pulumi-gz:/path/to/dev.json` is `file:///path/to/dev.json.gz` decompressed. The document is
+ * JSON, so the language server checks it in full; saving compresses it back. The original is
+ * untouched until then; on save its old bytes are kept as `dev.json.gz.bak` (as the CLI and
+ * Pulumi's DIY backend keep them) and the new file replaces it by rename.
+ *
+ * Compression uses the Web Compression Streams API (Node ≥ 18 and browsers), and all I/O goes
+ * through `vscode.workspace.fs`, so this also works where the extension has no Node.
  */
 import * as vscode from 'vscode';
-import type { Notifier } from './notifier';
 
-export const OPEN_COMPRESSED_STATE_COMMAND = 'quotaState.openCompressedState';
+export const COMPRESSED_SCHEME = 'pulumi-gz';
+export const OPEN_COMPRESSED_COMMAND = 'quotaState.state.openCompressed';
 
-/** The text of gzip-compressed UTF-8 bytes. */
-export async function gunzipText(bytes: Uint8Array): Promise<string> {
-  const input = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
-    },
-  });
-  const reader = input.pipeThrough(new DecompressionStream('gzip')).getReader();
-  const decoder = new TextDecoder('utf-8', { fatal: true });
-  let text = '';
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return text + decoder.decode();
-    text += decoder.decode(value, { stream: true });
+/** `file:///…/dev.json.gz` → `pulumi-gz:/…/dev.json`. */
+export function compressedUriOf(original: vscode.Uri): vscode.Uri {
+  return vscode.Uri.from({ scheme: COMPRESSED_SCHEME, authority: original.authority, path: original.path.replace(/\.gz$/, '') });
+}
+
+/** `pulumi-gz:/…/dev.json` → `file:///…/dev.json.gz`. */
+export function compressedOriginal(uri: vscode.Uri): vscode.Uri {
+  return vscode.Uri.from({ scheme: 'file', authority: uri.authority, path: `${uri.path}.gz` });
+}
+
+async function transform(bytes: Uint8Array, stream: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> }): Promise<Uint8Array> {
+  const piped = new Blob([bytes]).stream().pipeThrough(stream as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return new Uint8Array(await new Response(piped).arrayBuffer());
+}
+
+export const gunzip = (bytes: Uint8Array) => transform(bytes, new DecompressionStream('gzip'));
+export const gzip = (bytes: Uint8Array) => transform(bytes, new CompressionStream('gzip'));
+
+export class CompressedStateFileSystem implements vscode.FileSystemProvider {
+  private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changed.event;
+
+  watch(uri: vscode.Uri): vscode.Disposable {
+    const original = compressedOriginal(uri);
+    const folder = original.with({ path: original.path.slice(0, original.path.lastIndexOf('/')) });
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, original.path.slice(original.path.lastIndexOf('/') + 1)));
+    const fire = (type: vscode.FileChangeType) => () => this.changed.fire([{ type, uri }]);
+    return vscode.Disposable.from(watcher, watcher.onDidChange(fire(vscode.FileChangeType.Changed)), watcher.onDidDelete(fire(vscode.FileChangeType.Deleted)));
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const stat = await vscode.workspace.fs.stat(compressedOriginal(uri));
+    return { ...stat, permissions: stat.permissions };
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const original = compressedOriginal(uri);
+    const bytes = await vscode.workspace.fs.readFile(original);
+    try {
+      return await gunzip(bytes);
+    } catch (error) {
+      throw vscode.FileSystemError.Unavailable(`${original.fsPath} is not gzip-compressed: ${error instanceof Error ? error.message : String(error)}`);
+    }
+  }
+
+  async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
+    const original = compressedOriginal(uri);
+    let old: Uint8Array | undefined;
+    try {
+      old = await vscode.workspace.fs.readFile(original);
+    } catch {
+      if (!options.create) throw vscode.FileSystemError.FileNotFound(original);
+    }
+    if (old && !options.overwrite) throw vscode.FileSystemError.FileExists(original);
+    const compressed = await gzip(content);
+    const folder = original.path.slice(0, original.path.lastIndexOf('/'));
+    const name = original.path.slice(original.path.lastIndexOf('/') + 1);
+    const temporary = original.with({ path: `${folder}/.${name}.quota-state.tmp` });
+    await vscode.workspace.fs.writeFile(temporary, compressed);
+    try {
+      if (old) await vscode.workspace.fs.writeFile(original.with({ path: `${original.path}.bak` }), old);
+      await vscode.workspace.fs.rename(temporary, original, { overwrite: true });
+    } catch (error) {
+      await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
+      throw error;
+    }
+    this.changed.fire([{ type: old ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+  }
+
+  readDirectory(): [string, vscode.FileType][] {
+    throw vscode.FileSystemError.NoPermissions('pulumi-gz: opens single stack files only');
+  }
+  createDirectory(): void {
+    throw vscode.FileSystemError.NoPermissions('pulumi-gz: opens single stack files only');
+  }
+  delete(): void {
+    throw vscode.FileSystemError.NoPermissions('pulumi-gz: delete the .json.gz file itself');
+  }
+  rename(): void {
+    throw vscode.FileSystemError.NoPermissions('pulumi-gz: rename the .json.gz file itself');
   }
 }
 
-export class CompressedStateCommands {
-  constructor(private readonly notifier: Notifier) {}
-
-  register(): vscode.Disposable[] {
-    return [vscode.commands.registerCommand(OPEN_COMPRESSED_STATE_COMMAND, (target?: unknown) => this.open(target))];
-  }
-
-  /** Opens the decompressed text beside nothing else; returns the untitled document's URI. */
-  async open(target?: unknown): Promise<vscode.Uri | undefined> {
-    const uri = target instanceof vscode.Uri ? target : await this.pick();
-    if (!uri) return undefined;
-    let text: string;
-    try {
-      text = await gunzipText(await vscode.workspace.fs.readFile(uri));
-    } catch (error) {
-      void this.notifier.error(vscode.l10n.t('Could not decompress {0}: {1}', vscode.workspace.asRelativePath(uri), error instanceof Error ? error.message : String(error)));
-      return undefined;
-    }
-    const document = await vscode.workspace.openTextDocument({ language: 'json', content: text });
-    await vscode.window.showTextDocument(document);
-    return document.uri;
-  }
-
-  private async pick(): Promise<vscode.Uri | undefined> {
-    const picked = await vscode.window.showOpenDialog({ canSelectMany: false, filters: { [vscode.l10n.t('Compressed stack files')]: ['gz'] }, title: vscode.l10n.t('Open Compressed Stack File') });
-    return picked?.[0];
-  }
+/** The provider and the explorer's "Open Pulumi Stack File" command (resolves with the opened document). */
+export function registerCompressedState(): vscode.Disposable[] {
+  return [
+    vscode.workspace.registerFileSystemProvider(COMPRESSED_SCHEME, new CompressedStateFileSystem(), { isCaseSensitive: true }),
+    vscode.commands.registerCommand(OPEN_COMPRESSED_COMMAND, async (given?: unknown) => {
+      let original = given instanceof vscode.Uri ? given : undefined;
+      if (!original) {
+        const picked = await vscode.window.showOpenDialog({ title: vscode.l10n.t('Open a compressed Pulumi stack file'), filters: { [vscode.l10n.t('Compressed stack files')]: ['gz'] }, canSelectMany: false });
+        original = picked?.[0];
+      }
+      if (!original) return undefined;
+      if (!original.path.endsWith('.json.gz')) {
+        void vscode.window.showErrorMessage(vscode.l10n.t('{0} is not a .json.gz stack file.', original.path.slice(original.path.lastIndexOf('/') + 1)));
+        return undefined;
+      }
+      const document = await vscode.workspace.openTextDocument(compressedUriOf(original));
+      await vscode.window.showTextDocument(document);
+      return document;
+    }),
+  ];
 }

@@ -8,7 +8,6 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
 import { ApiAccess } from './apiAccess';
 import { AuthCommands } from './auth';
-import { CompressedStateCommands } from './compressedState';
 import type { CommandContext } from './commands/context';
 import { GroupCommands } from './commands/groups';
 import { MyQuotaCommands } from './commands/myQuota';
@@ -32,6 +31,8 @@ import { quotaFileReader } from './quotaFile';
 import { QuotaStatusBar, type StatusBarState } from './statusBar';
 import { registerQuotaView } from './quotaView';
 import { WalkthroughCommands } from './walkthrough';
+import { registerCompressedState } from './compressedState';
+import { StateSurgeryCommands } from './stateSurgery';
 
 /** Exposed only when VS Code runs the extension for tests (`ExtensionMode.Test`). */
 export interface TestHooks {
@@ -111,9 +112,10 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
     ...new DependentsCommands(commandContext).register(),
+    ...new StateSurgeryCommands(commandContext, (uri) => status?.status(uri.toString())?.kind === 'state', status.onDidChange).register(),
+    ...registerCompressedState(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
-    ...new CompressedStateCommands(notifier).register(),
     ...repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {

@@ -12,6 +12,8 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
   { scheme: 'file', language: 'jsonc' },
   { scheme: 'untitled', language: 'json' },
   { scheme: 'untitled', language: 'jsonc' },
+  // Compressed DIY stack files, opened decompressed (client/compressedState.ts).
+  { scheme: 'pulumi-gz', language: 'json' },
   // Forgejo's app.ini (and files matched by `quotaState.files.appIni`); other INI files are ignored by the server.
   { scheme: 'file', language: 'ini' },
 ];

@@ -143,7 +143,8 @@ export function ensurePulumi(options = {}) {
 export function hermeticEnv(base = process.env) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-'));
   const env = {};
-  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM']) if (base[name] !== undefined) env[name] = base[name];
+  // EDITOR and VISUAL: `pulumi state edit` opens the editor they name (README: state edit with VS Code).
+  for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
   if (backend !== undefined && !backend.startsWith('file://')) {

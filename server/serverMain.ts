@@ -17,6 +17,7 @@ import { registerDependents } from './features/dependents';
 import { registerLiveGroups } from './features/liveGroups';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
+import { registerSurgery } from './features/surgery';
 import { Validation } from './features/validation';
 import { createIniMode } from './modes/iniMode';
 import { createQuotaMode } from './modes/quotaMode';
@@ -62,6 +63,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   registerRequests(workspace);
   platform.register?.(workspace, stateAnalyzer);
   registerDependents(workspace, stateMode);
+  registerSurgery(workspace, stateMode);
 
   const refreshViews = () => {
     validation.revalidateAll();
@@ -76,6 +78,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
     workspace.supportsConfiguration = capabilities.workspace?.configuration === true;
     workspace.supportsInlayHintRefresh = capabilities.workspace?.inlayHint?.refreshSupport === true;
     workspace.supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
+    workspace.supportsCodeActionResolve = capabilities.textDocument?.codeAction?.resolveSupport?.properties?.includes('edit') === true;
     const initial = params.initializationOptions as { settings?: typeof workspace.settings; l10nBundle?: Record<string, string> } | undefined;
     if (initial?.settings) workspace.settings = initial.settings;
     // The client's bundle (vscode.l10n.bundle; absent in English): the server's own messages in the editor's language.
@@ -88,7 +91,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
         referencesProvider: true,
         renameProvider: { prepareProvider: true },
         completionProvider: { triggerCharacters: ['"', ':'] },
-        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source] },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix, CodeActionKind.Source, CodeActionKind.Refactor, CodeActionKind.RefactorRewrite], resolveProvider: true },
         codeLensProvider: { resolveProvider: false },
         documentSymbolProvider: true,
         workspaceSymbolProvider: true,

@@ -34,6 +34,8 @@ export class ServerWorkspace implements ModeContext {
   supportsConfiguration = false;
   supportsInlayHintRefresh = false;
   supportsCodeLensRefresh = false;
+  /** The client resolves code actions' edits lazily (codeAction/resolve with `edit`). */
+  supportsCodeActionResolve = false;
   private live: LiveUsageParams | null = null;
   private groups: LiveGroupsParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();

@@ -2,7 +2,7 @@
  * The one protocol module: custom LSP requests and notifications, imported by both the
  * client and the server so names and shapes are declared exactly once.
  */
-import { NotificationType, RequestType, type Location, type Position } from 'vscode-languageserver-protocol';
+import { NotificationType, RequestType, type Location, type Position, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
 import type { QuotaFileSummary } from './quota/fileSummary';
@@ -144,3 +144,76 @@ export interface DependentsParams {
   urn: string;
 }
 export const DependentsRequest = new RequestType<DependentsParams, Location[], void>('quotaState/dependents');
+
+/**
+ * State surgery (shared/state/surgery) from the editor. The client's commands ask the server for
+ * the edit of one operation; the answer is a WorkspaceEdit whose edits carry a change annotation
+ * with `needsConfirmation`, so VS Code shows its refactor preview before anything changes.
+ */
+export interface SurgeryParams {
+  uri: string;
+  operation: 'remove' | 'protect' | 'unprotect' | 'taint' | 'untaint' | 'rename' | 'repair' | 'clear-pending' | 'move';
+  /** URNs, or `URN#N` for the N-th record with that urn (as the CLI takes them). */
+  targets?: string[];
+  all?: boolean;
+  targetDependents?: boolean;
+  force?: boolean;
+  newName?: string;
+  includeParents?: boolean;
+  /** A move's destination: its uri and its current text (the client reads it; the server does no I/O for it). */
+  dest?: { uri: string; text: string; version?: number | null };
+}
+export interface SurgeryResult {
+  /** Absent when the operation was refused or changed nothing. */
+  edit?: WorkspaceEdit;
+  status: 'applied' | 'unchanged' | 'refused';
+  /** Pulumi's summary line, or why it was refused. */
+  message: string;
+  /** The preview's description: the report in one line. */
+  description: string;
+  errors: string[];
+  notes: string[];
+  dependentsRemoved: string[];
+  remainingErrors: string[];
+}
+export const SurgeryRequest = new RequestType<SurgeryParams, SurgeryResult | null, void>('quotaState/surgery');
+
+/** Client → server: the records of a state document for the quick picks (name, type, copy and flags). */
+export interface SurgeryResourcesParams {
+  uri: string;
+  /** The cursor: the record under it is answered as `atCursor`. */
+  position?: Position;
+}
+export interface SurgeryResource {
+  urn: string;
+  /** The argument naming this record: its urn, or `URN#N` when the file has several records with it. */
+  target: string;
+  name: string;
+  type: string;
+  /** 1-based position among the records with this urn. */
+  copy: number;
+  copies: number;
+  delete: boolean;
+  protect: boolean;
+  taint: boolean;
+  dependents: number;
+  /** Where its urn is defined. */
+  position: Position;
+}
+export interface SurgeryResourcesResult {
+  resources: SurgeryResource[];
+  pending: Array<{ target: string; type: string; urn: string }>;
+  /** The target of the record under `position`, if any. */
+  atCursor?: string;
+}
+export const SurgeryResourcesRequest = new RequestType<SurgeryResourcesParams, SurgeryResourcesResult | null, void>('quotaState/surgeryResources');
+
+/** Client commands the server's code actions and lenses run (the client registers them). */
+export const SURGERY_COMMANDS = {
+  /** Arguments: `{ uri, operation, targets, targetDependents?, force? }` (a SurgeryParams without dest): asks, then applies with a preview. */
+  run: 'quotaState.state.run',
+  rename: 'quotaState.state.rename',
+  move: 'quotaState.state.move',
+  /** Shows a refused operation's report. */
+  showReport: 'quotaState.state.showReport',
+} as const;

@@ -28,6 +28,8 @@ import type { DocumentStatusParams, LiveGroupsParams, LiveUsageParams, ServerSet
 import type { StateSchemaMode } from '../../shared/state/codes';
 
 export interface ModeContext {
+  /** The client resolves code actions' edits lazily: heavy edits are computed on codeAction/resolve. */
+  readonly supportsCodeActionResolve?: boolean;
   /** Writes to the client's output channel (never secrets). */
   log(message: string): void;
   /** Logs an unexpected failure at error level. */

@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
-import { SHOW_DEPENDENTS_COMMAND, type ServerSettings } from '../../shared/protocol';
+import { SHOW_DEPENDENTS_COMMAND, SURGERY_COMMANDS, type ServerSettings } from '../../shared/protocol';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
 import { NavigationIndex } from '../../shared/state/navigation';
@@ -23,9 +23,12 @@ import { editRecord, parseState, type StateSnapshot } from '../../shared/state/s
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
 import { DocumentCache } from './documentCache';
+import { surgeryCodeActions, type SurgeryHost } from '../features/surgery';
+import { INTEGRITY_CODES } from '../../shared/state/surgery/repair';
+import { pendingAt, pendingHoverText } from '../../shared/state/services/surgery';
 import type { LanguageMode, ModeContext } from './languageMode';
 
-export interface StateMode extends LanguageMode {
+export interface StateMode extends LanguageMode, SurgeryHost {
   /** Where the records depending on `urn` refer to it, in file order (what the dependents lens counts). */
   dependents(document: TextDocument, urn: string): Location[];
 }
@@ -53,6 +56,11 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
   const locations = (document: TextDocument, { snapshot }: StateDocument, spans: Span[] | null): Location[] | null =>
     spans && spans.map((span) => ({ uri: document.uri, range: snapshot.lines.rangeOf(span) }));
 
+  const host: SurgeryHost = {
+    stateDocument: (document) => state(document),
+    needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code)) === true,
+  };
+
   return {
     kind: 'state',
     async validate(document) {
@@ -73,8 +81,11 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: l10n.t('The file has JSON syntax errors; fix them to reorder resources.') }] : [];
       return { shape: last.shape, schema: last.mode, unavailable };
     },
+    ...host,
     hover(document, position) {
       const { current, offset } = at(document, position);
+      const pending = pendingAt(current, offset);
+      if (pending) return { contents: { kind: 'markdown', value: pendingHoverText(pending) }, range: current.snapshot.lines.rangeOf(pending.span) };
       return fieldSummaryHover(current, validated.get(document.uri)?.diagnostics, offset) ?? stateHover(current, offset);
     },
     definition: (document, position) => {
@@ -100,12 +111,13 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const { current, offset } = at(document, position);
       return stateCompletion(current, offset);
     },
-    codeActions(document, _range, codeActionContext) {
+    codeActions(document, range, codeActionContext) {
       const { snapshot } = cache.get(document);
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-      return stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
+      const fixes = stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
+      return [...fixes, ...surgeryCodeActions(host, context.supportsCodeActionResolve === true, document, range, codeActionContext)];
     },
-    codeLenses: (document) => stateCodeLenses(state(document), document.uri, SHOW_DEPENDENTS_COMMAND),
+    codeLenses: (document) => stateCodeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
     documentSymbols: (document) => stateDocumentSymbols(state(document)),
     workspaceSymbols(query, documents) {
       const results: Parameters<typeof stateWorkspaceSymbols>[3] = [];

@@ -1,18 +1,32 @@
 /**
- * A "N dependents" code lens on every urn definition, opening the references that depend on it. The
- * command it runs is the adapter's to name (the protocol lives above the core).
+ * A "N dependents" code lens on every urn definition, opening the references that depend on it,
+ * and beside it, when there are any, "remove with dependents…" (previewed before it applies). The
+ * commands they run are the adapter's to name (the protocol lives above the core).
  */
 import type { CodeLens } from 'vscode-languageserver-types';
 import type { StateDocument } from './context';
 
-/** What the lens's command receives: where the urn is defined. */
+/** What the dependents lens's command receives: where the urn is defined. */
 export interface DependentsLensTarget {
   uri: string;
   urn: string;
   position: { line: number; character: number };
 }
 
-export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: string, command: string): CodeLens[] {
+/** What the remove lens's command receives: the surgery request for this urn and its dependents. */
+export interface RemoveWithDependentsTarget {
+  uri: string;
+  operation: 'remove';
+  targets: string[];
+  targetDependents: true;
+}
+
+export interface LensCommands {
+  showDependents: string;
+  removeWithDependents: string;
+}
+
+export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: string, commands: LensCommands): CodeLens[] {
   const lenses: CodeLens[] = [];
   const located = navigation.allDefinitions();
   for (const [urn, definitions] of navigation.definedUrns()) {
@@ -21,7 +35,11 @@ export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: st
     const count = navigation.dependentCount(urn);
     const range = snapshot.lines.rangeOf(definition.span);
     const show: DependentsLensTarget = { uri, urn, position: range.start };
-    lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command, arguments: [show] } });
+    lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: commands.showDependents, arguments: [show] } });
+    if (count > 0) {
+      const remove: RemoveWithDependentsTarget = { uri, operation: 'remove', targets: [definitions.length > 1 ? `${urn}#1` : urn], targetDependents: true };
+      lenses.push({ range, command: { title: 'remove with dependents…', command: commands.removeWithDependents, arguments: [remove] } });
+    }
   }
   return lenses;
 }

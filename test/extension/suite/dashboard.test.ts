@@ -189,7 +189,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
       .filter((s) => s.when !== 'isWeb')
       .map((s) => /\(command:([\w.]+)\)/.exec(s.description)?.[1])
       .filter((command) => command !== undefined);
-    assert.deepEqual(steps, ['quotaState.walkthrough.openExampleState', 'quotaState.walkthrough.showFix', 'quotaState.walkthrough.openExampleQuota', 'quotaState.signIn', 'quotaState.showDashboard']);
+    assert.deepEqual(steps, ['quotaState.walkthrough.openExampleState', 'quotaState.walkthrough.showFix', 'quotaState.walkthrough.openExampleQuota', 'quotaState.state.remove', 'quotaState.signIn', 'quotaState.showDashboard']);
 
     const stateUri = await vscode.commands.executeCommand<vscode.Uri>('quotaState.walkthrough.openExampleState');
     await diagnosticsWith(stateUri, ['forward-reference']);

@@ -112,15 +112,15 @@ describe('in the browser (web worker extension host)', () => {
     }
   });
 
-  it('opens a gzip-compressed DIY stack file, decompressed with DecompressionStream, and checks it', async () => {
+  it('opens a gzip-compressed DIY stack file through pulumi-gz: (DecompressionStream) and checks it', async () => {
     const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
     const compressed = await gzip(source);
     const file = workspaceUri('dev.json.gz');
     await vscode.workspace.fs.writeFile(file, compressed);
     try {
-      const opened = await vscode.commands.executeCommand<vscode.Uri | undefined>('quotaState.openCompressedState', file);
-      ok(opened && opened.scheme === 'untitled', `expected an untitled document, got ${opened?.toString()}`);
-      await diagnosticsWith(opened, ['missing-reference', 'magic-mismatch']);
+      const opened = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('quotaState.state.openCompressed', file);
+      ok(opened && opened.uri.scheme === 'pulumi-gz', `expected a pulumi-gz: document, got ${opened?.uri.toString()}`);
+      await diagnosticsWith(opened.uri, ['missing-reference', 'magic-mismatch']);
     } finally {
       await revertAndCloseAll();
       await vscode.workspace.fs.delete(file);

@@ -67,6 +67,12 @@ export function judge(run: Run, note: (name: keyof typeof DEVIATIONS) => void): 
     const dependentsRefusal = /can't be safely deleted because the following resources depend on it/;
     if (c.kind === 'remove' && dependentsRefusal.test(mine) && dependentsRefusal.test(theirsLine)) return undefined;
     if (mine && theirsLine && !theirsLine.startsWith(mine.slice(0, 40)) && !mine.startsWith(theirsLine.slice(0, 40))) {
+      // Several remove targets, each with dependents: Pulumi's computeStateDeleteOrder takes the next
+      // target by ranging over a Go map (random order), so which one it refuses first is chance.
+      // Both naming one of the targets, with the same reason, agree.
+      const safely = /^(.*) can't be safely deleted because (.*)$/;
+      const [m, t] = [safely.exec(mine), safely.exec(theirsLine)];
+      if (c.kind === 'remove' && m && t && m[2] === t[2] && c.args.includes(m[1]) && c.args.includes(t[1])) return undefined;
       // Wording: the first line must agree where Pulumi gives a reason we also give.
       if (/^(No such resource|.* can't be safely deleted|Resource URN ambiguously|The chosen new urn|cannot move providers|resource .* already exists)/.test(theirsLine)) return `both refused, but ours says "${mine}" and Pulumi "${theirsLine}"`;
     }

@@ -1,0 +1,278 @@
+/**
+ * State surgery from the editor: palette and context-menu commands on the resource under the
+ * cursor (or picked from a list of urns by name and type, copies by position and `delete` flag),
+ * and the commands the server's code actions and lenses run. The server computes every edit
+ * (shared/state/surgery); it comes back as a WorkspaceEdit whose edits need confirmation, and is
+ * applied with `isRefactoring`, so VS Code's refactor preview shows the diff before anything
+ * changes. Before editing a file of a DIY backend whose stack holds a lock, the user is warned.
+ */
+import * as vscode from 'vscode';
+import {
+  SURGERY_COMMANDS,
+  SurgeryRequest,
+  SurgeryResourcesRequest,
+  type SurgeryParams,
+  type SurgeryResource,
+  type SurgeryResult,
+} from '../shared/protocol';
+import { lockFolderOf } from '../shared/state/diyBackend';
+import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
+import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
+
+type Operation = SurgeryParams['operation'];
+
+/** Palette commands: each asks for its targets (the resource under the cursor first). */
+const PALETTE: Array<{ command: string; operation: Operation; targetDependents?: boolean; many?: boolean; filter?: (r: SurgeryResource) => boolean }> = [
+  { command: 'quotaState.state.remove', operation: 'remove', many: true },
+  { command: 'quotaState.state.removeWithDependents', operation: 'remove', targetDependents: true, many: true },
+  { command: 'quotaState.state.protect', operation: 'protect', many: true, filter: (r) => !r.delete && !r.protect },
+  { command: 'quotaState.state.unprotect', operation: 'unprotect', many: true, filter: (r) => !r.delete && r.protect },
+  { command: 'quotaState.state.taint', operation: 'taint', many: true, filter: (r) => !r.delete && !r.taint },
+  { command: 'quotaState.state.untaint', operation: 'untaint', many: true, filter: (r) => !r.delete && r.taint },
+];
+
+export class StateSurgeryCommands {
+  constructor(
+    private readonly context: CommandContext,
+    /** Whether the server recognised `uri` as a state file (the language status), and when that changes. */
+    private readonly isStateDocument: (uri: vscode.Uri) => boolean = () => false,
+    private readonly onStatusChange?: vscode.Event<unknown>,
+  ) {}
+
+  /** Keeps the `quotaState.activeStateFile` context key (menus, palette) in step with the active editor. */
+  private trackActiveEditor(): vscode.Disposable[] {
+    const update = () => {
+      const uri = vscode.window.activeTextEditor?.document.uri;
+      void vscode.commands.executeCommand('setContext', 'quotaState.activeStateFile', uri !== undefined && this.isStateDocument(uri));
+    };
+    update();
+    return [vscode.window.onDidChangeActiveTextEditor(update), ...(this.onStatusChange ? [this.onStatusChange(update)] : [])];
+  }
+
+  register(): vscode.Disposable[] {
+    return [
+      ...this.trackActiveEditor(),
+      vscode.commands.registerCommand(SURGERY_COMMANDS.run, (args?: unknown) => this.runGiven(args)),
+      vscode.commands.registerCommand(SURGERY_COMMANDS.showReport, (args?: unknown) => this.showReport(argumentsOf<SurgeryResult>(args))),
+      vscode.commands.registerCommand(SURGERY_COMMANDS.rename, (args?: unknown) => this.rename(args)),
+      vscode.commands.registerCommand(SURGERY_COMMANDS.move, (args?: unknown) => this.move(args)),
+      vscode.commands.registerCommand('quotaState.state.repair', (args?: unknown) => this.simple('repair', args)),
+      vscode.commands.registerCommand('quotaState.state.clearPending', (args?: unknown) => this.clearPending(args)),
+      ...PALETTE.map((entry) => vscode.commands.registerCommand(entry.command, (args?: unknown) => this.palette(entry, args))),
+    ];
+  }
+
+  /** `{ uri, targets? }` from a caller, else the active state editor. */
+  private documentOf(args: unknown): vscode.Uri | undefined {
+    const given = stringArgument(argumentsOf<{ uri: string }>(args)?.uri);
+    if (given) return vscode.Uri.parse(given);
+    if (args instanceof vscode.Uri) return args;
+    const editor = vscode.window.activeTextEditor;
+    if (!editor) {
+      void this.context.notifier.error(vscode.l10n.t('Open a state file first.'));
+      return undefined;
+    }
+    return editor.document.uri;
+  }
+
+  private async resources(uri: vscode.Uri) {
+    const position = vscode.window.activeTextEditor?.document.uri.toString() === uri.toString() ? vscode.window.activeTextEditor.selection.active : undefined;
+    const result = await this.context.languageClient.sendRequest(SurgeryResourcesRequest, {
+      uri: uri.toString(),
+      ...(position ? { position: { line: position.line, character: position.character } } : {}),
+    });
+    if (!result) void this.context.notifier.error(`${vscode.workspace.asRelativePath(uri)} is not a state file the language server has open.`);
+    return result;
+  }
+
+  /** A resource quick pick: name and type, copies by their position and `delete` flag; the record under the cursor first. */
+  private async pick(uri: vscode.Uri, title: string, many: boolean, filter: (r: SurgeryResource) => boolean = () => true): Promise<string[] | undefined> {
+    const listed = await this.resources(uri);
+    if (!listed) return undefined;
+    const candidates = listed.resources.filter(filter);
+    if (candidates.length === 0) {
+      void this.context.notifier.info(vscode.l10n.t('No resource in this file can take "{0}".', title));
+      return undefined;
+    }
+    const items = candidates.map((r) => ({
+      label: r.name + (r.copies > 1 ? ` #${r.copy}` : ''),
+      description: r.type,
+      detail: [
+        r.copies > 1
+          ? r.delete
+            ? vscode.l10n.t('copy {0} of {1}, pending deletion (delete: true)', r.copy, r.copies)
+            : vscode.l10n.t('copy {0} of {1}, live', r.copy, r.copies)
+          : r.delete
+            ? vscode.l10n.t('pending deletion (delete: true)')
+            : '',
+        r.protect ? vscode.l10n.t('protected') : '',
+        r.taint ? vscode.l10n.t('tainted') : '',
+        r.dependents ? (r.dependents === 1 ? vscode.l10n.t('1 dependent') : vscode.l10n.t('{0} dependents', r.dependents)) : '',
+      ]
+        .filter(Boolean)
+        .join(' · ') || undefined,
+      target: r.target,
+      picked: r.target === listed.atCursor,
+    }));
+    const atCursor = items.findIndex((i) => i.picked);
+    if (atCursor > 0) items.unshift(...items.splice(atCursor, 1));
+    if (many) {
+      const chosen = await vscode.window.showQuickPick(items, { title, canPickMany: true, matchOnDescription: true, matchOnDetail: true, placeHolder: vscode.l10n.t('Resources, by name and type') });
+      return chosen?.length ? chosen.map((c) => c.target) : undefined;
+    }
+    const chosen = await vscode.window.showQuickPick(items, { title, matchOnDescription: true, matchOnDetail: true, placeHolder: vscode.l10n.t('A resource, by name and type') });
+    return chosen && [chosen.target];
+  }
+
+  private async palette(entry: (typeof PALETTE)[number], args: unknown): Promise<boolean> {
+    const uri = this.documentOf(args);
+    if (!uri) return false;
+    const given = argumentsOf<{ targets: string[] }>(args)?.targets;
+    const targets = Array.isArray(given) && given.length ? given : await this.pick(uri, titleOf(entry.operation, entry.targetDependents), entry.many === true, entry.filter);
+    if (!targets) return false;
+    return this.apply({ uri: uri.toString(), operation: entry.operation, targets, targetDependents: entry.targetDependents });
+  }
+
+  private async simple(operation: Operation, args: unknown): Promise<boolean> {
+    const uri = this.documentOf(args);
+    return uri ? this.apply({ uri: uri.toString(), operation }) : false;
+  }
+
+  private async clearPending(args: unknown): Promise<boolean> {
+    const uri = this.documentOf(args);
+    if (!uri) return false;
+    const listed = await this.resources(uri);
+    if (!listed) return false;
+    if (listed.pending.length === 0) {
+      void this.context.notifier.info(vscode.l10n.t('This file has no pending operations.'));
+      return false;
+    }
+    const items = listed.pending.map((p) => ({ label: `${p.type} ${p.urn.slice(p.urn.lastIndexOf('::') + 2)}`, description: p.target, target: p.target, picked: true }));
+    const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Clear pending operations'), canPickMany: true });
+    if (!chosen?.length) return false;
+    return this.apply({ uri: uri.toString(), operation: 'clear-pending', targets: chosen.length === items.length ? [] : chosen.map((c) => c.target) });
+  }
+
+  /** A lens's or a caller's complete SurgeryParams. */
+  private async runGiven(args: unknown): Promise<boolean> {
+    const params = argumentsOf<SurgeryParams>(args);
+    if (!params?.uri || !params.operation) return false;
+    return this.apply(params as SurgeryParams);
+  }
+
+  private async rename(args: unknown): Promise<boolean> {
+    const uri = this.documentOf(args);
+    if (!uri) return false;
+    const given = argumentsOf<{ target: string; newName: string }>(args);
+    const target = stringArgument(given?.target) ?? (await this.pick(uri, vscode.l10n.t('Rename resource'), false, (r) => r.copies === 1))?.[0];
+    if (!target) return false;
+    const current = target.slice(target.lastIndexOf('::') + 2);
+    const newName =
+      stringArgument(given?.newName) ??
+      (await vscode.window.showInputBox({
+        title: vscode.l10n.t('Rename {0}', current),
+        prompt: vscode.l10n.t('The new name (not a URN): the URN, its children and every reference are rewritten'),
+        value: current,
+        validateInput: (value) => (value.trim() === '' ? vscode.l10n.t('A name is required') : value.includes('::') ? vscode.l10n.t('A name, not a URN') : undefined),
+      }));
+    if (!newName || newName === current) return false;
+    return this.apply({ uri: uri.toString(), operation: 'rename', targets: [target], newName });
+  }
+
+  /** Moves resources into another state file: both files in one WorkspaceEdit. */
+  private async move(args: unknown): Promise<boolean> {
+    const uri = this.documentOf(args);
+    if (!uri) return false;
+    const given = argumentsOf<{ targets: string[]; dest: string; includeParents: boolean }>(args);
+    const targets = Array.isArray(given?.targets) && given.targets.length ? given.targets : await this.pick(uri, vscode.l10n.t('Move resources to another state file'), true);
+    if (!targets) return false;
+    let destUri: vscode.Uri | undefined = stringArgument(given?.dest) ? vscode.Uri.parse(given!.dest!) : undefined;
+    if (!destUri) {
+      const picked = await vscode.window.showOpenDialog({
+        title: vscode.l10n.t('The state file to move the resources into'),
+        openLabel: vscode.l10n.t('Move Here'),
+        canSelectMany: false,
+        filters: { [vscode.l10n.t('State files')]: ['json', 'gz'] },
+      });
+      destUri = picked?.[0];
+    }
+    if (!destUri) return false;
+    if (destUri.scheme === 'file' && destUri.path.endsWith('.json.gz')) destUri = compressedUriOf(destUri);
+    const dest = await vscode.workspace.openTextDocument(destUri);
+    if (dest.uri.toString() === uri.toString()) {
+      void this.context.notifier.error(vscode.l10n.t('The destination is the file the resources are in.'));
+      return false;
+    }
+    return this.apply({
+      uri: uri.toString(),
+      operation: 'move',
+      targets,
+      includeParents: given?.includeParents === true,
+      dest: { uri: dest.uri.toString(), text: dest.getText(), version: dest.version },
+    });
+  }
+
+  private showReport(result: Partial<SurgeryResult> | undefined): void {
+    if (!result) return;
+    const lines = result.errors?.length ? result.errors : [result.message ?? ''];
+    if (result.status === 'refused') void this.context.notifier.error(vscode.l10n.t('Not applied: {0}', lines.join('\n')));
+    else void this.context.notifier.info(result.message ?? vscode.l10n.t('Nothing to change.'));
+  }
+
+  /** Asks the server, warns about a locked stack, and applies through the refactor preview. Resolves true when applied. */
+  async apply(params: SurgeryParams): Promise<boolean> {
+    const client = this.context.languageClient;
+    const result = await client.sendRequest(SurgeryRequest, params);
+    if (!result) return false;
+    if (!result.edit) {
+      this.showReport(result);
+      return false;
+    }
+    const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result.edit);
+    for (const [uri] of edit.entries()) if (!(await this.lockedStackConfirmed(uri))) return false;
+    this.context.log.info(`State surgery: ${result.description}`);
+    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
+    if (applied && (result.dependentsRemoved.length || result.remainingErrors.length)) {
+      void this.context.notifier.info(result.description);
+    }
+    return applied;
+  }
+
+  /** Warns when `uri` is a DIY stack file whose stack holds a lock: an update may be running. */
+  private async lockedStackConfirmed(uri: vscode.Uri): Promise<boolean> {
+    const file = uri.scheme === COMPRESSED_SCHEME ? compressedOriginal(uri) : uri.scheme === 'file' ? uri : undefined;
+    if (!file) return true;
+    const folder = lockFolderOf(file.path);
+    if (!folder) return true;
+    let locks: string[];
+    try {
+      locks = (await vscode.workspace.fs.readDirectory(file.with({ path: folder }))).map(([name]) => name).filter((name) => name.endsWith('.json'));
+    } catch {
+      return true;
+    }
+    if (locks.length === 0) return true;
+    const edit = vscode.l10n.t('Edit Anyway');
+    const answer = await this.context.notifier.warning(
+      locks.length === 1
+        ? vscode.l10n.t("{0}'s stack is locked (1 lock in {1}): an update may be running. Wait for it, or run `pulumi cancel` if none is.", vscode.workspace.asRelativePath(file), folder)
+        : vscode.l10n.t("{0}'s stack is locked ({1} locks in {2}): an update may be running. Wait for it, or run `pulumi cancel` if none is.", vscode.workspace.asRelativePath(file), locks.length, folder),
+      edit,
+    );
+    return answer === edit;
+  }
+}
+
+function titleOf(operation: Operation, targetDependents?: boolean): string {
+  const titles: Record<Operation, string> = {
+    remove: vscode.l10n.t('Remove resources'),
+    protect: vscode.l10n.t('Protect resources'),
+    unprotect: vscode.l10n.t('Unprotect resources'),
+    taint: vscode.l10n.t('Taint resources'),
+    untaint: vscode.l10n.t('Untaint resources'),
+    rename: vscode.l10n.t('Rename resource'),
+    repair: vscode.l10n.t('Repair state'),
+    'clear-pending': vscode.l10n.t('Clear pending operations'),
+    move: vscode.l10n.t('Move resources'),
+  };
+  return targetDependents ? vscode.l10n.t('Remove resources with their dependents') : titles[operation];
+}

@@ -1,0 +1,194 @@
+/**
+ * State surgery in the editor: which operations the resource (or pending operation) under the
+ * cursor offers, running one of them through shared/state/surgery, and the words the preview and
+ * the hover show. Pure: the server turns the result into a WorkspaceEdit with change annotations.
+ */
+import type { TextEdit } from '../../edits';
+import type { Span } from '../../diagnostics';
+import { pathKey } from '../locate';
+import { isObject, valueAt, type JsonObject } from '../model';
+import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../surgery';
+import { resourceName, type StateDocument } from './context';
+
+export type SurgeryOperation = 'remove' | 'protect' | 'unprotect' | 'taint' | 'untaint' | 'rename' | 'repair' | 'clear-pending' | 'move';
+
+export const SURGERY_OPERATIONS: readonly SurgeryOperation[] = ['remove', 'protect', 'unprotect', 'taint', 'untaint', 'rename', 'repair', 'clear-pending', 'move'];
+
+/** One operation as the editor asks for it; targets are URNs or `URN#N` copies, as the CLI takes them. */
+export interface SurgeryCall {
+  operation: SurgeryOperation;
+  targets?: string[];
+  all?: boolean;
+  targetDependents?: boolean;
+  force?: boolean;
+  newName?: string;
+  includeParents?: boolean;
+}
+
+/** The part of an outcome the editor shows (no text, no edits). */
+export interface SurgeryReport {
+  operation: string;
+  status: SurgeryOutcome['status'];
+  message: string;
+  dependentsRemoved: string[];
+  referencesCut: Array<{ from: string; kind: string; target: string; key?: string }>;
+  pendingCleared: Array<{ type: string; urn: string }>;
+  notes: string[];
+  errors: string[];
+  remainingErrors: string[];
+}
+
+export function reportOf(outcome: SurgeryOutcome): SurgeryReport {
+  const { operation, status, message, dependentsRemoved, referencesCut, pendingCleared, notes, errors, remainingErrors } = outcome;
+  return { operation, status, message, dependentsRemoved, referencesCut, pendingCleared, notes, errors, remainingErrors };
+}
+
+/** The preview's description: what the operation did besides its edits, one clause per kind. */
+export function describeReport(report: SurgeryReport): string {
+  const parts = [report.message];
+  if (report.dependentsRemoved.length) parts.push(`dependents removed: ${report.dependentsRemoved.map(resourceName).join(', ')}`);
+  if (report.referencesCut.length) {
+    parts.push(`references cut: ${report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`).join(', ')}`);
+  }
+  if (report.pendingCleared.length) parts.push(`pending operations cleared: ${report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`).join(', ')}`);
+  if (report.remainingErrors.length) parts.push(`errors that remain: ${report.remainingErrors.length} (${report.remainingErrors.slice(0, 3).join('; ')}${report.remainingErrors.length > 3 ? '; …' : ''})`);
+  if (report.notes.length) parts.push(report.notes.join(' '));
+  return parts.join(' · ');
+}
+
+/** Runs one operation on `text` (and, for a move, `destText`). */
+export function runSurgery(text: string, call: SurgeryCall, destText?: string): { source: SurgeryOutcome; dest?: SurgeryOutcome } {
+  const targets = call.targets ?? [];
+  switch (call.operation) {
+    case 'remove':
+      return { source: removeResources(text, targets, { all: call.all, targetDependents: call.targetDependents, force: call.force }) };
+    case 'protect':
+    case 'unprotect':
+    case 'taint':
+    case 'untaint':
+      return { source: setFlag(text, call.operation, targets, { all: call.all }) };
+    case 'rename':
+      return { source: renameResource(text, targets[0] ?? '', call.newName ?? '') };
+    case 'repair':
+      return { source: repairState(text) };
+    case 'clear-pending':
+      return { source: clearPending(text, targets) };
+    case 'move': {
+      if (destText === undefined) throw new Error('a move needs the destination file');
+      const moved = moveResources(text, destText, targets, { includeParents: call.includeParents });
+      return { source: moved.source, dest: moved.dest };
+    }
+  }
+}
+
+/** The record under the cursor, and how the CLI names it (`URN#N` when the file holds several records with its urn). */
+export interface SurgeryTarget {
+  index: number;
+  urn: string;
+  /** The argument naming exactly this record. */
+  target: string;
+  record: JsonObject;
+  /** Records whose urn is this one's, this one included. */
+  copies: number;
+  /** Records that refer to it (what the dependents lens counts). */
+  dependents: number;
+}
+
+export function surgeryTargetAt({ snapshot, navigation }: StateDocument, offset: number): SurgeryTarget | undefined {
+  if (snapshot.parsedWith !== 'json') return undefined;
+  const index = navigation.recordAt(offset);
+  if (index === undefined) return undefined;
+  const value = snapshot.document.resources[index]?.value;
+  if (!isObject(value) || typeof value.urn !== 'string' || value.urn === '') return undefined;
+  return targetOf({ snapshot, navigation }, index);
+}
+
+export function targetOf({ snapshot, navigation }: StateDocument, index: number): SurgeryTarget | undefined {
+  const value = snapshot.document.resources[index]?.value;
+  if (!isObject(value) || typeof value.urn !== 'string' || value.urn === '') return undefined;
+  const urn = value.urn;
+  const same = navigation.definingRecords(urn);
+  const all = same.length ? same : [index];
+  const n = all.indexOf(index) + 1;
+  return { index, urn, target: all.length > 1 ? `${urn}#${n}` : urn, record: value, copies: all.length, dependents: navigation.dependentCount(urn) };
+}
+
+/** A pending operation: its index, type, urn and where it sits in the text. */
+export interface PendingAt {
+  index: number;
+  type: string;
+  urn: string;
+  /** The urn as clear-pending names it (`URN#N` when several pending operations share it). */
+  target: string;
+  span: Span;
+}
+
+/** Located once per snapshot: code actions ask on every cursor move. */
+const pendingCache = new WeakMap<object, PendingAt[]>();
+
+export function pendingOperations({ snapshot }: Pick<StateDocument, 'snapshot'>): PendingAt[] {
+  let found = pendingCache.get(snapshot);
+  if (!found) pendingCache.set(snapshot, (found = locatePending(snapshot)));
+  return found;
+}
+
+function locatePending(snapshot: StateDocument['snapshot']): PendingAt[] {
+  const { document } = snapshot;
+  if (!document.deploymentPath || snapshot.parsedWith !== 'json') return [];
+  const list = valueAt(document.root, [...document.deploymentPath, 'pending_operations']);
+  if (!Array.isArray(list) || list.length === 0) return [];
+  const paths = list.map((_, i) => [...document.deploymentPath!, 'pending_operations', i]);
+  const found = snapshot.locator.locateAll(paths);
+  const seen = new Map<string, number>();
+  const urns = list.map((op) => (isObject(op) && isObject(op.resource) && typeof op.resource.urn === 'string' ? op.resource.urn : ''));
+  const result: PendingAt[] = [];
+  list.forEach((op, i) => {
+    const node = found.get(pathKey(paths[i]));
+    const urn = urns[i];
+    const n = (seen.get(urn) ?? 0) + 1;
+    seen.set(urn, n);
+    if (!node || !urn) return;
+    const several = urns.filter((u) => u === urn).length > 1;
+    result.push({ index: i, type: isObject(op) && typeof op.type === 'string' ? op.type : '', urn, target: several ? `${urn}#${n}` : urn, span: node.value });
+  });
+  return result;
+}
+
+export function pendingAt(doc: Pick<StateDocument, 'snapshot'>, start: number, end = start): PendingAt | undefined {
+  return pendingOperations(doc).find((p) => start <= p.span.offset + p.span.length && end >= p.span.offset);
+}
+
+/** What Pulumi does with a pending operation of `type`, for the hover. */
+export const PENDING_EXPLAINED: Record<string, string> = {
+  creating:
+    'An update was interrupted while **creating** this resource: the cloud resource may exist, but Pulumi never learnt its id. `pulumi refresh` does not clear a pending create: clear it here, then check the provider and `pulumi import` the resource if it was created (otherwise the next `pulumi up` creates it again).',
+  updating:
+    'An update was interrupted while **updating** this resource: the change may or may not have reached the cloud. `pulumi refresh` clears it and reads the actual state; clearing it here is safe too, and the next `pulumi up` retries the update.',
+  deleting:
+    'An update was interrupted while **deleting** this resource: it may already be gone. `pulumi refresh` clears it (and drops the resource if it is gone); clearing it here is safe, and the next `pulumi up` retries the delete.',
+  reading:
+    'An update was interrupted while **reading** this resource. Nothing changed in the cloud: clear it here, or `pulumi refresh` clears it; the next update reads it again.',
+  importing:
+    'An update was interrupted while **importing** this resource. Nothing was created: clear it here, or `pulumi refresh` clears it; the next `pulumi up` retries the import.',
+};
+
+export function pendingHoverText(pending: PendingAt): string {
+  const explained =
+    PENDING_EXPLAINED[pending.type] ??
+    `A pending operation of an unknown type (${JSON.stringify(pending.type)}): Pulumi refuses to update the stack while it is here; clear it.`;
+  return [
+    `**Pending operation: ${pending.type || '(no type)'}** on \`${resourceName(pending.urn)}\``,
+    '',
+    `\`${pending.urn}\``,
+    '',
+    explained,
+    '',
+    'While any pending operation is in the file, `pulumi up` refuses to run; `pulumi stack import` and `pulumi state edit` drop them all. Use the quick fix **Clear this pending operation** to remove just this one (previewed first).',
+  ].join('\n');
+}
+
+/** Edits are offset-based; the report also travels. */
+export interface SurgeryEdits {
+  edits: TextEdit[];
+  report: SurgeryReport;
+}
