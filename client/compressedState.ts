@@ -12,16 +12,20 @@
 import * as vscode from 'vscode';
 
 export const COMPRESSED_SCHEME = 'pulumi-gz';
-export const OPEN_COMPRESSED_COMMAND = 'quotaState.state.openCompressed';
+const OPEN_COMPRESSED_COMMAND = 'quotaState.state.openCompressed';
 
-/** `file:///…/dev.json.gz` → `pulumi-gz:/…/dev.json`. */
+/**
+ * `file:///…/dev.json.gz` → `pulumi-gz:/…/dev.json?file`: the query keeps the original's scheme, so a
+ * stack file of a remote or virtual workspace (`vscode-remote:`, `vscode-vfs:` in the browser) is
+ * read and written where it lives.
+ */
 export function compressedUriOf(original: vscode.Uri): vscode.Uri {
-  return vscode.Uri.from({ scheme: COMPRESSED_SCHEME, authority: original.authority, path: original.path.replace(/\.gz$/, '') });
+  return vscode.Uri.from({ scheme: COMPRESSED_SCHEME, authority: original.authority, path: original.path.replace(/\.gz$/, ''), query: original.scheme });
 }
 
-/** `pulumi-gz:/…/dev.json` → `file:///…/dev.json.gz`. */
+/** `pulumi-gz:/…/dev.json?file` → `file:///…/dev.json.gz`. */
 export function compressedOriginal(uri: vscode.Uri): vscode.Uri {
-  return vscode.Uri.from({ scheme: 'file', authority: uri.authority, path: `${uri.path}.gz` });
+  return vscode.Uri.from({ scheme: uri.query || 'file', authority: uri.authority, path: `${uri.path}.gz` });
 }
 
 async function transform(bytes: Uint8Array, stream: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> }): Promise<Uint8Array> {
@@ -29,10 +33,10 @@ async function transform(bytes: Uint8Array, stream: { readable: ReadableStream<U
   return new Uint8Array(await new Response(piped).arrayBuffer());
 }
 
-export const gunzip = (bytes: Uint8Array) => transform(bytes, new DecompressionStream('gzip'));
-export const gzip = (bytes: Uint8Array) => transform(bytes, new CompressionStream('gzip'));
+const gunzip = (bytes: Uint8Array) => transform(bytes, new DecompressionStream('gzip'));
+const gzip = (bytes: Uint8Array) => transform(bytes, new CompressionStream('gzip'));
 
-export class CompressedStateFileSystem implements vscode.FileSystemProvider {
+class CompressedStateFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
   readonly onDidChangeFile = this.changed.event;
 
@@ -104,7 +108,11 @@ export function registerCompressedState(): vscode.Disposable[] {
     vscode.commands.registerCommand(OPEN_COMPRESSED_COMMAND, async (given?: unknown) => {
       let original = given instanceof vscode.Uri ? given : undefined;
       if (!original) {
-        const picked = await vscode.window.showOpenDialog({ title: vscode.l10n.t('Open a compressed Pulumi stack file'), filters: { [vscode.l10n.t('Compressed stack files')]: ['gz'] }, canSelectMany: false });
+        const picked = await vscode.window.showOpenDialog({
+          title: vscode.l10n.t('Open a compressed Pulumi stack file'),
+          filters: { [vscode.l10n.t('Compressed stack files')]: ['gz'] },
+          canSelectMany: false,
+        });
         original = picked?.[0];
       }
       if (!original) return undefined;

@@ -7,14 +7,7 @@
  * changes. Before editing a file of a DIY backend whose stack holds a lock, the user is warned.
  */
 import * as vscode from 'vscode';
-import {
-  SURGERY_COMMANDS,
-  SurgeryRequest,
-  SurgeryResourcesRequest,
-  type SurgeryParams,
-  type SurgeryResource,
-  type SurgeryResult,
-} from '../shared/protocol';
+import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
 import { lockFolderOf } from '../shared/state/diyBackend';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
@@ -97,20 +90,21 @@ export class StateSurgeryCommands {
     const items = candidates.map((r) => ({
       label: r.name + (r.copies > 1 ? ` #${r.copy}` : ''),
       description: r.type,
-      detail: [
-        r.copies > 1
-          ? r.delete
-            ? vscode.l10n.t('copy {0} of {1}, pending deletion (delete: true)', r.copy, r.copies)
-            : vscode.l10n.t('copy {0} of {1}, live', r.copy, r.copies)
-          : r.delete
-            ? vscode.l10n.t('pending deletion (delete: true)')
-            : '',
-        r.protect ? vscode.l10n.t('protected') : '',
-        r.taint ? vscode.l10n.t('tainted') : '',
-        r.dependents ? (r.dependents === 1 ? vscode.l10n.t('1 dependent') : vscode.l10n.t('{0} dependents', r.dependents)) : '',
-      ]
-        .filter(Boolean)
-        .join(' · ') || undefined,
+      detail:
+        [
+          r.copies > 1
+            ? r.delete
+              ? vscode.l10n.t('copy {0} of {1}, pending deletion (delete: true)', r.copy, r.copies)
+              : vscode.l10n.t('copy {0} of {1}, live', r.copy, r.copies)
+            : r.delete
+              ? vscode.l10n.t('pending deletion (delete: true)')
+              : '',
+          r.protect ? vscode.l10n.t('protected') : '',
+          r.taint ? vscode.l10n.t('tainted') : '',
+          r.dependents ? (r.dependents === 1 ? vscode.l10n.t('1 dependent') : vscode.l10n.t('{0} dependents', r.dependents)) : '',
+        ]
+          .filter(Boolean)
+          .join(' · ') || undefined,
       target: r.target,
       picked: r.target === listed.atCursor,
     }));
@@ -197,7 +191,7 @@ export class StateSurgeryCommands {
       destUri = picked?.[0];
     }
     if (!destUri) return false;
-    if (destUri.scheme === 'file' && destUri.path.endsWith('.json.gz')) destUri = compressedUriOf(destUri);
+    if (destUri.scheme !== COMPRESSED_SCHEME && destUri.path.endsWith('.json.gz')) destUri = compressedUriOf(destUri);
     const dest = await vscode.workspace.openTextDocument(destUri);
     if (dest.uri.toString() === uri.toString()) {
       void this.context.notifier.error(vscode.l10n.t('The destination is the file the resources are in.'));
@@ -255,7 +249,12 @@ export class StateSurgeryCommands {
     const answer = await this.context.notifier.warning(
       locks.length === 1
         ? vscode.l10n.t("{0}'s stack is locked (1 lock in {1}): an update may be running. Wait for it, or run `pulumi cancel` if none is.", vscode.workspace.asRelativePath(file), folder)
-        : vscode.l10n.t("{0}'s stack is locked ({1} locks in {2}): an update may be running. Wait for it, or run `pulumi cancel` if none is.", vscode.workspace.asRelativePath(file), locks.length, folder),
+        : vscode.l10n.t(
+            "{0}'s stack is locked ({1} locks in {2}): an update may be running. Wait for it, or run `pulumi cancel` if none is.",
+            vscode.workspace.asRelativePath(file),
+            locks.length,
+            folder,
+          ),
       edit,
     );
     return answer === edit;

@@ -65,7 +65,7 @@ main().then(
     process.exit(code === 'built' ? 0 : code);
   },
   async (error) => {
-    console.error(`extension tests: setup failed: ${error instanceof Error ? error.stack ?? error.message : error}`);
+    console.error(`extension tests: setup failed: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
     console.log('0 passed, 0 failed');
     await cleanup();
     process.exit(SETUP_FAILURE);
@@ -247,7 +247,9 @@ async function buildTests(suites) {
 
 /** The web worker host loads one CommonJS script that may require only `vscode`: index and suites in one bundle. */
 async function buildWebTests(esbuild, suiteDir, outDir) {
-  const tests = readdirSync(suiteDir).filter((name) => name.endsWith('.test.ts')).sort();
+  const tests = readdirSync(suiteDir)
+    .filter((name) => name.endsWith('.test.ts'))
+    .sort();
   rmSync(outDir, { recursive: true, force: true });
   await esbuild.build({
     stdin: {
@@ -301,9 +303,9 @@ async function prepareWebSuite(workspace, resultsFile, reportFile) {
     request.on('data', (chunk) => (body += chunk));
     request.on('end', () => {
       try {
-        const { passed, failed, report, figures } = JSON.parse(body);
+        const { passed, failed, failing, report, figures } = JSON.parse(body);
         writeFileSync(reportFile, report);
-        writeFileSync(resultsFile, JSON.stringify({ passed, failed, figures }));
+        writeFileSync(resultsFile, JSON.stringify({ passed, failed, failing, figures }));
         if (options.verbose) console.error(`web suite results from origin ${request.headers.origin}`);
       } catch (error) {
         console.error(`extension tests (web): unreadable results: ${error}`);
@@ -318,11 +320,15 @@ async function prepareWebSuite(workspace, resultsFile, reportFile) {
   mkdirSync(settingsDir, { recursive: true });
   writeFileSync(
     join(settingsDir, 'settings.json'),
-    JSON.stringify({
-      'quotaStateTest.resultsUrl': `http://127.0.0.1:${results.address().port}/results`,
-      'quotaStateTest.apiBaseUrl': api,
-      'quotaStateTest.grep': options.grep ?? '',
-    }, null, 2),
+    JSON.stringify(
+      {
+        'quotaStateTest.resultsUrl': `http://127.0.0.1:${results.address().port}/results`,
+        'quotaStateTest.apiBaseUrl': api,
+        'quotaStateTest.grep': options.grep ?? '',
+      },
+      null,
+      2,
+    ),
   );
 }
 
@@ -330,7 +336,19 @@ async function prepareWebSuite(workspace, resultsFile, reportFile) {
 function startCorsQuotaApi() {
   const child = spawn(
     process.execPath,
-    [join(repoRoot, 'dist', 'quota-api', 'main.js'), '--port', '0', '--db', ':memory:', '--seed', join(repoRoot, 'examples', 'demo.quota.jsonc'), '--log-level', 'warn', '--cors', WEB_SUITE_CORS_ORIGINS],
+    [
+      join(repoRoot, 'dist', 'quota-api', 'main.js'),
+      '--port',
+      '0',
+      '--db',
+      ':memory:',
+      '--seed',
+      join(repoRoot, 'examples', 'demo.quota.jsonc'),
+      '--log-level',
+      'warn',
+      '--cors',
+      WEB_SUITE_CORS_ORIGINS,
+    ],
     { cwd: repoRoot, stdio: ['ignore', 'pipe', 'pipe'], detached: true },
   );
   cleanups.push(() => killProcessGroup(child));
@@ -388,16 +406,23 @@ function startVsCodeServer(scratch, extraEnv) {
     process.execPath,
     [
       serverMain,
-      '--host', '127.0.0.1',
-      '--port', '0',
+      '--host',
+      '127.0.0.1',
+      '--port',
+      '0',
       '--without-connection-token',
       '--accept-server-license-terms',
       '--enable-smoke-test-driver',
-      '--telemetry-level', 'off',
-      '--server-data-dir', dirs['server-data'],
-      '--user-data-dir', dirs['user-data'],
-      '--extensions-dir', dirs.extensions,
-      '--log', 'info',
+      '--telemetry-level',
+      'off',
+      '--server-data-dir',
+      dirs['server-data'],
+      '--user-data-dir',
+      dirs['user-data'],
+      '--extensions-dir',
+      dirs.extensions,
+      '--log',
+      'info',
     ],
     {
       cwd: repoRoot,
@@ -474,15 +499,7 @@ async function runInBrowser(port, workspace, scratch, extensionPath, testsDir, w
     executablePath: chromiumPath,
     headless: true,
     chromiumSandbox: false,
-    args: [
-      '--disable-gpu',
-      '--disable-quic',
-      '--no-first-run',
-      '--disable-background-networking',
-      '--disable-component-update',
-      '--disable-sync',
-      '--disable-dev-shm-usage',
-    ],
+    args: ['--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--disable-dev-shm-usage'],
     env: { ...process.env, TMPDIR: join(scratch, 'tmp'), XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_CACHE_HOME: join(scratch, 'xdg-cache') },
   });
   cleanups.push(() => Promise.race([browser.close(), new Promise((done) => setTimeout(done, 5_000))]));

@@ -41,6 +41,7 @@ export function runSuites(loadSuites: () => void): Promise<void> {
   return new Promise((resolve, reject) => {
     let passed = 0;
     let failed = 0;
+    const failing: string[] = [];
     const runner = mocha.run(() => {
       lines.push('', `${passed} passing`, ...(failed ? [`${failed} failing`] : []));
       const report = `${lines.join('\n')}\n`;
@@ -51,7 +52,7 @@ export function runSuites(loadSuites: () => void): Promise<void> {
       };
       // text/plain keeps this a simple request (no preflight); the runner answers with CORS headers.
       if (!resultsUrl) return done();
-      void fetch(resultsUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ passed, failed, report, figures: figures() }) })
+      void fetch(resultsUrl, { method: 'POST', headers: { 'content-type': 'text/plain' }, body: JSON.stringify({ passed, failed, failing, report, figures: figures() }) })
         .catch((error) => console.error(`could not report the results: ${error}`))
         .then(done);
     });
@@ -68,8 +69,14 @@ export function runSuites(loadSuites: () => void): Promise<void> {
     });
     runner.on('fail', (test: MochaTest, error: Error) => {
       failed++;
+      failing.push(test.fullTitle());
       heading(test);
-      lines.push(`    ✘ ${test.title}`, `      ${String(error?.stack ?? error).split('\n').join('\n      ')}`);
+      lines.push(
+        `    ✘ ${test.title}`,
+        `      ${String(error?.stack ?? error)
+          .split('\n')
+          .join('\n      ')}`,
+      );
     });
   });
 }
