@@ -34,9 +34,7 @@ export const webEntries = [
 ];
 
 /** Modules the browser build takes from elsewhere: the browser language client, and the two tiny path helpers. */
-const WEB_SWAPS = new Map([
-  [resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')],
-]);
+const WEB_SWAPS = new Map([[resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')]]);
 const WEB_NODE_SHIMS = new Map([
   ['node:path', resolve('server/web/nodePath.ts')],
   ['node:url', resolve('server/web/nodeUrl.ts')],

@@ -13,8 +13,8 @@ import { readApiSettings } from './settings';
 /** A failure with `shown` was already told to the user (with its way out), so callers add no second message. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; message: string; error?: unknown; shown?: boolean };
 
-export const SIGN_IN = vscode.l10n.t('Sign In');
-export const OPEN_SETTING = vscode.l10n.t('Open Setting');
+const SIGN_IN = vscode.l10n.t('Sign In');
+const OPEN_SETTING = vscode.l10n.t('Open Setting');
 
 export class ApiAccess {
   constructor(
@@ -62,31 +62,28 @@ export class ApiAccess {
     const connection = await this.connect({ requireToken: options.requireToken ?? true });
     if (!connection.ok) return connection;
     const { client } = connection.value;
-    return vscode.window.withProgress(
-      { location: vscode.ProgressLocation.Notification, title, cancellable: true },
-      async (progress, cancellation): Promise<Outcome<T>> => {
-        const controller = new AbortController();
-        const subscription = cancellation.onCancellationRequested(() => controller.abort());
-        try {
-          const value = await work(client, controller.signal, progress);
-          return { ok: true, value };
-        } catch (error) {
-          const message = error instanceof Error ? error.message : String(error);
-          if (error instanceof QuotaApiError && error.kind === 'cancelled') {
-            this.log.info(`${title}: cancelled`);
-          } else if (!options.quiet) {
-            if (error instanceof QuotaApiError && error.needsSignIn) this.offerSignIn(message);
-            else void this.notifier.error(message);
-          } else {
-            this.log.warn(message);
-          }
-          if (!(error instanceof QuotaApiError)) this.log.error(error instanceof Error ? (error.stack ?? message) : message);
-          return { ok: false, message, error };
-        } finally {
-          subscription.dispose();
+    return vscode.window.withProgress({ location: vscode.ProgressLocation.Notification, title, cancellable: true }, async (progress, cancellation): Promise<Outcome<T>> => {
+      const controller = new AbortController();
+      const subscription = cancellation.onCancellationRequested(() => controller.abort());
+      try {
+        const value = await work(client, controller.signal, progress);
+        return { ok: true, value };
+      } catch (error) {
+        const message = error instanceof Error ? error.message : String(error);
+        if (error instanceof QuotaApiError && error.kind === 'cancelled') {
+          this.log.info(`${title}: cancelled`);
+        } else if (!options.quiet) {
+          if (error instanceof QuotaApiError && error.needsSignIn) this.offerSignIn(message);
+          else void this.notifier.error(message);
+        } else {
+          this.log.warn(message);
         }
-      },
-    );
+        if (!(error instanceof QuotaApiError)) this.log.error(error instanceof Error ? (error.stack ?? message) : message);
+        return { ok: false, message, error };
+      } finally {
+        subscription.dispose();
+      }
+    });
   }
 
   private offerSignIn(message: string): void {

@@ -16,10 +16,7 @@ export class AuthCommands {
   ) {}
 
   register(): vscode.Disposable[] {
-    return [
-      vscode.commands.registerCommand('quotaState.signIn', (args?: unknown) => this.signIn(args)),
-      vscode.commands.registerCommand('quotaState.signOut', () => this.signOut()),
-    ];
+    return [vscode.commands.registerCommand('quotaState.signIn', (args?: unknown) => this.signIn(args)), vscode.commands.registerCommand('quotaState.signOut', () => this.signOut())];
   }
 
   /** `{token, baseUrl?}` signs in without prompts. Returns the account name on success. */
@@ -52,7 +49,7 @@ export class AuthCommands {
       stringArgument(given?.token) ??
       (await vscode.window.showInputBox({
         title: vscode.l10n.t('Quota: Sign In to {0}', server),
-        prompt: vscode.l10n.t('Access token (kept in VS Code\'s secret storage)'),
+        prompt: vscode.l10n.t("Access token (kept in VS Code's secret storage)"),
         password: true,
         ignoreFocusOut: true,
       }));
@@ -92,7 +89,7 @@ export class AuthCommands {
       return false;
     }
     await this.session.forget(baseUrl);
-    void this.context.notifier.info(vscode.l10n.t('Signed out of {0}; the token was removed from VS Code\'s secret storage.', baseUrl));
+    void this.context.notifier.info(vscode.l10n.t("Signed out of {0}; the token was removed from VS Code's secret storage.", baseUrl));
     await this.liveUsage.refresh();
     this.context.serverChanged();
     return true;

@@ -66,7 +66,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   const session = new Session(context.secrets);
   const api = new ApiAccess(session, notifier, log);
   // Tests cannot have a browser open: in test mode opening a repository only reports its URL.
-  const repositories = new LargestRepositories(api, (node) => tree.redraw(node), (uri) => (testing ? Promise.resolve(true) : vscode.env.openExternal(uri)));
+  const repositories = new LargestRepositories(
+    api,
+    (node) => tree.redraw(node),
+    (uri) => (testing ? Promise.resolve(true) : vscode.env.openExternal(uri)),
+  );
   const tree = new QuotaTreeProvider(api, repositories);
 
   // The status is created after the client it listens to; the symbol filter reads it lazily.

@@ -3,7 +3,7 @@ import * as vscode from 'vscode';
 import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../shared/quota/forgejoVersion';
 
 /** `quotaState.forgejoVersion`, when set. */
-export function configuredForgejoVersion(): string | undefined {
+function configuredForgejoVersion(): string | undefined {
   return vscode.workspace.getConfiguration('quotaState').get<string>('forgejoVersion') || undefined;
 }
 

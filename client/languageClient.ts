@@ -24,11 +24,7 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
  * between two trees as the cursor moved, so ours are left out there. Rules, groups and
  * accounts stay reachable through workspace symbols, code lenses and the dashboard.
  */
-export function createLanguageClient(
-  context: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  isQuotaDocument: (uri: vscode.Uri) => boolean = () => false,
-): LanguageClient {
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (uri: vscode.Uri) => boolean = () => false): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },

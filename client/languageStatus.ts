@@ -10,7 +10,7 @@ import { DOCUMENT_SELECTOR } from './languageClient';
 const kindLabel = (kind: NonNullable<DocumentStatusParams['kind']>): string =>
   ({ state: vscode.l10n.t('Resource state'), quota: vscode.l10n.t('Quota config'), appIni: vscode.l10n.t('Forgejo app.ini') })[kind];
 
-export function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
+function describeStatus(status: DocumentStatusParams): { text: string; detail: string; warn: boolean } {
   const kind = status.kind ? kindLabel(status.kind) : vscode.l10n.t('Not a quota or state file');
   const shaped = status.shape && status.kind ? `${kind} (${status.shape})` : kind;
   // The rules in force matter as much as the kind: a Forgejo 11 server decides differently from 15.
@@ -88,7 +88,10 @@ export class LanguageStatus implements vscode.Disposable {
     if (diskStatus?.fromDisk) {
       const { text, detail } = describeStatus(diskStatus);
       this.diskItem.text = vscode.l10n.t('$(warning) {0}', text);
-      this.diskItem.tooltip = vscode.l10n.t('{0}. The file is too large for VS Code to hand to extensions, so it was analysed from disk: problems are listed, editor features are not available.', detail);
+      this.diskItem.tooltip = vscode.l10n.t(
+        '{0}. The file is too large for VS Code to hand to extensions, so it was analysed from disk: problems are listed, editor features are not available.',
+        detail,
+      );
       this.diskItem.show();
     } else {
       this.diskItem.hide();

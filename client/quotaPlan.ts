@@ -129,9 +129,7 @@ const FORMATTING: FormattingOptions = { insertSpaces: true, tabSize: 2, eol: '\n
  * sizes such as "1 GiB"); comments and every other property are kept.
  */
 export function pullIntoText(text: string, rules: QuotaRuleInfo[], groups: QuotaGroupList): string {
-  const fileRules = rules
-    .filter((rule) => rule.name !== undefined)
-    .map((rule) => ({ name: rule.name!, limit: formatSizeExact(rule.limit), subjects: rule.subjects ?? [] }));
+  const fileRules = rules.filter((rule) => rule.name !== undefined).map((rule) => ({ name: rule.name!, limit: formatSizeExact(rule.limit), subjects: rule.subjects ?? [] }));
   const fileGroups = groups
     .filter((group) => group.name !== undefined)
     .map((group) => ({ name: group.name!, rules: group.rules.map((rule) => rule.name).filter((name): name is string => name !== undefined) }));

@@ -13,13 +13,13 @@ import { formatSize } from '../shared/quota/sizes';
 import type { ApiAccess } from './apiAccess';
 import { argumentsOf } from './commands/context';
 
-export const LARGEST_FIRST = 'reversesize';
+const LARGEST_FIRST = 'reversesize';
 /** Repositories per page in the view and the quick pick. */
-export const REPOSITORY_PAGE_SIZE = 10;
+const REPOSITORY_PAGE_SIZE = 10;
 
-export const OPEN_REPOSITORY_COMMAND = 'quotaState.openRepository';
-export const LOAD_MORE_REPOSITORIES_COMMAND = 'quotaState.loadMoreRepositories';
-export const LIST_LARGEST_REPOSITORIES_COMMAND = 'quotaState.listLargestRepositories';
+const OPEN_REPOSITORY_COMMAND = 'quotaState.openRepository';
+const LOAD_MORE_REPOSITORIES_COMMAND = 'quotaState.loadMoreRepositories';
+const LIST_LARGEST_REPOSITORIES_COMMAND = 'quotaState.listLargestRepositories';
 
 /** The section and what it holds; the section keeps what it has loaded so far. */
 export type RepositoryNode =
@@ -34,7 +34,7 @@ export function isRepositoryNode(node: { kind: string }): node is RepositoryNode
 }
 
 /** Forgejo reports `size` in KiB. */
-export function repositoryBytes(repository: Repository): number {
+function repositoryBytes(repository: Repository): number {
   return Math.max(0, repository.size) * 1024;
 }
 
@@ -146,9 +146,7 @@ export class LargestRepositories {
     const loadMore = '$(refresh) Load more…';
     while (hasMore) {
       const next = page + 1;
-      const result = await this.api.run(`Quota: listing your largest repositories (page ${next})…`, (client, signal) =>
-        fetchLargest(client, next, REPOSITORY_PAGE_SIZE, signal),
-      );
+      const result = await this.api.run(`Quota: listing your largest repositories (page ${next})…`, (client, signal) => fetchLargest(client, next, REPOSITORY_PAGE_SIZE, signal));
       if (!result.ok) return loaded;
       page = next;
       loaded.push(...result.value.items);

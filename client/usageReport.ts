@@ -10,7 +10,7 @@ import { modelFromQuotaInfo } from './dashboard/model';
 import { leafUsageFromQuotaUsed } from '../shared/quota/quotaInfo';
 
 /** The API's usage answer as the engine's leaf usage. */
-export function leafUsageOf(quota: QuotaInfo): LeafUsage {
+function leafUsageOf(quota: QuotaInfo): LeafUsage {
   return leafUsageFromQuotaUsed(quota.used);
 }
 
@@ -60,7 +60,5 @@ export function explainCheck(account: string, quota: QuotaInfo, subject: string,
 /** The check endpoint's boolean, in words, with the reason when known. */
 export function describeCheck(subject: string, withinQuota: boolean, server: string, why?: string): string {
   const reason = why ? ` (${why})` : '';
-  return withinQuota
-    ? `You are within quota for ${subject} on ${server}${reason}.`
-    : `You are over quota for ${subject} on ${server}${reason}: actions that store more of it will be refused.`;
+  return withinQuota ? `You are within quota for ${subject} on ${server}${reason}.` : `You are over quota for ${subject} on ${server}${reason}: actions that store more of it will be refused.`;
 }

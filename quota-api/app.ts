@@ -23,7 +23,7 @@ import { DEFINITIONS, finishDocument, registerDefinitions } from './openapi';
 import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
 import { SERVER_VERSION } from './routes/misc';
 
-export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
 export interface AppOptions {
   store: QuotaStore;
@@ -62,7 +62,7 @@ function decodedKey(raw: string): string {
  * be harmless replaced by `[redacted]`. An allow-list, because a deny-list of credential names
  * is bypassed by spellings a server still reads (`%74oken`, `token[]`, `;token=`).
  */
-export function redactUrl(url: string): string {
+function redactUrl(url: string): string {
   const question = url.indexOf('?');
   if (question === -1) return url;
   const pairs = url.slice(question + 1).split(/([&;])/);
@@ -80,9 +80,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   const { store } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
   const app = Fastify({
-    logger: options.log === false || options.log === undefined
-      ? false
-      : { level: options.log.level ?? 'info', stream: options.log.stream ?? process.stderr },
+    logger: options.log === false || options.log === undefined ? false : { level: options.log.level ?? 'info', stream: options.log.stream ?? process.stderr },
     // One line per request from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
     bodyLimit,
@@ -135,8 +133,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
     // Definitions keep their names (`#/definitions/User`), as in Forgejo's document.
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
-    transformObject: (documentObject) =>
-      finishDocument(structuredClone((documentObject as { swaggerObject: object }).swaggerObject) as Record<string, unknown>) as never,
+    transformObject: (documentObject) => finishDocument(structuredClone((documentObject as { swaggerObject: object }).swaggerObject) as Record<string, unknown>) as never,
   });
 
   // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
@@ -219,8 +216,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
   });
 
   // Where every error body points; Forgejo serves the same document at /swagger.v1.json.
-  const serveDocument = async (_request: FastifyRequest, reply: FastifyReply) =>
-    reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
+  const serveDocument = async (_request: FastifyRequest, reply: FastifyReply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
   app.get('/api/swagger', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
   app.get('/swagger.v1.json', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
   registerForgejoVersionRoute(app, store);

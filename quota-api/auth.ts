@@ -31,7 +31,7 @@ declare module 'fastify' {
 }
 
 /** The token in an Authorization header, or undefined when the header carries none. */
-export function tokenFromHeader(header: string | undefined): string | undefined {
+function tokenFromHeader(header: string | undefined): string | undefined {
   if (!header) return undefined;
   const match = /^(token|[Bb][Ee][Aa][Rr][Ee][Rr])\s+(\S+)\s*$/.exec(header.trim());
   return match ? match[2] : undefined;

@@ -19,7 +19,7 @@ export interface CorsConfig {
   maxAge: number;
 }
 
-export const CORS_DEFAULTS: Omit<CorsConfig, 'allowDomain'> = {
+const CORS_DEFAULTS: Omit<CorsConfig, 'allowDomain'> = {
   methods: ['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS'],
   headers: ['Content-Type', 'User-Agent'],
   maxAge: 600,
@@ -31,7 +31,10 @@ const EXPOSED_HEADERS = 'X-Total-Count, Link';
 
 /** `--cors ORIGINS`: a comma-separated ALLOW_DOMAIN with Forgejo's defaults for the rest. */
 export function parseCorsOrigins(value: string): CorsConfig {
-  const allowDomain = value.split(',').map((origin) => origin.trim()).filter((origin) => origin !== '');
+  const allowDomain = value
+    .split(',')
+    .map((origin) => origin.trim())
+    .filter((origin) => origin !== '');
   if (allowDomain.length === 0) throw new Error('--cors needs at least one origin (or *)');
   for (const origin of allowDomain) {
     if (origin !== '*' && (origin.split('*').length > 2 || !/^[a-z][a-z0-9+.-]*:\/\/[^/]+$/i.test(origin))) {

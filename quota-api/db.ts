@@ -13,7 +13,7 @@ import { MIGRATIONS } from './migrations';
 
 export type Db = Database.Database;
 
-export const IN_MEMORY = ':memory:';
+const IN_MEMORY = ':memory:';
 
 export function openDatabase(file: string): Db {
   if (file !== IN_MEMORY) fs.mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
@@ -27,15 +27,13 @@ export function openDatabase(file: string): Db {
 }
 
 /** Applies every migration not yet recorded; returns the versions applied now. */
-export function migrate(db: Db): number[] {
+function migrate(db: Db): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
     version INTEGER PRIMARY KEY,
     name TEXT NOT NULL,
     applied_at TEXT NOT NULL
   )`);
-  const applied = new Set(
-    (db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version),
-  );
+  const applied = new Set((db.prepare('SELECT version FROM schema_migrations').all() as Array<{ version: number }>).map((r) => r.version));
   const newlyApplied: number[] = [];
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
@@ -44,11 +42,7 @@ export function migrate(db: Db): number[] {
       const again = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
       if (again) return;
       db.exec(migration.sql);
-      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(
-        migration.version,
-        migration.name,
-        new Date().toISOString(),
-      );
+      db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
       newlyApplied.push(migration.version);
     }).immediate();
   }

@@ -174,7 +174,17 @@ async function main(argv: string[]): Promise<void> {
     return;
   }
   if (positionals.length > 0) throw new UsageError(`unknown command "${positionals[0]}"`);
-  await serve({ host: values.host, port: values.port, db: values.db, seed: values.seed, config: values.config, logLevel: values['log-level'], publicUrl: values['public-url'], forgejoVersion: values['forgejo-version'], cors: values.cors });
+  await serve({
+    host: values.host,
+    port: values.port,
+    db: values.db,
+    seed: values.seed,
+    config: values.config,
+    logLevel: values['log-level'],
+    publicUrl: values['public-url'],
+    forgejoVersion: values['forgejo-version'],
+    cors: values.cors,
+  });
 }
 
 main(process.argv.slice(2)).catch(fail);

@@ -12,11 +12,14 @@ import type { Paging } from './validation';
 /** Go's url.Values.Encode: keys sorted, values in order, query-escaped (space as `+`). */
 function encodeSorted(params: URLSearchParams): string {
   const keys = [...new Set(params.keys())].sort();
-  const escape = (text: string) => encodeURIComponent(text).replace(/%20/g, '+').replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  const escape = (text: string) =>
+    encodeURIComponent(text)
+      .replace(/%20/g, '+')
+      .replace(/[!'()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
   return keys.flatMap((key) => params.getAll(key).map((value) => `${escape(key)}=${escape(value)}`)).join('&');
 }
 
-export function linkHeader(appUrl: string, requestUrl: string, paging: Paging, total: number): string | undefined {
+function linkHeader(appUrl: string, requestUrl: string, paging: Paging, total: number): string | undefined {
   const totalPages = Math.ceil(total / paging.limit);
   const current = Math.max(1, Math.min(paging.page, totalPages));
   // Only the path and query of the request are kept (even an absolute-form request target

@@ -27,15 +27,11 @@ export function seedFromFile(store: QuotaStore, file: string): SeedOutcome {
   }
   const analysis = analyzeQuotaConfig(text);
   if (!isEvaluable(analysis)) {
-    const errors = analysis.diagnostics
-      .filter((d) => d.severity === 'error')
-      .map((d) => `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: error ${d.code}: ${d.message}`);
+    const errors = analysis.diagnostics.filter((d) => d.severity === 'error').map((d) => `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: error ${d.code}: ${d.message}`);
     throw new SeedError(`the seed file has errors:\n${errors.join('\n')}`);
   }
   if (!store.isEmpty()) return 'kept-existing';
-  const tokens = analysis.content.accounts
-    .filter((a) => typeof a.token === 'string' && a.token.length > 0)
-    .map((a) => ({ account: a.name, sha256: hashToken(a.token!) }));
+  const tokens = analysis.content.accounts.filter((a) => typeof a.token === 'string' && a.token.length > 0).map((a) => ({ account: a.name, sha256: hashToken(a.token!) }));
   store.seed(analysis.model, analysis.content, tokens);
   return 'seeded';
 }

@@ -186,27 +186,18 @@ export class QuotaStore {
     const db = this.db;
     db.transaction(() => {
       this.writeSettings({ enabled: model.enabled, defaultGroups: model.defaultGroups, defaultTotal: model.defaultTotal });
-      const insertAccount = db.prepare(
-        'INSERT INTO accounts (name, type, is_admin, email, full_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING',
-      );
+      const insertAccount = db.prepare('INSERT INTO accounts (name, type, is_admin, email, full_name) VALUES (?, ?, ?, ?, ?) ON CONFLICT(name) DO NOTHING');
       for (const account of content.accounts) {
         insertAccount.run(account.name, account.type, account.admin ? 1 : 0, account.email ?? '', account.fullName ?? '');
       }
       // Accounts named only by assignments or ownership still exist on a Forgejo instance.
-      const mentioned = [
-        ...Object.keys(model.assignments),
-        ...content.repos.map((r) => r.owner),
-        ...content.packages.map((p) => p.owner),
-      ];
+      const mentioned = [...Object.keys(model.assignments), ...content.repos.map((r) => r.owner), ...content.packages.map((p) => p.owner)];
       for (const name of mentioned) insertAccount.run(name, 'user', 0, '', '');
       const accountId = db.prepare('SELECT id FROM accounts WHERE name = ?').pluck();
       for (const account of content.accounts) {
         for (const owner of account.owners ?? []) {
           insertAccount.run(owner, 'user', 0, '', '');
-          db.prepare('INSERT OR IGNORE INTO org_owners (org_id, user_id) VALUES (?, ?)').run(
-            accountId.get(account.name),
-            accountId.get(owner),
-          );
+          db.prepare('INSERT OR IGNORE INTO org_owners (org_id, user_id) VALUES (?, ?)').run(accountId.get(account.name), accountId.get(owner));
         }
       }
       const insertToken = db.prepare('INSERT OR IGNORE INTO tokens (account_id, token_sha256, created_at) VALUES (?, ?, ?)');
@@ -243,15 +234,11 @@ export class QuotaStore {
         if (tag !== null) insertRelease.run(a.repo, tag);
         insertAttachment.run(a.repo, repoOwner(a.repo), a.name, a.size, a.issue ?? null, a.comment ?? null, tag, a.repo, tag, a.uploader ?? null);
       }
-      const insertPackage = db.prepare(
-        'INSERT INTO packages (owner, repo, charged_to, type, name, version, size) VALUES (?, ?, ?, ?, ?, ?, ?)',
-      );
+      const insertPackage = db.prepare('INSERT INTO packages (owner, repo, charged_to, type, name, version, size) VALUES (?, ?, ?, ?, ?, ?, ?)');
       for (const p of content.packages) {
         insertPackage.run(p.owner, p.repo ?? null, p.repo ? repoOwner(p.repo) : p.owner, p.type, p.name, p.version, p.size);
       }
-      const insertArtifact = db.prepare(
-        'INSERT INTO artifacts (repo, charged_to, name, size, run_id, expired) VALUES (?, ?, ?, ?, ?, ?)',
-      );
+      const insertArtifact = db.prepare('INSERT INTO artifacts (repo, charged_to, name, size, run_id, expired) VALUES (?, ?, ?, ?, ?, ?)');
       for (const a of content.artifacts) {
         insertArtifact.run(a.repo, repoOwner(a.repo), a.name, a.size, a.runId, a.expired ? 1 : 0);
       }
@@ -309,9 +296,7 @@ export class QuotaStore {
   }
 
   private readAccountByTokenHash(sha256: string): Account | undefined {
-    const row = this.cached('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?').get(
-      sha256,
-    ) as AccountRow | undefined;
+    const row = this.cached('SELECT a.* FROM tokens t JOIN accounts a ON a.id = t.account_id WHERE t.token_sha256 = ?').get(sha256) as AccountRow | undefined;
     return row && toAccount(row);
   }
 
@@ -324,23 +309,23 @@ export class QuotaStore {
    * makes the user a site admin. Orgs cannot sign in, so they get no token.
    */
   addToken(accountName: string, sha256: string, options: { admin?: boolean } = {}): Account {
-    return this.db.transaction(() => {
-      // Looked up without case first: `ALICE` is alice's account, never a second one beside it.
-      let account = this.findAccount(accountName);
-      if (!account) {
-        this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user')").run(accountName);
-        account = this.findAccount(accountName)!;
-      }
-      if (account.type !== 'user') throw unprocessable(`${account.name} is an organization; only users can have tokens`);
-      if (options.admin && !account.isAdmin) {
-        this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE id = ?').run(account.id);
-        account = this.accountById(account.id)!;
-      }
-      this.db
-        .prepare('INSERT INTO tokens (account_id, token_sha256, created_at) VALUES (?, ?, ?)')
-        .run(account.id, sha256, new Date().toISOString());
-      return account;
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        // Looked up without case first: `ALICE` is alice's account, never a second one beside it.
+        let account = this.findAccount(accountName);
+        if (!account) {
+          this.db.prepare("INSERT INTO accounts (name, type) VALUES (?, 'user')").run(accountName);
+          account = this.findAccount(accountName)!;
+        }
+        if (account.type !== 'user') throw unprocessable(`${account.name} is an organization; only users can have tokens`);
+        if (options.admin && !account.isAdmin) {
+          this.db.prepare('UPDATE accounts SET is_admin = 1 WHERE id = ?').run(account.id);
+          account = this.accountById(account.id)!;
+        }
+        this.db.prepare('INSERT INTO tokens (account_id, token_sha256, created_at) VALUES (?, ?, ?)').run(account.id, sha256, new Date().toISOString());
+        return account;
+      })
+      .immediate();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -373,13 +358,15 @@ export class QuotaStore {
   }
 
   editRule(name: string, changes: { limit?: Bytes; subjects?: string[] }): QuotaRule {
-    return this.db.transaction(() => {
-      const current = this.getRule(name);
-      const limit = changes.limit ?? current.limit;
-      const subjects = changes.subjects ?? current.subjects;
-      this.db.prepare('UPDATE quota_rules SET limit_bytes = ?, subjects = ? WHERE name = ?').run(limit, JSON.stringify(subjects), name);
-      return this.getRule(name);
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const current = this.getRule(name);
+        const limit = changes.limit ?? current.limit;
+        const subjects = changes.subjects ?? current.subjects;
+        this.db.prepare('UPDATE quota_rules SET limit_bytes = ?, subjects = ? WHERE name = ?').run(limit, JSON.stringify(subjects), name);
+        return this.getRule(name);
+      })
+      .immediate();
   }
 
   /** Deletes a rule and detaches it from every group (ON DELETE CASCADE), atomically. */
@@ -429,19 +416,19 @@ export class QuotaStore {
    * attached unchanged, a new one is created (limit 0 when absent) and attached.
    */
   createGroup(name: string, inlineRules: InlineRule[]): StoredGroup {
-    return this.db.transaction(() => {
-      const groupId = insertUnique(
-        () => Number(this.db.prepare('INSERT INTO quota_groups (name) VALUES (?)').run(name).lastInsertRowid),
-        () => messages.groupExists(name),
-      );
-      for (const rule of inlineRules) {
-        this.db
-          .prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING')
-          .run(rule.name, rule.limit ?? 0, JSON.stringify(rule.subjects));
-        this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, this.ruleId(rule.name));
-      }
-      return this.getGroup(name);
-    }).immediate();
+    return this.db
+      .transaction(() => {
+        const groupId = insertUnique(
+          () => Number(this.db.prepare('INSERT INTO quota_groups (name) VALUES (?)').run(name).lastInsertRowid),
+          () => messages.groupExists(name),
+        );
+        for (const rule of inlineRules) {
+          this.db.prepare('INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES (?, ?, ?) ON CONFLICT(name) DO NOTHING').run(rule.name, rule.limit ?? 0, JSON.stringify(rule.subjects));
+          this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, this.ruleId(rule.name));
+        }
+        return this.getGroup(name);
+      })
+      .immediate();
   }
 
   /** Deletes a group with its rule and member mappings; the rules themselves stay. */
@@ -451,23 +438,27 @@ export class QuotaStore {
   }
 
   addRuleToGroup(group: string, rule: string): void {
-    this.db.transaction(() => {
-      const groupId = this.groupId(group);
-      const ruleId = this.ruleId(rule);
-      insertUnique(
-        () => this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, ruleId),
-        () => messages.ruleInGroup(group, rule),
-      );
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const groupId = this.groupId(group);
+        const ruleId = this.ruleId(rule);
+        insertUnique(
+          () => this.db.prepare('INSERT INTO quota_group_rules (group_id, rule_id) VALUES (?, ?)').run(groupId, ruleId),
+          () => messages.ruleInGroup(group, rule),
+        );
+      })
+      .immediate();
   }
 
   removeRuleFromGroup(group: string, rule: string): void {
-    this.db.transaction(() => {
-      const groupId = this.groupId(group);
-      const ruleId = this.ruleId(rule);
-      const result = this.db.prepare('DELETE FROM quota_group_rules WHERE group_id = ? AND rule_id = ?').run(groupId, ruleId);
-      if (result.changes === 0) throw notFound();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const groupId = this.groupId(group);
+        const ruleId = this.ruleId(rule);
+        const result = this.db.prepare('DELETE FROM quota_group_rules WHERE group_id = ? AND rule_id = ?').run(groupId, ruleId);
+        if (result.changes === 0) throw notFound();
+      })
+      .immediate();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -492,25 +483,27 @@ export class QuotaStore {
   }
 
   addAccountToGroup(group: string, accountName: string): void {
-    this.db.transaction(() => {
-      const groupId = this.groupId(group);
-      const account = this.requireAccount(accountName);
-      insertUnique(
-        () => this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id),
-        () => messages.userInGroup(group, account.id),
-      );
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const groupId = this.groupId(group);
+        const account = this.requireAccount(accountName);
+        insertUnique(
+          () => this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id),
+          () => messages.userInGroup(group, account.id),
+        );
+      })
+      .immediate();
   }
 
   removeAccountFromGroup(group: string, accountName: string): void {
-    this.db.transaction(() => {
-      const groupId = this.groupId(group);
-      const account = this.requireAccount(accountName);
-      const result = this.db
-        .prepare('DELETE FROM quota_group_accounts WHERE group_id = ? AND account_id = ?')
-        .run(groupId, account.id);
-      if (result.changes === 0) throw notFound();
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const groupId = this.groupId(group);
+        const account = this.requireAccount(accountName);
+        const result = this.db.prepare('DELETE FROM quota_group_accounts WHERE group_id = ? AND account_id = ?').run(groupId, account.id);
+        if (result.changes === 0) throw notFound();
+      })
+      .immediate();
   }
 
   /**
@@ -518,15 +511,17 @@ export class QuotaStore {
    * answers 422 and nothing changes. A name listed twice counts once.
    */
   setAccountGroups(accountName: string, groups: string[]): void {
-    this.db.transaction(() => {
-      const account = this.requireAccount(accountName);
-      this.db.prepare('DELETE FROM quota_group_accounts WHERE account_id = ?').run(account.id);
-      for (const group of new Set(groups.map(canonicalName))) {
-        const groupId = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(group) as number | undefined;
-        if (groupId === undefined) throw unprocessable(messages.groupNotFound(group));
-        this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id);
-      }
-    }).immediate();
+    this.db
+      .transaction(() => {
+        const account = this.requireAccount(accountName);
+        this.db.prepare('DELETE FROM quota_group_accounts WHERE account_id = ?').run(account.id);
+        for (const group of new Set(groups.map(canonicalName))) {
+          const groupId = this.db.prepare('SELECT id FROM quota_groups WHERE name = ?').pluck().get(group) as number | undefined;
+          if (groupId === undefined) throw unprocessable(messages.groupNotFound(group));
+          this.db.prepare('INSERT INTO quota_group_accounts (group_id, account_id) VALUES (?, ?)').run(groupId, account.id);
+        }
+      })
+      .immediate();
   }
 
   // -------------------------------------------------------------------------------------------
@@ -553,11 +548,10 @@ export class QuotaStore {
          WHERE ga.account_id = ? ORDER BY ga.rowid`,
       ).all(account.id) as Array<{ id: number; name: string }>;
       const groupByName = this.cached('SELECT id, name FROM quota_groups WHERE name = ?');
-      const chosen = assigned.length > 0
-        ? assigned
-        : settings.defaultGroups
-            .map((name) => groupByName.get(name) as { id: number; name: string } | undefined)
-            .filter((g): g is { id: number; name: string } => g !== undefined);
+      const chosen =
+        assigned.length > 0
+          ? assigned
+          : settings.defaultGroups.map((name) => groupByName.get(name) as { id: number; name: string } | undefined).filter((g): g is { id: number; name: string } => g !== undefined);
       const rulesOfGroup = this.cached(
         `SELECT r.name, r.limit_bytes, r.subjects FROM quota_group_rules gr JOIN quota_rules r ON r.id = gr.rule_id
          WHERE gr.group_id = ? ORDER BY gr.rowid`,
@@ -636,9 +630,15 @@ export class QuotaStore {
     const db = this.db;
     return {
       accounts: [],
-      repos: (db.prepare('SELECT owner, name, is_private, git_size, lfs_size FROM repos ORDER BY id').all() as Array<{
-        owner: string; name: string; is_private: number; git_size: number; lfs_size: number;
-      }>).map((r) => ({ owner: r.owner, name: r.name, private: r.is_private === 1, gitSize: r.git_size, lfsSize: r.lfs_size })),
+      repos: (
+        db.prepare('SELECT owner, name, is_private, git_size, lfs_size FROM repos ORDER BY id').all() as Array<{
+          owner: string;
+          name: string;
+          is_private: number;
+          git_size: number;
+          lfs_size: number;
+        }>
+      ).map((r) => ({ owner: r.owner, name: r.name, private: r.is_private === 1, gitSize: r.git_size, lfsSize: r.lfs_size })),
       attachments: (db.prepare('SELECT * FROM attachments ORDER BY id').all() as Array<AttachmentRow>).map((a) => ({
         repo: a.repo,
         name: a.name,
@@ -655,9 +655,15 @@ export class QuotaStore {
         version: p.version,
         size: p.size,
       })),
-      artifacts: (db.prepare('SELECT * FROM artifacts ORDER BY id').all() as Array<{
-        repo: string; name: string; size: number; run_id: number; expired: number;
-      }>).map((a) => ({ repo: a.repo, name: a.name, size: a.size, runId: a.run_id, expired: a.expired === 1 })),
+      artifacts: (
+        db.prepare('SELECT * FROM artifacts ORDER BY id').all() as Array<{
+          repo: string;
+          name: string;
+          size: number;
+          run_id: number;
+          expired: number;
+        }>
+      ).map((a) => ({ repo: a.repo, name: a.name, size: a.size, runId: a.run_id, expired: a.expired === 1 })),
     };
   }
 
@@ -685,22 +691,15 @@ export class QuotaStore {
     const param = options.ownedBy ? options.ownedBy.name : viewer.name;
     return this.db.transaction(() => {
       const total = this.db.prepare(`SELECT COUNT(*) FROM repos WHERE ${where}`).pluck().get(param) as number;
-      const items = this.db
-        .prepare(`SELECT * FROM repos WHERE ${where} ORDER BY ${options.orderSql}, id LIMIT ? OFFSET ?`)
-        .all(param, options.limit, options.offset) as RepoRow[];
+      const items = this.db.prepare(`SELECT * FROM repos WHERE ${where} ORDER BY ${options.orderSql}, id LIMIT ? OFFSET ?`).all(param, options.limit, options.offset) as RepoRow[];
       return { total, items };
     })();
   }
 
   private page<T>(table: string, columns: string, filter: string, account: Account, offset: number, limit: number): Page<T> {
     return this.db.transaction(() => {
-      const total = this.db
-        .prepare(`SELECT COUNT(*) FROM ${table} WHERE charged_to = ? ${filter}`)
-        .pluck()
-        .get(account.name) as number;
-      const items = this.db
-        .prepare(`SELECT ${columns} FROM ${table} WHERE charged_to = ? ${filter} ORDER BY size DESC, id LIMIT ? OFFSET ?`)
-        .all(account.name, limit, offset) as T[];
+      const total = this.db.prepare(`SELECT COUNT(*) FROM ${table} WHERE charged_to = ? ${filter}`).pluck().get(account.name) as number;
+      const items = this.db.prepare(`SELECT ${columns} FROM ${table} WHERE charged_to = ? ${filter} ORDER BY size DESC, id LIMIT ? OFFSET ?`).all(account.name, limit, offset) as T[];
       return { total, items };
     })();
   }

@@ -69,7 +69,7 @@ export function int64OverflowMessage(errors: FastifySchemaValidationError[], met
   if (error?.keyword !== 'int64' || !(error.params as { range?: boolean }).range) return undefined;
   const path = error.instancePath.split('/').filter((segment) => segment !== '' && !/^\d+$/.test(segment));
   const nested = path.length > 1;
-  const struct = nested ? 'CreateQuotaRuleOptions' : BODY_STRUCTS[`${method} ${route}`] ?? 'CreateQuotaRuleOptions';
+  const struct = nested ? 'CreateQuotaRuleOptions' : (BODY_STRUCTS[`${method} ${route}`] ?? 'CreateQuotaRuleOptions');
   return `[]: json: cannot unmarshal number ${String((error as { data?: unknown }).data)} into Go struct field ${struct}.${path.join('.')} of type int64`;
 }
 
@@ -139,7 +139,7 @@ export interface Paging {
 }
 
 /** Go's `ctx.FormInt`: an integer in decimal, anything else (absent, empty, words, overflow) is 0. */
-export function formInt(raw: unknown): number {
+function formInt(raw: unknown): number {
   const value = firstValue(raw);
   if (value === undefined || !/^[+-]?\d+$/.test(value)) return 0;
   const number = Number(value);

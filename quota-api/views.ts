@@ -2,16 +2,7 @@
  * Conversions from stored records to the API's JSON shapes (shared/api/types.ts).
  * Names of groups and rules are shown in admin views and hidden in user and org views.
  */
-import type {
-  QuotaGroup,
-  QuotaInfo,
-  QuotaRuleInfo,
-  QuotaUsedArtifact,
-  QuotaUsedAttachment,
-  QuotaUsedPackage,
-  Repository,
-  User,
-} from '../shared/api/types';
+import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, QuotaUsedArtifact, QuotaUsedAttachment, QuotaUsedPackage, Repository, User } from '../shared/api/types';
 import type { QuotaRule } from '../shared/quota/model';
 import { QuotaIndex } from '../shared/quota/evaluate';
 import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore, RepoRow } from './store';
@@ -30,7 +21,6 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
   const rules = group.rules.map((rule) => ruleInfo(rule, visibility));
   return visibility === 'show-names' ? { name: group.name, rules } : { rules };
 }
-
 
 /**
  * QuotaInfo of an account: its usage and the groups that apply to it (explicit, else the

@@ -36,11 +36,9 @@ const large = { rules: Number(values.rules), groups: Number(values.groups), acco
 const LARGE_USER_TOKEN = 'bench-large-user-token';
 
 function startServer(db) {
-  const child = spawn(
-    process.execPath,
-    [join(repoRoot, 'dist/quota-api/main.js'), '--port', '0', '--db', db, '--seed', join(repoRoot, 'examples/demo.quota.jsonc'), '--log-level', 'warn'],
-    { stdio: ['ignore', 'pipe', 'inherit'] },
-  );
+  const child = spawn(process.execPath, [join(repoRoot, 'dist/quota-api/main.js'), '--port', '0', '--db', db, '--seed', join(repoRoot, 'examples/demo.quota.jsonc'), '--log-level', 'warn'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   return new Promise((resolveStart, reject) => {
     let out = '';
     child.stdout.on('data', (chunk) => {
@@ -125,50 +123,50 @@ async function readScenarios(label, baseUrl, checkToken) {
 const dir = mkdtempSync(join(tmpdir(), 'quota-api-bench-'));
 try {
   if (values.only !== 'large') {
-  const small = await startServer(join(dir, 'small.sqlite'));
-  try {
-    await readScenarios('small', small.baseUrl, 'demo-bob-token');
-    const url = new URL(small.baseUrl);
-    let counter = 0;
-    const admin = { authorization: 'token demo-root-token', 'content-type': 'application/json' };
-    const createDelete = await run({
-      url: `${url.protocol}//${url.host}`,
-      requests: [
-        {
-          method: 'POST',
-          path: `${url.pathname}/admin/quota/rules`,
-          headers: admin,
-          setupRequest: (request, context) => {
-            context.name = `bench-${process.pid}-${counter++}`;
-            return { ...request, body: JSON.stringify({ name: context.name, limit: 1024, subjects: ['size:all'] }) };
+    const small = await startServer(join(dir, 'small.sqlite'));
+    try {
+      await readScenarios('small', small.baseUrl, 'demo-bob-token');
+      const url = new URL(small.baseUrl);
+      let counter = 0;
+      const admin = { authorization: 'token demo-root-token', 'content-type': 'application/json' };
+      const createDelete = await run({
+        url: `${url.protocol}//${url.host}`,
+        requests: [
+          {
+            method: 'POST',
+            path: `${url.pathname}/admin/quota/rules`,
+            headers: admin,
+            setupRequest: (request, context) => {
+              context.name = `bench-${process.pid}-${counter++}`;
+              return { ...request, body: JSON.stringify({ name: context.name, limit: 1024, subjects: ['size:all'] }) };
+            },
           },
-        },
-        {
-          method: 'DELETE',
-          headers: admin,
-          setupRequest: (request, context) => ({ ...request, path: `${url.pathname}/admin/quota/rules/${context.name}` }),
-        },
-      ],
-    });
-    rows.push({ db: 'small', scenario: 'POST + DELETE /admin/quota/rules (each request)', result: createDelete });
-  } finally {
-    await stopServer(small.child);
-  }
+          {
+            method: 'DELETE',
+            headers: admin,
+            setupRequest: (request, context) => ({ ...request, path: `${url.pathname}/admin/quota/rules/${context.name}` }),
+          },
+        ],
+      });
+      rows.push({ db: 'small', scenario: 'POST + DELETE /admin/quota/rules (each request)', result: createDelete });
+    } finally {
+      await stopServer(small.child);
+    }
   }
 
   if (values.only !== 'small') {
-  const largeFile = join(dir, 'large.sqlite');
-  const seeded = await startServer(largeFile);
-  await stopServer(seeded.child);
-  const started = Date.now();
-  growDatabase(largeFile);
-  console.error(`large database: ${large.rules} rules, ${large.groups} groups, ${large.accounts} accounts (built in ${Date.now() - started} ms)`);
-  const big = await startServer(largeFile);
-  try {
-    await readScenarios('large', big.baseUrl, LARGE_USER_TOKEN);
-  } finally {
-    await stopServer(big.child);
-  }
+    const largeFile = join(dir, 'large.sqlite');
+    const seeded = await startServer(largeFile);
+    await stopServer(seeded.child);
+    const started = Date.now();
+    growDatabase(largeFile);
+    console.error(`large database: ${large.rules} rules, ${large.groups} groups, ${large.accounts} accounts (built in ${Date.now() - started} ms)`);
+    const big = await startServer(largeFile);
+    try {
+      await readScenarios('large', big.baseUrl, LARGE_USER_TOKEN);
+    } finally {
+      await stopServer(big.child);
+    }
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });

@@ -87,11 +87,7 @@ try {
     summary.push('extension host: skipped (QUOTA_STATE_SKIP_EXTENSION_HOST=1)');
   } else {
     const hostResults = join(scratch, 'extension-host.json');
-    const hostOk = step('extension host (the .vsix installed in VS Code)', process.execPath, [
-      join(repoRoot, 'scripts', 'test-extension.mjs'),
-      '--vsix', vsix,
-      '--results', hostResults,
-    ]);
+    const hostOk = step('extension host (the .vsix installed in VS Code)', process.execPath, [join(repoRoot, 'scripts', 'test-extension.mjs'), '--vsix', vsix, '--results', hostResults]);
     const host = readCounts(hostResults);
     if (host) {
       totals.passed += host.passed;

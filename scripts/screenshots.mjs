@@ -49,7 +49,7 @@ const SHOTS = [
   },
   {
     name: 'quota-previews',
-    what: 'a quota file with its code lenses and inlay hints, and an account\'s hover',
+    what: "a quota file with its code lenses and inlay hints, and an account's hover",
     // The pointer rests on the account: its hover is part of the picture.
     keepsPointer: true,
     async take(page) {
@@ -59,7 +59,10 @@ const SHOTS = [
       // VS Code draws the hints' spaces as no-break spaces.
       await waitForEditorText(page, /[✓✗]\s+alice/);
       // An account's hover gives its verdict per subject, in words.
-      await page.locator('.monaco-editor .view-line span', { hasText: /^"bob"$/ }).first().hover();
+      await page
+        .locator('.monaco-editor .view-line span', { hasText: /^"bob"$/ })
+        .first()
+        .hover();
       await page.locator('.monaco-hover .hover-contents', { hasText: 'bob' }).first().waitFor();
     },
   },
@@ -79,7 +82,9 @@ const SHOTS = [
     name: 'dashboard-lists',
     what: `the dashboard's groups and rules and largest repositories of ${ACCOUNT}`,
     async take(page) {
-      await dashboardFrame(page).locator('h2', { hasText: 'Groups and rules' }).evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
+      await dashboardFrame(page)
+        .locator('h2', { hasText: 'Groups and rules' })
+        .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     },
   },
   {
@@ -91,7 +96,10 @@ const SHOTS = [
       await runCommand(page, 'Focus on Quota View');
       await page.locator('.pane-body .monaco-list-row', { hasText: 'My usage' }).first().waitFor();
       // The file list above would take the room, and the usage labels need the width.
-      await page.locator('.pane-header', { hasText: /^workspace/i }).first().click();
+      await page
+        .locator('.pane-header', { hasText: /^workspace/i })
+        .first()
+        .click();
       await widenSideBar(page, 520);
       await runCommand(page, 'Focus Active Editor Group');
     },
@@ -104,7 +112,7 @@ main().then(
     process.exit(code);
   },
   async (error) => {
-    console.error(`screenshots: ${error instanceof Error ? error.stack ?? error.message : error}`);
+    console.error(`screenshots: ${error instanceof Error ? (error.stack ?? error.message) : error}`);
     await cleanup();
     process.exit(1);
   },

@@ -26,7 +26,7 @@ const SYSTEM_PACKAGES = {
   chromium: { why: 'the browser the extension-host tests drive', present: () => existsSync(process.env.CHROMIUM_PATH ?? '/usr/bin/chromium') },
   ripgrep: { why: "rg, which VS Code's server needs for search", present: () => onPath('rg') },
   'libkrb5-dev': { why: "headers for the kerberos module of VS Code's server", present: () => existsSync('/usr/include/gssapi/gssapi.h') },
-  'build-essential': { why: 'g++ and make for the native modules of VS Code\'s server', present: () => onPath('g++') && onPath('make') },
+  'build-essential': { why: "g++ and make for the native modules of VS Code's server", present: () => onPath('g++') && onPath('make') },
   python3: { why: 'node-gyp, which builds those modules', present: () => onPath('python3') },
 };
 
@@ -111,8 +111,17 @@ export function installVsix(vsix, { extensionsDir, dataDir }) {
   const result = spawnSync(
     process.execPath,
     [
-      serverMain, '--install-extension', vsix, '--force', '--extensions-dir', extensionsDir, '--accept-server-license-terms',
-      '--server-data-dir', join(dataDir, 'server-data'), '--user-data-dir', join(dataDir, 'user-data'),
+      serverMain,
+      '--install-extension',
+      vsix,
+      '--force',
+      '--extensions-dir',
+      extensionsDir,
+      '--accept-server-license-terms',
+      '--server-data-dir',
+      join(dataDir, 'server-data'),
+      '--user-data-dir',
+      join(dataDir, 'user-data'),
     ],
     { encoding: 'utf8', env: { ...process.env, EXTENSIONS_GALLERY: '{}' } },
   );
@@ -143,16 +152,25 @@ export async function serveVsCode({ folder, dataDir, settings, host = '127.0.0.1
   symlinkSync(repoRoot, link, 'dir');
   const userDir = join(dirs['user-data'], 'User');
   mkdirSync(userDir, { recursive: true });
-  writeFileSync(
-    join(userDir, 'settings.json'),
-    JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, ...settings }, null, 2),
-  );
+  writeFileSync(join(userDir, 'settings.json'), JSON.stringify({ 'workbench.startupEditor': 'none', 'telemetry.telemetryLevel': 'off', 'extensions.autoUpdate': false, ...settings }, null, 2));
   const child = spawn(
     process.execPath,
     [
-      serverMain, '--host', host, '--port', String(port), '--without-connection-token', '--accept-server-license-terms',
-      '--telemetry-level', 'off', '--server-data-dir', dirs['server-data'], '--user-data-dir', dirs['user-data'],
-      '--extensions-dir', dirs.extensions,
+      serverMain,
+      '--host',
+      host,
+      '--port',
+      String(port),
+      '--without-connection-token',
+      '--accept-server-license-terms',
+      '--telemetry-level',
+      'off',
+      '--server-data-dir',
+      dirs['server-data'],
+      '--user-data-dir',
+      dirs['user-data'],
+      '--extensions-dir',
+      dirs.extensions,
     ],
     { cwd: repoRoot, detached: true, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, EXTENSIONS_GALLERY: '{}' } },
   );

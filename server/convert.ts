@@ -1,12 +1,5 @@
 /** Shared diagnostics, edits and fixes → LSP shapes; the only place offsets become ranges for LSP. */
-import {
-  CodeActionKind,
-  DiagnosticSeverity,
-  DiagnosticTag,
-  type CodeAction,
-  type Diagnostic as LspDiagnostic,
-  type TextEdit as LspTextEdit,
-} from 'vscode-languageserver';
+import { CodeActionKind, DiagnosticSeverity, DiagnosticTag, type CodeAction, type Diagnostic as LspDiagnostic, type TextEdit as LspTextEdit } from 'vscode-languageserver';
 import type { Diagnostic, Severity } from '../shared/diagnostics';
 import type { Fix, TextEdit } from '../shared/edits';
 import type { LineIndex } from '../shared/text/lineIndex';
@@ -27,9 +20,7 @@ export function toLspDiagnostic(diagnostic: Diagnostic, uri: string): LspDiagnos
     code: diagnostic.code,
     source: DIAGNOSTIC_SOURCE,
     message: diagnostic.message,
-    ...(diagnostic.tags?.length
-      ? { tags: diagnostic.tags.map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated)) }
-      : {}),
+    ...(diagnostic.tags?.length ? { tags: diagnostic.tags.map((t) => (t === 'unnecessary' ? DiagnosticTag.Unnecessary : DiagnosticTag.Deprecated)) } : {}),
     ...(diagnostic.relatedInformation?.length
       ? {
           relatedInformation: diagnostic.relatedInformation.map((r) => ({

@@ -4,14 +4,7 @@
  * a browser worker in server/web/server.ts) supplies the connection and everything that reads files.
  */
 import * as l10n from '@vscode/l10n';
-import {
-  CodeActionKind,
-  DidChangeConfigurationNotification,
-  TextDocuments,
-  TextDocumentSyncKind,
-  type Connection,
-  type InitializeResult,
-} from 'vscode-languageserver';
+import { CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerDependents } from './features/dependents';
 import { registerLiveGroups } from './features/liveGroups';
@@ -57,7 +50,12 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   const stateMode = createStateMode(workspace, stateAnalyzer);
   workspace.addMode(stateMode);
   workspace.addMode(quotaMode);
-  workspace.addMode(createIniMode(workspace, platform.appIniLookup((path) => workspace.openDocumentText(path))));
+  workspace.addMode(
+    createIniMode(
+      workspace,
+      platform.appIniLookup((path) => workspace.openDocumentText(path)),
+    ),
+  );
 
   const validation = new Validation(workspace);
   registerRequests(workspace);

@@ -7,9 +7,9 @@ import type { Connection, Diagnostic as LspDiagnostic, TextDocuments } from 'vsc
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
-import { kindFromConfiguredName, mergeSeverity, type ProjectConfig } from '../shared/projectConfig';
+import { kindFromConfiguredName, mergeSeverity, resolveStateSchema, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
-import { stateSchemaModeOf, type StateSchemaMode } from '../shared/state/codes';
+import type { StateSchemaMode } from '../shared/state/codes';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
 export function uriToPath(uri: string): string {
@@ -84,7 +84,10 @@ export class ServerWorkspace implements ModeContext {
   }
 
   openDocumentText(path: string): string | undefined {
-    return this.documents.all().find((document) => uriToPath(document.uri) === path)?.getText();
+    return this.documents
+      .all()
+      .find((document) => uriToPath(document.uri) === path)
+      ?.getText();
   }
 
   get patterns(): FilePatterns {
@@ -121,7 +124,7 @@ export class ServerWorkspace implements ModeContext {
 
   /** Schema mode of a state document: the project file wins over the setting. */
   stateSchemaFor(uri: string): StateSchemaMode {
-    return stateSchemaModeOf(this.projectConfigFor(uri)?.stateSchema ?? this.settings.state?.schema);
+    return resolveStateSchema({ projectConfig: this.projectConfigFor(uri), setting: this.settings.state?.schema });
   }
 
   /** Forget cached kinds (a project configuration or the settings changed). */
@@ -136,8 +139,10 @@ export class ServerWorkspace implements ModeContext {
     // An INI document is an app.ini by its name or nothing: content detection is for JSON.
     const kind =
       document.languageId === 'ini'
-        ? kindFromFileName(path, this.patterns) === 'appIni' ? 'appIni' : undefined
-        : kindFromConfiguredName(path, this.projectConfigFor(document.uri), this.patterns) ?? kindFromContent(document.getText());
+        ? kindFromFileName(path, this.patterns) === 'appIni'
+          ? 'appIni'
+          : undefined
+        : (kindFromConfiguredName(path, this.projectConfigFor(document.uri), this.patterns) ?? kindFromContent(document.getText()));
     this.kindCache.set(document.uri, { version: document.version, kind });
     return kind;
   }

@@ -24,7 +24,7 @@ export interface AnalyzeOptions {
   stateSchema?: StateSchemaMode;
 }
 
-export function diagnosticsForKind(kind: DocumentKind, text: string, options: Pick<AnalyzeOptions, 'groups' | 'stateSchema'> = {}): Diagnostic[] {
+function diagnosticsForKind(kind: DocumentKind, text: string, options: Pick<AnalyzeOptions, 'groups' | 'stateSchema'> = {}): Diagnostic[] {
   return FILE_KINDS[kind].analyze(text, options);
 }
 

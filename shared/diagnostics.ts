@@ -43,7 +43,7 @@ export interface Span {
   length: number;
 }
 
-export const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
+const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };
 
 /** Sort by position, then severity, then code, so output is deterministic. */
 export function compareDiagnostics(a: Diagnostic, b: Diagnostic): number {

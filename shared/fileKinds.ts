@@ -26,14 +26,14 @@ export interface KindAnalysisOptions {
 }
 
 /** One safe fix: the code it answers, its title and its offset-based edits on the current text. */
-export interface SafeFix {
+interface SafeFix {
   code: string;
   title: string;
   edits: TextEdit[];
 }
 
 /** A file's diagnostics and the first safe fix among them (in the editor's order), if any. */
-export interface FixStep {
+interface FixStep {
   diagnostics: Diagnostic[];
   fix?: SafeFix;
 }
@@ -62,9 +62,9 @@ const STATE: FileKind = {
   patterns: DEFAULT_FILE_PATTERNS.state,
   codes: codeList(STATE_CODES),
   safeFixes: SAFE_STATE_FIXES,
-  analyze: (text, options = {}) => analyzeState(text, { schema: options.stateSchema }).diagnostics,
+  analyze: (text, options = {}) => analyzeState(text, { stateSchema: options.stateSchema }).diagnostics,
   fixStep(text, options = {}) {
-    const analysis = analyzeState(text, { schema: options.stateSchema });
+    const analysis = analyzeState(text, { stateSchema: options.stateSchema });
     for (const diagnostic of analysis.diagnostics) {
       if (!SAFE_STATE_FIXES.includes(diagnostic.code)) continue;
       const fix = fixesFor(analysis, diagnostic).find((f) => f.preferred && f.edits.length > 0);

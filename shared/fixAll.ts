@@ -16,7 +16,7 @@ import type { DocumentKind } from './documentKind';
 import { applyEdits } from './edits';
 import { FILE_KINDS, type KindAnalysisOptions } from './fileKinds';
 
-export interface AppliedFix {
+interface AppliedFix {
   code: string;
   title: string;
 }

@@ -10,9 +10,9 @@
 import { expand } from 'brace-expansion';
 
 /** More alternatives than any file pattern needs; a pattern expanding further matches nothing. */
-export const MAX_GLOB_ALTERNATIVES = 256;
+const MAX_GLOB_ALTERNATIVES = 256;
 /** Longer patterns match nothing (they would only cost time). */
-export const MAX_GLOB_LENGTH = 2048;
+const MAX_GLOB_LENGTH = 2048;
 
 const GLOBSTAR = Symbol('**');
 

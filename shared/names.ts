@@ -19,7 +19,7 @@
 export type NameKind = 'rule' | 'group' | 'user' | 'organization';
 
 /** Longest accepted name, in code points. */
-export const MAX_NAME_LENGTH = 255;
+const MAX_NAME_LENGTH = 255;
 
 export type NameCheck = { ok: true; name: string } | { ok: false; reason: string };
 

@@ -10,7 +10,7 @@ import { DEFAULT_FILE_PATTERNS, matchesAny, type DocumentKind, type FilePatterns
 import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
 import { allDiagnosticCodes } from './fileKinds';
-import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from './state/codes';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './state/codes';
 
 export const PROJECT_CONFIG_FILE = '.quota-state.json';
 
@@ -143,4 +143,13 @@ export function kindFromConfiguredName(file: string, config: ProjectConfig | und
 /** Later layers win code by code: defaults < editor setting < project file < command line. */
 export function mergeSeverity(...layers: (SeverityOverrides | undefined)[]): SeverityOverrides {
   return Object.assign({}, ...layers.filter(Boolean));
+}
+
+/**
+ * The state schema mode in force for one file, decided here for the language server and the CLI
+ * alike: the command line's `--schema` wins over the project configuration's `stateSchema`, which wins
+ * over the `quotaState.state.schema` setting; otherwise `pulumi`.
+ */
+export function resolveStateSchema(sources: { commandLine?: StateSchemaMode; projectConfig?: ProjectConfig; setting?: unknown }): StateSchemaMode {
+  return sources.commandLine ?? sources.projectConfig?.stateSchema ?? stateSchemaModeOf(sources.setting);
 }

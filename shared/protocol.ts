@@ -45,9 +45,7 @@ export interface EvaluationPreviewParams {
   account?: string;
   subject?: string;
 }
-export const EvaluationPreviewRequest = new RequestType<EvaluationPreviewParams, EvaluationReport | null, void>(
-  'quotaState/evaluationPreview',
-);
+export const EvaluationPreviewRequest = new RequestType<EvaluationPreviewParams, EvaluationReport | null, void>('quotaState/evaluationPreview');
 
 /**
  * Client → server: a quota file read by the server's analysis (the text as the client has it,

@@ -94,9 +94,7 @@ export class GroupCommands {
     }
     this.createDraft = undefined;
     void this.context.notifier.info(
-      rules.length
-        ? vscode.l10n.t('Created the group "{0}" with {1}.', groupName, rules.map((r) => `"${r}"`).join(', '))
-        : vscode.l10n.t('Created the group "{0}" (no rules yet).', groupName),
+      rules.length ? vscode.l10n.t('Created the group "{0}" with {1}.', groupName, rules.map((r) => `"${r}"`).join(', ')) : vscode.l10n.t('Created the group "{0}" (no rules yet).', groupName),
     );
     this.context.serverChanged();
     return result.value;
@@ -108,11 +106,7 @@ export class GroupCommands {
     if (!name) return false;
     const confirmed =
       given?.confirm === true ||
-      (await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete the quota group "{0}"? Its members lose it; its rules are kept.', name),
-        { modal: true },
-        DELETE,
-      )) === DELETE;
+      (await vscode.window.showWarningMessage(vscode.l10n.t('Delete the quota group "{0}"? Its members lose it; its rules are kept.', name), { modal: true }, DELETE)) === DELETE;
     if (!confirmed) return false;
     const result = await this.context.api.run(`Quota: deleting group "${name}"…`, (client, signal) => client.deleteGroup(name, { signal }));
     if (!result.ok) return false;
@@ -127,12 +121,13 @@ export class GroupCommands {
     if (!group) return false;
     const rule = ruleNameOf(given) ?? (await this.pickRule(group, change));
     if (!rule) return false;
-    const result = await this.context.api.run(
-      change === 'add' ? `Quota: adding "${rule}" to "${group}"…` : `Quota: removing "${rule}" from "${group}"…`,
-      (client, signal) => (change === 'add' ? client.addRuleToGroup(group, rule, { signal }) : client.removeRuleFromGroup(group, rule, { signal })),
+    const result = await this.context.api.run(change === 'add' ? `Quota: adding "${rule}" to "${group}"…` : `Quota: removing "${rule}" from "${group}"…`, (client, signal) =>
+      change === 'add' ? client.addRuleToGroup(group, rule, { signal }) : client.removeRuleFromGroup(group, rule, { signal }),
     );
     if (!result.ok) return false;
-    void this.context.notifier.info(change === 'add' ? vscode.l10n.t('Added the rule "{0}" to the group "{1}".', rule, group) : vscode.l10n.t('Removed the rule "{0}" from the group "{1}".', rule, group));
+    void this.context.notifier.info(
+      change === 'add' ? vscode.l10n.t('Added the rule "{0}" to the group "{1}".', rule, group) : vscode.l10n.t('Removed the rule "{0}" from the group "{1}".', rule, group),
+    );
     this.context.serverChanged();
     return true;
   }
@@ -148,14 +143,17 @@ export class GroupCommands {
       } else {
         const members = await this.context.api.run(`Quota: listing members of "${group}"…`, (client, signal) => client.groupUsers(group, { signal }));
         if (!members.ok) return false;
-        user = (await vscode.window.showQuickPick(members.value.map((member) => member.login), { title: vscode.l10n.t('Remove whom from "{0}"?', group) })) ?? undefined;
+        user =
+          (await vscode.window.showQuickPick(
+            members.value.map((member) => member.login),
+            { title: vscode.l10n.t('Remove whom from "{0}"?', group) },
+          )) ?? undefined;
       }
     }
     if (!user) return false;
     const member = user.trim();
-    const result = await this.context.api.run(
-      change === 'add' ? `Quota: adding "${member}" to "${group}"…` : `Quota: removing "${member}" from "${group}"…`,
-      (client, signal) => (change === 'add' ? client.addUserToGroup(group, member, { signal }) : client.removeUserFromGroup(group, member, { signal })),
+    const result = await this.context.api.run(change === 'add' ? `Quota: adding "${member}" to "${group}"…` : `Quota: removing "${member}" from "${group}"…`, (client, signal) =>
+      change === 'add' ? client.addUserToGroup(group, member, { signal }) : client.removeUserFromGroup(group, member, { signal }),
     );
     if (!result.ok) return false;
     void this.context.notifier.info(change === 'add' ? vscode.l10n.t('Added "{0}" to the group "{1}".', member, group) : vscode.l10n.t('Removed "{0}" from the group "{1}".', member, group));

@@ -70,15 +70,10 @@ export class MyQuotaCommands {
   /** Answers in words; returns `{subject, withinQuota, message}`. */
   async check(args?: unknown): Promise<{ subject: string; withinQuota: boolean; message: string } | undefined> {
     const subject =
-      (typeof args === 'string' ? stringArgument(args) : stringArgument(argumentsOf<{ subject: string }>(args)?.subject)) ??
-      (await askSubject('Quota: check your quota for which subject?'));
+      (typeof args === 'string' ? stringArgument(args) : stringArgument(argumentsOf<{ subject: string }>(args)?.subject)) ?? (await askSubject('Quota: check your quota for which subject?'));
     if (subject === undefined) return undefined;
     const result = await this.context.api.run(`Quota: checking "${subject}"…`, async (client, signal) => {
-      const [withinQuota, user, quota] = await Promise.all([
-        client.checkMyQuota(subject, { signal }),
-        client.currentUser({ signal }),
-        client.myQuota({ signal }),
-      ]);
+      const [withinQuota, user, quota] = await Promise.all([client.checkMyQuota(subject, { signal }), client.currentUser({ signal }), client.myQuota({ signal })]);
       return { withinQuota, server: client.baseUrl, why: explainCheck(user.login, quota, subject, withinQuota) };
     });
     if (!result.ok) return undefined;
@@ -106,9 +101,7 @@ export class MyQuotaCommands {
     let total = 0;
     while (hasMore) {
       const next = page + 1;
-      const result = await this.context.api.run(`Quota: listing your ${kind} (page ${next})…`, (client, signal) =>
-        fetchPage(client, kind, next, undefined, signal),
-      );
+      const result = await this.context.api.run(`Quota: listing your ${kind} (page ${next})…`, (client, signal) => fetchPage(client, kind, next, undefined, signal));
       if (!result.ok) return loaded;
       page = next;
       loaded.push(...result.value.items);

@@ -24,7 +24,7 @@ const EDIT = vscode.l10n.t('Edit');
  * What to offer after a failed create or edit: the same request again only when it could succeed
  * (connection, timeout, server error); otherwise the prompts again, filled with what was typed.
  */
-export function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RETRY | undefined {
+function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RETRY | undefined {
   if (!(error instanceof QuotaApiError)) return undefined;
   if (['network', 'timeout', 'server'].includes(error.kind)) return RETRY;
   if (['conflict', 'validation', 'bad-request'].includes(error.kind)) return CHANGE_AND_RETRY;
@@ -184,11 +184,7 @@ export class RuleCommands {
     if (!name) return false;
     const confirmed =
       argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
-      (await vscode.window.showWarningMessage(
-        vscode.l10n.t('Delete the quota rule "{0}"? It is also removed from every group that uses it.', name),
-        { modal: true },
-        DELETE,
-      )) === DELETE;
+      (await vscode.window.showWarningMessage(vscode.l10n.t('Delete the quota rule "{0}"? It is also removed from every group that uses it.', name), { modal: true }, DELETE)) === DELETE;
     if (!confirmed) return false;
     const result = await this.context.api.run(`Quota: deleting rule "${name}"…`, (client, signal) => client.deleteRule(name, { signal }));
     if (!result.ok) return false;

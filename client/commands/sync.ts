@@ -69,7 +69,14 @@ export class SyncCommands {
     const { errors, model } = summary;
     if (errors.length) {
       void this.context.notifier.error(
-        vscode.l10n.t('Could not push {0}: it has {1} error{2} (first: line {3}: {4}). Fix them first.', fileName, errors.length, errors.length === 1 ? '' : 's', errors[0].line + 1, errors[0].message),
+        vscode.l10n.t(
+          'Could not push {0}: it has {1} error{2} (first: line {3}: {4}). Fix them first.',
+          fileName,
+          errors.length,
+          errors.length === 1 ? '' : 's',
+          errors[0].line + 1,
+          errors[0].message,
+        ),
       );
       return undefined;
     }
@@ -125,16 +132,19 @@ export class SyncCommands {
     if (!applied.ok) return { plan, results: [] };
     const results = applied.value;
     const failed = results.filter((r) => !r.ok);
-    this.context.log.info(
-      `Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`,
-    );
+    this.context.log.info(`Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`);
     if (failed.length === 0) {
       void this.context.notifier.info(vscode.l10n.t('Pushed {0} to {1}: {2} change{3} applied.', fileName, server, results.length, results.length === 1 ? '' : 's'));
     } else {
       void this.context.notifier.error(
-        vscode.l10n.t('Pushed {0} to {1}: {2} of {3} changes applied; failed: {4}', fileName, server, results.length - failed.length, results.length, failed
-          .map((r) => `${r.step} (${r.message})`)
-          .join('; ')),
+        vscode.l10n.t(
+          'Pushed {0} to {1}: {2} of {3} changes applied; failed: {4}',
+          fileName,
+          server,
+          results.length - failed.length,
+          results.length,
+          failed.map((r) => `${r.step} (${r.message})`).join('; '),
+        ),
       );
     }
     return { plan, results };
@@ -142,7 +152,7 @@ export class SyncCommands {
 
   /** Replaces the file's `rules` and `groups` with the server's (comments and other properties kept). */
   async pull(args?: unknown): Promise<string | undefined> {
-    const fetched = await this.context.api.run('Quota: reading the server\'s rules and groups…', async (client, signal) => ({
+    const fetched = await this.context.api.run("Quota: reading the server's rules and groups…", async (client, signal) => ({
       rules: await client.listRules({ signal }),
       groups: await client.listGroups({ signal }),
       server: client.baseUrl,
@@ -155,12 +165,20 @@ export class SyncCommands {
     const edit = new vscode.WorkspaceEdit();
     edit.replace(document.uri, new vscode.Range(document.positionAt(0), document.positionAt(document.getText().length)), text);
     if (!(await vscode.workspace.applyEdit(edit))) {
-      void this.context.notifier.error(vscode.l10n.t('Could not write the server\'s rules into {0}.', vscode.workspace.asRelativePath(document.uri)));
+      void this.context.notifier.error(vscode.l10n.t("Could not write the server's rules into {0}.", vscode.workspace.asRelativePath(document.uri)));
       return undefined;
     }
     await vscode.window.showTextDocument(document);
     void this.context.notifier.info(
-      vscode.l10n.t('Pulled {0} rule{1} and {2} group{3} from {4} into {5} (not saved yet). Assignments are not listed by the API and were left as they were.', rules.length, rules.length === 1 ? '' : 's', groups.length, groups.length === 1 ? '' : 's', server, vscode.workspace.asRelativePath(document.uri)),
+      vscode.l10n.t(
+        'Pulled {0} rule{1} and {2} group{3} from {4} into {5} (not saved yet). Assignments are not listed by the API and were left as they were.',
+        rules.length,
+        rules.length === 1 ? '' : 's',
+        groups.length,
+        groups.length === 1 ? '' : 's',
+        server,
+        vscode.workspace.asRelativePath(document.uri),
+      ),
     );
     return text;
   }

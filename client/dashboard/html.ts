@@ -15,7 +15,7 @@ export interface PageOptions {
   notice?: string;
 }
 
-export function escapeHtml(value: string): string {
+function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
@@ -60,7 +60,10 @@ function groupsSection(model: DashboardModel): string {
   const groups = model.groups.map((group) => {
     const rules = group.rules.length
       ? group.rules
-          .map((rule) => `<li class="${rule.stands ? '' : 'is-over'}">${rule.stands ? '<span class="ok">✓ stands</span>' : '<span class="over">✗ fails</span>'} <strong>${escapeHtml(rule.name)}</strong>: ${size(rule.used)} of ${size(rule.limit)} on ${rule.subjects.map((s) => `<code>${escapeHtml(s)}</code>`).join(' + ') || 'no subject'}</li>`)
+          .map(
+            (rule) =>
+              `<li class="${rule.stands ? '' : 'is-over'}">${rule.stands ? '<span class="ok">✓ stands</span>' : '<span class="over">✗ fails</span>'} <strong>${escapeHtml(rule.name)}</strong>: ${size(rule.used)} of ${size(rule.limit)} on ${rule.subjects.map((s) => `<code>${escapeHtml(s)}</code>`).join(' + ') || 'no subject'}</li>`,
+          )
           .join('')
       : '<li>No rules: an empty group always stands.</li>';
     return `<section class="group" aria-label="group ${escapeHtml(group.name)}"><h3>${group.stands ? '<span class="ok">✓</span>' : '<span class="over">✗</span>'} ${escapeHtml(group.name)} ${group.stands ? 'stands' : 'fails'}</h3><ul>${rules}</ul></section>`;
@@ -80,7 +83,8 @@ function itemName(item: DashboardListItem): string {
 function listTable(id: string, title: string, items: DashboardListItem[], headers = ['Name', 'Size', 'Where'], caption = `${title} (${items.length})`): string {
   if (items.length === 0) return `<h3>${escapeHtml(title)}</h3><p class="muted">None.</p>`;
   const rows = items.map(
-    (item) => `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${itemName(item)}</th><td data-sort="${item.size}">${size(item.size)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
+    (item) =>
+      `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${itemName(item)}</th><td data-sort="${item.size}">${size(item.size)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
   );
   return table(id, caption, headers, rows);
 }

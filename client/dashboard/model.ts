@@ -27,11 +27,11 @@ export interface DashboardSubject {
   explanation: string;
 }
 
-export interface DashboardRule extends RuleVerdict {
+interface DashboardRule extends RuleVerdict {
   subjects: string[];
 }
 
-export interface DashboardGroup {
+interface DashboardGroup {
   name: string;
   stands: boolean;
   /** Failing rules first. */
@@ -64,7 +64,7 @@ export interface DashboardModel {
 }
 
 /** Forgejo reports a repository's size (git plus LFS) in KiB. */
-export const REPOSITORY_SIZE_UNIT = 1024;
+const REPOSITORY_SIZE_UNIT = 1024;
 
 /** A repository as a dashboard row: its size in bytes, and its page on the server. */
 export function repositoryListItem(repo: { full_name: string; size: number; private?: boolean; html_url?: string }): DashboardListItem {
@@ -109,13 +109,7 @@ export function dashboardFromQuotaInfo(account: string, quota: QuotaInfo, origin
   };
 }
 
-export function dashboardFromModel(
-  account: string,
-  model: QuotaModel,
-  usage: LeafUsage,
-  origin: DashboardModel['origin'],
-  profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE,
-): DashboardModel {
+export function dashboardFromModel(account: string, model: QuotaModel, usage: LeafUsage, origin: DashboardModel['origin'], profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): DashboardModel {
   const index = new QuotaIndex(model, profile);
   const resolved = index.groupListOf(account);
   const groups: DashboardGroup[] = resolved.map(({ group, rules }) => {

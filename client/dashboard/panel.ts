@@ -96,9 +96,8 @@ export class QuotaDashboard implements vscode.Disposable {
       if (typeof outcome === 'string') failure = outcome;
       else model = outcome;
     } else {
-      const outcome = await this.api.run(
-        target.kind === 'self' ? 'Quota: reading your quota…' : `Quota: reading the quota of "${target.account}"…`,
-        (client, signal) => (target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal)),
+      const outcome = await this.api.run(target.kind === 'self' ? 'Quota: reading your quota…' : `Quota: reading the quota of "${target.account}"…`, (client, signal) =>
+        target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal),
       );
       if (outcome.ok) model = outcome.value;
       else failure = outcome.message;
@@ -160,7 +159,7 @@ async function adminDashboard(client: QuotaApiClient, account: string, signal: A
 }
 
 /** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
-export async function fileDashboard(uri: vscode.Uri, account: string, readQuotaFile: QuotaFileReader): Promise<DashboardModel | string> {
+async function fileDashboard(uri: vscode.Uri, account: string, readQuotaFile: QuotaFileReader): Promise<DashboardModel | string> {
   const summary = await readQuotaFile(uri);
   const name = vscode.workspace.asRelativePath(uri);
   if (!summary) return `Could not show ${name}: the language server could not read it (see the Quota & State output).`;

@@ -28,11 +28,7 @@ async function startServerWorker(context: vscode.ExtensionContext): Promise<Work
   return new Worker(URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' })));
 }
 
-export function createLanguageClient(
-  context: vscode.ExtensionContext,
-  log: vscode.LogOutputChannel,
-  isQuotaDocument: (uri: vscode.Uri) => boolean = () => false,
-): LanguageClient {
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (uri: vscode.Uri) => boolean = () => false): LanguageClient {
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: log,

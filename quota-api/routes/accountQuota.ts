@@ -11,12 +11,7 @@ import { parsePaging, validateCheckSubject } from '../validation';
 import { setPageHeaders } from '../pagination';
 import { artifactJson, attachmentJson, packageJson, quotaInfo } from '../views';
 
-function sendPage<Row, Json>(
-  request: FastifyRequest,
-  reply: FastifyReply,
-  read: (account: Account, offset: number, limit: number) => Page<Row>,
-  toJson: (row: Row, appUrl: string) => Json,
-): Json[] {
+function sendPage<Row, Json>(request: FastifyRequest, reply: FastifyReply, read: (account: Account, offset: number, limit: number) => Page<Row>, toJson: (row: Row, appUrl: string) => Json): Json[] {
   const paging = parsePaging(request.query as Record<string, unknown>);
   const page = read(request.quotaAccount!, (paging.page - 1) * paging.limit, paging.limit);
   const appUrl = appUrlOf(request);
@@ -36,8 +31,12 @@ function describe(prefix: string) {
     info: { ...base, operationId: id('GetQuota'), summary: `Get quota information for ${whose}`, success: answers.ok('QuotaInfo'), errors },
     check: { ...base, operationId: id('CheckQuota'), summary: `Check if ${whose} is over quota for a given subject`, query: SUBJECT_QUERY, success: answers.boolean, errors: [...errors, 422] },
     list: (what: string, definition: string) => ({
-      ...base, operationId: id(`ListQuota${what}`), summary: `List the ${what.toLowerCase()} affecting ${whose}'s quota`,
-      query: PAGING_QUERY, success: answers.ok(definition), errors,
+      ...base,
+      operationId: id(`ListQuota${what}`),
+      summary: `List the ${what.toLowerCase()} affecting ${whose}'s quota`,
+      query: PAGING_QUERY,
+      success: answers.ok(definition),
+      errors,
     }),
   };
 }

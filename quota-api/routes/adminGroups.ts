@@ -27,19 +27,26 @@ function inlineRules(rules: CreateQuotaGroupOptions['rules'] | null | undefined)
 }
 
 export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get('/admin/quota/groups', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaGroups', summary: 'List the available quota groups', success: answers.ok('QuotaGroupList'), errors: [401, 403] }),
-  }, async () => store.listGroups().map((group) => groupInfo(group)));
+  api.get(
+    '/admin/quota/groups',
+    {
+      config: ADMIN,
+      schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaGroups', summary: 'List the available quota groups', success: answers.ok('QuotaGroupList'), errors: [401, 403] }),
+    },
+    async () => store.listGroups().map((group) => groupInfo(group)),
+  );
 
   api.post<{ Body: Partial<CreateQuotaGroupOptions> }>(
     '/admin/quota/groups',
     {
       config: ADMIN,
       schema: operation({
-        ...ADMIN_DOC, operationId: 'adminCreateQuotaGroup', summary: 'Create a new quota group',
+        ...ADMIN_DOC,
+        operationId: 'adminCreateQuotaGroup',
+        summary: 'Create a new quota group',
         body: { name: 'group', definition: 'CreateQuotaGroupOptions', description: 'Definition of the quota group' },
-        success: answers.created('QuotaGroup'), errors: [400, 401, 403, 409, 422],
+        success: answers.created('QuotaGroup'),
+        errors: [400, 401, 403, 409, 422],
       }),
     },
     async (request, reply) => {
@@ -49,59 +56,127 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
     },
   );
 
-  api.get<{ Params: GroupParams }>('/admin/quota/groups/:quotagroup', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminGetQuotaGroup', summary: 'Get information about the quota group', params: ['quotagroup'], success: answers.ok('QuotaGroup'), errors: [400, 401, 403, 404] }),
-  }, async (request) =>
-    groupInfo(store.getGroup(request.params.quotagroup)),
+  api.get<{ Params: GroupParams }>(
+    '/admin/quota/groups/:quotagroup',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminGetQuotaGroup',
+        summary: 'Get information about the quota group',
+        params: ['quotagroup'],
+        success: answers.ok('QuotaGroup'),
+        errors: [400, 401, 403, 404],
+      }),
+    },
+    async (request) => groupInfo(store.getGroup(request.params.quotagroup)),
   );
 
-  api.delete<{ Params: GroupParams }>('/admin/quota/groups/:quotagroup', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaGroup', summary: 'Delete a quota group', params: ['quotagroup'], success: answers.noContent, errors: [400, 401, 403, 404] }),
-  }, async (request, reply) => {
-    store.deleteGroup(request.params.quotagroup);
-    return reply.code(204).send();
-  });
+  api.delete<{ Params: GroupParams }>(
+    '/admin/quota/groups/:quotagroup',
+    {
+      config: ADMIN,
+      schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaGroup', summary: 'Delete a quota group', params: ['quotagroup'], success: answers.noContent, errors: [400, 401, 403, 404] }),
+    },
+    async (request, reply) => {
+      store.deleteGroup(request.params.quotagroup);
+      return reply.code(204).send();
+    },
+  );
 
   type GroupRuleParams = GroupParams & { quotarule: string };
-  api.put<{ Params: GroupRuleParams }>('/admin/quota/groups/:quotagroup/rules/:quotarule', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminAddRuleToQuotaGroup', summary: 'Adds a rule to a quota group', params: ['quotagroup', 'quotarule'], success: answers.noContent, errors: [400, 401, 403, 404, 409, 422] }),
-  }, async (request, reply) => {
-    store.addRuleToGroup(request.params.quotagroup, request.params.quotarule);
-    return reply.code(204).send();
-  });
-  api.delete<{ Params: GroupRuleParams }>('/admin/quota/groups/:quotagroup/rules/:quotarule', {
-    config: ADMIN,
-    // 204, as Forgejo's handler answers; its document says 201.
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminRemoveRuleFromQuotaGroup', summary: 'Removes a rule from a quota group', params: ['quotagroup', 'quotarule'], success: answers.noContent, errors: [400, 401, 403, 404] }),
-  }, async (request, reply) => {
-    store.removeRuleFromGroup(request.params.quotagroup, request.params.quotarule);
-    return reply.code(204).send();
-  });
+  api.put<{ Params: GroupRuleParams }>(
+    '/admin/quota/groups/:quotagroup/rules/:quotarule',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminAddRuleToQuotaGroup',
+        summary: 'Adds a rule to a quota group',
+        params: ['quotagroup', 'quotarule'],
+        success: answers.noContent,
+        errors: [400, 401, 403, 404, 409, 422],
+      }),
+    },
+    async (request, reply) => {
+      store.addRuleToGroup(request.params.quotagroup, request.params.quotarule);
+      return reply.code(204).send();
+    },
+  );
+  api.delete<{ Params: GroupRuleParams }>(
+    '/admin/quota/groups/:quotagroup/rules/:quotarule',
+    {
+      config: ADMIN,
+      // 204, as Forgejo's handler answers; its document says 201.
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminRemoveRuleFromQuotaGroup',
+        summary: 'Removes a rule from a quota group',
+        params: ['quotagroup', 'quotarule'],
+        success: answers.noContent,
+        errors: [400, 401, 403, 404],
+      }),
+    },
+    async (request, reply) => {
+      store.removeRuleFromGroup(request.params.quotagroup, request.params.quotarule);
+      return reply.code(204).send();
+    },
+  );
 
-  api.get<{ Params: GroupParams }>('/admin/quota/groups/:quotagroup/users', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminListUsersInQuotaGroup', summary: 'List users in a quota group', params: ['quotagroup'], success: answers.list('User'), errors: [400, 401, 403, 404] }),
-  }, async (request) => {
-    const appUrl = appUrlOf(request);
-    return store.membersOf(request.params.quotagroup).map((account) => userJson(account, appUrl));
-  });
+  api.get<{ Params: GroupParams }>(
+    '/admin/quota/groups/:quotagroup/users',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminListUsersInQuotaGroup',
+        summary: 'List users in a quota group',
+        params: ['quotagroup'],
+        success: answers.list('User'),
+        errors: [400, 401, 403, 404],
+      }),
+    },
+    async (request) => {
+      const appUrl = appUrlOf(request);
+      return store.membersOf(request.params.quotagroup).map((account) => userJson(account, appUrl));
+    },
+  );
 
   type GroupUserParams = GroupParams & { username: string };
-  api.put<{ Params: GroupUserParams }>('/admin/quota/groups/:quotagroup/users/:username', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminAddUserToQuotaGroup', summary: 'Add a user to a quota group', params: ['quotagroup', 'username'], success: answers.noContent, errors: [400, 401, 403, 404, 409, 422] }),
-  }, async (request, reply) => {
-    store.addAccountToGroup(request.params.quotagroup, request.params.username);
-    return reply.code(204).send();
-  });
-  api.delete<{ Params: GroupUserParams }>('/admin/quota/groups/:quotagroup/users/:username', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminRemoveUserFromQuotaGroup', summary: 'Remove a user from a quota group', params: ['quotagroup', 'username'], success: answers.noContent, errors: [400, 401, 403, 404] }),
-  }, async (request, reply) => {
-    store.removeAccountFromGroup(request.params.quotagroup, request.params.username);
-    return reply.code(204).send();
-  });
+  api.put<{ Params: GroupUserParams }>(
+    '/admin/quota/groups/:quotagroup/users/:username',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminAddUserToQuotaGroup',
+        summary: 'Add a user to a quota group',
+        params: ['quotagroup', 'username'],
+        success: answers.noContent,
+        errors: [400, 401, 403, 404, 409, 422],
+      }),
+    },
+    async (request, reply) => {
+      store.addAccountToGroup(request.params.quotagroup, request.params.username);
+      return reply.code(204).send();
+    },
+  );
+  api.delete<{ Params: GroupUserParams }>(
+    '/admin/quota/groups/:quotagroup/users/:username',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminRemoveUserFromQuotaGroup',
+        summary: 'Remove a user from a quota group',
+        params: ['quotagroup', 'username'],
+        success: answers.noContent,
+        errors: [400, 401, 403, 404],
+      }),
+    },
+    async (request, reply) => {
+      store.removeAccountFromGroup(request.params.quotagroup, request.params.username);
+      return reply.code(204).send();
+    },
+  );
 }

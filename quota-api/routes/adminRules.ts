@@ -13,19 +13,26 @@ const ADMIN_DOC = { tags: ['admin'] };
 type RuleParams = { quotarule: string };
 
 export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get('/admin/quota/rules', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaRules', summary: 'List the available quota rules', success: answers.list('QuotaRuleInfo'), errors: [401, 403] }),
-  }, async () => store.listRules().map((rule) => ruleInfo(rule)));
+  api.get(
+    '/admin/quota/rules',
+    {
+      config: ADMIN,
+      schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaRules', summary: 'List the available quota rules', success: answers.list('QuotaRuleInfo'), errors: [401, 403] }),
+    },
+    async () => store.listRules().map((rule) => ruleInfo(rule)),
+  );
 
   api.post<{ Body: Partial<CreateQuotaRuleOptions> }>(
     '/admin/quota/rules',
     {
       config: ADMIN,
       schema: operation({
-        ...ADMIN_DOC, operationId: 'adminCreateQuotaRule', summary: 'Create a new quota rule',
+        ...ADMIN_DOC,
+        operationId: 'adminCreateQuotaRule',
+        summary: 'Create a new quota rule',
         body: { name: 'rule', definition: 'CreateQuotaRuleOptions', description: 'Definition of the quota rule' },
-        success: answers.created('QuotaRuleInfo'), errors: [400, 401, 403, 409, 422],
+        success: answers.created('QuotaRuleInfo'),
+        errors: [400, 401, 403, 409, 422],
       }),
     },
     async (request, reply) => {
@@ -38,11 +45,20 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     },
   );
 
-  api.get<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminGetQuotaRule', summary: 'Get information about a quota rule', params: ['quotarule'], success: answers.ok('QuotaRuleInfo'), errors: [400, 401, 403, 404] }),
-  }, async (request) =>
-    ruleInfo(store.getRule(request.params.quotarule)),
+  api.get<{ Params: RuleParams }>(
+    '/admin/quota/rules/:quotarule',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminGetQuotaRule',
+        summary: 'Get information about a quota rule',
+        params: ['quotarule'],
+        success: answers.ok('QuotaRuleInfo'),
+        errors: [400, 401, 403, 404],
+      }),
+    },
+    async (request) => ruleInfo(store.getRule(request.params.quotarule)),
   );
 
   api.patch<{ Params: RuleParams; Body: { limit?: number | null; subjects?: string[] | null } }>(
@@ -50,9 +66,13 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     {
       config: ADMIN,
       schema: operation({
-        ...ADMIN_DOC, operationId: 'adminEditQuotaRule', summary: 'Change an existing quota rule', params: ['quotarule'],
+        ...ADMIN_DOC,
+        operationId: 'adminEditQuotaRule',
+        summary: 'Change an existing quota rule',
+        params: ['quotarule'],
         body: { name: 'rule', definition: 'EditQuotaRuleOptions', description: 'Quota rule to change' },
-        success: answers.ok('QuotaRuleInfo'), errors: [400, 401, 403, 404, 422],
+        success: answers.ok('QuotaRuleInfo'),
+        errors: [400, 401, 403, 404, 422],
       }),
     },
     async (request) => {
@@ -67,11 +87,15 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     },
   );
 
-  api.delete<{ Params: RuleParams }>('/admin/quota/rules/:quotarule', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaRule', summary: 'Deletes a quota rule', params: ['quotarule'], success: answers.noContent, errors: [400, 401, 403, 404] }),
-  }, async (request, reply) => {
-    store.deleteRule(request.params.quotarule);
-    return reply.code(204).send();
-  });
+  api.delete<{ Params: RuleParams }>(
+    '/admin/quota/rules/:quotarule',
+    {
+      config: ADMIN,
+      schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaRule', summary: 'Deletes a quota rule', params: ['quotarule'], success: answers.noContent, errors: [400, 401, 403, 404] }),
+    },
+    async (request, reply) => {
+      store.deleteRule(request.params.quotarule);
+      return reply.code(204).send();
+    },
+  );
 }

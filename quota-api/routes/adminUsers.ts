@@ -12,23 +12,38 @@ const ADMIN_DOC = { tags: ['admin'] };
 type UserParams = { username: string };
 
 export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get<{ Params: UserParams }>('/admin/users/:username/quota', {
-    config: ADMIN,
-    schema: operation({ ...ADMIN_DOC, operationId: 'adminGetUserQuota', summary: "Get the user's quota info", params: ['username'], success: answers.ok('QuotaInfo'), errors: [400, 401, 403, 404, 422] }),
-  }, async (request) => {
-    const account = store.findAccount(request.params.username);
-    if (!account) throw userNotFound(request.params.username);
-    return quotaInfo(store, account, 'show-names');
-  });
+  api.get<{ Params: UserParams }>(
+    '/admin/users/:username/quota',
+    {
+      config: ADMIN,
+      schema: operation({
+        ...ADMIN_DOC,
+        operationId: 'adminGetUserQuota',
+        summary: "Get the user's quota info",
+        params: ['username'],
+        success: answers.ok('QuotaInfo'),
+        errors: [400, 401, 403, 404, 422],
+      }),
+    },
+    async (request) => {
+      const account = store.findAccount(request.params.username);
+      if (!account) throw userNotFound(request.params.username);
+      return quotaInfo(store, account, 'show-names');
+    },
+  );
 
   api.post<{ Params: UserParams; Body: Partial<SetUserQuotaGroupsOptions> }>(
     '/admin/users/:username/quota/groups',
     {
       config: ADMIN,
       schema: operation({
-        ...ADMIN_DOC, operationId: 'adminSetUserQuotaGroups', summary: "Set the user's quota groups to a given list.", params: ['username'],
+        ...ADMIN_DOC,
+        operationId: 'adminSetUserQuotaGroups',
+        summary: "Set the user's quota groups to a given list.",
+        params: ['username'],
         body: { name: 'groups', definition: 'SetUserQuotaGroupsOptions', description: 'quota group to remove a user from' },
-        success: answers.noContent, errors: [400, 401, 403, 404, 422],
+        success: answers.noContent,
+        errors: [400, 401, 403, 404, 422],
       }),
     },
     async (request, reply) => {

@@ -13,8 +13,28 @@ import { repositoryJson } from '../views';
 
 /** `sort` × `order` of /repos/search (Forgejo's OrderByMap). */
 const SEARCH_ORDER_SQL: Record<string, Record<string, string>> = {
-  asc: { alpha: 'owner ASC, name ASC', created: 'id ASC', updated: 'id ASC', size: '(git_size + lfs_size) ASC', git_size: 'git_size ASC', lfs_size: 'lfs_size ASC', id: 'id ASC', stars: 'id ASC', forks: 'id ASC' },
-  desc: { alpha: 'owner DESC, name DESC', created: 'id DESC', updated: 'id DESC', size: '(git_size + lfs_size) DESC', git_size: 'git_size DESC', lfs_size: 'lfs_size DESC', id: 'id DESC', stars: 'id DESC', forks: 'id DESC' },
+  asc: {
+    alpha: 'owner ASC, name ASC',
+    created: 'id ASC',
+    updated: 'id ASC',
+    size: '(git_size + lfs_size) ASC',
+    git_size: 'git_size ASC',
+    lfs_size: 'lfs_size ASC',
+    id: 'id ASC',
+    stars: 'id ASC',
+    forks: 'id ASC',
+  },
+  desc: {
+    alpha: 'owner DESC, name DESC',
+    created: 'id DESC',
+    updated: 'id DESC',
+    size: '(git_size + lfs_size) DESC',
+    git_size: 'git_size DESC',
+    lfs_size: 'lfs_size DESC',
+    id: 'id DESC',
+    stars: 'id DESC',
+    forks: 'id DESC',
+  },
 };
 
 /**
@@ -41,53 +61,67 @@ const SEARCH_QUERY = {
 } as const;
 
 export function registerRepoRoutes(api: FastifyInstance, store: QuotaStore): void {
-  api.get('/user/repos', {
-    config: { access: 'user' },
-    schema: operation({
-      operationId: 'userCurrentListRepos', summary: 'List the repos that the authenticated user owns', tags: ['user'],
-      query: { ...PAGING_QUERY, order_by: { type: 'string', enum: Object.keys(REPOSITORY_ORDER_SQL), description: 'order the repositories' } },
-      success: answers.list('Repository'), errors: [401, 403, 422],
-    }),
-  }, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    const orderBy = (firstValue(query.order_by) ?? '').trim();
-    let orderSql = 'name ASC';
-    if (orderBy !== '') {
-      if (!Object.prototype.hasOwnProperty.call(REPOSITORY_ORDER_SQL, orderBy)) throw unprocessable('invalid order_by');
-      orderSql = REPOSITORY_ORDER_SQL[orderBy];
-    }
-    const paging = parsePaging(query);
-    const viewer = request.account!;
-    const page = store.repositories(viewer, { ownedBy: viewer, orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
-    setPageHeaders(request, reply, paging, page.total);
-    const appUrl = appUrlOf(request);
-    return page.items.map((row) => repositoryJson(row, viewer, appUrl));
-  });
+  api.get(
+    '/user/repos',
+    {
+      config: { access: 'user' },
+      schema: operation({
+        operationId: 'userCurrentListRepos',
+        summary: 'List the repos that the authenticated user owns',
+        tags: ['user'],
+        query: { ...PAGING_QUERY, order_by: { type: 'string', enum: Object.keys(REPOSITORY_ORDER_SQL), description: 'order the repositories' } },
+        success: answers.list('Repository'),
+        errors: [401, 403, 422],
+      }),
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      const orderBy = (firstValue(query.order_by) ?? '').trim();
+      let orderSql = 'name ASC';
+      if (orderBy !== '') {
+        if (!Object.prototype.hasOwnProperty.call(REPOSITORY_ORDER_SQL, orderBy)) throw unprocessable('invalid order_by');
+        orderSql = REPOSITORY_ORDER_SQL[orderBy];
+      }
+      const paging = parsePaging(query);
+      const viewer = request.account!;
+      const page = store.repositories(viewer, { ownedBy: viewer, orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
+      setPageHeaders(request, reply, paging, page.total);
+      const appUrl = appUrlOf(request);
+      return page.items.map((row) => repositoryJson(row, viewer, appUrl));
+    },
+  );
 
-  api.get('/repos/search', {
-    config: { access: 'user' },
-    schema: operation({
-      operationId: 'repoSearch', summary: 'Search for repositories', tags: ['repository'],
-      query: SEARCH_QUERY,
-      success: answers.ok('SearchResults'), errors: [401, 422],
-    }),
-  }, async (request, reply) => {
-    const query = request.query as Record<string, unknown>;
-    let orderSql = 'name ASC';
-    const sort = firstValue(query.sort) ?? '';
-    if (sort !== '') {
-      const order = firstValue(query.order) || 'asc';
-      const byOrder = Object.prototype.hasOwnProperty.call(SEARCH_ORDER_SQL, order) ? SEARCH_ORDER_SQL[order] : undefined;
-      if (!byOrder) throw unprocessable(`Invalid sort order: "${order}"`);
-      if (!Object.prototype.hasOwnProperty.call(byOrder, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
-      orderSql = byOrder[sort];
-    }
-    const paging = parsePaging(query);
-    const viewer = request.account!;
-    const page = store.repositories(viewer, { orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
-    setPageHeaders(request, reply, paging, page.total);
-    const appUrl = appUrlOf(request);
-    const data = page.items.map((row) => repositoryJson(row, store.findAccount(row.owner) ?? viewer, appUrl));
-    return { ok: true, data };
-  });
+  api.get(
+    '/repos/search',
+    {
+      config: { access: 'user' },
+      schema: operation({
+        operationId: 'repoSearch',
+        summary: 'Search for repositories',
+        tags: ['repository'],
+        query: SEARCH_QUERY,
+        success: answers.ok('SearchResults'),
+        errors: [401, 422],
+      }),
+    },
+    async (request, reply) => {
+      const query = request.query as Record<string, unknown>;
+      let orderSql = 'name ASC';
+      const sort = firstValue(query.sort) ?? '';
+      if (sort !== '') {
+        const order = firstValue(query.order) || 'asc';
+        const byOrder = Object.prototype.hasOwnProperty.call(SEARCH_ORDER_SQL, order) ? SEARCH_ORDER_SQL[order] : undefined;
+        if (!byOrder) throw unprocessable(`Invalid sort order: "${order}"`);
+        if (!Object.prototype.hasOwnProperty.call(byOrder, sort)) throw unprocessable(`Invalid sort mode: "${sort}"`);
+        orderSql = byOrder[sort];
+      }
+      const paging = parsePaging(query);
+      const viewer = request.account!;
+      const page = store.repositories(viewer, { orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
+      setPageHeaders(request, reply, paging, page.total);
+      const appUrl = appUrlOf(request);
+      const data = page.items.map((row) => repositoryJson(row, store.findAccount(row.owner) ?? viewer, appUrl));
+      return { ok: true, data };
+    },
+  );
 }

@@ -31,7 +31,7 @@ function plural(count: number, word: string): string {
   return `${count} ${word}${count === 1 ? '' : 's'}`;
 }
 
-export function summary(reports: FileReport[]): string {
+function summary(reports: FileReport[]): string {
   const checked = reports.filter((r) => r.kind);
   const skipped = reports.length - checked.length;
   const problems = checked.reduce((sum, r) => sum + r.diagnostics.length, 0);
@@ -99,15 +99,12 @@ const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'er
  * Rule ids carry the file kind (`state/syntax`, `quota/syntax`): both kinds have a `syntax` and a
  * `schema` code with different meanings, and SARIF rule ids must be unique within a run.
  */
-export function sarifRuleId(kind: DocumentKind, code: string): string {
+function sarifRuleId(kind: DocumentKind, code: string): string {
   return `${kind}/${code}`;
 }
 
 function sarifRules(): { kind: DocumentKind; info: CodeInfo }[] {
-  return [
-    ...codeList(STATE_CODES).map((info) => ({ kind: 'state' as const, info })),
-    ...codeList(QUOTA_CODES).map((info) => ({ kind: 'quota' as const, info })),
-  ];
+  return [...codeList(STATE_CODES).map((info) => ({ kind: 'state' as const, info })), ...codeList(QUOTA_CODES).map((info) => ({ kind: 'quota' as const, info }))];
 }
 
 /** A relative path as a URI reference (each segment percent-encoded), or a file URL when outside. */
@@ -126,7 +123,7 @@ function region(range: Range) {
   };
 }
 
-export function sarifLog(reports: FileReport[], options: { cwd: string; version: string }) {
+function sarifLog(reports: FileReport[], options: { cwd: string; version: string }) {
   const rules = sarifRules();
   const ruleIndex = new Map(rules.map((r, i) => [sarifRuleId(r.kind, r.info.code), i]));
   const results = [];

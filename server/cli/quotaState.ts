@@ -16,6 +16,7 @@ import {
   knownCodes,
   mergeSeverity,
   ProjectConfigError,
+  resolveStateSchema,
   type ProjectConfig,
   type ReadIfExists,
 } from '../../shared/projectConfig';
@@ -25,7 +26,7 @@ import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, 
 import { formatSize } from '../../shared/quota/sizes';
 import { stringifyJsonExact } from '../../shared/api/json';
 import { canonicalSubject, suggestSubjects } from '../../shared/quota/subjects';
-import { DEFAULT_STATE_SCHEMA_MODE, isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state/codes';
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { InputError, parseArguments, UsageError } from './args';
 import { appIniGroupSources, settingsText, withServerConfig } from './appIniConfig';
@@ -109,7 +110,7 @@ export interface CliIO {
   cwd: string;
 }
 
-export function runCli(argv: string[], io: CliIO): number {
+function runCli(argv: string[], io: CliIO): number {
   const [command, ...rest] = argv;
   try {
     if (command === '--version' || command === '-v') {
@@ -164,9 +165,7 @@ function readOrFail(path: string, io: CliIO, display: string): string {
   } catch (error) {
     if (error instanceof FileRefusedError) throw new InputError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
-    throw new InputError(
-      code === 'ENOENT' ? `no such file: ${display}` : code === 'EISDIR' ? `${display} is a folder, not a file` : `cannot read ${display}: ${code ?? String(error)}`,
-    );
+    throw new InputError(code === 'ENOENT' ? `no such file: ${display}` : code === 'EISDIR' ? `${display} is a folder, not a file` : `cannot read ${display}: ${code ?? String(error)}`);
   }
 }
 
@@ -293,7 +292,7 @@ export function checkOne(file: string, options: CheckOptions, io: CliIO, configs
     const config = configs.for(file);
     const kind = kindOf(file, text, config);
     const severity = mergeSeverity(config?.severity, options.cliSeverity);
-    const stateSchema = options.cliSchema ?? config?.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE;
+    const stateSchema = resolveStateSchema({ commandLine: options.cliSchema, projectConfig: config });
     const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
     return { report: { file: display, path: file, kind, diagnostics } };
   } catch (error) {
@@ -315,13 +314,7 @@ function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): numb
   }
   const format = plan.format;
   const output =
-    format === 'json'
-      ? jsonReport(reports)
-      : format === 'github'
-        ? githubReport(reports)
-        : format === 'sarif'
-          ? sarifReport(reports, { cwd: io.cwd, version: PACKAGE_VERSION })
-          : textReport(reports);
+    format === 'json' ? jsonReport(reports) : format === 'github' ? githubReport(reports) : format === 'sarif' ? sarifReport(reports, { cwd: io.cwd, version: PACKAGE_VERSION }) : textReport(reports);
   io.stdout(output);
   if (failed) return 2;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
@@ -331,7 +324,11 @@ function check(args: string[], io: CliIO): number {
   const plan = planCheck(args, io);
   if (!plan) return 0;
   const configs = new ProjectConfigs(io);
-  return finishCheck(plan, plan.files.map((file) => checkOne(file, plan.options, io, configs)), io);
+  return finishCheck(
+    plan,
+    plan.files.map((file) => checkOne(file, plan.options, io, configs)),
+    io,
+  );
 }
 
 /** Analyses a check's files on several threads; outcomes in the order of `plan.files`. */
@@ -349,7 +346,11 @@ export async function runCliParallel(argv: string[], io: CliIO, checkInParallel:
     const jobs = Math.min(plan.jobs ?? defaultJobs, plan.files.length);
     if (jobs <= 1) {
       const configs = new ProjectConfigs(io);
-      return finishCheck(plan, plan.files.map((file) => checkOne(file, plan.options, io, configs)), io);
+      return finishCheck(
+        plan,
+        plan.files.map((file) => checkOne(file, plan.options, io, configs)),
+        io,
+      );
     }
     return finishCheck(plan, await checkInParallel(plan, jobs), io);
   } catch (error) {
@@ -379,7 +380,10 @@ function fix(args: string[], io: CliIO): number {
     if (remaining.length > 0) {
       const applied = result.applied.length ? ` after ${result.applied.length} fix${result.applied.length === 1 ? '' : 'es'}` : '';
       io.stdout(
-        [`${display}: ${remaining.length} error${remaining.length === 1 ? '' : 's'} remain${remaining.length === 1 ? 's' : ''}${applied}; nothing written`, ...remaining.map((d: Diagnostic) => `  ${located(display, d)}`)].join('\n'),
+        [
+          `${display}: ${remaining.length} error${remaining.length === 1 ? '' : 's'} remain${remaining.length === 1 ? 's' : ''}${applied}; nothing written`,
+          ...remaining.map((d: Diagnostic) => `  ${located(display, d)}`),
+        ].join('\n'),
       );
       return 'invalid' as const;
     }
@@ -464,8 +468,12 @@ function reportText(report: EvaluationReport, analysis: QuotaAnalysis, forgejo: 
         lines.push(`    ${rule.stands ? 'ok  ' : 'OVER'} ${rule.name}: ${formatSize(rule.used)} used of ${formatSize(rule.limit)}`);
       }
     }
-    const denied = Object.entries(account.checks).filter(([, allowed]) => !allowed).map(([s]) => s);
-    const allowed = Object.entries(account.checks).filter(([, ok]) => ok).map(([s]) => s);
+    const denied = Object.entries(account.checks)
+      .filter(([, allowed]) => !allowed)
+      .map(([s]) => s);
+    const allowed = Object.entries(account.checks)
+      .filter(([, ok]) => ok)
+      .map(([s]) => s);
     if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
     else {
       lines.push(`  over quota for ${denied.join(', ')}`);

@@ -9,17 +9,7 @@ import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readdirSync, 
 import { basename, dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gunzipSync, gzipSync } from 'node:zlib';
-import {
-  clearPending,
-  moveResources,
-  openState,
-  removeResources,
-  renameResource,
-  repairState,
-  setFlag,
-  SurgeryError,
-  type SurgeryOutcome,
-} from '../../shared/state/surgery';
+import { clearPending, moveResources, openState, removeResources, renameResource, repairState, setFlag, SurgeryError, type SurgeryOutcome } from '../../shared/state/surgery';
 import { InputError, parseArguments, UsageError } from './args';
 import { MAX_FILE_BYTES } from './files';
 
@@ -185,7 +175,7 @@ function pretty(text: string): string {
 }
 
 function diffOf(file: LoadedFile, before: string, after: string): string {
-  return createTwoFilesPatch(`a/${file.display.replace(/^\/+/, "")}`, `b/${file.display.replace(/^\/+/, "")}`, pretty(before), pretty(after), '', '', { context: 3 }).replace(/^=+\n/, '');
+  return createTwoFilesPatch(`a/${file.display.replace(/^\/+/, '')}`, `b/${file.display.replace(/^\/+/, '')}`, pretty(before), pretty(after), '', '', { context: 3 }).replace(/^=+\n/, '');
 }
 
 interface FileResult {
@@ -383,12 +373,7 @@ export function runStateCommand(args: string[], io: StateIO): number {
   }
 }
 
-function runOperation(
-  op: string,
-  doc: ReturnType<typeof openState>,
-  targets: string[],
-  flags: { all: boolean; force: boolean; targetDependents: boolean },
-): SurgeryOutcome {
+function runOperation(op: string, doc: ReturnType<typeof openState>, targets: string[], flags: { all: boolean; force: boolean; targetDependents: boolean }): SurgeryOutcome {
   switch (op) {
     case 'remove':
       return removeResources(doc, targets, { all: flags.all, force: flags.force, targetDependents: flags.targetDependents });

@@ -26,7 +26,7 @@ function validParams(params: unknown, fields: { position?: boolean; range?: bool
     (!fields.newName || typeof p.newName === 'string') &&
     (!fields.diagnostics ||
       (Array.isArray((p.context as { diagnostics?: unknown } | undefined)?.diagnostics) &&
-        ((p.context as { diagnostics: unknown[] }).diagnostics.every((d) => typeof d === 'object' && d !== null && isRange((d as { range?: unknown }).range)))));
+        (p.context as { diagnostics: unknown[] }).diagnostics.every((d) => typeof d === 'object' && d !== null && isRange((d as { range?: unknown }).range))));
   if (!ok) throw new ResponseError(ErrorCodes.InvalidParams, 'Malformed request parameters');
 }
 
@@ -35,7 +35,7 @@ export function registerRequests(workspace: ServerWorkspace): void {
   const withMode = <T>(uri: string, what: string, token: Parameters<typeof runSafe>[2], fallback: T, call: (m: NonNullable<ReturnType<ServerWorkspace['modeOf']>>) => T | undefined) =>
     runSafe(workspace, what, token, fallback, () => {
       const target = workspace.modeOf(uri);
-      return target ? call(target) ?? fallback : fallback;
+      return target ? (call(target) ?? fallback) : fallback;
     });
 
   connection.onHover((p, token) => (validParams(p, { position: true }), withMode(p.textDocument.uri, 'Hover', token, null, ({ mode, document }) => mode.hover?.(document, p.position, token))));
@@ -45,9 +45,7 @@ export function registerRequests(workspace: ServerWorkspace): void {
   });
   connection.onReferences((p, token) => {
     validParams(p, { position: true });
-    return withMode(p.textDocument.uri, 'References', token, null, ({ mode, document }) =>
-      mode.references?.(document, p.position, p.context?.includeDeclaration === true, token),
-    );
+    return withMode(p.textDocument.uri, 'References', token, null, ({ mode, document }) => mode.references?.(document, p.position, p.context?.includeDeclaration === true, token));
   });
   connection.onPrepareRename((p, token) => {
     validParams(p, { position: true });

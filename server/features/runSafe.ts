@@ -5,13 +5,7 @@
 import { ResponseError, type CancellationToken } from 'vscode-languageserver';
 import type { ServerWorkspace } from '../workspace';
 
-export async function runSafe<T>(
-  workspace: ServerWorkspace,
-  what: string,
-  token: CancellationToken | undefined,
-  fallback: T,
-  handler: () => T | Promise<T>,
-): Promise<T> {
+export async function runSafe<T>(workspace: ServerWorkspace, what: string, token: CancellationToken | undefined, fallback: T, handler: () => T | Promise<T>): Promise<T> {
   if (token?.isCancellationRequested) return fallback;
   try {
     const result = await handler();
@@ -19,7 +13,7 @@ export async function runSafe<T>(
   } catch (error) {
     // Deliberate answers (e.g. "that name is taken" for a rename) go back to the client as errors.
     if (error instanceof ResponseError) throw error;
-    workspace.logError(`${what} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+    workspace.logError(`${what} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     return fallback;
   }
 }

@@ -6,31 +6,12 @@
  * description is the operation's report. The operations themselves are shared/state/surgery's.
  */
 import * as l10n from '@vscode/l10n';
-import {
-  CodeActionKind,
-  ErrorCodes,
-  LSPErrorCodes,
-  ResponseError,
-  type AnnotatedTextEdit,
-  type CodeAction,
-  type CodeActionContext,
-  type Range,
-  type TextDocumentEdit,
-} from 'vscode-languageserver';
+import { CodeActionKind, ErrorCodes, LSPErrorCodes, ResponseError, type AnnotatedTextEdit, type CodeAction, type CodeActionContext, type Range, type TextDocumentEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
 import type { StateDocument } from '../../shared/state/services/context';
 import { resourceName } from '../../shared/state/services/context';
-import {
-  describeReport,
-  pendingAt,
-  pendingOperations,
-  reportOf,
-  runSurgery,
-  SURGERY_OPERATIONS,
-  surgeryTargetAt,
-  targetOf,
-} from '../../shared/state/services/surgery';
+import { describeReport, pendingAt, pendingOperations, reportOf, runSurgery, SURGERY_OPERATIONS, surgeryTargetAt, targetOf } from '../../shared/state/services/surgery';
 import type { SurgeryOutcome } from '../../shared/state/surgery';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { toLspEdits } from '../convert';
@@ -38,10 +19,10 @@ import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';
 
 /** The one change annotation id of a surgery edit. */
-export const SURGERY_ANNOTATION = 'quotaState.surgery';
+const SURGERY_ANNOTATION = 'quotaState.surgery';
 
 /** Code action kinds: `refactor.rewrite.state.<operation>`. */
-export const SURGERY_KIND = (operation: string) => `${CodeActionKind.RefactorRewrite}.state.${operation}`;
+const SURGERY_KIND = (operation: string) => `${CodeActionKind.RefactorRewrite}.state.${operation}`;
 
 export interface SurgeryHost {
   /** The parsed state document (snapshot + navigation) of an open state document. */
@@ -93,12 +74,17 @@ function validSurgeryParams(params: SurgeryParams): void {
     optional(params.targetDependents, 'boolean') &&
     optional(params.force, 'boolean') &&
     optional(params.includeParents, 'boolean') &&
-    (dest === undefined || (typeof dest === 'object' && dest !== null && typeof dest.uri === 'string' && typeof dest.text === 'string' && (dest.version === undefined || dest.version === null || typeof dest.version === 'number')));
+    (dest === undefined ||
+      (typeof dest === 'object' &&
+        dest !== null &&
+        typeof dest.uri === 'string' &&
+        typeof dest.text === 'string' &&
+        (dest.version === undefined || dest.version === null || typeof dest.version === 'number')));
   if (!ok) throw new ResponseError(ErrorCodes.InvalidParams, 'Malformed state operation parameters');
 }
 
 /** Runs the operation of `params` on `document` (and its destination) and builds the previewed edit. */
-export function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryResult {
+function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryResult {
   validSurgeryParams(params);
   if (params.operation === 'move' && !params.dest) throw new ResponseError(ErrorCodes.InvalidParams, 'A move needs its destination ({ uri, text })');
   const text = document.getText();
@@ -180,7 +166,8 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
       const kind = SURGERY_KIND(op);
       if (wants(kind)) actions.push(action(title, kind, { uri, targets, ...params }));
     };
-    if (target.dependents === 0) offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}', `${name}${copy}`) : l10n.t('Remove resource {0}', `${name}${copy}`), { operation: 'remove', force: protectedRecord });
+    if (target.dependents === 0)
+      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}', `${name}${copy}`) : l10n.t('Remove resource {0}', `${name}${copy}`), { operation: 'remove', force: protectedRecord });
     else {
       offer('removeWithDependents', l10n.t('Remove {0} with its dependents ({1} direct)', `${name}${copy}`, target.dependents), {
         operation: 'remove',
@@ -196,7 +183,11 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
     }
     const renameKind = SURGERY_KIND('rename');
     if (target.copies === 1 && wants(renameKind)) {
-      actions.push({ title: l10n.t('Rename {0} (and re-URN its children)…', name), kind: renameKind, command: { title: l10n.t('Rename'), command: SURGERY_COMMANDS.rename, arguments: [{ uri, target: target.target }] } });
+      actions.push({
+        title: l10n.t('Rename {0} (and re-URN its children)…', name),
+        kind: renameKind,
+        command: { title: l10n.t('Rename'), command: SURGERY_COMMANDS.rename, arguments: [{ uri, target: target.target }] },
+      });
     }
     const moveKind = SURGERY_KIND('move');
     if (wants(moveKind)) {
@@ -277,4 +268,3 @@ export function registerSurgery(workspace: ServerWorkspace, host: SurgeryHost): 
     }),
   );
 }
-

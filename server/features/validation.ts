@@ -9,7 +9,7 @@ import { DocumentStatusNotification } from '../../shared/protocol';
 import { toLspDiagnostic } from '../convert';
 import type { ServerWorkspace } from '../workspace';
 
-export const CHANGE_DEBOUNCE_MS = 150;
+const CHANGE_DEBOUNCE_MS = 150;
 
 export class Validation {
   private readonly pending = new Map<string, { timer: NodeJS.Timeout; source: CancellationTokenSource }>();
@@ -84,7 +84,7 @@ export class Validation {
         diagnosticCount: shown.length,
       });
     } catch (error) {
-      workspace.logError(`Validation of ${uri} failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      workspace.logError(`Validation of ${uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     } finally {
       if (this.pending.get(uri)?.source === source) this.pending.delete(uri);
     }

@@ -83,9 +83,10 @@ export function createIniMode(context: ModeContext, lookupFor: (uri: string) => 
     hover: (document, position) => appIniHover(analysis(document), offset(document, position)),
     completion: (document, position) => ({ isIncomplete: false, items: appIniCompletion(analysis(document), offset(document, position)) }),
     codeActions: (document, _range, codeActionContext) =>
-      appIniCodeActions(analysis(document), codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)).map((action) =>
-        toCodeAction(analysis(document).lines, document.uri, action),
-      ),
+      appIniCodeActions(
+        analysis(document),
+        codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
+      ).map((action) => toCodeAction(analysis(document).lines, document.uri, action)),
     forget: (uri) => cache.delete(uri),
   };
 }

@@ -78,8 +78,7 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document), forgejoFor(document)),
     completion: (document, position) => ({ isIncomplete: false, items: quotaCompletion(analysis(document), offset(document, position)) }),
     definition: (document, position) => findDefinition(analysis(document), document.uri, offset(document, position)),
-    references: (document, position, includeDeclaration) =>
-      findReferences(analysis(document), document.uri, offset(document, position), includeDeclaration),
+    references: (document, position, includeDeclaration) => findReferences(analysis(document), document.uri, offset(document, position), includeDeclaration),
     prepareRename: (document, position) => prepareRename(analysis(document), offset(document, position)),
     rename: (document, position, newName) => {
       try {
@@ -91,9 +90,10 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
       }
     },
     codeActions: (document, _range, codeActionContext) =>
-      quotaCodeActions(analysis(document), codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE)).map((action) =>
-        toCodeAction(analysis(document).lines, document.uri, action),
-      ),
+      quotaCodeActions(
+        analysis(document),
+        codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
+      ).map((action) => toCodeAction(analysis(document).lines, document.uri, action)),
     codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
     inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),
     documentSymbols: (document) => quotaDocumentSymbols(analysis(document)),

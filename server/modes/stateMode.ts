@@ -43,7 +43,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     return { snapshot: parseState(text) };
   });
   /** What the last validation found, for the language status and the field summary hover. */
-  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; mode: StateSchemaMode; diagnostics: Diagnostic[] }>();
+  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; stateSchema: StateSchemaMode; diagnostics: Diagnostic[] }>();
   const state = (document: TextDocument): StateDocument => {
     const entry = cache.get(document);
     entry.navigation ??= new NavigationIndex(entry.snapshot);
@@ -71,15 +71,15 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       } catch (error) {
         context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
       }
-      const { diagnostics, shape, parsedWith, mode } = await analysis;
-      validated.set(document.uri, { shape, parsedWith, mode, diagnostics });
+      const { diagnostics, shape, parsedWith, stateSchema } = await analysis;
+      validated.set(document.uri, { shape, parsedWith, stateSchema, diagnostics });
       return diagnostics;
     },
     status(document) {
       const last = validated.get(document.uri);
       if (!last) return {};
       const unavailable = last.parsedWith === 'tolerant' ? [{ feature: 'reorder', reason: l10n.t('The file has JSON syntax errors; fix them to reorder resources.') }] : [];
-      return { shape: last.shape, schema: last.mode, unavailable };
+      return { shape: last.shape, schema: last.stateSchema, unavailable };
     },
     ...host,
     hover(document, position) {

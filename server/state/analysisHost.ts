@@ -7,7 +7,7 @@ import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/s
 import { applyEdits } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 
-const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, mode: analysis.mode });
+const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, stateSchema: analysis.stateSchema });
 
 export class AnalysisHost {
   private readonly documents = new Map<string, StateAnalysis>();
@@ -30,7 +30,7 @@ export class AnalysisHost {
         } catch (error) {
           return { id: request.id, error: error instanceof Error ? error.message : String(error), unreadable: true };
         }
-        return { id: request.id, analysis: summary(analyzeState(text, { schema: request.schema })) };
+        return { id: request.id, analysis: summary(analyzeState(text, { stateSchema: request.stateSchema })) };
       }
       case 'document': {
         const previous = this.documents.get(request.uri);
@@ -44,7 +44,7 @@ export class AnalysisHost {
           return { id: request.id, resync: true };
         }
         // A changed schema mode makes reanalyzeState start afresh.
-        const analysis = previous ? reanalyzeState(previous, text, { schema: request.schema }) : analyzeState(text, { schema: request.schema });
+        const analysis = previous ? reanalyzeState(previous, text, { stateSchema: request.stateSchema }) : analyzeState(text, { stateSchema: request.stateSchema });
         this.documents.set(request.uri, analysis);
         return { id: request.id, analysis: summary(analysis) };
       }

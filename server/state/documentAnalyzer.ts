@@ -27,7 +27,7 @@ export class MainThreadAnalyzer implements DocumentAnalyzer {
     const uri = document.uri;
     this.edits.take(uri); // the whole text is analysed; the host re-uses what it can of the previous analysis
     const text = document.getText();
-    const response = this.host.handle({ id: 0, kind: 'document', uri, text, expectedLength: text.length, schema });
+    const response = this.host.handle({ id: 0, kind: 'document', uri, text, expectedLength: text.length, stateSchema: schema });
     if (!response || !('analysis' in response)) throw new Error(response && 'error' in response ? response.error : `The analysis of ${uri} failed`);
     return response.analysis;
   }

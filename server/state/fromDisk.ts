@@ -12,7 +12,7 @@ import { uriToPath, type ServerWorkspace } from '../workspace';
 import { FileReadError, type StateAnalyzer } from './stateAnalyzer';
 
 /** What is unavailable for a file analysed from disk (a function: the translation is configured at initialize). */
-export const fromDiskUnavailable = (): DocumentStatusParams['unavailable'] =>
+const fromDiskUnavailable = (): DocumentStatusParams['unavailable'] =>
   ['hover', 'definition', 'references', 'rename', 'completion', 'quick fixes', 'document symbols'].map((feature) => ({
     feature,
     reason: l10n.t('VS Code does not hand this file to extensions (over 50 MB), so it was analysed from disk; editor features need the open document.'),
@@ -33,7 +33,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         uri,
         kind: 'state',
         shape: analysis.shape,
-        schema: analysis.mode,
+        schema: analysis.stateSchema,
         fromDisk: true,
         unavailable: fromDiskUnavailable(),
         diagnosticCount: shown.length,
@@ -45,7 +45,7 @@ export function registerAnalyzeFromDisk(workspace: ServerWorkspace, analyzer: St
         await connection.sendNotification(DocumentStatusNotification, { uri, kind: 'state', fromDisk: true, unavailable: [{ feature: 'diagnostics', reason }] });
         return;
       }
-      workspace.logError(`Analysis of ${uri} from disk failed: ${error instanceof Error ? error.stack ?? error.message : String(error)}`);
+      workspace.logError(`Analysis of ${uri} from disk failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);
     }
   });
 }

@@ -22,7 +22,7 @@ type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
  * Documents up to this many characters are analysed on the server's thread: a few milliseconds of
  * work, which never holds other requests up noticeably.
  */
-export const MAIN_THREAD_LIMIT = 256 * 1024;
+const MAIN_THREAD_LIMIT = 256 * 1024;
 
 /** The file to analyse from disk could not be read. */
 export class FileReadError extends Error {}
@@ -54,7 +54,7 @@ export class StateAnalyzer implements DocumentAnalyzer {
     const expectedLength = document.getText().length;
     if (expectedLength <= this.mainThreadLimit) return this.analyzeHere(document, schema);
     this.local.handle({ kind: 'forget', uri });
-    const first = edits && this.synced.has(uri) ? { kind: 'document' as const, uri, edits, expectedLength, schema } : this.wholeText(document, schema);
+    const first = edits && this.synced.has(uri) ? { kind: 'document' as const, uri, edits, expectedLength, stateSchema: schema } : this.wholeText(document, schema);
     this.synced.add(uri);
     let response = await this.send(first);
     if ('resync' in response) {
@@ -71,13 +71,13 @@ export class StateAnalyzer implements DocumentAnalyzer {
     const uri = document.uri;
     if (this.synced.delete(uri)) this.worker?.postMessage({ kind: 'forget', uri } satisfies WorkerRequest);
     const text = document.getText();
-    const response = this.local.handle({ id: 0, kind: 'document', uri, text, expectedLength: text.length, schema });
+    const response = this.local.handle({ id: 0, kind: 'document', uri, text, expectedLength: text.length, stateSchema: schema });
     if (!response || !('analysis' in response)) throw new Error(response && 'error' in response ? response.error : `The analysis of ${uri} failed`);
     return response.analysis;
   }
 
   async analyzeFile(path: string, schema: StateSchemaMode): Promise<WorkerAnalysis> {
-    const response = await this.send({ kind: 'file', path, schema });
+    const response = await this.send({ kind: 'file', path, stateSchema: schema });
     if ('error' in response) throw response.unreadable ? new FileReadError(response.error) : new Error(response.error);
     if ('resync' in response) throw new Error('unexpected resync');
     return response.analysis;
@@ -91,7 +91,7 @@ export class StateAnalyzer implements DocumentAnalyzer {
 
   private wholeText(document: TextDocument, schema: StateSchemaMode) {
     const text = document.getText();
-    return { kind: 'document' as const, uri: document.uri, text, expectedLength: text.length, schema };
+    return { kind: 'document' as const, uri: document.uri, text, expectedLength: text.length, stateSchema: schema };
   }
 
   private send(request: WithoutId<WorkerRequest>): Promise<WorkerResponse> {

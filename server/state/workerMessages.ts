@@ -6,9 +6,9 @@ import type { OffsetEdit } from './editLog';
 
 export type WorkerRequest =
   /** An open document: its whole text, or the edits since the version the worker last saw. */
-  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number; schema: StateSchemaMode }
+  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number; stateSchema: StateSchemaMode }
   /** A file the editor does not sync: the worker reads it itself (no 100 MB message). */
-  | { id: number; kind: 'file'; path: string; schema: StateSchemaMode }
+  | { id: number; kind: 'file'; path: string; stateSchema: StateSchemaMode }
   | { id?: undefined; kind: 'forget'; uri: string };
 
 export interface WorkerAnalysis {
@@ -16,7 +16,7 @@ export interface WorkerAnalysis {
   shape: StateShape;
   parsedWith: 'json' | 'tolerant';
   /** The schema mode the analysis ran in. */
-  mode: StateSchemaMode;
+  stateSchema: StateSchemaMode;
 }
 
 export type WorkerResponse =

@@ -99,10 +99,7 @@ export class QuotaApiClient {
 
   /** `GET /user/quota/check`: true when the signed-in user is within quota for the subject. */
   async checkMyQuota(subject: string, options?: CallOptions): Promise<boolean> {
-    const answer = await this.json<unknown>(
-      { method: 'GET', path: '/user/quota/check', query: { subject }, action: `check your quota for "${subject}"` },
-      options,
-    );
+    const answer = await this.json<unknown>({ method: 'GET', path: '/user/quota/check', query: { subject }, action: `check your quota for "${subject}"` }, options);
     if (typeof answer !== 'boolean') {
       throw this.invalidResponse(`check your quota for "${subject}"`, this.url('/user/quota/check', { subject }), 'expected true or false');
     }
@@ -147,10 +144,7 @@ export class QuotaApiClient {
   }
 
   editRule(name: string, change: EditQuotaRuleOptions, options?: CallOptions): Promise<QuotaRuleInfo> {
-    return this.json(
-      { method: 'PATCH', path: `/admin/quota/rules/${segment(name)}`, body: change, action: `edit the rule "${name}"` },
-      options,
-    );
+    return this.json({ method: 'PATCH', path: `/admin/quota/rules/${segment(name)}`, body: change, action: `edit the rule "${name}"` }, options);
   }
 
   deleteRule(name: string, options?: CallOptions): Promise<void> {
@@ -198,10 +192,7 @@ export class QuotaApiClient {
   }
 
   groupUsers(group: string, options?: CallOptions): Promise<User[]> {
-    return this.json(
-      { method: 'GET', path: `/admin/quota/groups/${segment(group)}/users`, action: `list the members of the group "${group}"` },
-      options,
-    );
+    return this.json({ method: 'GET', path: `/admin/quota/groups/${segment(group)}/users`, action: `list the members of the group "${group}"` }, options);
   }
 
   addUserToGroup(group: string, user: string, options?: CallOptions): Promise<void> {
@@ -254,14 +245,7 @@ export class QuotaApiClient {
     return url.toString();
   }
 
-  private async page<T>(
-    path: string,
-    action: string,
-    page: number,
-    limit: number | undefined,
-    options?: CallOptions,
-    extraQuery: RequestSpec['query'] = {},
-  ): Promise<Page<T>> {
+  private async page<T>(path: string, action: string, page: number, limit: number | undefined, options?: CallOptions, extraQuery: RequestSpec['query'] = {}): Promise<Page<T>> {
     const spec: RequestSpec = { method: 'GET', path, query: { ...extraQuery, page, limit }, action };
     const response = await this.send(spec, options);
     const items = await this.parseJson<T[]>(response, spec);
@@ -385,7 +369,7 @@ function networkCause(error: unknown): string {
  * A repository as Forgejo sends it, kept only when it has a numeric `id` and a string `name`;
  * every other field falls back to a neutral value when missing or of the wrong type.
  */
-export function parseRepository(value: unknown): Repository | undefined {
+function parseRepository(value: unknown): Repository | undefined {
   if (typeof value !== 'object' || value === null) return undefined;
   const raw = value as Record<string, unknown>;
   if (typeof raw.id !== 'number' || typeof raw.name !== 'string') return undefined;

@@ -58,7 +58,7 @@ export class QuotaApiError extends Error {
 }
 
 /** One sentence: "Could not <action>: <why>." */
-export function describeFailure(failure: QuotaApiFailure): string {
+function describeFailure(failure: QuotaApiFailure): string {
   return `Could not ${failure.action}: ${reason(failure)}`;
 }
 
@@ -68,9 +68,7 @@ function reason(failure: QuotaApiFailure): string {
     case 'unauthorized':
       return `you are not signed in to ${failure.server}, or your token is no longer valid${said}. Run "Quota: Sign In" with a token for that server.`;
     case 'forbidden':
-      return isAdminPath(failure.url, failure.server)
-        ? `your account is not a site administrator on ${failure.server}${said}.`
-        : `${failure.server} does not allow your account to do this${said}.`;
+      return isAdminPath(failure.url, failure.server) ? `your account is not a site administrator on ${failure.server}${said}.` : `${failure.server} does not allow your account to do this${said}.`;
     case 'not-found':
       return `${failure.server} has no such item${said}.`;
     case 'conflict':

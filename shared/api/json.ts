@@ -6,7 +6,7 @@
 import { isInteger, parse, stringify } from 'lossless-json';
 
 /** lossless-json's number hook: a number while exact, a bigint for a larger integer, a number for the rest. */
-export function parseExactNumber(text: string): number | bigint {
+function parseExactNumber(text: string): number | bigint {
   if (isInteger(text)) {
     const value = Number(text);
     return Number.isSafeInteger(value) ? value : BigInt(text);

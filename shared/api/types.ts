@@ -23,32 +23,32 @@ export const TOTAL_COUNT_HEADER = 'x-total-count';
 // ---------------------------------------------------------------------------------------------
 // Usage
 
-export interface QuotaUsedSizeRepos {
+interface QuotaUsedSizeRepos {
   public: Bytes;
   private: Bytes;
 }
 
-export interface QuotaUsedSizeGit {
+interface QuotaUsedSizeGit {
   /** Upper-case, as Forgejo spells it. */
   LFS: Bytes;
 }
 
-export interface QuotaUsedSizeAssetsAttachments {
+interface QuotaUsedSizeAssetsAttachments {
   issues: Bytes;
   releases: Bytes;
 }
 
-export interface QuotaUsedSizeAssetsPackages {
+interface QuotaUsedSizeAssetsPackages {
   all: Bytes;
 }
 
-export interface QuotaUsedSizeAssets {
+interface QuotaUsedSizeAssets {
   attachments: QuotaUsedSizeAssetsAttachments;
   artifacts: Bytes;
   packages: QuotaUsedSizeAssetsPackages;
 }
 
-export interface QuotaUsedSize {
+interface QuotaUsedSize {
   repos: QuotaUsedSizeRepos;
   git: QuotaUsedSizeGit;
   assets: QuotaUsedSizeAssets;
@@ -120,7 +120,7 @@ export interface SetUserQuotaGroupsOptions {
 // ---------------------------------------------------------------------------------------------
 // Usage lists (`GET /user/quota/attachments|packages|artifacts?page&limit`)
 
-export interface QuotaUsedAttachmentContainer {
+interface QuotaUsedAttachmentContainer {
   api_url: string;
   html_url: string;
 }
@@ -201,12 +201,6 @@ export interface Repository {
   [field: string]: unknown;
 }
 
-/** `order_by` of `GET /user/repos`, as Forgejo accepts it. `size` is smallest first; `reversesize` largest first. */
-export const REPOSITORY_ORDERS = [
-  'name', 'id', 'newest', 'oldest', 'recentupdate', 'leastupdate', 'reversealphabetically', 'alphabetically',
-  'reversesize', 'size', 'reversegitsize', 'gitsize', 'reverselfssize', 'lfssize', 'moststars', 'feweststars', 'mostforks', 'fewestforks',
-] as const;
-
 /**
  * Every error response: `{"message", "url"}` with Forgejo's messages, e.g.
  * `rule already exists: [name: X]`, `unrecognized quota limit subject: [subject: X]`.
@@ -220,10 +214,5 @@ export interface APIError {
 
 /** Type guard for error bodies (the client uses it on non-2xx answers). */
 export function isAPIError(value: unknown): value is APIError {
-  return (
-    typeof value === 'object' &&
-    value !== null &&
-    typeof (value as { message?: unknown }).message === 'string' &&
-    typeof (value as { url?: unknown }).url === 'string'
-  );
+  return typeof value === 'object' && value !== null && typeof (value as { message?: unknown }).message === 'string' && typeof (value as { url?: unknown }).url === 'string';
 }

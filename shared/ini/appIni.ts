@@ -22,7 +22,8 @@ export const QUOTA_KEYS: Record<string, Record<string, string>> = {
     DEFAULT_GROUPS: 'Comma-separated quota groups for users and organizations without a group of their own. Names that match no group are silently skipped. Default: none.',
   },
   [QUOTA_DEFAULT_SECTION]: {
-    TOTAL: 'Limit of the built-in `size:all` rule used when an account has no group at all (not even a default one). `-1` (the default) is unlimited. Newer servers accept sizes such as `10G` or `500MiB`; older ones only a plain number of bytes.',
+    TOTAL:
+      'Limit of the built-in `size:all` rule used when an account has no group at all (not even a default one). `-1` (the default) is unlimited. Newer servers accept sizes such as `10G` or `500MiB`; older ones only a plain number of bytes.',
   },
 };
 
@@ -49,7 +50,7 @@ export interface SettingReading<T> {
   entry: IniEntry;
 }
 
-export interface AppIniSettings {
+interface AppIniSettings {
   enabled?: SettingReading<boolean>;
   defaultGroups?: SettingReading<string[]>;
   /** Newer servers' reading (byte sizes); `older` is how servers that read a plain integer see it. */
@@ -112,15 +113,25 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       if (first === undefined) firstHeader.set(header.name, index);
       else {
         const firstSpan = document.headers[first].span;
-        report('duplicate-section', header.span, `[${header.name}] appears again (first on line ${lineOf(firstSpan)}): Forgejo merges both into one section, and a key set in both keeps the later value.`, {
-          relatedInformation: [{ range: at(firstSpan), message: `first [${header.name}]` }],
-        });
+        report(
+          'duplicate-section',
+          header.span,
+          `[${header.name}] appears again (first on line ${lineOf(firstSpan)}): Forgejo merges both into one section, and a key set in both keeps the later value.`,
+          {
+            relatedInformation: [{ range: at(firstSpan), message: `first [${header.name}]` }],
+          },
+        );
       }
       return;
     }
     const suggestions = closest(header.name.trim(), [QUOTA_SECTION, QUOTA_DEFAULT_SECTION], header.name.trim().toLowerCase().startsWith('quota') ? 2 : 1);
     if (suggestions.length === 0) return;
-    report('misspelt-section', header.nameSpan, `[${header.name}] is not a section Forgejo reads; did you mean [${suggestions[0]}]? Section names are case-sensitive and not trimmed, so its keys are ignored.`, fixes(suggestions.map((name, i) => ({ title: `Rename the section to [${name}]`, range: at(header.nameSpan), newText: name, preferred: i === 0 }))));
+    report(
+      'misspelt-section',
+      header.nameSpan,
+      `[${header.name}] is not a section Forgejo reads; did you mean [${suggestions[0]}]? Section names are case-sensitive and not trimmed, so its keys are ignored.`,
+      fixes(suggestions.map((name, i) => ({ title: `Rename the section to [${name}]`, range: at(header.nameSpan), newText: name, preferred: i === 0 }))),
+    );
   });
 
   // The last entry of each key wins (go-ini overwrites repeated keys).
@@ -132,11 +143,16 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     if (winner === entry) continue;
     const lineSpan = { offset: entry.lineSpan.offset, length: entry.lineSpan.length };
     const lineRange = at(lineSpan);
-    report('duplicate-key', entry.keySpan, `${entry.key} is set again on line ${lineOf(winner.keySpan)}: Forgejo reads only the last value (${JSON.stringify(winner.value)}), so this one is ignored.`, {
-      tags: ['unnecessary'],
-      relatedInformation: [{ range: at(winner.keySpan), message: `the ${entry.key} Forgejo reads` }],
-      ...fixes([{ title: `Remove the ignored ${entry.key}`, range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' }]),
-    });
+    report(
+      'duplicate-key',
+      entry.keySpan,
+      `${entry.key} is set again on line ${lineOf(winner.keySpan)}: Forgejo reads only the last value (${JSON.stringify(winner.value)}), so this one is ignored.`,
+      {
+        tags: ['unnecessary'],
+        relatedInformation: [{ range: at(winner.keySpan), message: `the ${entry.key} Forgejo reads` }],
+        ...fixes([{ title: `Remove the ignored ${entry.key}`, range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' }]),
+      },
+    );
   }
 
   // Keys Forgejo does not read where they are.
@@ -166,12 +182,21 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
   for (const entry of quotaEntries) {
     if (entry.comment && entry.valueSpan.length > 0 && !/\s/.test(text[entry.comment.offset - 1] ?? ' ')) {
       const full = text.slice(entry.valueSpan.offset, entry.comment.offset + entry.comment.length);
-      report('value-cut-by-comment', entry.comment, `"${text[entry.comment.offset]}" starts a comment: Forgejo reads ${entry.key} as ${JSON.stringify(entry.value)} and ignores ${JSON.stringify(text.slice(entry.comment.offset, entry.comment.offset + entry.comment.length))}. Wrap the value in backticks to keep the character.`, {
-        ...fixes(full.includes('`') ? [] : [{ title: 'Wrap the value in backticks', range: at({ offset: entry.valueSpan.offset, length: full.length }), newText: `\`${full}\``, preferred: true }]),
-      });
+      report(
+        'value-cut-by-comment',
+        entry.comment,
+        `"${text[entry.comment.offset]}" starts a comment: Forgejo reads ${entry.key} as ${JSON.stringify(entry.value)} and ignores ${JSON.stringify(text.slice(entry.comment.offset, entry.comment.offset + entry.comment.length))}. Wrap the value in backticks to keep the character.`,
+        {
+          ...fixes(full.includes('`') ? [] : [{ title: 'Wrap the value in backticks', range: at({ offset: entry.valueSpan.offset, length: full.length }), newText: `\`${full}\``, preferred: true }]),
+        },
+      );
     }
     if (!entry.quote && entry.value.endsWith('\\')) {
-      report('continuation-ignored', { offset: entry.valueSpan.offset + entry.valueSpan.length - 1, length: 1 }, `Forgejo does not join lines ending in a backslash: the "\\" is part of ${entry.key}'s value and the next line is read on its own.`);
+      report(
+        'continuation-ignored',
+        { offset: entry.valueSpan.offset + entry.valueSpan.length - 1, length: 1 },
+        `Forgejo does not join lines ending in a backslash: the "\\" is part of ${entry.key}'s value and the next line is read on its own.`,
+      );
     }
   }
 
@@ -184,13 +209,25 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     settings.enabled = { value: value ?? false, entry: enabledEntry };
     if (value === undefined) {
       const suggestions = /^(?:y|t|on|1|enable)/i.test(enabledEntry.value.trim()) ? ['true', 'false'] : ['false', 'true'];
-      report('invalid-boolean', enabledEntry.valueSpan.length ? enabledEntry.valueSpan : enabledEntry.keySpan, `ENABLED = ${JSON.stringify(enabledEntry.value)} is not a boolean go-ini reads (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled, so every quota route answers 404.`, fixes(suggestions.map((word, i) => ({ title: `Change to ${word}`, range: at(enabledEntry.valueSpan), newText: word, preferred: i === 0 }))));
+      report(
+        'invalid-boolean',
+        enabledEntry.valueSpan.length ? enabledEntry.valueSpan : enabledEntry.keySpan,
+        `ENABLED = ${JSON.stringify(enabledEntry.value)} is not a boolean go-ini reads (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled, so every quota route answers 404.`,
+        fixes(suggestions.map((word, i) => ({ title: `Change to ${word}`, range: at(enabledEntry.valueSpan), newText: word, preferred: i === 0 }))),
+      );
     } else if (!value) {
       report('quota-disabled', enabledEntry.valueSpan, 'Quota is disabled: every quota API route answers 404 and no limit is enforced, whatever the other quota settings say.');
     }
   } else if (headerExists(QUOTA_SECTION) || headerExists(QUOTA_DEFAULT_SECTION)) {
     const header = document.headers[firstHeader.get(QUOTA_SECTION) ?? firstHeader.get(QUOTA_DEFAULT_SECTION)!];
-    report('quota-disabled', header.span, 'Quota is disabled: ENABLED is not set and defaults to false, so every quota API route answers 404 and no limit is enforced.', fixes(headerExists(QUOTA_SECTION) ? [{ title: 'Add ENABLED = true', range: at({ offset: header.span.offset + header.span.length, length: 0 }), newText: '\nENABLED = true', preferred: true }] : []));
+    report(
+      'quota-disabled',
+      header.span,
+      'Quota is disabled: ENABLED is not set and defaults to false, so every quota API route answers 404 and no limit is enforced.',
+      fixes(
+        headerExists(QUOTA_SECTION) ? [{ title: 'Add ENABLED = true', range: at({ offset: header.span.offset + header.span.length, length: 0 }), newText: '\nENABLED = true', preferred: true }] : [],
+      ),
+    );
   }
 
   const defaultGroupItems: Array<{ name: string; span: Span }> = [];
@@ -243,7 +280,11 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       }
     } else if (newer.reason) {
       const readers = forgejo ? `${forgejo.label} reads` : 'newer Forgejo servers read';
-      report('invalid-total', span, `TOTAL = ${JSON.stringify(value)}: ${readers} it as -1 (unlimited) because ${newer.reason}${forgejo ? '' : `; older servers ${olderText}`}. Write a number of bytes, a size such as 10G, or -1.`);
+      report(
+        'invalid-total',
+        span,
+        `TOTAL = ${JSON.stringify(value)}: ${readers} it as -1 (unlimited) because ${newer.reason}${forgejo ? '' : `; older servers ${olderText}`}. Write a number of bytes, a size such as 10G, or -1.`,
+      );
     } else if (!forgejo && value !== '' && (older === undefined || older !== newer.bytes) && headerExists(QUOTA_DEFAULT_SECTION)) {
       const plain = newer.bytes.toString();
       report(

@@ -9,7 +9,11 @@ export const APP_INI_CODES = defineCodes([
   { code: 'invalid-boolean', severity: 'error', description: 'ENABLED is not a boolean go-ini accepts: Forgejo keeps quota disabled.' },
   { code: 'quota-disabled', severity: 'information', description: 'Quota is disabled: every quota API route answers 404 and nothing is enforced.' },
   { code: 'total-older-servers', severity: 'warning', description: 'A TOTAL that older Forgejo servers (plain integer) ignore or read differently from newer ones (byte sizes).' },
-  { code: 'total-ignored', severity: 'error', description: 'A TOTAL that the Forgejo version in use (before 12.0.4, plain integers only) silently ignores, so the built-in limit stays -1 (unlimited).' },
+  {
+    code: 'total-ignored',
+    severity: 'error',
+    description: 'A TOTAL that the Forgejo version in use (before 12.0.4, plain integers only) silently ignores, so the built-in limit stays -1 (unlimited).',
+  },
   { code: 'invalid-total', severity: 'error', description: 'A TOTAL that newer Forgejo servers silently turn into -1 (unlimited): negative, too large or not a size.' },
   { code: 'unknown-default-group', severity: 'warning', description: 'DEFAULT_GROUPS names a group that does not exist: Forgejo silently skips it.' },
   { code: 'value-cut-by-comment', severity: 'warning', description: 'A ";" or "#" inside a value starts a comment: Forgejo reads only the text before it.' },

@@ -73,7 +73,7 @@ const INT64_MAX = 2n ** 63n - 1n;
  * Go's `strconv.ParseInt(s, 0, 64)`: optional sign, then `0x`/`0o`/`0b` prefixes, a leading `0`
  * for octal, `_` between digits. Undefined when Go would return an error (syntax or range).
  */
-export function parseGoInt64(value: string): bigint | undefined {
+function parseGoInt64(value: string): bigint | undefined {
   let s = value;
   let negative = false;
   if (s[0] === '+' || s[0] === '-') {
@@ -137,13 +137,13 @@ const UNIT_FACTORS: Record<string, number> = {
   eib: 2 ** 60,
 };
 
-export type BytesResult = { ok: true; bytes: bigint } | { ok: false; reason: string };
+type BytesResult = { ok: true; bytes: bigint } | { ok: false; reason: string };
 
 /**
  * go-humanize `ParseBytes`: leading digits, dots and commas (commas dropped) as a float, then an
  * optional unit after optional spaces. Float arithmetic as in Go, so results match bit for bit.
  */
-export function parseGoHumanBytes(value: string): BytesResult {
+function parseGoHumanBytes(value: string): BytesResult {
   let end = 0;
   while (end < value.length && /[0-9.,]/.test(value[end])) end++;
   const number = value.slice(0, end).replace(/,/g, '');

@@ -22,7 +22,7 @@ import type { Span } from '../diagnostics';
 
 export const DEFAULT_SECTION = 'DEFAULT';
 
-export interface IniSectionHeader {
+interface IniSectionHeader {
   /** The name as go-ini keys the section (exactly the text between `[` and the last `]`). */
   name: string;
   /** From `[` to the last `]`. */
@@ -52,7 +52,7 @@ export interface IniEntry {
   lineSpan: Span;
 }
 
-export interface IniSyntaxError {
+interface IniSyntaxError {
   message: string;
   span: Span;
 }
@@ -66,7 +66,7 @@ export interface IniDocument {
 }
 
 /** Go's `unicode.IsSpace`. */
-export function isGoSpace(c: string): boolean {
+function isGoSpace(c: string): boolean {
   return /[\t\n\v\f\r \u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/.test(c);
 }
 
@@ -152,7 +152,10 @@ export function parseIni(text: string): IniDocument {
       }
       const delimiter = indexOfAny(text, '=:', close + keyQuote.length, line.end);
       if (delimiter === -1) {
-        errors.push({ message: `"${text.slice(start, trimEndIndex(text, start, line.end))}" has no "=" (Forgejo reads key = value lines only)`, span: { offset: start, length: trimEndIndex(text, start, line.end) - start } });
+        errors.push({
+          message: `"${text.slice(start, trimEndIndex(text, start, line.end))}" has no "=" (Forgejo reads key = value lines only)`,
+          span: { offset: start, length: trimEndIndex(text, start, line.end) - start },
+        });
         continue;
       }
       const keyStart = trimStartIndex(text, nameStart, close);

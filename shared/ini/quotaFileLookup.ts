@@ -16,7 +16,7 @@ export interface LookupIo {
 
 const QUOTA_FILE = /^(?:quota\.jsonc|.+\.quota\.jsonc?)$/;
 
-export function findNearestQuotaFile(iniPath: string, io: LookupIo, stopAt?: string): string | undefined {
+function findNearestQuotaFile(iniPath: string, io: LookupIo, stopAt?: string): string | undefined {
   let folder = dirname(iniPath);
   for (;;) {
     const names = (io.readDir(folder) ?? []).filter((name) => QUOTA_FILE.test(name)).sort();

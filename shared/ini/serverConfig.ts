@@ -13,9 +13,9 @@ import type { QuotaModel } from '../quota/model';
 import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../quota/forgejoVersion';
 import { analyzeAppIni, type AppIniAnalysis, type SettingReading } from './appIni';
 
-export type OverridableSetting = 'enabled' | 'defaultGroups' | 'defaultTotal';
+type OverridableSetting = 'enabled' | 'defaultGroups' | 'defaultTotal';
 
-export interface SettingOrigin<T> {
+interface SettingOrigin<T> {
   value: T;
   /** e.g. `app.ini:4 [quota] DEFAULT_GROUPS`, or the quota file's name. */
   source: string;
@@ -32,7 +32,7 @@ export interface ServerConfig {
 
 export function readServerConfig(text: string, displayName: string, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): ServerConfig {
   const analysis = analyzeAppIni(text);
-  const origin = <T,>(reading: SettingReading<T> | undefined) =>
+  const origin = <T>(reading: SettingReading<T> | undefined) =>
     reading
       ? {
           value: reading.value,

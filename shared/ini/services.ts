@@ -5,12 +5,7 @@
  * precomputed `data.fixes`).
  */
 import type { Fix } from '../edits';
-import {
-  CompletionItemKind,
-  MarkupKind,
-  type CompletionItem,
-  type Hover,
-} from 'vscode-languageserver-types';
+import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
 import { describeSize, formatSize } from '../quota/sizes';
 import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION, type AppIniAnalysis, type FixData } from './appIni';
 import { newerServerTotal, olderServerTotal } from './goValues';
@@ -134,7 +129,10 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     .map((name) => ({
       label: name,
       kind: CompletionItemKind.Value,
-      detail: `group in ${analysis.groupSources.filter((s) => s.names.includes(name)).map((s) => s.label).join(', ')}`,
+      detail: `group in ${analysis.groupSources
+        .filter((s) => s.names.includes(name))
+        .map((s) => s.label)
+        .join(', ')}`,
       textEdit: { range: { start: analysis.lines.positionAt(wordStart), end: position }, newText: name },
     }));
 }

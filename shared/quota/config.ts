@@ -152,7 +152,13 @@ function describeContainer(root: Node, pointer: string): string {
   const nameNode = node.type === 'object' ? node.children?.find((p) => p.children?.[0]?.value === 'name')?.children?.[1] : undefined;
   const collection = segments[segments.length - 2];
   const singular: Record<string, string> = {
-    rules: 'rule', groups: 'group', accounts: 'account', repos: 'repo', attachments: 'attachment', packages: 'package', artifacts: 'artifact',
+    rules: 'rule',
+    groups: 'group',
+    accounts: 'account',
+    repos: 'repo',
+    attachments: 'attachment',
+    packages: 'package',
+    artifacts: 'artifact',
   };
   const kind = typeof collection === 'string' ? singular[collection] : undefined;
   if (kind && nameNode && typeof nameNode.value === 'string') return `${kind} "${nameNode.value}"`;
@@ -206,9 +212,18 @@ function schemaDiagnostic(root: Node, error: ErrorObject, at: (span: Span) => Di
 
 function article(type: string): string {
   const names: Record<string, string> = {
-    object: 'an object', array: 'an array', string: 'a string', boolean: 'true or false', integer: 'a whole number', number: 'a number', null: 'null',
+    object: 'an object',
+    array: 'an array',
+    string: 'a string',
+    boolean: 'true or false',
+    integer: 'a whole number',
+    number: 'a number',
+    null: 'null',
   };
-  return type.split(',').map((t) => names[t] ?? t).join(' or ');
+  return type
+    .split(',')
+    .map((t) => names[t] ?? t)
+    .join(' or ');
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

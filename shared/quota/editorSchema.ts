@@ -5,7 +5,7 @@
  * language server, with a code and a fix. `schemas/quota-config.editor.schema.json` is this
  * function's output; a test keeps the two equal.
  */
-export const EDITOR_SCHEMA_ID = 'https://quota-state.dev/schemas/quota-config.editor.schema.json';
+const EDITOR_SCHEMA_ID = 'https://quota-state.dev/schemas/quota-config.editor.schema.json';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 

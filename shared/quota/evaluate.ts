@@ -21,8 +21,6 @@ import type { LeafUsage, QuotaGroup, QuotaModel, QuotaRule } from './model';
 import { CANONICAL_SUBJECTS, canonicalSubject, subjectAncestors, type LeafSubject, type Subject } from './subjects';
 import { exactBytes, usageOfExact } from './usage';
 
-export { exactBytes };
-
 /** Name of the built-in group (and its rule) used when an account has no group, as the JSON report shows it. */
 export const BUILTIN_GROUP_NAME = '(default)';
 
@@ -34,7 +32,7 @@ export interface RuleVerdict {
   stands: boolean;
 }
 
-export interface GroupVerdict {
+interface GroupVerdict {
   name: string;
   builtin?: true;
   stands: boolean;
@@ -61,7 +59,7 @@ export interface EngineRule {
 export type EngineUsage = Readonly<Record<LeafSubject, Bytes>>;
 
 /** Go's int64 addition wraps around; Forgejo sums usage that way, so overflowing sums turn negative there too. */
-export function wrapInt64(value: bigint): bigint {
+function wrapInt64(value: bigint): bigint {
   return BigInt.asIntN(64, value);
 }
 
@@ -74,10 +72,6 @@ export function ruleUsedExact(rule: EngineRule, usage: EngineUsage, profile: For
   let used = 0n;
   for (const subject of rule.subjects) used += usageOfExact(subject, usage, profile);
   return wrapInt64(used);
-}
-
-export function ruleUsed(rule: QuotaRule, usage: LeafUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): number {
-  return Number(ruleUsedExact(rule, usage, profile));
 }
 
 /**
@@ -133,15 +127,10 @@ export class QuotaIndex {
 
   /** The groups that stand for `account` (assigned, else the existing defaults, else the built-in), with their rules resolved. */
   groupListOf(account: string): ResolvedGroup[] {
-    const assigned = (Object.prototype.hasOwnProperty.call(this.model.assignments, account)
-      ? this.model.assignments[account]
-      : []
-    )
+    const assigned = (Object.prototype.hasOwnProperty.call(this.model.assignments, account) ? this.model.assignments[account] : [])
       .map((name) => this.groups.get(name))
       .filter((g): g is QuotaGroup => g !== undefined);
-    const chosen = assigned.length > 0
-      ? assigned
-      : this.model.defaultGroups.map((name) => this.groups.get(name)).filter((g): g is QuotaGroup => g !== undefined);
+    const chosen = assigned.length > 0 ? assigned : this.model.defaultGroups.map((name) => this.groups.get(name)).filter((g): g is QuotaGroup => g !== undefined);
     if (chosen.length > 0) return dedupe(chosen).map((group) => ({ group, rules: this.rulesOf(group) }));
     const builtin = this.builtinGroup();
     return [{ group: builtin, rules: builtin.ruleObjects, builtin: true }];
@@ -166,7 +155,7 @@ function dedupe(groups: QuotaGroup[]): QuotaGroup[] {
   return [...new Set(groups)];
 }
 
-export function evaluateGroup(resolved: ResolvedGroup, usage: LeafUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): GroupVerdict {
+function evaluateGroup(resolved: ResolvedGroup, usage: LeafUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): GroupVerdict {
   const rules = resolved.rules.map((rule) => evaluateRule(rule, usage, profile));
   const verdict: GroupVerdict = { name: resolved.group.name, stands: rules.every((r) => r.stands), rules };
   return resolved.builtin ? { name: verdict.name, builtin: true, stands: verdict.stands, rules } : verdict;
@@ -199,7 +188,7 @@ function listsAny(rule: EngineRule, subjects: ReadonlySet<Subject>): boolean {
  * Whether a rule covers subject S. Generation 2: S or an ancestor of S is among its subjects.
  * Generation 1 (v11 `rule.go`): a -1 rule covers every subject; any other only the subjects it lists.
  */
-export function ruleAppliesTo(rule: EngineRule, subject: Subject, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): boolean {
+function ruleAppliesTo(rule: EngineRule, subject: Subject, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): boolean {
   if (profile.generation === 1) return isUnlimited(rule.limit) || listsAny(rule, new Set([subject]));
   return listsAny(rule, matchingSubjects(subject));
 }
@@ -276,7 +265,7 @@ export function groupAnswer<R extends EngineRule>(rules: readonly R[], usage: En
 }
 
 /** Whether a group lets the account write to S: some rule covers S and none of those fails. */
-export function groupAllows(resolved: ResolvedGroup, subject: Subject, usage: EngineUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): boolean {
+function groupAllows(resolved: ResolvedGroup, subject: Subject, usage: EngineUsage, profile: ForgejoProfile = DEFAULT_FORGEJO_PROFILE): boolean {
   const answer = groupAnswer(resolved.rules, usage, subject, profile);
   return answer.matches && answer.allows;
 }
@@ -316,12 +305,7 @@ export function checkSubject(index: QuotaIndex, account: string, subject: string
  * Full verdict for one account. `subjects` defaults to every canonical subject;
  * keys of `checks` are the subjects as given.
  */
-export function evaluateAccount(
-  index: QuotaIndex,
-  account: string,
-  usage: LeafUsage,
-  subjects: readonly string[] = CANONICAL_SUBJECTS,
-): AccountVerdict {
+export function evaluateAccount(index: QuotaIndex, account: string, usage: LeafUsage, subjects: readonly string[] = CANONICAL_SUBJECTS): AccountVerdict {
   const groups = index.groupListOf(account).map((resolved) => evaluateGroup(resolved, usage, index.profile));
   const checks: Record<string, boolean> = {};
   for (const subject of subjects) checks[subject] = checkSubject(index, account, subject, usage);

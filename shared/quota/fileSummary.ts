@@ -19,7 +19,7 @@ export interface QuotaFileSummary {
   forgejoVersion?: string;
 }
 
-export function quotaFileSummary(analysis: QuotaAnalysis): QuotaFileSummary {
+function quotaFileSummary(analysis: QuotaAnalysis): QuotaFileSummary {
   return {
     errors: analysis.diagnostics.filter((d) => d.severity === 'error').map((d) => ({ line: d.range.start.line, message: d.message })),
     model: analysis.model,

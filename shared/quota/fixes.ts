@@ -33,7 +33,7 @@ function replaceString({ span }: FixRequest, value: string): TextEdit[] {
 /** Appends `value` to the array at `key` (creating the array when missing), formatted like the file. */
 function appendTo(analysis: QuotaAnalysis, key: string, value: unknown): TextEdit[] {
   const array = analysis.root ? propertyValueNode(analysis.root, key) : undefined;
-  const length = array?.type === 'array' ? array.children?.length ?? 0 : -1;
+  const length = array?.type === 'array' ? (array.children?.length ?? 0) : -1;
   const path: JSONPath = length >= 0 ? [key, length] : [key];
   const edits = modify(analysis.text, path, length >= 0 ? value : [value], {
     formattingOptions: detectFormatting(analysis.text),
@@ -85,7 +85,6 @@ export function removeUnusedRuleFix(analysis: QuotaAnalysis, request: FixRequest
   const edits = modify(analysis.text, ['rules', position], undefined, { formattingOptions: detectFormatting(analysis.text) });
   return [{ title: `Remove unused rule "${name}"`, edits: toTextEdits(edits), preferred: false }];
 }
-
 
 /** `forgejo-version-mismatch`: declare the connected server's version instead. */
 export function serverVersionFix(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {

@@ -19,13 +19,13 @@ export const DEFAULT_FORGEJO_VERSION = '15.0.9';
  */
 export const FORGEJO_RELEASE_VERSIONS = ['15.0.9', '14.0.5', '13.0.5', '12.0.4', '12.0.3', '11.0.16', '10.0.3', '9.0.3'] as const;
 
-export interface ReleaseVersion {
+interface ReleaseVersion {
   major: number;
   minor: number;
   patch: number;
 }
 
-export type ForgejoBuild =
+type ForgejoBuild =
   /** A tagged release, or a `git describe` build `commitsAfter` commits after one (e.g. on a release branch). */
   | { kind: 'release'; version: ReleaseVersion; commitsAfter: number }
   /** A main-branch build: `commits` commits after the `vMAJOR.0.0-dev` tag, i.e. a pre-release of MAJOR.0.0. */
@@ -134,7 +134,7 @@ function labelOf(build: ForgejoBuild): string {
   return build.kind === 'dev' ? `Forgejo ${build.major}.0 (dev build)` : `Forgejo ${build.version.major}.${build.version.minor}`;
 }
 
-export function profileOfBuild(text: string, build: ForgejoBuild): ForgejoProfile {
+function profileOfBuild(text: string, build: ForgejoBuild): ForgejoProfile {
   const generation: EvaluationGeneration = hasChange(build, GEN2_EVALUATION) ? 2 : 1;
   return {
     version: text,

@@ -35,7 +35,7 @@ export interface QuotaModel {
 /** Bytes used per leaf subject; every aggregate subject sums the leaves under it. */
 export type LeafUsage = Record<LeafSubject, number | bigint>;
 
-export interface InstanceAccount {
+interface InstanceAccount {
   name: string;
   type: 'user' | 'org';
   admin?: boolean;
@@ -45,7 +45,7 @@ export interface InstanceAccount {
   fullName?: string;
 }
 
-export interface InstanceRepo {
+interface InstanceRepo {
   owner: string;
   name: string;
   private?: boolean;
@@ -53,7 +53,7 @@ export interface InstanceRepo {
   lfsSize: number;
 }
 
-export interface InstanceAttachment {
+interface InstanceAttachment {
   /** `owner/name` of the repository the attachment belongs to (the owner pays). */
   repo: string;
   name: string;
@@ -64,7 +64,7 @@ export interface InstanceAttachment {
   uploader?: string;
 }
 
-export interface InstancePackage {
+interface InstancePackage {
   owner: string;
   /** Linked repository `owner/name`; when present its owner pays, else the package owner. */
   repo?: string;
@@ -74,7 +74,7 @@ export interface InstancePackage {
   size: number;
 }
 
-export interface InstanceArtifact {
+interface InstanceArtifact {
   repo: string;
   name: string;
   size: number;

@@ -6,8 +6,7 @@ import type { LeafUsage } from './model';
 export function leafUsageFromQuotaUsed(used: QuotaUsed | undefined): LeafUsage {
   const size = used?.size;
   // Usage beyond 2^53 arrives as a bigint from the lossless JSON reader.
-  const n = (value: unknown): number | bigint =>
-    (typeof value === 'number' && Number.isFinite(value) && value > 0) || (typeof value === 'bigint' && value > 0n) ? (value as number | bigint) : 0;
+  const n = (value: unknown): number | bigint => ((typeof value === 'number' && Number.isFinite(value) && value > 0) || (typeof value === 'bigint' && value > 0n) ? (value as number | bigint) : 0);
   return {
     'size:repos:public': n(size?.repos?.public),
     'size:repos:private': n(size?.repos?.private),

@@ -23,12 +23,12 @@ export interface NameOccurrence {
   role: 'definition' | 'reference';
 }
 
-export interface NameIndex {
+interface NameIndex {
   occurrences: NameOccurrence[];
 }
 
 /** Where each rule and group sits in the file, for inlay hints, code lenses and symbols. */
-export interface RuleLayout {
+interface RuleLayout {
   rule: QuotaRule;
   node: Span;
   nameSpan?: Span;
@@ -37,7 +37,7 @@ export interface RuleLayout {
   limitValid: boolean;
 }
 
-export interface GroupLayout {
+interface GroupLayout {
   group: QuotaGroup;
   node: Span;
   nameSpan?: Span;
@@ -57,7 +57,7 @@ export interface SemanticResult {
   forgejoVersion?: DeclaredForgejoVersion;
 }
 
-export interface DeclaredForgejoVersion {
+interface DeclaredForgejoVersion {
   text: string;
   span: Span;
   /** Undefined when the text is not a Forgejo version with a quota API; `error` says why. */
@@ -66,12 +66,12 @@ export interface DeclaredForgejoVersion {
 }
 
 /** A string value and the node it was read from. */
-export interface Located {
+interface Located {
   value: string;
   node: Node;
 }
 
-export interface RuleReading {
+interface RuleReading {
   node: Node;
   name?: Located;
   /** Undefined when the rule has no `limit` member. */
@@ -83,7 +83,7 @@ export interface RuleReading {
 }
 
 /** A name defined by a rule, group, account or repository; `first` is the earlier definition of a repeated name. */
-export interface NameDefinition {
+interface NameDefinition {
   kind: NameKind;
   name: string;
   node: Node;
@@ -112,7 +112,7 @@ export interface QuotaReading {
 const INSTANCE_KEYS = ['accounts', 'repos', 'attachments', 'packages', 'artifacts'] as const;
 
 function items(node: Node | undefined): Node[] {
-  return node?.type === 'array' ? node.children ?? [] : [];
+  return node?.type === 'array' ? (node.children ?? []) : [];
 }
 
 function properties(node: Node | undefined): Array<{ key: Node; value: Node | undefined }> {
@@ -134,8 +134,7 @@ function stringItems(node: Node | undefined): Array<{ value: string; node: Node 
 /** `text` is what `root` was parsed from: number tokens are read from it, so limits beyond 2^53 stay exact. */
 export function readQuotaDocument(root: Node, text?: string): QuotaReading {
   const occurrences: NameOccurrence[] = [];
-  const note = (kind: NameKind, role: NameOccurrence['role'], name: string, node: Node) =>
-    occurrences.push({ kind, role, name, span: spanOf(node) });
+  const note = (kind: NameKind, role: NameOccurrence['role'], name: string, node: Node) => occurrences.push({ kind, role, name, span: spanOf(node) });
   const definitions: NameDefinition[] = [];
   const firstOf: Record<NameKind, Map<string, Node>> = { rule: new Map(), group: new Map(), account: new Map(), repo: new Map() };
   /** Records a definition; true for the first one of its name. */
@@ -233,7 +232,7 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
     groupReference(ref, 'defaultGroups');
   }
   const defaultTotalNode = propertyValueNode(root, 'defaultTotal');
-  const defaultTotal = defaultTotalNode ? limitAt(defaultTotalNode, 'defaultTotal') ?? -1 : -1;
+  const defaultTotal = defaultTotalNode ? (limitAt(defaultTotalNode, 'defaultTotal') ?? -1) : -1;
   if (defaultTotalNode) reading.defaultTotal = { node: defaultTotalNode, bytes: defaultTotal };
   const versionNode = propertyValueNode(root, 'forgejoVersion');
   let forgejoVersion: DeclaredForgejoVersion | undefined;

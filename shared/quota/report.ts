@@ -40,7 +40,7 @@ export function fileForgejoProfile(analysis: QuotaAnalysis): ResolvedForgejoProf
 }
 
 /** Accounts in report order: the file's accounts, then the live account if it is new. */
-export function reportAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live']): string[] {
+function reportAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live']): string[] {
   const names = [...analysis.accountNames];
   if (live && !names.includes(live.account)) names.push(live.account);
   return names;
@@ -53,7 +53,7 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
   const names = options.account !== undefined ? [options.account] : reportAccounts(analysis, options.live);
   const accounts = names.map((name): AccountReport => {
     const isLive = options.live?.account === name;
-    const usage = isLive ? options.live!.usage : analysis.usage.get(name) ?? zeroUsage();
+    const usage = isLive ? options.live!.usage : (analysis.usage.get(name) ?? zeroUsage());
     const verdict = evaluateAccount(index, name, usage, subjects);
     return isLive ? { ...verdict, live: { server: options.live!.server } } : verdict;
   });
@@ -66,7 +66,7 @@ export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOp
 // check command, so a refusal never looks like a contradiction ("over quota" at 0 B used).
 
 /** Why a subject is allowed or refused for an account (group names as in the model). */
-export type SubjectReason =
+type SubjectReason =
   /** Some group allows it; `binding` is the applicable rule with the least room in that group. */
   | { kind: 'allowed'; group: string; binding: RuleVerdict; headroom: number }
   /** No rule of any of the account's groups applies to the subject: Forgejo refuses what no rule covers. */
@@ -190,6 +190,6 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
 /** Explanations for every subject the report checked for one account, in the report's order. */
 export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live'], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): SubjectExplanation[] {
   const index = new QuotaIndex(analysis.model, forgejo.profile);
-  const usage = live?.account === account.name ? live.usage : analysis.usage.get(account.name) ?? zeroUsage();
+  const usage = live?.account === account.name ? live.usage : (analysis.usage.get(account.name) ?? zeroUsage());
   return Object.keys(account.checks).map((subject) => explainSubject(index, account.name, subject, usage));
 }

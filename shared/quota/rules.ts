@@ -18,16 +18,7 @@ import { unknownRepos } from './checks/unknownRepo';
 import { unknownRules } from './checks/unknownRule';
 import { unknownSubjects } from './checks/unknownSubject';
 import { unusedRules } from './checks/unusedRule';
-import {
-  canonicalSubjectFix,
-  removeUnusedRuleFix,
-  serverVersionFix,
-  unknownGroupFixes,
-  unknownNameFixes,
-  unknownRuleFixes,
-  unknownSubjectFixes,
-  type QuotaFixProvider,
-} from './fixes';
+import { canonicalSubjectFix, removeUnusedRuleFix, serverVersionFix, unknownGroupFixes, unknownNameFixes, unknownRuleFixes, unknownSubjectFixes, type QuotaFixProvider } from './fixes';
 import type { QuotaCode } from './codes';
 
 export interface QuotaRule {
@@ -36,7 +27,7 @@ export interface QuotaRule {
 }
 
 export const QUOTA_RULES: Readonly<Partial<Record<QuotaCode, QuotaRule>>> = {
-  'schema': { check: aggregateUsage },
+  schema: { check: aggregateUsage },
   'unknown-subject': { check: unknownSubjects, fix: unknownSubjectFixes },
   'subject-alias': { check: subjectAliases, fix: canonicalSubjectFix },
   'duplicate-rule': { check: duplicateNames('rule') },

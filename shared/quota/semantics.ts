@@ -10,7 +10,7 @@ import { quotaChecks } from './rules';
 import type { QuotaFinding } from './checks/finding';
 import { readQuotaDocument, type SemanticResult } from './reader';
 
-export type { GroupLayout, NameIndex, NameKind, NameOccurrence, RuleLayout, SemanticResult } from './reader';
+export type { SemanticResult } from './reader';
 
 export function runSemanticChecks(root: Node, at: (span: Span) => Range, text?: string): { diagnostics: Diagnostic[]; result: SemanticResult } {
   const reading = readQuotaDocument(root, text);
@@ -23,5 +23,10 @@ export function runSemanticChecks(root: Node, at: (span: Span) => Range, text?: 
     ...(finding.tags ? { tags: finding.tags } : {}),
     ...(finding.data ? { data: finding.data } : {}),
   });
-  return { diagnostics: quotaChecks().flatMap((check) => check(reading)).map(toDiagnostic), result: reading.result };
+  return {
+    diagnostics: quotaChecks()
+      .flatMap((check) => check(reading))
+      .map(toDiagnostic),
+    result: reading.result,
+  };
 }

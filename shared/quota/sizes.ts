@@ -36,11 +36,7 @@ export function parseSize(value: unknown): SizeResult {
     };
   }
   const [, sign, digits, unit, binary] = match;
-  const multiplier = unit
-    ? binary
-      ? 2 ** BINARY_EXPONENT[unit.toLowerCase()]
-      : DECIMAL[unit.toLowerCase()]
-    : 1;
+  const multiplier = unit ? (binary ? 2 ** BINARY_EXPONENT[unit.toLowerCase()] : DECIMAL[unit.toLowerCase()]) : 1;
   const magnitude = Number(digits) * multiplier;
   if (!Number.isInteger(magnitude) && !unit) {
     return { ok: false, error: `"${value}" is not a whole number of bytes` };
@@ -128,7 +124,10 @@ export function parseSizeExact(value: unknown, rawNumber?: string): ExactSizeRes
   const exact = exactInteger(value, rawNumber);
   if (exact === undefined) return simple;
   if (exact < INT64_MIN || exact > INT64_MAX) {
-    return { ok: false, error: `${typeof value === 'string' ? `"${value}"` : rawNumber ?? String(value)} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes` };
+    return {
+      ok: false,
+      error: `${typeof value === 'string' ? `"${value}"` : (rawNumber ?? String(value))} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes`,
+    };
   }
   const asNumber = Number(exact);
   return { ok: true, bytes: Number.isSafeInteger(asNumber) ? asNumber : exact };

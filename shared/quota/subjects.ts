@@ -84,7 +84,7 @@ export type LeafSubject = (typeof LEAF_SUBJECTS)[number];
 
 const CANONICAL_SET: ReadonlySet<string> = new Set(CANONICAL_SUBJECTS);
 
-export function isCanonicalSubject(value: string): value is Subject {
+function isCanonicalSubject(value: string): value is Subject {
   return CANONICAL_SET.has(value);
 }
 

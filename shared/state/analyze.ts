@@ -24,42 +24,39 @@ import { schemaDiagnostics } from './schemaDiagnostics';
 import { validateRecordAt, validateShape } from './schemas';
 import { editRecord, parseState, type StateSnapshot } from './snapshot';
 
-export type { StateShape } from './model';
-export type { StateSnapshot } from './snapshot';
-
 export interface StateAnalysisOptions {
   /** `pulumi` (default): what Pulumi's loader accepts is never an error; `seed-v3`: the seed's schema exactly. */
-  schema?: StateSchemaMode;
+  stateSchema?: StateSchemaMode;
 }
 
 export interface StateAnalysis extends StateSnapshot {
   /** The schema mode the analysis ran in. */
-  mode: StateSchemaMode;
+  stateSchema: StateSchemaMode;
   /** Final diagnostics, sorted with `compareDiagnostics`. */
   diagnostics: Diagnostic[];
   /** Schema diagnostics before location, carried to the next version; absent when incomplete. */
-  schema?: PendingDiagnostic[];
+  schemaFindings?: PendingDiagnostic[];
 }
 
 export function analyzeState(text: string, options: StateAnalysisOptions = {}): StateAnalysis {
-  return analyzeSnapshot(parseState(text), options.schema ?? DEFAULT_STATE_SCHEMA_MODE);
+  return analyzeSnapshot(parseState(text), options.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE);
 }
 
 /** The analysis of `text`, a later version of `previous`'s text. */
 export function reanalyzeState(previous: StateAnalysis, text: string, options: StateAnalysisOptions = {}): StateAnalysis {
-  const mode = options.schema ?? DEFAULT_STATE_SCHEMA_MODE;
-  if (mode !== previous.mode) return analyzeState(text, options);
+  const mode = options.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE;
+  if (mode !== previous.stateSchema) return analyzeState(text, options);
   if (text === previous.text) return previous;
-  const edit = previous.schema && editRecord(previous, text);
+  const edit = previous.schemaFindings && editRecord(previous, text);
   if (!edit) return analyzeState(text, options);
   const { snapshot, index } = edit;
   const resource = snapshot.document.resources[index];
   const single: StateDocument = { ...snapshot.document, resources: [resource], pendingResources: [] };
   const schema = [
-    ...previous.schema!.filter((p) => !isWithin(p.at.path, resource.path)),
+    ...previous.schemaFindings!.filter((p) => !isWithin(p.at.path, resource.path)),
     ...schemaDiagnostics(validateRecordAt(resource.value, pathToPointer(resource.path), mode), single, mode),
   ];
-  return { ...snapshot, mode, diagnostics: diagnose(snapshot, schema, mode), schema };
+  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schema, mode), schemaFindings: schema };
 }
 
 function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateAnalysis {
@@ -78,7 +75,7 @@ function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateA
       schema.push({ code: 'schema', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
     }
   }
-  return { ...snapshot, mode, diagnostics: diagnose(snapshot, schema, mode), schema: complete ? schema : undefined };
+  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schema, mode), schemaFindings: complete ? schema : undefined };
 }
 
 /** Adds the cross-resource checks and the syntax errors to the schema diagnostics, locates and sorts them. */
@@ -107,7 +104,7 @@ function unknownShape(root: unknown): PendingDiagnostic {
   const isObject = typeof root === 'object' && root !== null && !Array.isArray(root);
   return {
     code: 'schema',
-   
+
     message: isObject
       ? 'Not a recognised state shape: expected a resource record (urn), a deployment (manifest, resources), an export (version, deployment) or a checkpoint (version, checkpoint)'
       : `A state file must be a JSON object (a resource record, deployment, export or checkpoint), not ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,

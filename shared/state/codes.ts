@@ -6,7 +6,6 @@
 import { defineCodes } from '../codes';
 import type { Severity } from '../diagnostics';
 
-
 /**
  * How strictly records are read: `pulumi` follows Pulumi's loader (what it accepts is never an
  * error); `seed-v3` enforces the seed's version-3 record schema exactly.
@@ -23,7 +22,6 @@ export function isStateSchemaMode(value: unknown): value is StateSchemaMode {
 export function stateSchemaModeOf(value: unknown): StateSchemaMode {
   return isStateSchemaMode(value) ? value : DEFAULT_STATE_SCHEMA_MODE;
 }
-
 
 type StateCodeName =
   | 'syntax'
@@ -111,5 +109,5 @@ export type StateCode = keyof typeof STATE_CODES;
 /** The default severity of `code` in `mode`, from the registry. */
 export function defaultSeverity(code: StateCode, mode: StateSchemaMode): Severity {
   const info: { severity: Severity; seedV3Severity?: Severity } = STATE_CODES[code];
-  return mode === 'seed-v3' ? info.seedV3Severity ?? info.severity : info.severity;
+  return mode === 'seed-v3' ? (info.seedV3Severity ?? info.severity) : info.severity;
 }

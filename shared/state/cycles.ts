@@ -186,7 +186,7 @@ export function findCycles(resources: ResourceEntry[], graph: DependencyGraph): 
     const names = [name(start), ...cycle.map((edge) => name(edge.to))];
     out.push({
       code: 'dependency-cycle',
-     
+
       message: `Dependency cycle: ${names.join(' → ')}`,
       at: { path: cycle[0].site.path, part: 'value' },
       related: cycle.map((edge) => ({

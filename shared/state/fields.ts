@@ -12,16 +12,32 @@ import type { PendingDiagnostic } from './pending';
 
 /** The seed's version-3 record: the 19 properties of its schema. */
 export const SEED_RECORD_FIELDS: ReadonlySet<string> = new Set([
-  'urn', 'custom', 'delete', 'id', 'type', 'inputs', 'outputs', 'parent', 'protect', 'external', 'dependencies',
-  'initErrors', 'provider', 'propertyDependencies', 'pendingReplacement', 'additionalSecretOutputs', 'aliases',
-  'customTimeouts', 'importID',
+  'urn',
+  'custom',
+  'delete',
+  'id',
+  'type',
+  'inputs',
+  'outputs',
+  'parent',
+  'protect',
+  'external',
+  'dependencies',
+  'initErrors',
+  'provider',
+  'propertyDependencies',
+  'pendingReplacement',
+  'additionalSecretOutputs',
+  'aliases',
+  'customTimeouts',
+  'importID',
 ]);
 
 /**
  * Fields `apitype.ResourceV3` declares beyond the seed's schema, with what writes them
  * (`pkg/resource/stack/deployment.go` `SerializeResource`; version-4 features from `ApplyFeatures`).
  */
-export const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = {
+const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = {
   created: 'the engine: time the resource was created (since 2023)',
   modified: 'the engine: time the resource was last modified (since 2023)',
   sourcePosition: 'the engine: where the program registered the resource',
@@ -42,7 +58,7 @@ export const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = {
 };
 
 /** Record fields older engines wrote and Pulumi now ignores, with who wrote them. */
-export const LEGACY_RECORD_FIELDS: Readonly<Record<string, string>> = {
+const LEGACY_RECORD_FIELDS: Readonly<Record<string, string>> = {
   sequenceNumber: 'Pulumi v3.33–v3.34; ignored since',
   defaults: 'version-1 engines (`ResourceV1.Defaults`); dropped by the migration to version 2',
   children: 'the 2017 engines ("Lumi"), which listed each resource\'s children; `ResourceV1` does not declare it',

@@ -136,7 +136,10 @@ export function removeLegacyPropertyFixes(analysis: StateSnapshot, { data }: Fix
   for (const field of fields) {
     const paths = occurrencesOf(analysis.document, field);
     const nodes = analysis.locator.locateAll(paths);
-    const edits = paths.map((p) => nodes.get(pathKey(p))).filter((n): n is LocatedNode => n !== undefined).map((n) => removalEdit(analysis.text, n));
+    const edits = paths
+      .map((p) => nodes.get(pathKey(p)))
+      .filter((n): n is LocatedNode => n !== undefined)
+      .map((n) => removalEdit(analysis.text, n));
     if (edits.length) {
       fixes.push({ title: `Remove the legacy property "${field}" (${edits.length} ${edits.length === 1 ? 'occurrence' : 'occurrences'})`, edits, preferred: fields.length === 1 });
     }
@@ -197,7 +200,7 @@ export function dependencyOrder(analysis: StateSnapshot): number[] {
   return order;
 }
 
-export function reorderEdit(analysis: StateSnapshot): TextEdit | undefined {
+function reorderEdit(analysis: StateSnapshot): TextEdit | undefined {
   const { document, text } = analysis;
   if (!document.resourcesPath || document.resources.length < 2) return undefined;
   const order = dependencyOrder(analysis);
@@ -249,4 +252,3 @@ class MinHeap {
     return top;
   }
 }
-

@@ -7,24 +7,13 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { JsonPath } from './locate';
-import {
-  aliasReferences,
-  dependencyReferences,
-  dependencyTargets,
-  isObject,
-  recordVersion,
-  REFERENCE_KIND_LABEL,
-  valueAt,
-  type ReferenceSite,
-  type ResourceEntry,
-  type StateDocument,
-} from './model';
+import { aliasReferences, dependencyReferences, dependencyTargets, isObject, recordVersion, REFERENCE_KIND_LABEL, valueAt, type ReferenceSite, type ResourceEntry, type StateDocument } from './model';
 import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
 import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from './urn';
 import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles';
 import type { StateSchemaMode } from './codes';
 
-export function magicOf(version: string): string {
+function magicOf(version: string): string {
   return version === '' ? '' : bytesToHex(sha256(utf8ToBytes(version)));
 }
 
@@ -70,13 +59,18 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
     const name = urn ?? `at index ${resource.index}`;
     // VerifyIntegrity: "resource at index <i> missing required 'urn' field"; Go reads a null urn as "".
     if (record.urn === null) {
-      out.push({ code: 'schema', message: `Resource at index ${resource.index} is missing the required property "urn" (it is null)`, at: { path: [...resource.path, 'urn'], part: 'value' }, data: { path: resource.path } });
+      out.push({
+        code: 'schema',
+        message: `Resource at index ${resource.index} is missing the required property "urn" (it is null)`,
+        at: { path: [...resource.path, 'urn'], part: 'value' },
+        data: { path: resource.path },
+      });
     } else if (urn === '') {
       out.push({ code: 'schema', message: `Resource at index ${resource.index} has an empty urn`, at: resourceAnchor(resource.path, true), data: { path: resource.path } });
     } else if (urn !== undefined && !parsedUrn) {
       out.push({
         code: 'invalid-urn',
-       
+
         message: `"${urn}" is not a urn of the form urn:pulumi:<stack>::<project>::<type>::<name>`,
         at: resourceAnchor(resource.path, true),
         data: { urn },
@@ -88,7 +82,7 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
       out.push({
         code: 'component-with-id',
-       
+
         message: `Resource ${name} has "custom" false but a non-empty id "${record.id}"`,
         at: valueAnchor([...resource.path, 'id']),
         data: { path: [...resource.path, 'id'] },
@@ -173,14 +167,7 @@ function definitionAnchor(resources: ResourceEntry[], index: number): Anchor {
 }
 
 /** `copies`: the indices of the resources named `site.target` (undefined when none). */
-function checkReference(
-  resource: ResourceEntry,
-  site: ReferenceSite,
-  copies: number[] | undefined,
-  resources: ResourceEntry[],
-  isolated: boolean,
-  out: PendingDiagnostic[],
-): void {
+function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: number[] | undefined, resources: ResourceEntry[], isolated: boolean, out: PendingDiagnostic[]): void {
   const urn = resource.urn ?? `at index ${resource.index}`;
   // An earlier copy of the same urn (a live record before its `delete: true` copy) satisfies Pulumi's check.
   if (site.target === resource.urn && !(copies && copies[0] < resource.index)) {
@@ -193,7 +180,7 @@ function checkReference(
     const later = copies.find((i) => i > resource.index) ?? copies[0];
     out.push({
       code: 'forward-reference',
-     
+
       message: `Resource ${urn}'s ${labelOf(site)} ${site.target} comes after it (at index ${later}); import requires it to come first`,
       at: valueAnchor(site.path),
       related: [{ at: definitionAnchor(resources, later), message: `${site.target} is defined here` }],
@@ -202,7 +189,7 @@ function checkReference(
   } else {
     out.push({
       code: 'missing-reference',
-     
+
       message: `Resource ${urn}'s ${labelOf(site)} ${site.target} is not in this file`,
       at: valueAnchor(site.path),
       data: dataOf(site),
@@ -233,7 +220,7 @@ function checkProviderReference(
   if ('error' in parsed) {
     out.push({
       code: 'invalid-provider-reference',
-     
+
       message: `Resource ${urn}'s provider reference is not <provider urn>::<id>: ${parsed.error}`,
       at: valueAnchor(path),
       data: { path, reference },
@@ -283,7 +270,7 @@ function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]
       const resource = resources[index];
       out.push({
         code: 'duplicate-urn',
-       
+
         message: `Duplicate resource ${urn} (not marked for deletion); it is also defined at index ${first}`,
         at: resourceAnchor(resource.path, true),
         related: [{ at: definitionAnchor(resources, first), message: `First definition of ${urn}` }],
@@ -323,13 +310,28 @@ function checkPendingRecords(pending: ResourceEntry[], out: PendingDiagnostic[])
     if (!isObject(record)) continue;
     const name = resource.urn || 'in a pending operation';
     if (typeof record.urn !== 'string' || record.urn === '') {
-      out.push({ code: 'schema', message: `The pending operation's resource is missing the required property "urn" (Pulumi refuses the file)`, at: resourceAnchor(resource.path, false), data: { path: resource.path } });
+      out.push({
+        code: 'schema',
+        message: `The pending operation's resource is missing the required property "urn" (Pulumi refuses the file)`,
+        at: resourceAnchor(resource.path, false),
+        data: { path: resource.path },
+      });
     }
     if (resource.type === undefined || resource.type === '') {
-      out.push({ code: 'missing-type', message: `Pending operation resource ${name} has no "type" (Pulumi refuses the file)`, at: resourceAnchor(resource.path, resource.urn !== undefined), data: { path: resource.path } });
+      out.push({
+        code: 'missing-type',
+        message: `Pending operation resource ${name} has no "type" (Pulumi refuses the file)`,
+        at: resourceAnchor(resource.path, resource.urn !== undefined),
+        data: { path: resource.path },
+      });
     }
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
-      out.push({ code: 'component-with-id', message: `Pending operation resource ${name} has "custom" false but a non-empty id "${record.id}"`, at: valueAnchor([...resource.path, 'id']), data: { path: [...resource.path, 'id'] } });
+      out.push({
+        code: 'component-with-id',
+        message: `Pending operation resource ${name} has "custom" false but a non-empty id "${record.id}"`,
+        at: valueAnchor([...resource.path, 'id']),
+        data: { path: [...resource.path, 'id'] },
+      });
     }
   }
 }
@@ -347,7 +349,7 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
       const first = resources[owner.from].urn ?? `at index ${owner.from}`;
       out.push({
         code: 'duplicate-alias',
-       
+
         message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}; Pulumi loads this, but \`pulumi up\` refuses it ("aliased to the same")`,
         at: valueAnchor(site.path),
         related: [{ at: valueAnchor(owner.path), message: `${first} also claims alias ${site.target}` }],
@@ -374,7 +376,7 @@ function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn
       const expected = underStack ? resource.type : `${parent.qualifiedType}$${resource.type}`;
       out.push({
         code: 'parent-urn-mismatch',
-       
+
         message: `The urn's qualified type "${child.qualifiedType}" does not match its parent ${record.parent}: expected "${expected}"`,
         at: resourceAnchor(resource.path, true),
         related: [{ at: definitionAnchor(resources, parentIndex), message: 'Parent defined here' }],
@@ -386,12 +388,7 @@ function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn
 
 /** Whether `qualified` is `parent + '$' + type`, without building that string for every resource. */
 function isQualifiedBy(qualified: string, parent: string, type: string): boolean {
-  return (
-    qualified.length === parent.length + 1 + type.length &&
-    qualified.charCodeAt(parent.length) === 36 /* $ */ &&
-    qualified.startsWith(parent) &&
-    qualified.endsWith(type)
-  );
+  return qualified.length === parent.length + 1 + type.length && qualified.charCodeAt(parent.length) === 36 /* $ */ && qualified.startsWith(parent) && qualified.endsWith(type);
 }
 
 /**
@@ -399,7 +396,7 @@ function isQualifiedBy(qualified: string, parent: string, type: string): boolean
  * `organization/<project>/<stack>` (pkg/backend/diy/backend.go, `diyBackendReference.FullyQualifiedName`),
  * while urns carry only the stack's own name, so the last segment is compared.
  */
-export function checkpointStackName(stack: string): string {
+function checkpointStackName(stack: string): string {
   const slash = stack.lastIndexOf('/');
   return slash === -1 ? stack : stack.slice(slash + 1);
 }
@@ -430,7 +427,7 @@ function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | unde
     if (parsed && parsed.stack !== stack) {
       out.push({
         code: 'foreign-stack',
-       
+
         message: `Resource ${resource.urn} is from stack "${parsed.stack}", but this file's stack is "${stack}" (from ${source})`,
         at: resourceAnchor(resource.path, true),
         data: { path: resource.path, stack },

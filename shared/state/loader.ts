@@ -11,16 +11,7 @@ import type { PendingDiagnostic } from './pending';
  * `supportedFeatures` in pkg/resource/stack/deployment.go: the feature names a version-4
  * deployment may require. Anything else makes `validateSupportedFeatures` refuse the file.
  */
-export const SUPPORTED_FEATURES: ReadonlySet<string> = new Set([
-  'refreshBeforeUpdate',
-  'views',
-  'hooks',
-  'taint',
-  'replaceWith',
-  'snippets-prototype',
-  'extensionParameterization',
-  'byteString',
-]);
+const SUPPORTED_FEATURES: ReadonlySet<string> = new Set(['refreshBeforeUpdate', 'views', 'hooks', 'taint', 'replaceWith', 'snippets-prototype', 'extensionParameterization', 'byteString']);
 
 export function loaderDiagnostics(document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
   const out: PendingDiagnostic[] = [];

@@ -59,7 +59,7 @@ export function recordVersion(document: StateDocument, mode: 'pulumi' | 'seed-v3
 }
 
 /** Recognises the shape by its top-level keys. */
-export function detectShape(root: unknown): StateShape {
+function detectShape(root: unknown): StateShape {
   if (!isObject(root)) return 'unknown';
   if ('checkpoint' in root) return 'checkpoint';
   if ('deployment' in root) return 'export';
@@ -75,7 +75,7 @@ function isLegacyCheckpoint(root: JsonObject): boolean {
   return 'latest' in root && !('version' in root) && !('urn' in root);
 }
 
-export function resourceEntry(index: number, path: JsonPath, value: unknown): ResourceEntry {
+function resourceEntry(index: number, path: JsonPath, value: unknown): ResourceEntry {
   const record = isObject(value) ? value : undefined;
   return {
     index,
@@ -160,15 +160,7 @@ export function valueAt(root: unknown, path: JsonPath): unknown {
   return value;
 }
 
-export type ReferenceKind =
-  | 'parent'
-  | 'dependency'
-  | 'propertyDependency'
-  | 'deletedWith'
-  | 'replaceWith'
-  | 'provider'
-  | 'alias'
-  | 'resourceReference';
+export type ReferenceKind = 'parent' | 'dependency' | 'propertyDependency' | 'deletedWith' | 'replaceWith' | 'provider' | 'alias' | 'resourceReference';
 
 /**
  * A urn written somewhere in a resource, pointing at another resource. The JSON path is

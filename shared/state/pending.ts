@@ -10,7 +10,7 @@ import type { JsonPath } from './locate';
  * Which part of the node to underline: the whole value, the property name, the property
  * name when there is one else the first character (for containers), or the first character.
  */
-export type AnchorPart = 'value' | 'key' | 'name' | 'head';
+type AnchorPart = 'value' | 'key' | 'name' | 'head';
 
 export interface Anchor {
   path: JsonPath;

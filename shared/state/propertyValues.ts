@@ -6,8 +6,8 @@
 import type { JsonPath } from './locate';
 import { isObject, ReferenceSite } from './model';
 
-export const SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
-export const SIGNATURES = {
+const SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
+const SIGNATURES = {
   secret: '1b47061264138c4ac30d75fd1eb44270',
   asset: 'c44067f5952c0a294b673a41bacd8c17',
   archive: '0def7320c3a5731c473e5ecbe6d01bc7',
@@ -21,9 +21,7 @@ export interface MalformedValue {
   message: string;
 }
 
-const SIGNATURE_NAMES = new Map<string, keyof typeof SIGNATURES>(
-  Object.entries(SIGNATURES).map(([name, signature]) => [signature, name as keyof typeof SIGNATURES]),
-);
+const SIGNATURE_NAMES = new Map<string, keyof typeof SIGNATURES>(Object.entries(SIGNATURES).map(([name, signature]) => [signature, name as keyof typeof SIGNATURES]));
 
 /** Go's base64.StdEncoding: padded, in groups of four. */
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
@@ -159,13 +157,7 @@ export function findMalformedValues(value: unknown, path: JsonPath, options: { s
  * Resource references (`{sig: resourceReference, urn}`) anywhere inside the inputs or outputs
  * of a record at `resourcePath`.
  */
-export function findResourceReferences(
-  properties: unknown,
-  resourcePath: JsonPath,
-  section: 'inputs' | 'outputs',
-  from: number,
-  sites: ReferenceSite[],
-): void {
+export function findResourceReferences(properties: unknown, resourcePath: JsonPath, section: 'inputs' | 'outputs', from: number, sites: ReferenceSite[]): void {
   if (!isObject(properties)) return;
   const stack: Array<[unknown, Array<string | number>]> = [];
   for (const key of Object.keys(properties).reverse()) stack.push([properties[key], [key]]);

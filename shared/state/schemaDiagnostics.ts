@@ -103,9 +103,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
       }
       case 'required': {
         const property = String((error.params as { missingProperty: string }).missingProperty);
-        const owner = recordPaths.has(pathKey(path))
-          ? `Resource ${typeof path[path.length - 1] === 'number' ? `at index ${path[path.length - 1]} ` : ''}is`
-          : `${describePath(path)} is`;
+        const owner = recordPaths.has(pathKey(path)) ? `Resource ${typeof path[path.length - 1] === 'number' ? `at index ${path[path.length - 1]} ` : ''}is` : `${describePath(path)} is`;
         push({ code: 'schema', message: `${owner} missing the required property "${property}"`, at: { path, part: 'name' }, data: { path, property } });
         continue;
       }
@@ -113,7 +111,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         const actual = jsonType(valueAt(document.root, path));
         push({
           code: 'schema',
-         
+
           message: `${describePath(path)} must be ${expectedTypes((error.params as { type: unknown }).type)}, not ${actual}`,
           at: { path, part: 'value' },
           data: { path },
@@ -122,8 +120,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
       }
       case 'false schema': {
         const last = path[path.length - 1];
-        const message =
-          last === 'features' ? `"features" is only allowed with version 4 or later` : `${describePath(path)} is not allowed here`;
+        const message = last === 'features' ? `"features" is only allowed with version 4 or later` : `${describePath(path)} is not allowed here`;
         push({ code: 'schema', message, at: { path, part: 'key' }, data: { path } });
         continue;
       }
@@ -131,7 +128,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         const allowed = (error.params as { allowedValues: unknown[] }).allowedValues;
         push({
           code: 'schema',
-         
+
           message: `${describePath(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
           at: { path, part: 'value' },
           data: { path },
@@ -209,4 +206,3 @@ function propertyValueRoot(path: JsonPath, recordPaths: Set<string>): JsonPath |
 }
 
 /** Re-exported for callers that want to check an object is a plain record container. */
-export { isObject };

@@ -9,11 +9,6 @@ import * as seedV3Validators from '../validators/stateValidatorsSeedV3';
 import type { StateSchemaMode } from './codes';
 import type { StateShape } from './model';
 
-export const STATE_FILE_SCHEMA_ID = 'https://quota-state.dev/schemas/state-file.schema.json';
-export const RECORD_SCHEMA_ID = 'https://quota-state.dev/schemas/resource-state.v3.schema.json';
-export const PULUMI_STATE_FILE_SCHEMA_ID = 'https://quota-state.dev/schemas/state-file.pulumi.schema.json';
-export const PULUMI_RECORD_SCHEMA_ID = 'https://quota-state.dev/schemas/resource-state.pulumi.schema.json';
-
 type ValidatorKey = Exclude<StateShape, 'unknown'> | 'legacyCheckpoint';
 type Validators = Record<ValidatorKey, ValidateFunction>;
 

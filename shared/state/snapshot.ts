@@ -14,8 +14,6 @@ import { PatchedLocator, ScanLocator, TreeLocator, type NodeLocator } from './lo
 import { buildStateDocument, withResource, type StateDocument, type StateShape } from './model';
 import { parseTolerant, parseTolerantElement, type SyntaxError } from './syntax';
 
-export type { StateShape } from './model';
-
 export interface StateSnapshot {
   text: string;
   /** 'json' when the text is valid JSON, 'tolerant' when the syntax is broken. */
@@ -31,7 +29,7 @@ export interface StateSnapshot {
   records?: RecordIndex;
 }
 
-export interface RecordIndex {
+interface RecordIndex {
   /** Spans of the records: undefined until first needed, null when they could not be found. */
   layout?: ResourceLayout | null;
   /** The one record with syntax errors (the rest of the text is valid JSON), if any. */

@@ -18,8 +18,7 @@ export interface TolerantParse {
   errors: SyntaxError[];
 }
 
-export const EMPTY_STATE_MESSAGE =
-  'The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: { "version": 3, "deployment": { "manifest": { … }, "resources": [] } }';
+const EMPTY_STATE_MESSAGE = 'The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: { "version": 3, "deployment": { "manifest": { … }, "resources": [] } }';
 
 const OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
 

@@ -3,7 +3,7 @@
 /** The provider "unknown ID", also the unknown property-value sentinel. */
 export const UNKNOWN_ID = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
 export const ROOT_STACK_TYPE = 'pulumi:pulumi:Stack';
-export const PROVIDER_TYPE_PREFIX = 'pulumi:providers:';
+const PROVIDER_TYPE_PREFIX = 'pulumi:providers:';
 
 export interface ParsedUrn {
   stack: string;
@@ -36,7 +36,7 @@ export function parseUrn(urn: string): ParsedUrn | undefined {
 }
 
 /** Pulumi's own validity test: `urn:pulumi:` prefix and at least three `::`. */
-export function isPulumiValidUrn(urn: string): boolean {
+function isPulumiValidUrn(urn: string): boolean {
   if (!urn.startsWith(URN_PREFIX)) return false;
   const first = urn.indexOf('::');
   const second = first === -1 ? -1 : urn.indexOf('::', first + 2);

@@ -25,10 +25,7 @@ export function changedRegion(before: string, after: string): ChangedRegion | un
   // The shared suffix may not overlap the shared prefix in either text.
   const limit = shorter - start;
   let suffix = 0;
-  while (
-    suffix + CHUNK <= limit &&
-    before.slice(before.length - suffix - CHUNK, before.length - suffix) === after.slice(after.length - suffix - CHUNK, after.length - suffix)
-  ) {
+  while (suffix + CHUNK <= limit && before.slice(before.length - suffix - CHUNK, before.length - suffix) === after.slice(after.length - suffix - CHUNK, after.length - suffix)) {
     suffix += CHUNK;
   }
   while (suffix < limit && before.charCodeAt(before.length - 1 - suffix) === after.charCodeAt(after.length - 1 - suffix)) suffix++;

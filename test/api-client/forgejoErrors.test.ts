@@ -15,7 +15,10 @@ describe('API client: Forgejo 404 messages', () => {
 
   it('an unknown user in the admin user-quota routes: "user does not exist [uid: 0, name: …]"', async () => {
     const root = new QuotaApiClient({ baseUrl: server.baseUrl, token: DEMO_TOKENS.root });
-    const failure = await root.userQuota('nobody').then(() => assert.fail('expected a 404'), (error: unknown) => error as QuotaApiError);
+    const failure = await root.userQuota('nobody').then(
+      () => assert.fail('expected a 404'),
+      (error: unknown) => error as QuotaApiError,
+    );
     assert.equal(failure.kind, 'not-found');
     assert.equal(failure.serverMessage, 'user does not exist [uid: 0, name: nobody]');
     assert.match(failure.message, /the server said: user does not exist \[uid: 0, name: nobody\]/);

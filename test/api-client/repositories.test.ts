@@ -14,10 +14,13 @@ describe('API client: listMyRepositories', () => {
     await server?.stop();
   });
 
-  it('orders by Forgejo\'s size orders against the reference server (size in KiB of git + LFS)', async () => {
+  it("orders by Forgejo's size orders against the reference server (size in KiB of git + LFS)", async () => {
     const bob = new QuotaApiClient({ baseUrl: server.baseUrl, token: DEMO_TOKENS.bob });
     const largest = await bob.listMyRepositories({ orderBy: 'reversesize' });
-    assert.deepEqual(largest.items.map((r) => [r.full_name, r.size]), [['bob/dotfiles', (140 + 2) * 1024]]);
+    assert.deepEqual(
+      largest.items.map((r) => [r.full_name, r.size]),
+      [['bob/dotfiles', (140 + 2) * 1024]],
+    );
     assert.equal(largest.total, 1);
     assert.equal(largest.hasMore, false);
     assert.ok(largest.items[0].html_url?.endsWith('/bob/dotfiles'));
@@ -40,7 +43,13 @@ describe('API client: listMyRepositories', () => {
       const { port } = fake.address() as AddressInfo;
       const client = new QuotaApiClient({ baseUrl: `http://127.0.0.1:${port}`, token: 't' });
       const page = await client.listMyRepositories({ orderBy: 'reversesize' });
-      assert.deepEqual(page.items.map((r) => [r.id, r.full_name, r.size, r.private]), [[1, 'bare', 0, false], [2, 'eve/owned', 0, false]]);
+      assert.deepEqual(
+        page.items.map((r) => [r.id, r.full_name, r.size, r.private]),
+        [
+          [1, 'bare', 0, false],
+          [2, 'eve/owned', 0, false],
+        ],
+      );
     } finally {
       fake.closeAllConnections();
       await new Promise((resolve) => fake.close(resolve));

@@ -94,7 +94,12 @@ describe('quota API: signed-in user and organization quota', () => {
     });
 
     it('422 for a missing, empty or unknown subject, naming it', async () => {
-      for (const [query, named] of [['', ''], ['?subject=', ''], ['?subject=size:bogus', 'size:bogus'], ['?subject=SIZE:ALL', 'SIZE:ALL']]) {
+      for (const [query, named] of [
+        ['', ''],
+        ['?subject=', ''],
+        ['?subject=size:bogus', 'size:bogus'],
+        ['?subject=SIZE:ALL', 'SIZE:ALL'],
+      ]) {
         const response = await bob.get(`/user/quota/check${query}`);
         assert.equal(response.status, 422, query);
         assert.equal(errorMessage(response), `unrecognized quota limit subject: [subject: ${named}]`);
@@ -159,7 +164,7 @@ describe('quota API: signed-in user and organization quota', () => {
       assert.equal(artifacts.headers.get('x-total-count'), '0');
     });
 
-    it('a page or limit that is not an integer counts as 0 (first page, default size), as Forgejo\'s FormInt does', async () => {
+    it("a page or limit that is not an integer counts as 0 (first page, default size), as Forgejo's FormInt does", async () => {
       const first = await alice.get('/orgs/acme/quota/attachments?limit=1');
       for (const query of ['?page=abc&limit=1', '?limit=1&page=1.5', '?page=1e3&limit=1']) {
         const response = await alice.get(`/orgs/acme/quota/attachments${query}`);
@@ -168,7 +173,7 @@ describe('quota API: signed-in user and organization quota', () => {
       }
       const defaultSize = await alice.get<unknown[]>('/orgs/acme/quota/attachments?limit=ten');
       assert.equal(defaultSize.status, 200);
-      assert.equal(defaultSize.body.length, 2, 'the default page size holds both of acme\'s attachments');
+      assert.equal(defaultSize.body.length, 2, "the default page size holds both of acme's attachments");
     });
 
     it('401 without credentials', async () => {
@@ -184,7 +189,12 @@ describe('quota API: signed-in user and organization quota', () => {
       assert.equal(response.status, 200);
       assert.deepEqual(response.body.used.size.assets, { attachments: { issues: 3 * MiB, releases: 12 * MiB }, artifacts: 2 * MiB, packages: { all: 4 * MiB } });
       assert.deepEqual(response.body.groups, [
-        { rules: [{ limit: 1024 * MiB, subjects: ['size:git:all'] }, { limit: 20 * MiB, subjects: ['size:assets:all'] }] },
+        {
+          rules: [
+            { limit: 1024 * MiB, subjects: ['size:git:all'] },
+            { limit: 20 * MiB, subjects: ['size:assets:all'] },
+          ],
+        },
       ]);
     });
 
@@ -193,15 +203,25 @@ describe('quota API: signed-in user and organization quota', () => {
       assert.equal((await alice.get('/orgs/acme/quota/check?subject=size:assets:artifacts')).text, 'false');
       assert.equal((await alice.get('/orgs/acme/quota/check?subject=size:repos:public')).text, 'true');
       const attachments = await alice.get<QuotaUsedAttachment[]>('/orgs/acme/quota/attachments');
-      assert.deepEqual(attachments.body.map((a) => a.name), ['site-v1.zip', 'screenshot.png'], 'largest first');
+      assert.deepEqual(
+        attachments.body.map((a) => a.name),
+        ['site-v1.zip', 'screenshot.png'],
+        'largest first',
+      );
       assert.match(attachments.body[0].contained_in.html_url, /\/acme\/site\/releases\/tag\/v1$/);
       // The API URL names the release by id, as Forgejo's Release.APIURL does (the seed's first release: 1).
       assert.match(attachments.body[0].contained_in.api_url, /\/api\/v1\/repos\/acme\/site\/releases\/1$/);
       assert.equal(attachments.body[0].api_url, `${attachments.body[0].contained_in.api_url}/assets/${attachments.body[0].api_url.split('/').pop()}`);
       const packages = await alice.get<QuotaUsedPackage[]>('/orgs/acme/quota/packages');
-      assert.deepEqual(packages.body.map((p) => [p.name, p.type, p.version, p.size]), [['site', 'npm', '1.0.0', 4 * MiB]]);
+      assert.deepEqual(
+        packages.body.map((p) => [p.name, p.type, p.version, p.size]),
+        [['site', 'npm', '1.0.0', 4 * MiB]],
+      );
       const artifacts = await alice.get<QuotaUsedArtifact[]>('/orgs/acme/quota/artifacts');
-      assert.deepEqual(artifacts.body.map((a) => [a.name, a.size]), [['build', 2 * MiB]]);
+      assert.deepEqual(
+        artifacts.body.map((a) => [a.name, a.size]),
+        [['build', 2 * MiB]],
+      );
       assert.match(artifacts.body[0].html_url, /\/acme\/site\/actions\/runs\/7$/);
     });
 
@@ -210,7 +230,7 @@ describe('quota API: signed-in user and organization quota', () => {
       assert.equal((await admin.get('/orgs/acme/quota/check?subject=bogus')).status, 422);
     });
 
-    it('403 for a user who is not an owner, with Forgejo\'s message', async () => {
+    it("403 for a user who is not an owner, with Forgejo's message", async () => {
       for (const p of ['/orgs/acme/quota', '/orgs/acme/quota/check?subject=size:all', '/orgs/acme/quota/attachments', '/orgs/acme/quota/packages', '/orgs/acme/quota/artifacts']) {
         const response = await bob.get(p);
         assert.equal(response.status, 403, p);
@@ -255,15 +275,15 @@ describe('quota API: pagination of the usage lists', () => {
     assert.equal(response.body[0].name, 'file-59');
     assert.equal(response.headers.get('x-total-count'), '60');
     assert.match(response.headers.get('access-control-expose-headers') ?? '', /X-Total-Count/);
-    assert.equal(
-      response.headers.get('link'),
-      `<${server.baseUrl}/user/quota/attachments?page=2>; rel="next",<${server.baseUrl}/user/quota/attachments?page=2>; rel="last"`,
-    );
+    assert.equal(response.headers.get('link'), `<${server.baseUrl}/user/quota/attachments?page=2>; rel="next",<${server.baseUrl}/user/quota/attachments?page=2>; rel="last"`);
   });
 
   it('a middle page links next, last, first and prev, keeping the other query parameters', async () => {
     const response = await pager.get<QuotaUsedAttachment[]>('/user/quota/attachments?limit=7&page=3');
-    assert.deepEqual(response.body.map((a) => a.name), ['file-45', 'file-44', 'file-43', 'file-42', 'file-41', 'file-40', 'file-39']);
+    assert.deepEqual(
+      response.body.map((a) => a.name),
+      ['file-45', 'file-44', 'file-43', 'file-42', 'file-41', 'file-40', 'file-39'],
+    );
     const url = (page: number) => `<${server.baseUrl}/user/quota/attachments?limit=7&page=${page}>`;
     assert.equal(response.headers.get('link'), `${url(4)}; rel="next",${url(9)}; rel="last",${url(1)}; rel="first",${url(2)}; rel="prev"`);
   });

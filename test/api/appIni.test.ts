@@ -25,10 +25,9 @@ describe('quota-api --config app.ini', () => {
     fs.writeFileSync(file, text);
     return file;
   };
-  const groupsOf = async (baseUrl: string, account: string) =>
-    (await client(baseUrl, DEMO_TOKENS.root).get<NamedQuota>(`/admin/users/${account}/quota`)).body.groups.map((g) => g.name);
+  const groupsOf = async (baseUrl: string, account: string) => (await client(baseUrl, DEMO_TOKENS.root).get<NamedQuota>(`/admin/users/${account}/quota`)).body.groups.map((g) => g.name);
 
-  it('DEFAULT_GROUPS from app.ini replaces the seed\'s defaultGroups; settings it leaves out keep the seed\'s values', async () => {
+  it("DEFAULT_GROUPS from app.ini replaces the seed's defaultGroups; settings it leaves out keep the seed's values", async () => {
     const config = write('app.ini', '[quota]\nDEFAULT_GROUPS = pro\n');
     const server = await startServer({ args: ['--config', config] });
     try {
@@ -42,7 +41,7 @@ describe('quota-api --config app.ini', () => {
     }
   });
 
-  it('the demo app.ini (what `npm start` passes) starts the server with the demo\'s default group', async () => {
+  it("the demo app.ini (what `npm start` passes) starts the server with the demo's default group", async () => {
     const server = await startServer({ args: ['--config', path.join(ROOT, 'examples', 'app.ini')] });
     try {
       assert.deepEqual(await groupsOf(server.baseUrl, 'alice'), ['free']);
@@ -79,7 +78,7 @@ describe('quota-api --config app.ini', () => {
     assert.equal(await check('[quota]\nDEFAULT_GROUPS = missing\n[quota.default]\nTOTAL = 1G\n'), true);
   });
 
-  it('is read at every start and never written back: without --config the database\'s seeded values return', async () => {
+  it("is read at every start and never written back: without --config the database's seeded values return", async () => {
     const db = path.join(dir, 'persist.sqlite');
     const config = write('app.ini', '[quota]\nDEFAULT_GROUPS = org\n');
     const first = await startServer({ db, args: ['--config', config] });

@@ -19,8 +19,7 @@ describe('quota API: bad input', () => {
     assert.equal(code, 0);
   });
 
-  const post = (raw: string, contentType?: string) =>
-    request(server.baseUrl, 'POST', '/admin/quota/rules', { token: DEMO_TOKENS.root, raw, contentType });
+  const post = (raw: string, contentType?: string) => request(server.baseUrl, 'POST', '/admin/quota/rules', { token: DEMO_TOKENS.root, raw, contentType });
 
   it('malformed JSON → 400 naming the problem', async () => {
     for (const raw of ['{', '{"name": "x", "limit": 1,}', "{'name': 'x'}", 'nul', '{"name": "x"} trailing', '\u0000']) {
@@ -63,7 +62,10 @@ describe('quota API: bad input', () => {
     const largest = await admin.post<QuotaRuleInfo>('/admin/quota/rules', { name: 'largest', limit: Number.MAX_SAFE_INTEGER });
     assert.equal(largest.status, 201);
     assert.equal(largest.body.limit, Number.MAX_SAFE_INTEGER);
-    for (const [name, limit] of [['above-safe', '9007199254740993'], ['below-safe', '-9007199254740993']]) {
+    for (const [name, limit] of [
+      ['above-safe', '9007199254740993'],
+      ['below-safe', '-9007199254740993'],
+    ]) {
       const response = await post(`{"name": "${name}", "limit": ${limit}}`);
       assert.equal(response.status, 201, limit);
       assert.match(response.text, new RegExp(`"limit":${limit}[,}]`), 'written back exactly, unquoted');
@@ -119,7 +121,12 @@ describe('quota API: bad input', () => {
   });
 
   it('unknown routes and methods → 404 with the error shape', async () => {
-    for (const [method, p] of [['GET', '/nope'], ['POST', '/user/quota'], ['PUT', '/admin/quota/rules'], ['GET', '/admin/quota/rules/a/b']]) {
+    for (const [method, p] of [
+      ['GET', '/nope'],
+      ['POST', '/user/quota'],
+      ['PUT', '/admin/quota/rules'],
+      ['GET', '/admin/quota/rules/a/b'],
+    ]) {
       const response = await request(server.baseUrl, method, p, { token: DEMO_TOKENS.root });
       assert.equal(response.status, 404, `${method} ${p}`);
       errorMessage(response);
@@ -145,13 +152,16 @@ describe('quota API: bad input', () => {
         fc.constantFrom('POST /admin/quota/rules', 'PATCH /admin/quota/rules/repos-100m', 'POST /admin/quota/groups', 'POST /admin/users/bob/quota/groups'),
         fc.oneof(
           fc.json(),
-          fc.record({
-            name: fc.oneof(fc.string(), fc.constant('repos-100m'), fc.integer()),
-            limit: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
-            subjects: fc.oneof(fc.array(fc.constantFrom('size:all', 'sizelfs', 'bogus', '')), fc.string()),
-            groups: fc.array(fc.constantFrom('free', 'pro', 'ghost')),
-            rules: fc.array(fc.record({ name: fc.string(), limit: fc.integer() })),
-          }, { requiredKeys: [] }),
+          fc.record(
+            {
+              name: fc.oneof(fc.string(), fc.constant('repos-100m'), fc.integer()),
+              limit: fc.oneof(fc.integer(), fc.double(), fc.string(), fc.constant(null)),
+              subjects: fc.oneof(fc.array(fc.constantFrom('size:all', 'sizelfs', 'bogus', '')), fc.string()),
+              groups: fc.array(fc.constantFrom('free', 'pro', 'ghost')),
+              rules: fc.array(fc.record({ name: fc.string(), limit: fc.integer() })),
+            },
+            { requiredKeys: [] },
+          ),
         ),
         async (endpoint, body) => {
           const [method, p] = endpoint.split(' ');

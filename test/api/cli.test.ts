@@ -80,7 +80,12 @@ describe('quota-api command line', () => {
     const db = path.join(dir, 'names.sqlite');
     const seeded = await startServer({ db });
     await seeded.stop();
-    for (const [name, reason] of [[' bob', /must not begin or end with white space/], ['a/b', /must not contain "\/"/], ['ev\u202Eil', /RIGHT-TO-LEFT OVERRIDE/], ['\t', /white space|control character/]] as const) {
+    for (const [name, reason] of [
+      [' bob', /must not begin or end with white space/],
+      ['a/b', /must not contain "\/"/],
+      ['ev\u202Eil', /RIGHT-TO-LEFT OVERRIDE/],
+      ['\t', /white space|control character/],
+    ] as const) {
       const run = await runCli(['token', 'create', name, '--db', db]);
       assert.equal(run.code, 2, `${JSON.stringify(name)}: ${run.stderr}`);
       assert.match(run.stderr, reason);
@@ -183,7 +188,11 @@ describe('quota-api command line', () => {
     } finally {
       await server.stop();
     }
-    const lines = server.stderr().split('\n').filter((line) => line.startsWith('{')).map((line) => JSON.parse(line) as Record<string, unknown>);
+    const lines = server
+      .stderr()
+      .split('\n')
+      .filter((line) => line.startsWith('{'))
+      .map((line) => JSON.parse(line) as Record<string, unknown>);
     const requests = lines.filter((line) => line.msg === 'request');
     assert.equal(requests.length, 3);
     assert.deepEqual(

@@ -10,14 +10,98 @@ import * as path from 'node:path';
 import Ajv, { type ValidateFunction } from 'ajv';
 import { client, DEMO_TOKENS, errorMessage, request, ROOT, startServer, type RunningServer } from './helpers';
 
-const swagger = JSON.parse(
-  fs.readFileSync(path.join(ROOT, 'test/fixtures/forgejo/forgejo-quota-swagger.json'), 'utf8').replace(/"#\/definitions\//g, '"forgejo#/definitions/'),
-) as { paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; schema?: unknown }> }>>; responses: Record<string, { schema?: unknown }>; definitions: Record<string, { required?: string[] }> };
+const swagger = JSON.parse(fs.readFileSync(path.join(ROOT, 'test/fixtures/forgejo/forgejo-quota-swagger.json'), 'utf8').replace(/"#\/definitions\//g, '"forgejo#/definitions/')) as {
+  paths: Record<string, Record<string, { responses: Record<string, { $ref?: string; schema?: unknown }> }>>;
+  responses: Record<string, { schema?: unknown }>;
+  definitions: Record<string, { required?: string[] }>;
+};
 
 /** Fields without `omitempty` in forgejo modules/structs (user.go, repo.go, quota.go, api.go). */
 const STRUCT_REQUIRED: Record<string, string[]> = {
-  User: ['id', 'login', 'login_name', 'source_id', 'full_name', 'email', 'avatar_url', 'html_url', 'language', 'is_admin', 'last_login', 'created', 'restricted', 'active', 'prohibit_login', 'location', 'pronouns', 'website', 'description', 'visibility', 'followers_count', 'following_count', 'starred_repos_count'],
-  Repository: ['id', 'owner', 'name', 'full_name', 'description', 'empty', 'private', 'fork', 'template', 'parent', 'mirror', 'size', 'language', 'languages_url', 'html_url', 'url', 'link', 'ssh_url', 'clone_url', 'original_url', 'website', 'stars_count', 'forks_count', 'watchers_count', 'open_issues_count', 'open_pr_counter', 'release_counter', 'default_branch', 'archived', 'created_at', 'updated_at', 'archived_at', 'has_issues', 'has_wiki', 'globally_editable_wiki', 'has_pull_requests', 'has_projects', 'has_releases', 'has_packages', 'has_actions', 'ignore_whitespace_conflicts', 'allow_merge_commits', 'allow_rebase', 'allow_rebase_explicit', 'allow_squash_merge', 'allow_fast_forward_only_merge', 'allow_rebase_update', 'default_delete_branch_after_merge', 'default_merge_style', 'default_allow_maintainer_edit', 'default_update_style', 'avatar_url', 'internal', 'mirror_interval', 'object_format_name', 'repo_transfer', 'topics'],
+  User: [
+    'id',
+    'login',
+    'login_name',
+    'source_id',
+    'full_name',
+    'email',
+    'avatar_url',
+    'html_url',
+    'language',
+    'is_admin',
+    'last_login',
+    'created',
+    'restricted',
+    'active',
+    'prohibit_login',
+    'location',
+    'pronouns',
+    'website',
+    'description',
+    'visibility',
+    'followers_count',
+    'following_count',
+    'starred_repos_count',
+  ],
+  Repository: [
+    'id',
+    'owner',
+    'name',
+    'full_name',
+    'description',
+    'empty',
+    'private',
+    'fork',
+    'template',
+    'parent',
+    'mirror',
+    'size',
+    'language',
+    'languages_url',
+    'html_url',
+    'url',
+    'link',
+    'ssh_url',
+    'clone_url',
+    'original_url',
+    'website',
+    'stars_count',
+    'forks_count',
+    'watchers_count',
+    'open_issues_count',
+    'open_pr_counter',
+    'release_counter',
+    'default_branch',
+    'archived',
+    'created_at',
+    'updated_at',
+    'archived_at',
+    'has_issues',
+    'has_wiki',
+    'globally_editable_wiki',
+    'has_pull_requests',
+    'has_projects',
+    'has_releases',
+    'has_packages',
+    'has_actions',
+    'ignore_whitespace_conflicts',
+    'allow_merge_commits',
+    'allow_rebase',
+    'allow_rebase_explicit',
+    'allow_squash_merge',
+    'allow_fast_forward_only_merge',
+    'allow_rebase_update',
+    'default_delete_branch_after_merge',
+    'default_merge_style',
+    'default_allow_maintainer_edit',
+    'default_update_style',
+    'avatar_url',
+    'internal',
+    'mirror_interval',
+    'object_format_name',
+    'repo_transfer',
+    'topics',
+  ],
   QuotaInfo: ['used', 'groups'],
   QuotaUsedAttachment: ['name', 'size', 'api_url', 'contained_in'],
   QuotaUsedPackage: ['name', 'type', 'version', 'size', 'html_url'],
@@ -51,7 +135,7 @@ function validatorFor(method: string, template: string, status: number): Validat
   return ajv.compile(resolved.schema as object);
 }
 
-describe('quota API: contract with Forgejo\'s swagger and structs', () => {
+describe("quota API: contract with Forgejo's swagger and structs", () => {
   let server: RunningServer;
   before(async () => {
     server = await startServer();
@@ -102,11 +186,15 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
     it(`${operation.method} ${operation.url} → ${operation.status}, body valid against Forgejo's definition`, async () => {
       const call = client(server.baseUrl, operation.token);
       const response =
-        operation.method === 'GET' ? await call.get(operation.url)
-        : operation.method === 'POST' ? await call.post(operation.url, operation.json)
-        : operation.method === 'PATCH' ? await call.patch(operation.url, operation.json)
-        : operation.method === 'PUT' ? await call.put(operation.url)
-        : await call.delete(operation.url);
+        operation.method === 'GET'
+          ? await call.get(operation.url)
+          : operation.method === 'POST'
+            ? await call.post(operation.url, operation.json)
+            : operation.method === 'PATCH'
+              ? await call.patch(operation.url, operation.json)
+              : operation.method === 'PUT'
+                ? await call.put(operation.url)
+                : await call.delete(operation.url);
       assert.equal(response.status, operation.status, response.text);
       const validate = validatorFor(operation.method, operation.template, operation.status);
       if (validate === 'no-body') {
@@ -117,7 +205,7 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
     });
   }
 
-  it('an unknown token is a 401 with Forgejo\'s message on every route, public ones and unknown orgs included', async () => {
+  it("an unknown token is a 401 with Forgejo's message on every route, public ones and unknown orgs included", async () => {
     const validate = validatorFor('GET', '/user', 401);
     assert.notEqual(validate, 'no-body');
     for (const url of ['/user', '/user/quota', '/admin/quota/rules', '/orgs/nobody/quota', '/orgs/acme/quota', '/version']) {
@@ -133,7 +221,7 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
     assert.equal(errorMessage(await request(server.baseUrl, 'GET', '/user')), 'token is required');
   });
 
-  it('user/org look-ups ignore case; an unknown org is a 404 before any token check, with Forgejo\'s messages', async () => {
+  it("user/org look-ups ignore case; an unknown org is a 404 before any token check, with Forgejo's messages", async () => {
     const anonymous = client(server.baseUrl);
     // routers/api/v1/api.go orgAssignment: ctx.NotFound("GetOrgByName", err) — the string becomes the message.
     const org = await anonymous.get<{ message: string; errors: string[] }>('/orgs/nobody/quota');
@@ -141,7 +229,12 @@ describe('quota API: contract with Forgejo\'s swagger and structs', () => {
     assert.deepEqual(org.body, { message: 'GetOrgByName', url: `${server.baseUrl.replace(/api\/v1$/, '')}api/swagger`, errors: ['org does not exist [id: 0, name: nobody]'] });
     // services/context/user.go userAssignment: ctx.Error(404, "GetUserByName", err) — the error is the message.
     const root = client(server.baseUrl, DEMO_TOKENS.root);
-    for (const [method, path] of [['GET', '/admin/users/nobody/quota'], ['POST', '/admin/users/nobody/quota/groups'], ['PUT', '/admin/quota/groups/free/users/nobody'], ['DELETE', '/admin/quota/groups/free/users/nobody']] as const) {
+    for (const [method, path] of [
+      ['GET', '/admin/users/nobody/quota'],
+      ['POST', '/admin/users/nobody/quota/groups'],
+      ['PUT', '/admin/quota/groups/free/users/nobody'],
+      ['DELETE', '/admin/quota/groups/free/users/nobody'],
+    ] as const) {
       const user = await request(server.baseUrl, method, path, { token: DEMO_TOKENS.root, ...(method === 'POST' ? { json: { groups: [] } } : {}) });
       assert.equal(user.status, 404, `${method} ${path}`);
       assert.deepEqual(user.body, { message: 'user does not exist [uid: 0, name: nobody]', url: `${server.baseUrl.replace(/api\/v1$/, '')}api/swagger` }, `${method} ${path}`);

@@ -71,10 +71,7 @@ async function assertAgreement(seedFile: string, adminToken: string, tokens: Rec
       // Users ask for themselves; orgs are asked through the org route by a site admin.
       const route = token ? '/user/quota/check' : `/orgs/${encodeURIComponent(account.name)}/quota/check`;
       const asToken = token ?? adminToken;
-      const subjects: Array<[string, string]> = [
-        ...CANONICAL_SUBJECTS.map((s): [string, string] => [s, s]),
-        ...Object.entries(SUBJECT_ALIASES),
-      ];
+      const subjects: Array<[string, string]> = [...CANONICAL_SUBJECTS.map((s): [string, string] => [s, s]), ...Object.entries(SUBJECT_ALIASES)];
       for (const [asked, canonical] of subjects) {
         const expected = account.checks[canonical];
         assert.equal(typeof expected, 'boolean', `the CLI answered ${canonical} for ${account.name}`);
@@ -143,4 +140,3 @@ describe('quota API: /check agrees with `quota-state evaluate`', () => {
     }
   });
 });
-

@@ -120,7 +120,19 @@ for (const version of [GEN1_VERSION, GEN2_VERSION]) {
 
     it(`${USE} TestAPIQuotaUserBasics quota usage change: names hidden for the user, shown to the admin`, async () => {
       const rules = version === GEN1_VERSION ? ['all', 'repo-size', 'asset-size'] : ['repo-size', 'asset-size'];
-      assert.equal((await admin().post('/admin/quota/groups', { name: 'basics', rules: [{ name: 'all', limit: 0, subjects: ['size:all'] }, { name: 'repo-size', limit: 15 * 2 ** 20, subjects: ['size:repos:all'] }, { name: 'asset-size', limit: 15 * 2 ** 20, subjects: ['size:assets:all'] }].filter((r) => rules.includes(r.name)) })).status, 201);
+      assert.equal(
+        (
+          await admin().post('/admin/quota/groups', {
+            name: 'basics',
+            rules: [
+              { name: 'all', limit: 0, subjects: ['size:all'] },
+              { name: 'repo-size', limit: 15 * 2 ** 20, subjects: ['size:repos:all'] },
+              { name: 'asset-size', limit: 15 * 2 ** 20, subjects: ['size:assets:all'] },
+            ].filter((r) => rules.includes(r.name)),
+          })
+        ).status,
+        201,
+      );
       assert.equal((await admin().put('/admin/quota/groups/basics/users/quota-enforcement')).status, 204);
       const user = client(server.baseUrl, USER);
       const own = (await user.get<QuotaInfo>('/user/quota')).body;

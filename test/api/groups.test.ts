@@ -67,7 +67,13 @@ describe('quota API: groups, group rules, group users, admin user quota', () => 
       const badSubject = await admin.post('/admin/quota/groups', { name: 'g-bad', rules: [{ name: 'g-bad-r', limit: 1, subjects: ['size:nope'] }] });
       assert.equal(badSubject.status, 422);
       assert.equal(errorMessage(badSubject), 'unrecognized quota limit subject: [subject: size:nope]');
-      const twice = await admin.post('/admin/quota/groups', { name: 'g-twice', rules: [{ name: 'twice-r', limit: 1 }, { name: 'twice-r', limit: 2 }] });
+      const twice = await admin.post('/admin/quota/groups', {
+        name: 'g-twice',
+        rules: [
+          { name: 'twice-r', limit: 1 },
+          { name: 'twice-r', limit: 2 },
+        ],
+      });
       assert.equal(twice.status, 422);
       errorMessage(twice);
       assert.equal((await admin.get('/admin/quota/groups/g-bad')).status, 404);
@@ -98,7 +104,11 @@ describe('quota API: groups, group rules, group users, admin user quota', () => 
       assert.equal((await admin.get('/admin/quota/groups/short-lived')).status, 404);
       assert.equal((await admin.get('/admin/quota/rules/kept-rule')).status, 200);
       const bob = await admin.get<QuotaInfo>('/admin/users/bob/quota');
-      assert.deepEqual(bob.body.groups.map((g) => g.name), ['free'], 'bob fell back to the default group');
+      assert.deepEqual(
+        bob.body.groups.map((g) => g.name),
+        ['free'],
+        'bob fell back to the default group',
+      );
       assert.equal((await admin.delete('/admin/quota/groups/short-lived')).status, 404);
       assert.equal((await alice.delete('/admin/quota/groups/free')).status, 403);
     });
@@ -111,7 +121,10 @@ describe('quota API: groups, group rules, group users, admin user quota', () => 
 
     it('PUT 204 attaches; 409 when already attached', async () => {
       assert.equal((await admin.put('/admin/quota/groups/gr/rules/lfs-50m')).status, 204);
-      assert.deepEqual((await admin.get<QuotaGroup>('/admin/quota/groups/gr')).body.rules.map((r) => r.name), ['lfs-50m']);
+      assert.deepEqual(
+        (await admin.get<QuotaGroup>('/admin/quota/groups/gr')).body.rules.map((r) => r.name),
+        ['lfs-50m'],
+      );
       const again = await admin.put('/admin/quota/groups/gr/rules/lfs-50m');
       assert.equal(again.status, 409);
       assert.equal(errorMessage(again), 'rule already in group: [group: gr, rule: lfs-50m]');
@@ -147,7 +160,10 @@ describe('quota API: groups, group rules, group users, admin user quota', () => 
       assert.equal((await admin.put('/admin/quota/groups/members/users/alice')).status, 204);
       const users = await admin.get<User[]>('/admin/quota/groups/members/users');
       assert.equal(users.status, 200);
-      assert.deepEqual(users.body.map((u) => [u.login, u.is_admin]), [['alice', false]]);
+      assert.deepEqual(
+        users.body.map((u) => [u.login, u.is_admin]),
+        [['alice', false]],
+      );
       assert.equal(typeof users.body[0].id, 'number');
       const again = await admin.put('/admin/quota/groups/members/users/alice');
       assert.equal(again.status, 409);
@@ -210,7 +226,10 @@ describe('quota API: groups, group rules, group users, admin user quota', () => 
 
     it('POST groups without `groups` changes nothing (204); 404 unknown user; 400 wrong type; 403 non-admin', async () => {
       assert.equal((await admin.post('/admin/users/bob/quota/groups', {})).status, 204);
-      assert.deepEqual((await admin.get<QuotaInfo>('/admin/users/bob/quota')).body.groups.map((g) => g.name), ['org']);
+      assert.deepEqual(
+        (await admin.get<QuotaInfo>('/admin/users/bob/quota')).body.groups.map((g) => g.name),
+        ['org'],
+      );
       assert.equal((await admin.post('/admin/users/nobody/quota/groups', { groups: [] })).status, 404);
       assert.equal((await admin.post('/admin/users/nobody/quota/groups', {})).status, 404);
       assert.equal((await admin.post('/admin/users/bob/quota/groups', { groups: 'pro' })).status, 400);

@@ -141,8 +141,7 @@ export async function request<T = unknown>(baseUrl: string, method: string, path
 
 /** A client bound to a server and a token. */
 export function client(baseUrl: string, token?: string) {
-  const call = <T = unknown>(method: string, p: string, options: Omit<RequestOptions, 'token'> = {}) =>
-    request<T>(baseUrl, method, p, { token, ...options });
+  const call = <T = unknown>(method: string, p: string, options: Omit<RequestOptions, 'token'> = {}) => request<T>(baseUrl, method, p, { token, ...options });
   return {
     get: <T = unknown>(p: string, o?: Omit<RequestOptions, 'token'>) => call<T>('GET', p, o),
     post: <T = unknown>(p: string, json?: unknown, o?: Omit<RequestOptions, 'token'>) => call<T>('POST', p, { json, ...o }),

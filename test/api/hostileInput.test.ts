@@ -14,15 +14,12 @@ import { client, DEMO_TOKENS, errorMessage, request, startServer, tempDir, type 
 function rawGet(baseUrl: string, pathAndQuery: string, headers: Record<string, string>): Promise<{ status: number; headers: http.IncomingHttpHeaders; text: string }> {
   const url = new URL(baseUrl);
   return new Promise((resolve, reject) => {
-    const req = http.request(
-      { host: url.hostname, port: url.port, method: 'GET', path: url.pathname + pathAndQuery, headers, setHost: false },
-      (res) => {
-        let text = '';
-        res.setEncoding('utf8');
-        res.on('data', (chunk) => (text += chunk));
-        res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
-      },
-    );
+    const req = http.request({ host: url.hostname, port: url.port, method: 'GET', path: url.pathname + pathAndQuery, headers, setHost: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8');
+      res.on('data', (chunk) => (text += chunk));
+      res.on('end', () => resolve({ status: res.statusCode ?? 0, headers: res.headers, text }));
+    });
     req.on('error', reject);
     req.end();
   });
@@ -57,7 +54,10 @@ describe('quota API: hostile input', () => {
         assert.match(errorMessage(response), /valid Unicode/, raw);
       }
       const rules = await admin.get<QuotaRuleInfo[]>('/admin/quota/rules');
-      assert.ok(rules.body.every((rule) => !/[\ud800-\udfff]/.test(rule.name!.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))), 'no stored name is invalid Unicode');
+      assert.ok(
+        rules.body.every((rule) => !/[\ud800-\udfff]/.test(rule.name!.replace(/[\ud800-\udbff][\udc00-\udfff]/g, ''))),
+        'no stored name is invalid Unicode',
+      );
       assert.equal((await admin.get('/admin/quota/groups/g-surrogate')).status, 404, 'the group was not created either');
     });
 
@@ -73,7 +73,10 @@ describe('quota API: hostile input', () => {
         ['trailing\u00A0', /white space/],
       ];
       for (const [name, reason] of cases) {
-        for (const [p, kind] of [['/admin/quota/rules', 'rule'], ['/admin/quota/groups', 'group']] as const) {
+        for (const [p, kind] of [
+          ['/admin/quota/rules', 'rule'],
+          ['/admin/quota/groups', 'group'],
+        ] as const) {
           const response = await admin.post(p, { name, limit: 1 });
           assert.equal(response.status, 422, `${kind} ${JSON.stringify(name)}`);
           const message = errorMessage(response);
@@ -187,8 +190,8 @@ describe('quota API: hostile input', () => {
     });
   });
 
-  describe('quota check reads only the account\'s groups and rules', () => {
-    it('a damaged rule of an unrelated group does not affect another account\'s check', async () => {
+  describe("quota check reads only the account's groups and rules", () => {
+    it("a damaged rule of an unrelated group does not affect another account's check", async () => {
       const db = path.join(tempDir(), 'scale.sqlite');
       const first = await startServer({ db });
       await first.stop();
@@ -196,16 +199,14 @@ describe('quota API: hostile input', () => {
       const raw = new Database(db);
       raw.prepare("INSERT INTO quota_rules (name, limit_bytes, subjects) VALUES ('damaged', 1, 'not json')").run();
       raw.prepare("INSERT INTO quota_groups (name) VALUES ('unrelated')").run();
-      raw.prepare(
-        "INSERT INTO quota_group_rules (group_id, rule_id) SELECT g.id, r.id FROM quota_groups g, quota_rules r WHERE g.name = 'unrelated' AND r.name = 'damaged'",
-      ).run();
+      raw.prepare("INSERT INTO quota_group_rules (group_id, rule_id) SELECT g.id, r.id FROM quota_groups g, quota_rules r WHERE g.name = 'unrelated' AND r.name = 'damaged'").run();
       raw.close();
       const server = await startServer({ db, seed: null });
       try {
         const bob = client(server.baseUrl, DEMO_TOKENS.bob);
         const check = await bob.get('/user/quota/check?subject=size:repos:all');
         assert.equal(check.status, 200, check.text);
-        assert.equal(check.body, false, 'bob\'s private repo is over the free plan');
+        assert.equal(check.body, false, "bob's private repo is over the free plan");
         const carol = await client(server.baseUrl, DEMO_TOKENS.carol).get('/user/quota');
         assert.equal(carol.status, 200, carol.text);
       } finally {

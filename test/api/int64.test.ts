@@ -19,10 +19,12 @@ describe('quota API: 64-bit limits', () => {
     await server?.stop();
   });
 
-  const raw = (method: string, path: string, body?: string) =>
-    request(server.baseUrl, method, path, { token: DEMO_TOKENS.root, ...(body === undefined ? {} : { raw: body }) });
+  const raw = (method: string, path: string, body?: string) => request(server.baseUrl, method, path, { token: DEMO_TOKENS.root, ...(body === undefined ? {} : { raw: body }) });
 
-  for (const [name, limit] of [['two-to-60', TWO_TO_60], ['int64-max', INT64_MAX]] as const) {
+  for (const [name, limit] of [
+    ['two-to-60', TWO_TO_60],
+    ['int64-max', INT64_MAX],
+  ] as const) {
     it(`${name}: 201, and every answer carries ${limit} as an unquoted number`, async () => {
       const created = await raw('POST', '/admin/quota/rules', `{"name": "${name}", "limit": ${limit}, "subjects": ["size:all"]}`);
       assert.equal(created.status, 201, created.text);

@@ -81,14 +81,17 @@ describe('quota API: admin rules (/admin/quota/rules)', () => {
       assert.deepEqual(created.body, { name: 'no-subjects', limit: 0 });
     });
 
-    it('409 when the name exists, with Forgejo\'s message', async () => {
+    it("409 when the name exists, with Forgejo's message", async () => {
       const response = await admin.post('/admin/quota/rules', { name: 'repos-100m', limit: 1, subjects: [] });
       assert.equal(response.status, 409);
       assert.equal(errorMessage(response), 'rule already exists: [name: repos-100m]');
     });
 
     it('422 when limit is absent or null', async () => {
-      for (const body of [{ name: 'no-limit', subjects: ['size:all'] }, { name: 'no-limit', limit: null }]) {
+      for (const body of [
+        { name: 'no-limit', subjects: ['size:all'] },
+        { name: 'no-limit', limit: null },
+      ]) {
         const response = await admin.post('/admin/quota/rules', body);
         assert.equal(response.status, 422);
         assert.equal(errorMessage(response), '[Limit]: Required');
@@ -116,7 +119,16 @@ describe('quota API: admin rules (/admin/quota/rules)', () => {
     });
 
     it('400 for a body of the wrong JSON type or a field of the wrong type', async () => {
-      for (const json of [{ name: 'x', limit: '5' }, { name: 'x', limit: 1.5 }, { name: 5, limit: 1 }, { name: 'x', limit: 1, subjects: 'size:all' }, { name: 'x', limit: 1, subjects: [1] }, [], 'text', 7]) {
+      for (const json of [
+        { name: 'x', limit: '5' },
+        { name: 'x', limit: 1.5 },
+        { name: 5, limit: 1 },
+        { name: 'x', limit: 1, subjects: 'size:all' },
+        { name: 'x', limit: 1, subjects: [1] },
+        [],
+        'text',
+        7,
+      ]) {
         const response = await admin.post('/admin/quota/rules', json);
         assert.equal(response.status, 400, JSON.stringify(json));
         assert.match(errorMessage(response), /^\[[^\]]+\]: must be /);
@@ -150,11 +162,7 @@ describe('quota API: admin rules (/admin/quota/rules)', () => {
     });
 
     it('400 for a path segment that is not valid percent-encoding (GET, PATCH and DELETE)', async () => {
-      for (const response of [
-        await admin.get('/admin/quota/rules/%E0%A4%A'),
-        await admin.patch('/admin/quota/rules/%E0%A4%A', { limit: 1 }),
-        await admin.delete('/admin/quota/rules/%E0%A4%A'),
-      ]) {
+      for (const response of [await admin.get('/admin/quota/rules/%E0%A4%A'), await admin.patch('/admin/quota/rules/%E0%A4%A', { limit: 1 }), await admin.delete('/admin/quota/rules/%E0%A4%A')]) {
         assert.equal(response.status, 400);
         errorMessage(response);
       }

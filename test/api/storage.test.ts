@@ -32,9 +32,7 @@ describe('quota API: storage', () => {
     const server = await startServer({ db: dbFile });
     try {
       const admin = client(server.baseUrl, DEMO_TOKENS.root);
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => admin.post('/admin/quota/rules', { name: 'contended', limit: i, subjects: ['size:all'] })),
-      );
+      const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => admin.post('/admin/quota/rules', { name: 'contended', limit: i, subjects: ['size:all'] })));
       const statuses = responses.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
       assert.equal(statuses.filter((s) => s === 409).length, 49, statuses.join(','));
@@ -53,9 +51,7 @@ describe('quota API: storage', () => {
     const second = await startServer({ db: dbFile });
     try {
       const clients = [client(first.baseUrl, DEMO_TOKENS.root), client(second.baseUrl, DEMO_TOKENS.root)];
-      const responses = await Promise.all(
-        Array.from({ length: 50 }, (_, i) => clients[i % 2].post('/admin/quota/rules', { name: 'two-procs', limit: i })),
-      );
+      const responses = await Promise.all(Array.from({ length: 50 }, (_, i) => clients[i % 2].post('/admin/quota/rules', { name: 'two-procs', limit: i })));
       const statuses = responses.map((r) => r.status);
       assert.equal(statuses.filter((s) => s === 201).length, 1, statuses.join(','));
       assert.equal(statuses.filter((s) => s === 409).length, 49, statuses.join(','));
@@ -159,7 +155,10 @@ describe('quota API: storage', () => {
     }
     const migrated = new Database(dbFile, { readonly: true });
     try {
-      assert.deepEqual(migrated.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(), MIGRATIONS.map((m) => m.version));
+      assert.deepEqual(
+        migrated.prepare('SELECT version FROM schema_migrations ORDER BY version').pluck().all(),
+        MIGRATIONS.map((m) => m.version),
+      );
       assert.equal(migrated.prepare('SELECT COUNT(*) FROM attachments').pluck().get(), 5);
     } finally {
       migrated.close();

@@ -10,8 +10,20 @@ import * as path from 'node:path';
 import { client, DEMO_TOKENS, errorMessage, request, ROOT, startServer, type RunningServer } from './helpers';
 
 type Schema = Record<string, unknown>;
-interface Parameter { name: string; in: string; type?: string; format?: string; enum?: string[]; required?: boolean; schema?: Schema }
-interface Operation { operationId: string; parameters?: Parameter[]; responses: Record<string, { $ref?: string; schema?: Schema }> }
+interface Parameter {
+  name: string;
+  in: string;
+  type?: string;
+  format?: string;
+  enum?: string[];
+  required?: boolean;
+  schema?: Schema;
+}
+interface Operation {
+  operationId: string;
+  parameters?: Parameter[];
+  responses: Record<string, { $ref?: string; schema?: Schema }>;
+}
 interface SwaggerDocument {
   swagger: string;
   basePath: string;
@@ -49,7 +61,11 @@ function shape(document: SwaggerDocument, schema: Schema | undefined, seen: stri
   if (schema.items) result.items = shape(document, schema.items as Schema, seen);
   if (schema.properties) {
     const properties = schema.properties as Record<string, Schema>;
-    result.properties = Object.fromEntries(Object.keys(properties).sort().map((key) => [key, shape(document, properties[key], seen)]));
+    result.properties = Object.fromEntries(
+      Object.keys(properties)
+        .sort()
+        .map((key) => [key, shape(document, properties[key], seen)]),
+    );
   }
   return result;
 }
@@ -61,10 +77,17 @@ function responseSchema(document: SwaggerDocument, response: { $ref?: string; sc
 
 function parameterShape(document: SwaggerDocument, parameter: Parameter): unknown {
   if (parameter.in === 'body') return { name: parameter.name, in: 'body', schema: shape(document, parameter.schema) };
-  return { name: parameter.name, in: parameter.in, type: parameter.type, format: parameter.format, enum: parameter.enum ? [...parameter.enum].sort() : undefined, required: parameter.required === true };
+  return {
+    name: parameter.name,
+    in: parameter.in,
+    type: parameter.type,
+    format: parameter.format,
+    enum: parameter.enum ? [...parameter.enum].sort() : undefined,
+    required: parameter.required === true,
+  };
 }
 
-describe('quota API: /api/swagger agrees with Forgejo\'s swagger', () => {
+describe("quota API: /api/swagger agrees with Forgejo's swagger", () => {
   let server: RunningServer;
   let ours: SwaggerDocument;
   before(async () => {
@@ -94,9 +117,7 @@ describe('quota API: /api/swagger agrees with Forgejo\'s swagger', () => {
     assert.deepEqual(await linked.json(), ours);
   });
 
-  const operations = Object.entries(reference.paths).flatMap(([template, methods]) =>
-    Object.keys(methods).map((method) => ({ template, method })),
-  );
+  const operations = Object.entries(reference.paths).flatMap(([template, methods]) => Object.keys(methods).map((method) => ({ template, method })));
   assert.ok(operations.length >= 29);
 
   for (const { template, method } of operations) {
@@ -118,16 +139,12 @@ describe('quota API: /api/swagger agrees with Forgejo\'s swagger', () => {
 
       for (const [status, response] of Object.entries(theirs.responses)) {
         const myStatus = replaced[status] ?? status;
-        assert.deepEqual(
-          shape(ours, responseSchema(ours, mine.responses[myStatus])),
-          shape(reference, responseSchema(reference, response)),
-          `${status} body of ${method.toUpperCase()} ${template}`,
-        );
+        assert.deepEqual(shape(ours, responseSchema(ours, mine.responses[myStatus])), shape(reference, responseSchema(reference, response)), `${status} body of ${method.toUpperCase()} ${template}`);
       }
     });
   }
 
-  it('describes this server\'s own extra routes too, and is served at Forgejo\'s /swagger.v1.json', async () => {
+  it("describes this server's own extra routes too, and is served at Forgejo's /swagger.v1.json", async () => {
     assert.ok(ours.paths['/version']?.get, '/version');
     const forgejoPath = await request(server.baseUrl.replace(/\/api\/v1$/, ''), 'GET', '/swagger.v1.json');
     assert.deepEqual(forgejoPath.body, ours);

@@ -28,10 +28,12 @@ export async function webBundleSizes(): Promise<BundleSize[]> {
   try {
     await Promise.all(webEntries.map((entry: unknown) => esbuild.build({ ...webBuildOptions(entry, true, out), absWorkingDir: ROOT })));
     const folder = join(out, 'web');
-    return readdirSync(folder).sort().map((name) => {
-      const text = readFileSync(join(folder, name));
-      return { file: `dist/web/${name}`, bytes: statSync(join(folder, name)).size, gzipBytes: gzipSync(text).length };
-    });
+    return readdirSync(folder)
+      .sort()
+      .map((name) => {
+        const text = readFileSync(join(folder, name));
+        return { file: `dist/web/${name}`, bytes: statSync(join(folder, name)).size, gzipBytes: gzipSync(text).length };
+      });
   } finally {
     rmSync(out, { recursive: true, force: true });
   }

@@ -147,7 +147,7 @@ export function growRealExport(baseText: string, options: GrowOptions): string {
   for (let copy = 1; out.length < options.resources; copy++) {
     const rename = new Map<string, string>();
     for (const r of replicated) rename.set(r.urn as string, `${r.urn as string}-${copy}`);
-    const mapUrn = (urn: unknown) => (typeof urn === 'string' ? rename.get(urn) ?? urn : urn);
+    const mapUrn = (urn: unknown) => (typeof urn === 'string' ? (rename.get(urn) ?? urn) : urn);
     for (const r of replicated) {
       if (out.length >= options.resources) break;
       const next: Record<string, unknown> = { ...r, urn: mapUrn(r.urn) };
@@ -155,9 +155,7 @@ export function growRealExport(baseText: string, options: GrowOptions): string {
       if (Array.isArray(r.dependencies)) next.dependencies = r.dependencies.map(mapUrn);
       if (r.deletedWith !== undefined) next.deletedWith = mapUrn(r.deletedWith);
       if (r.propertyDependencies && typeof r.propertyDependencies === 'object') {
-        next.propertyDependencies = Object.fromEntries(
-          Object.entries(r.propertyDependencies as Record<string, unknown>).map(([key, list]) => [key, Array.isArray(list) ? list.map(mapUrn) : list]),
-        );
+        next.propertyDependencies = Object.fromEntries(Object.entries(r.propertyDependencies as Record<string, unknown>).map(([key, list]) => [key, Array.isArray(list) ? list.map(mapUrn) : list]));
       }
       if (typeof r.provider === 'string') {
         const split = r.provider.lastIndexOf('::');

@@ -133,7 +133,16 @@ async function main(): Promise<void> {
       }
       // The first keystroke after opening also scans where each record is (once per document).
       const edited = edit(text, 'value');
-      add('ours: first value edit after open (scans record spans)', await measure(text, (previous) => oursAfterEdit(previous, edited), 3, 0, () => previousAnalysis(text, false)));
+      add(
+        'ours: first value edit after open (scans record spans)',
+        await measure(
+          text,
+          (previous) => oursAfterEdit(previous, edited),
+          3,
+          0,
+          () => previousAnalysis(text, false),
+        ),
+      );
     }
   }
 
@@ -151,7 +160,14 @@ async function main(): Promise<void> {
     rows.push({ size: realSize, figure: `${label}: JSON.parse`, ms: parse.ms, ratio: 1 });
     const full = await measure(text, () => ours(text));
     const rss = peakRss('ours', file);
-    rows.push({ size: realSize, figure: `${label}: ours, full analysis (target ≤ ${errorEvery ? 4 : 3}×)`, ms: full.ms, ratio: full.ms / full.parseMs, peakRssMB: rss && rss / 1e6, rssPerFileSize: rss && rss / text.length });
+    rows.push({
+      size: realSize,
+      figure: `${label}: ours, full analysis (target ≤ ${errorEvery ? 4 : 3}×)`,
+      ms: full.ms,
+      ratio: full.ms / full.parseMs,
+      peakRssMB: rss && rss / 1e6,
+      rssPerFileSize: rss && rss / text.length,
+    });
     if (!errorEvery) {
       // State surgery: `state remove --target-dependents` of the provider most records use, computed
       // from the text (parse, dependents, edits, new text), against one full check (target ≤ 1×).
@@ -175,12 +191,16 @@ async function main(): Promise<void> {
     const ten = files.get(10000) ?? files.get(SIZES[SIZES.length - 1])!;
     const uri = 'file:///bench/ten.state.json';
     const open = await time(() => client.open(uri, ten.text));
-    const parseMs = median([1, 2, 3].map(() => { const s = performance.now(); floor(ten.text); return performance.now() - s; }));
+    const parseMs = median(
+      [1, 2, 3].map(() => {
+        const s = performance.now();
+        floor(ten.text);
+        return performance.now() - s;
+      }),
+    );
     const tenSize = files.has(10000) ? 10000 : SIZES[SIZES.length - 1];
     rows.push({ size: tenSize, figure: 'server: didOpen → publishDiagnostics', ms: open, ratio: open / parseMs });
-    const changed = await time(() =>
-      client.change(uri, [{ range: positionRange(ten.text, edit(ten.text, 'value')), text: 'x' }]),
-    );
+    const changed = await time(() => client.change(uri, [{ range: positionRange(ten.text, edit(ten.text, 'value')), text: 'x' }]));
     // Includes the server's 150 ms change debounce.
     rows.push({ size: tenSize, figure: 'server: first didChange → publishDiagnostics (incl. 150 ms debounce)', ms: changed, ratio: changed / parseMs });
 
@@ -236,7 +256,13 @@ async function main(): Promise<void> {
       await client.notify(AnalyzeFromDiskNotification.method, { uri: diskUri });
       await published;
       const ms = performance.now() - t0;
-      const p = median([1, 2, 3].map(() => { const s = performance.now(); floor(thirty.text); return performance.now() - s; }));
+      const p = median(
+        [1, 2, 3].map(() => {
+          const s = performance.now();
+          floor(thirty.text);
+          return performance.now() - s;
+        }),
+      );
       rows.push({ size: 30000, figure: 'server: analyzeFromDisk → publishDiagnostics', ms, ratio: ms / p });
     }
   } finally {

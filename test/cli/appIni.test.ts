@@ -26,17 +26,26 @@ describe('quota-state and app.ini (built CLI)', () => {
     assert.equal(result.status, 1, result.stderr);
     const [reported] = JSON.parse(result.stdout) as Array<{ diagnostics: Array<{ code: string; message: string }> }>;
     const expected = analyzeAppIni(text, { groups: [{ label: 'quota.jsonc', names: ['free'] }] }).diagnostics;
-    assert.deepEqual(reported.diagnostics.map((d) => [d.code, d.message]), expected.map((d) => [d.code, d.message]));
-    assert.deepEqual(reported.diagnostics.map((d) => d.code), ['invalid-boolean', 'unknown-default-group', 'total-older-servers']);
+    assert.deepEqual(
+      reported.diagnostics.map((d) => [d.code, d.message]),
+      expected.map((d) => [d.code, d.message]),
+    );
+    assert.deepEqual(
+      reported.diagnostics.map((d) => d.code),
+      ['invalid-boolean', 'unknown-default-group', 'total-older-servers'],
+    );
   });
 
-  it('check --severity takes app.ini codes, like every kind\'s: quota-disabled=off silences it, a typo is refused', () => {
+  it("check --severity takes app.ini codes, like every kind's: quota-disabled=off silences it, a typo is refused", () => {
     const folder = join(scratch, 'severity');
     mkdirSync(folder);
     const file = join(folder, 'app.ini');
     writeFileSync(file, '[quota]\nENABLED = false\n');
     const plain = runQuotaState(['check', file, '--format', 'json']);
-    assert.deepEqual(JSON.parse(plain.stdout)[0].diagnostics.map((d: { code: string }) => d.code), ['quota-disabled']);
+    assert.deepEqual(
+      JSON.parse(plain.stdout)[0].diagnostics.map((d: { code: string }) => d.code),
+      ['quota-disabled'],
+    );
     const silenced = runQuotaState(['check', '--severity', 'quota-disabled=off', file, '--format', 'json']);
     assert.equal(silenced.status, 0, silenced.stderr);
     assert.deepEqual(JSON.parse(silenced.stdout)[0].diagnostics, []);
@@ -84,7 +93,10 @@ describe('quota-state and app.ini (built CLI)', () => {
     assert.equal(report.settings.defaultTotal.value, 5_000_000_000);
     assert.match(report.settings.defaultGroups.source, /override\.ini:2/);
     assert.equal(report.settings.enabled.source, 'examples/demo.quota.jsonc');
-    assert.deepEqual(report.accounts.find((a: { name: string }) => a.name === 'bob').groups.map((g: { name: string }) => g.name), ['pro']);
+    assert.deepEqual(
+      report.accounts.find((a: { name: string }) => a.name === 'bob').groups.map((g: { name: string }) => g.name),
+      ['pro'],
+    );
   });
 
   it('evaluate --config with ENABLED = false reports quota as disabled; a file Forgejo cannot load exits 2, located', () => {

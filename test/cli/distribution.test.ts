@@ -32,10 +32,23 @@ describe('quota-state from the npm package tarball', function () {
 
   it('the tarball holds the built CLI, its bin and the schemas, and no sources or tests', () => {
     const files = packed[0].files.map((f) => f.path);
-    for (const needed of ['bin/quota-state.js', 'dist/cli/quota-state.js', 'dist/server/server.js', 'dist/server/stateWorker.js', 'dist/client/extension.js', 'dist/web/extension.js', 'dist/web/server.js', 'schemas/state-file.schema.json', 'package.json']) {
+    for (const needed of [
+      'bin/quota-state.js',
+      'dist/cli/quota-state.js',
+      'dist/server/server.js',
+      'dist/server/stateWorker.js',
+      'dist/client/extension.js',
+      'dist/web/extension.js',
+      'dist/web/server.js',
+      'schemas/state-file.schema.json',
+      'package.json',
+    ]) {
       assert.ok(files.includes(needed), `${needed} in the tarball`);
     }
-    assert.deepEqual(files.filter((f) => /\.ts$|^test\/|^shared\/|^server\/|\.map$/.test(f)), []);
+    assert.deepEqual(
+      files.filter((f) => /\.ts$|^test\/|^shared\/|^server\/|\.map$/.test(f)),
+      [],
+    );
   });
 
   it('the browser build: dist/web/ holds the extension and the server and nothing else, with no Node built-in', () => {
@@ -46,8 +59,16 @@ describe('quota-state from the npm package tarball', function () {
     for (const file of files) {
       const text = readFileSync(resolve(ROOT, file), 'utf8');
       const required = [...text.matchAll(/\brequire\(\s*["']([^"']+)["']\s*\)/g)].map((match) => match[1]);
-      assert.deepEqual(required.filter((name) => builtins.has(name)), [], `Node built-ins required by ${file}`);
-      assert.deepEqual([...new Set(required)].filter((name) => name !== 'vscode' && !name.startsWith('ajv/')), [], `runtime requires in ${file}`);
+      assert.deepEqual(
+        required.filter((name) => builtins.has(name)),
+        [],
+        `Node built-ins required by ${file}`,
+      );
+      assert.deepEqual(
+        [...new Set(required)].filter((name) => name !== 'vscode' && !name.startsWith('ajv/')),
+        [],
+        `runtime requires in ${file}`,
+      );
     }
   });
 

@@ -21,15 +21,24 @@ describe('quota-state evaluate (built CLI)', () => {
     const result = runQuotaState(['evaluate', DEMO, '--format', 'json']);
     assert.equal(result.status, 0, result.stderr);
     const report = JSON.parse(result.stdout);
-    assert.deepEqual(report.accounts.map((a: { name: string }) => a.name), ['root', 'alice', 'bob', 'carol', 'acme']);
+    assert.deepEqual(
+      report.accounts.map((a: { name: string }) => a.name),
+      ['root', 'alice', 'bob', 'carol', 'acme'],
+    );
     const byName = Object.fromEntries(report.accounts.map((a: { name: string }) => [a.name, a]));
     // Default group (alice, bob), assigned group (carol, acme), both sides of a limit.
-    assert.deepEqual(byName.alice.groups.map((g: { name: string }) => g.name), ['free']);
+    assert.deepEqual(
+      byName.alice.groups.map((g: { name: string }) => g.name),
+      ['free'],
+    );
     assert.equal(byName.alice.stands, true);
     assert.equal(byName.bob.stands, false);
     const bobRepos = byName.bob.groups[0].rules.find((r: { name: string }) => r.name === 'repos-100m');
     assert.deepEqual(bobRepos, { name: 'repos-100m', used: 140 * 2 ** 20, limit: 100 * 2 ** 20, stands: false });
-    assert.deepEqual(byName.carol.groups.map((g: { name: string }) => g.name), ['pro']);
+    assert.deepEqual(
+      byName.carol.groups.map((g: { name: string }) => g.name),
+      ['pro'],
+    );
     assert.equal(byName.carol.stands, true);
     // acme pays for alice's upload to its repo: 3 MiB issue attachment + 12 MiB release + 4 MiB package + 2 MiB artifact.
     const orgAssets = byName.acme.groups[0].rules.find((r: { name: string }) => r.name === 'org-assets-20m');
@@ -45,9 +54,7 @@ describe('quota-state evaluate (built CLI)', () => {
     const file = join(scratch, 'builtin.quota.jsonc');
     writeFileSync(file, '{ "defaultTotal": "1 KiB", "usage": { "dave": { "size:repos:public": 2048 } } }');
     const report = JSON.parse(runQuotaState(['evaluate', file, '--format', 'json']).stdout);
-    assert.deepEqual(report.accounts[0].groups, [
-      { name: '(default)', builtin: true, stands: false, rules: [{ name: '(default)', used: 2048, limit: 1024, stands: false }] },
-    ]);
+    assert.deepEqual(report.accounts[0].groups, [{ name: '(default)', builtin: true, stands: false, rules: [{ name: '(default)', used: 2048, limit: 1024, stands: false }] }]);
   });
 
   it('--subject checks one subject and exits 1 when an evaluated account is over quota for it', () => {
@@ -58,7 +65,10 @@ describe('quota-state evaluate (built CLI)', () => {
     assert.equal(report.accounts.find((a: { name: string }) => a.name === 'bob').checks['size:repos:all'], false);
     const within = runQuotaState(['evaluate', DEMO, '--account', 'alice', '--subject', 'size:repos:all', '--format', 'json']);
     assert.equal(within.status, 0);
-    assert.deepEqual(JSON.parse(within.stdout).accounts.map((a: { name: string }) => a.name), ['alice']);
+    assert.deepEqual(
+      JSON.parse(within.stdout).accounts.map((a: { name: string }) => a.name),
+      ['alice'],
+    );
   });
 
   it('prints a readable text report', () => {

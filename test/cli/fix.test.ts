@@ -103,10 +103,7 @@ describe('quota-state fix (built CLI)', () => {
     writeFileSync(file, ALIASED_QUOTA);
     const result = runQuotaState(['fix', file]);
     assert.equal(result.status, 0, result.stdout + result.stderr);
-    assert.equal(
-      readFileSync(file, 'utf8'),
-      ALIASED_QUOTA.replace('"sizeall"', '"size:git:all"').replace('"sizelfs"', '"size:git:lfs"').replace('"size:wiki"', '"size:assets:wiki"'),
-    );
+    assert.equal(readFileSync(file, 'utf8'), ALIASED_QUOTA.replace('"sizeall"', '"size:git:all"').replace('"sizelfs"', '"size:git:lfs"').replace('"size:wiki"', '"size:assets:wiki"'));
   });
 
   it('skips a file of neither kind, and exits 2 for a missing file without the usage text', () => {

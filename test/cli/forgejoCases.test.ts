@@ -33,7 +33,10 @@ describe("Forgejo's models/quota tests through quota-state evaluate", () => {
 
   it('writes an int64 limit of the file with all its digits in JSON', () => {
     const file = join(scratch, 'int64.quota.jsonc');
-    writeFileSync(file, '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": {} } }');
+    writeFileSync(
+      file,
+      '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": {} } }',
+    );
     const result = runQuotaState(['evaluate', file, '--format', 'json']);
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stdout, /"limit": 9223372036854775807,/);

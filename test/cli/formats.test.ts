@@ -127,7 +127,10 @@ describe('quota-state check output formats (built CLI)', () => {
     assert.match(lines[expected.length], /README\.json: skipped: not recognised/);
     assert.equal(lines[expected.length + 1], `1 file checked, 1 skipped, ${expected.length} problems`);
     const json = JSON.parse(runQuotaState(['check', '--format', 'json', 'examples/webshop.state.json', other]).stdout);
-    assert.deepEqual(json[0].diagnostics, expected.map(({ code, severity, message, range }) => ({ code, severity, message, range })));
+    assert.deepEqual(
+      json[0].diagnostics,
+      expected.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
+    );
     assert.equal(json[1].skipped, true);
   });
 });

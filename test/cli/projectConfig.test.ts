@@ -26,10 +26,7 @@ describe('project configuration .quota-state.json', () => {
   before(() => {
     project = mkdtempSync(join(tmpdir(), 'quota-state-config-'));
     mkdirSync(join(project, 'infra', 'stacks'), { recursive: true });
-    writeFileSync(
-      join(project, '.quota-state.json'),
-      JSON.stringify({ severity: { 'forward-reference': 'warning', 'missing-reference': 'off' }, files: { state: ['infra/**/*.json'] } }, null, 2),
-    );
+    writeFileSync(join(project, '.quota-state.json'), JSON.stringify({ severity: { 'forward-reference': 'warning', 'missing-reference': 'off' }, files: { state: ['infra/**/*.json'] } }, null, 2));
     state = join(project, 'infra', 'stacks', 'webshop.state.json');
     copyFileSync(resolve(ROOT, 'examples/webshop.state.json'), state);
     // Neither its name nor its content says "state": only the project's glob does.
@@ -94,7 +91,10 @@ describe('project configuration .quota-state.json', () => {
     assert.equal(config.stateSchema, 'pulumi');
     assert.deepEqual(config.files, { quota: ['q/*.jsonc'] });
     assert.equal(config.folder, '/p');
-    assert.throws(() => parseProjectConfig('/p/.quota-state.json', '{ "severities": {} }'), (e: ProjectConfigError) => e.line === 1 && e.column === 3 && /unknown key "severities"/.test(e.reason));
+    assert.throws(
+      () => parseProjectConfig('/p/.quota-state.json', '{ "severities": {} }'),
+      (e: ProjectConfigError) => e.line === 1 && e.column === 3 && /unknown key "severities"/.test(e.reason),
+    );
     assert.throws(() => parseProjectConfig('/p/.quota-state.json', '{ "severity": { "syntax": "fatal" } }'), /must be one of error, warning, information, hint, off/);
   });
 
@@ -123,7 +123,10 @@ describe('project configuration .quota-state.json', () => {
       const lenient = await LspTestClient.start({ initializationOptions: { settings: { state: { schema: 'pulumi' } } } });
       try {
         const diagnostics = await lenient.open(pathToFileURL(record).href, readFileSync(record, 'utf8'));
-        assert.deepEqual(diagnostics.map((d) => `${d.code}:${d.severity}`), ['unknown-property:1']);
+        assert.deepEqual(
+          diagnostics.map((d) => `${d.code}:${d.severity}`),
+          ['unknown-property:1'],
+        );
         lenient.assertNoLoggedErrors();
       } finally {
         await lenient.stop();
@@ -133,7 +136,10 @@ describe('project configuration .quota-state.json', () => {
     it('the project globs decide the kind in the editor too', async () => {
       const notes = join(project, 'infra', 'stacks', 'notes.json');
       const diagnostics = await client.open(pathToFileURL(notes).href, readFileSync(notes, 'utf8'));
-      assert.deepEqual(diagnostics.map((d) => d.code), ['schema']);
+      assert.deepEqual(
+        diagnostics.map((d) => d.code),
+        ['schema'],
+      );
     });
   });
 });

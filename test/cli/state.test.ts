@@ -58,7 +58,10 @@ describe('quota-state state', () => {
     const report = JSON.parse(json.stdout) as { status: string; changes: Array<{ urn: string; action: string }>; written: boolean };
     assert.equal(report.status, 'applied');
     assert.equal(report.written, false);
-    assert.deepEqual(report.changes.map((c) => [c.action, c.urn]), [['removed', B]]);
+    assert.deepEqual(
+      report.changes.map((c) => [c.action, c.urn]),
+      [['removed', B]],
+    );
     unchanged();
   });
 
@@ -69,7 +72,10 @@ describe('quota-state state', () => {
     const result = runQuotaState(['state', 'delete', gz, B]);
     assert.equal(result.status, 0, result.stderr + result.stdout);
     const text = gunzipSync(readFileSync(gz)).toString('utf8');
-    assert.deepEqual((JSON.parse(text) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }).checkpoint.latest.resources.map((r) => r.urn), [ROOT, A]);
+    assert.deepEqual(
+      (JSON.parse(text) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }).checkpoint.latest.resources.map((r) => r.urn),
+      [ROOT, A],
+    );
     assert.equal(gunzipSync(readFileSync(`${gz}.bak`)).toString('utf8'), checkpoint());
   });
 

@@ -10,7 +10,15 @@ const MiB = 2 ** 20;
 /** bob of the demo instance, as `GET /user/quota` answers it (names hidden in user views). */
 const bob: QuotaInfo = {
   used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:private': 140 * MiB, 'size:git:lfs': 2 * MiB }),
-  groups: [{ rules: [{ limit: 100 * MiB, subjects: ['size:repos:all'] }, { limit: 10 * MiB, subjects: ['size:assets:all'] }, { limit: 50 * MiB, subjects: ['size:git:lfs'] }] }],
+  groups: [
+    {
+      rules: [
+        { limit: 100 * MiB, subjects: ['size:repos:all'] },
+        { limit: 10 * MiB, subjects: ['size:assets:all'] },
+        { limit: 50 * MiB, subjects: ['size:git:lfs'] },
+      ],
+    },
+  ],
 };
 
 describe('quota dashboard model and page', () => {
@@ -45,7 +53,7 @@ describe('quota dashboard model and page', () => {
     assert.ok(!/https?:\/\//.test(html.replace(/http:\/\/127\.0\.0\.1:1\/api\/v1/g, '')), 'no remote content');
   });
 
-  it('lists the largest repositories with Forgejo\'s KiB as bytes and human units, each a button the extension opens', () => {
+  it("lists the largest repositories with Forgejo's KiB as bytes and human units, each a button the extension opens", () => {
     const items = [
       { full_name: 'bob/dotfiles', size: 145_408, private: true, html_url: 'http://forge.test/bob/dotfiles' },
       { full_name: 'bob/<x>', size: 3, html_url: 'http://forge.test/bob/%3Cx%3E' },

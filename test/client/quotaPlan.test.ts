@@ -24,7 +24,13 @@ describe('push plan (quota file → server)', () => {
         { name: 'old', limit: 1, subjects: ['size:all'] },
       ],
       groups: [
-        { name: 'free', rules: [{ name: 'repos', limit: 5 }, { name: 'old', limit: 1 }] },
+        {
+          name: 'free',
+          rules: [
+            { name: 'repos', limit: 5 },
+            { name: 'old', limit: 1 },
+          ],
+        },
         { name: 'gone', rules: [] },
       ],
       accountGroups: { carol: [] },
@@ -45,7 +51,15 @@ describe('push plan (quota file → server)', () => {
         { name: 'repos', limit: 1073741824, subjects: ['size:repos:all'] },
         { name: 'lfs', limit: 100, subjects: ['size:git:lfs'] },
       ],
-      groups: [{ name: 'free', rules: [{ name: 'lfs', limit: 100 }, { name: 'repos', limit: 1073741824 }] }],
+      groups: [
+        {
+          name: 'free',
+          rules: [
+            { name: 'lfs', limit: 100 },
+            { name: 'repos', limit: 1073741824 },
+          ],
+        },
+      ],
       accountGroups: { carol: ['free'] },
     });
     assert.deepEqual(steps, []);

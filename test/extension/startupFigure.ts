@@ -15,7 +15,7 @@ export function describeStartupFigure(host: 'node' | 'browser'): void {
   describe(`startup (${host} extension host)`, () => {
     after(revertAndCloseAll);
 
-    it('activates, starts the language server and publishes a small state file\'s first diagnostics', async () => {
+    it("activates, starts the language server and publishes a small state file's first diagnostics", async () => {
       const { hooks } = await activeExtension();
       const uri = workspaceUri('stack.state.json');
       const opened = Date.now();

@@ -152,7 +152,7 @@ export class LspTestClient {
     });
   }
 
-    lastDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
+  lastDiagnostics(uri: string): PublishDiagnosticsParams | undefined {
     return this.latest.get(uri);
   }
 

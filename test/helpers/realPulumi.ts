@@ -31,7 +31,10 @@ export function judgeFiles(files: string[]): PulumiVerdict[] {
   if (files.length === 0) return [];
   const result = spawnSync(pulumiBinaries().judge, ['-'], { input: files.join('\n'), encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
   if (result.status !== 0) throw new Error(`the judge failed (exit ${result.status}): ${result.stderr}`);
-  const verdicts = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as PulumiVerdict);
+  const verdicts = result.stdout
+    .trim()
+    .split('\n')
+    .map((line) => JSON.parse(line) as PulumiVerdict);
   if (verdicts.length !== files.length) throw new Error(`the judge answered ${verdicts.length} of ${files.length} files`);
   return verdicts;
 }
@@ -58,7 +61,12 @@ export function judgeFilesAsync(files: string[]): Promise<PulumiVerdict[]> {
     child.on('error', reject);
     child.on('close', (code) => {
       if (code !== 0) return reject(new Error(`the judge failed (exit ${code}): ${stderr}`));
-      resolve(stdout.trim().split('\n').map((line) => JSON.parse(line) as PulumiVerdict));
+      resolve(
+        stdout
+          .trim()
+          .split('\n')
+          .map((line) => JSON.parse(line) as PulumiVerdict),
+      );
     });
     child.stdin.end(files.join('\n'));
   });

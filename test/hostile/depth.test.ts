@@ -78,7 +78,7 @@ describe('deeply nested documents', function () {
         const diagnostics = await client.open(uri, text, 'jsonc');
         assertNestingDiagnostic(diagnostics, text);
         const textDocument = { uri };
-        const deepPosition = positionAt(text, text.lastIndexOf('[') );
+        const deepPosition = positionAt(text, text.lastIndexOf('['));
         const hover = await client.request<unknown, Hover | null>('textDocument/hover', { textDocument, position: positionAt(text, text.indexOf('size:all') + 2) });
         assert.ok(hover, 'the shallow rule has no hover');
         await client.request('textDocument/hover', { textDocument, position: deepPosition });

@@ -89,10 +89,11 @@ describe('special and oversized files', function () {
         const published = client.waitForDiagnostics(uri);
         await client.notify(AnalyzeFromDiskNotification, { uri });
         const diagnostics = (await published).diagnostics;
-        assert.ok(diagnostics.some((d) => d.code === 'missing-type'), JSON.stringify(diagnostics));
-        const refused = client.notifications
-          .map((n) => n.params as { uri: string; unavailable?: Array<{ reason: string }> })
-          .filter((p) => pipes.includes(p.uri));
+        assert.ok(
+          diagnostics.some((d) => d.code === 'missing-type'),
+          JSON.stringify(diagnostics),
+        );
+        const refused = client.notifications.map((n) => n.params as { uri: string; unavailable?: Array<{ reason: string }> }).filter((p) => pipes.includes(p.uri));
         assert.equal(refused.length, pipes.length);
         for (const status of refused) assert.match(status.unavailable?.[0]?.reason ?? '', /named pipe \(FIFO\), not a regular file/);
         client.assertNoLoggedErrors();

@@ -26,7 +26,10 @@ describe('file-pattern settings through the language server', function () {
     const text = '{ "rulez": [] }';
     for (const uri of ['file:///w/prod/limits.json', 'file:///w/staging/limits.json', 'file:///w/dev3.json']) {
       const diagnostics = await client.open(uri, text);
-      assert.ok(diagnostics.some((d) => String(d.message).includes('"rulez" is not allowed')), `${uri} was not read as a quota file: ${JSON.stringify(diagnostics)}`);
+      assert.ok(
+        diagnostics.some((d) => String(d.message).includes('"rulez" is not allowed')),
+        `${uri} was not read as a quota file: ${JSON.stringify(diagnostics)}`,
+      );
     }
     assert.equal(await client.openUnrecognised('file:///w/dev/limits.json', text), undefined, 'no pattern names it: not a quota file');
   });

@@ -7,7 +7,10 @@ import { analyzeAppIni } from '../../shared/ini/appIni';
 import { newerServerTotal, olderServerTotal, parseGoIniBool, splitGoIniList } from '../../shared/ini/goValues';
 import { parseIni } from '../../shared/ini/parse';
 
-const valueOf = (text: string, key: string) => parseIni(text).entries.filter((e) => e.key === key).at(-1)?.value;
+const valueOf = (text: string, key: string) =>
+  parseIni(text)
+    .entries.filter((e) => e.key === key)
+    .at(-1)?.value;
 
 describe('go-ini reading as Forgejo configures it', () => {
   it('cuts values at the first ; or #, even without a space (IgnoreInlineComment is false)', () => {
@@ -18,7 +21,10 @@ describe('go-ini reading as Forgejo configures it', () => {
 
   it('skips whole-line comments with ; and # after leading whitespace', () => {
     const document = parseIni('; one\n   # two\n[s]\n\t;A = 1\nB = 2\n');
-    assert.deepEqual(document.entries.map((e) => e.key), ['B']);
+    assert.deepEqual(
+      document.entries.map((e) => e.key),
+      ['B'],
+    );
     assert.deepEqual(document.errors, []);
   });
 
@@ -47,11 +53,17 @@ describe('go-ini reading as Forgejo configures it', () => {
   it('splits key and value at the first = or :', () => {
     assert.equal(valueOf('A: b = c\n', 'A'), 'b = c');
     assert.equal(valueOf('URL = http://x\n', 'URL'), 'http://x');
-    assert.deepEqual(parseIni('"Q K" = v\n').entries.map((e) => [e.key, e.value]), [['Q K', 'v']]);
+    assert.deepEqual(
+      parseIni('"Q K" = v\n').entries.map((e) => [e.key, e.value]),
+      [['Q K', 'v']],
+    );
   });
 
   it('keeps section names as written (case-sensitive, not trimmed) and reports lines go-ini refuses', () => {
-    assert.deepEqual(parseIni('[ quota ]\n[Quota]\n').headers.map((h) => h.name), [' quota ', 'Quota']);
+    assert.deepEqual(
+      parseIni('[ quota ]\n[Quota]\n').headers.map((h) => h.name),
+      [' quota ', 'Quota'],
+    );
     const document = parseIni('[open\nno delimiter\n= v\n[]\n');
     assert.equal(document.errors.length, 4);
     assert.equal(document.text.slice(document.errors[1].span.offset, document.errors[1].span.offset + document.errors[1].span.length), 'no delimiter');
@@ -59,8 +71,14 @@ describe('go-ini reading as Forgejo configures it', () => {
 
   it('handles CRLF line ends, a byte-order mark and a missing final newline', () => {
     const document = parseIni('\ufeff[quota]\r\nENABLED = true\r\nDEFAULT_GROUPS = a,b');
-    assert.deepEqual(document.headers.map((h) => h.name), ['quota']);
-    assert.deepEqual(document.entries.map((e) => e.value), ['true', 'a,b']);
+    assert.deepEqual(
+      document.headers.map((h) => h.name),
+      ['quota'],
+    );
+    assert.deepEqual(
+      document.entries.map((e) => e.value),
+      ['true', 'a,b'],
+    );
   });
 
   it('lets the last of repeated keys win and merges repeated sections', () => {
@@ -101,11 +119,23 @@ describe('quota setting values as Forgejo reads them', () => {
   });
 
   it('DEFAULT_GROUPS: go-ini Strings(",") trims items, honours \\, and keeps empty middles', () => {
-    assert.deepEqual(splitGoIniList('free, pro').map((i) => i.value), ['free', 'pro']);
-    assert.deepEqual(splitGoIniList('free,,pro,').map((i) => i.value), ['free', '', 'pro']);
-    assert.deepEqual(splitGoIniList('a\\,b, c').map((i) => i.value), ['a,b', 'c']);
+    assert.deepEqual(
+      splitGoIniList('free, pro').map((i) => i.value),
+      ['free', 'pro'],
+    );
+    assert.deepEqual(
+      splitGoIniList('free,,pro,').map((i) => i.value),
+      ['free', '', 'pro'],
+    );
+    assert.deepEqual(
+      splitGoIniList('a\\,b, c').map((i) => i.value),
+      ['a,b', 'c'],
+    );
     assert.deepEqual(splitGoIniList(''), []);
-    assert.deepEqual(splitGoIniList('  free ,  pro').map((i) => i.offset), [2, 10]);
+    assert.deepEqual(
+      splitGoIniList('  free ,  pro').map((i) => i.offset),
+      [2, 10],
+    );
   });
 
   it('newer servers: the table of Forgejo TestConfigQuotaDefaultTotal', () => {

@@ -49,7 +49,11 @@ export function goldenOf(name: string): Expected[] {
   });
 }
 
-export const fixtureNames = () => readdirSync(FIXTURES).filter((f) => f.endsWith('.ini')).map((f) => f.slice(0, -'.ini'.length)).sort();
+export const fixtureNames = () =>
+  readdirSync(FIXTURES)
+    .filter((f) => f.endsWith('.ini'))
+    .map((f) => f.slice(0, -'.ini'.length))
+    .sort();
 
 describe('app.ini golden fixtures', () => {
   const seen = new Set<string>();
@@ -66,6 +70,11 @@ describe('app.ini golden fixtures', () => {
   }
 
   it('the fixtures cover every code of the registry', () => {
-    assert.deepEqual(codeList(APP_INI_CODES).map((c) => c.code).filter((c) => !seen.has(c)), []);
+    assert.deepEqual(
+      codeList(APP_INI_CODES)
+        .map((c) => c.code)
+        .filter((c) => !seen.has(c)),
+      [],
+    );
   });
 });

@@ -20,18 +20,29 @@ describe('app.ini TOTAL by Forgejo version', () => {
     assert.ok(ignored, JSON.stringify(analysis.diagnostics));
     assert.equal(ignored.severity, 'error');
     assert.match(ignored.message, /Forgejo 11\.0 \(before 12\.0\.4\) reads TOTAL as a plain integer and silently ignores this value/);
-    assert.deepEqual((ignored.data as { fixes: Array<{ newText: string }> }).fixes.map((f) => f.newText), ['2000000000']);
+    assert.deepEqual(
+      (ignored.data as { fixes: Array<{ newText: string }> }).fixes.map((f) => f.newText),
+      ['2000000000'],
+    );
     assert.equal(analysis.settings.defaultTotal?.value, -1, 'as v11 reads it: unlimited');
     assert.ok(!codes(ini('2G'), profile('11.0.3')).includes('total-older-servers'));
   });
 
   it('from 12.0.4 on a size is read as a size: nothing to report', () => {
-    assert.deepEqual(codes(ini('2G'), profile('12.0.4')).filter((c) => c.startsWith('total') || c === 'invalid-total'), []);
+    assert.deepEqual(
+      codes(ini('2G'), profile('12.0.4')).filter((c) => c.startsWith('total') || c === 'invalid-total'),
+      [],
+    );
     assert.equal(analyzeAppIni(ini('2G'), { forgejo: profile('15.0.3') }).settings.defaultTotal?.value, 2_000_000_000);
   });
 
   it('a plain integer is read alike by every version', () => {
-    for (const version of ['11.0.3', '12.0.4', '15.0.9']) assert.deepEqual(codes(ini('2000000000'), profile(version)).filter((c) => c.includes('total')), [], version);
+    for (const version of ['11.0.3', '12.0.4', '15.0.9'])
+      assert.deepEqual(
+        codes(ini('2000000000'), profile(version)).filter((c) => c.includes('total')),
+        [],
+        version,
+      );
   });
 
   it('without a known version, both readings are checked as before', () => {

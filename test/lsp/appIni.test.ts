@@ -83,7 +83,10 @@ describe('app.ini through the language server', () => {
     const titles = actions.map((a) => a.title);
     assert.ok(titles.includes('Change to group "pro"'), titles.join(', '));
     const plainBytes = actions.find((a) => a.title.startsWith('Write TOTAL as plain bytes'))!;
-    assert.deepEqual(plainBytes.edit?.changes?.[uri]?.map((e) => e.newText), ['2000000000']);
+    assert.deepEqual(
+      plainBytes.edit?.changes?.[uri]?.map((e) => e.newText),
+      ['2000000000'],
+    );
 
     const hover = (await client.request('textDocument/hover', { textDocument: { uri }, position: { line: 6, character: 9 } })) as Hover;
     const hoverText = (hover.contents as { value: string }).value;
@@ -93,12 +96,18 @@ describe('app.ini through the language server', () => {
     const groupCompletion = cursor('[quota]\nDEFAULT_GROUPS = free, p|\n');
     await client.change(uri, groupCompletion.text);
     const groups = (await client.request('textDocument/completion', { textDocument: { uri }, position: groupCompletion.position })) as CompletionList;
-    assert.deepEqual(groups.items.map((i) => i.label), ['pro']);
+    assert.deepEqual(
+      groups.items.map((i) => i.label),
+      ['pro'],
+    );
 
     const keyCompletion = cursor('[quota.default]\n|\n');
     await client.change(uri, keyCompletion.text);
     const keys = (await client.request('textDocument/completion', { textDocument: { uri }, position: keyCompletion.position })) as CompletionList;
-    assert.deepEqual(keys.items.map((i) => i.label), ['TOTAL']);
+    assert.deepEqual(
+      keys.items.map((i) => i.label),
+      ['TOTAL'],
+    );
     await client.close(uri);
   });
 

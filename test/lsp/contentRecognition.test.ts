@@ -19,7 +19,10 @@ describe('content recognition (LSP over stdio)', function () {
   after(async () => client?.stop());
 
   const statusesFor = (uri: string) =>
-    client.notifications.filter((n) => n.method === DocumentStatusNotification.method).map((n) => n.params as DocumentStatusParams).filter((s) => s.uri === uri);
+    client.notifications
+      .filter((n) => n.method === DocumentStatusNotification.method)
+      .map((n) => n.params as DocumentStatusParams)
+      .filter((s) => s.uri === uri);
 
   it('analyses a state export whose name matches no pattern, and leaves an ordinary JSON file alone', async () => {
     const ordinaryUri = 'file:///work/app/settings.json';

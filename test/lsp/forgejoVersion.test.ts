@@ -85,7 +85,13 @@ describe('the Forgejo version through the language server', () => {
     const flagged = client.waitForDiagnostics(declared);
     await client.notify(LiveUsageNotification, live('11.0.3+gitea-1.22.0'));
     try {
-      assert.deepEqual(await until(() => hintsOf(plain), (h) => h.includes('✓ alice 1 KiB/1 KiB')), ['✓ alice 1 KiB/1 KiB', '✓ dave (live) 0 B/1 KiB']);
+      assert.deepEqual(
+        await until(
+          () => hintsOf(plain),
+          (h) => h.includes('✓ alice 1 KiB/1 KiB'),
+        ),
+        ['✓ alice 1 KiB/1 KiB', '✓ dave (live) 0 B/1 KiB'],
+      );
       // The file's own version still wins over the server's.
       assert.ok((await hintsOf(declared)).includes('✗ alice 1 KiB/1 KiB'));
       let diagnostics: Diagnostic[] = (await flagged).diagnostics;
@@ -100,7 +106,13 @@ describe('the Forgejo version through the language server', () => {
     } finally {
       await client.notify(LiveUsageNotification, null);
     }
-    assert.deepEqual(await until(() => hintsOf(plain), (h) => h.length === 1 && h[0].startsWith('✗')), ['✗ alice 1 KiB/1 KiB']);
+    assert.deepEqual(
+      await until(
+        () => hintsOf(plain),
+        (h) => h.length === 1 && h[0].startsWith('✗'),
+      ),
+      ['✗ alice 1 KiB/1 KiB'],
+    );
   });
 
   it('completes the release lines and explains what a version does differently', async () => {
@@ -108,7 +120,10 @@ describe('the Forgejo version through the language server', () => {
     const uri = uniqueUri();
     await client.open(uri, text, 'jsonc');
     const items = (await client.request<unknown, CompletionList>('textDocument/completion', { textDocument: { uri }, position })).items;
-    assert.deepEqual(items.map((i) => i.label), ['15.0.9', '14.0.5', '13.0.5', '12.0.4', '12.0.3', '11.0.16', '10.0.3', '9.0.3']);
+    assert.deepEqual(
+      items.map((i) => i.label),
+      ['15.0.9', '14.0.5', '13.0.5', '12.0.4', '12.0.3', '11.0.16', '10.0.3', '9.0.3'],
+    );
     assert.equal(items.find((i) => i.label === '11.0.16')!.detail, 'Forgejo 11.0 rules');
     const hoverAt = cursor('{ "forgejoVersion": "11.0|.3" }');
     const hoverUri = uniqueUri();
@@ -122,7 +137,8 @@ describe('the Forgejo version through the language server', () => {
 
   it('an int64 limit in the file: previews and hovers work, and the preview request answers plain JSON', async () => {
     const uri = uniqueUri();
-    const text = '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": { "size:repos:public": 1 } } }';
+    const text =
+      '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": { "size:repos:public": 1 } } }';
     assert.deepEqual(await client.open(uri, text, 'jsonc'), []);
     assert.deepEqual(await hintsOf(uri), ['✓ dora 1 B/8 EiB']);
     const report = await client.request(EvaluationPreviewRequest, { uri });

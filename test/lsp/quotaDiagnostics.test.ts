@@ -26,9 +26,7 @@ const LSP_SEVERITY: Record<string, DiagnosticSeverity> = {
   information: DiagnosticSeverity.Information,
   hint: DiagnosticSeverity.Hint,
 };
-const SEVERITY: Record<string, DiagnosticSeverity> = Object.fromEntries(
-  codeList(QUOTA_CODES).map((info) => [info.code, LSP_SEVERITY[info.severity]]),
-);
+const SEVERITY: Record<string, DiagnosticSeverity> = Object.fromEntries(codeList(QUOTA_CODES).map((info) => [info.code, LSP_SEVERITY[info.severity]]));
 
 describe('quota files through the language server: diagnostics', () => {
   let client: LspTestClient;
@@ -107,7 +105,10 @@ describe('quota files through the language server: diagnostics', () => {
     const uri = 'file:///workspace/broken.quota.jsonc';
     const broken = await client.open(uri, '{ "rules": [ { "name": "r", "limit": 0, "subjects": ["size:all"] } ], "groups": [ { "name": "g", "rules": ["r"] } ');
     assert.ok(broken.some((d) => d.code === 'syntax' && d.severity === DiagnosticSeverity.Error));
-    assert.ok(broken.some((d) => d.code === 'never-stands'), 'semantic checks still run on the parsed part');
+    assert.ok(
+      broken.some((d) => d.code === 'never-stands'),
+      'semantic checks still run on the parsed part',
+    );
   });
 
   it('updates as the user types, and only publishes the newest version', async () => {
@@ -123,7 +124,10 @@ describe('quota files through the language server: diagnostics', () => {
     const overridden = await LspTestClient.start({ initializationOptions: { settings: { diagnostics: { severity: { 'unused-rule': 'off', 'never-stands': 'error' } } } } });
     try {
       const result = await overridden.open('file:///workspace/o.quota.jsonc', '{ "rules": [ { "name": "z", "limit": 0, "subjects": ["size:all"] } ] }');
-      assert.deepEqual(result.map((d) => [d.code, d.severity]), [['never-stands', DiagnosticSeverity.Error]]);
+      assert.deepEqual(
+        result.map((d) => [d.code, d.severity]),
+        [['never-stands', DiagnosticSeverity.Error]],
+      );
     } finally {
       await overridden.stop();
     }

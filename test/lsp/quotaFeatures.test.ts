@@ -60,7 +60,7 @@ describe('quota files through the language server: editing help and previews', (
       const result = await client.request<unknown, CompletionList>('textDocument/completion', { textDocument: { uri }, position });
       return result.items;
     };
-    it('offers every canonical subject, with its meaning, inside a rule\'s subjects', async () => {
+    it("offers every canonical subject, with its meaning, inside a rule's subjects", async () => {
       const items = await labels('{ "rules": [ { "name": "r", "limit": 1, "subjects": ["|"] } ] }');
       assert.equal(items.length, 14);
       const repos = items.find((i) => i.label === 'size:repos:public')!;
@@ -69,22 +69,45 @@ describe('quota files through the language server: editing help and previews', (
     });
     it('offers leaf subjects for usage keys', async () => {
       const items = await labels('{ "usage": { "alice": { "|": 1 } } }');
-      assert.deepEqual(items.map((i) => i.label).sort(), ['size:assets:artifacts', 'size:assets:attachments:issues', 'size:assets:attachments:releases', 'size:assets:packages:all', 'size:git:lfs', 'size:repos:private', 'size:repos:public']);
+      assert.deepEqual(items.map((i) => i.label).sort(), [
+        'size:assets:artifacts',
+        'size:assets:attachments:issues',
+        'size:assets:attachments:releases',
+        'size:assets:packages:all',
+        'size:git:lfs',
+        'size:repos:private',
+        'size:repos:public',
+      ]);
     });
     it('offers rule names inside a group', async () => {
       const items = await labels('{ "rules": [ { "name": "a", "limit": 1, "subjects": [] }, { "name": "b", "limit": 2, "subjects": [] } ], "groups": [ { "name": "g", "rules": ["|"] } ] }');
-      assert.deepEqual(items.map((i) => i.label), ['a', 'b']);
+      assert.deepEqual(
+        items.map((i) => i.label),
+        ['a', 'b'],
+      );
     });
     it('offers group names in defaultGroups and assignments', async () => {
       const groups = '"groups": [ { "name": "free", "rules": [] }, { "name": "pro", "rules": [] } ]';
-      assert.deepEqual((await labels(`{ ${groups}, "defaultGroups": ["|"] }`)).map((i) => i.label), ['free', 'pro']);
-      assert.deepEqual((await labels(`{ ${groups}, "assignments": { "alice": ["|"] } }`)).map((i) => i.label), ['free', 'pro']);
+      assert.deepEqual(
+        (await labels(`{ ${groups}, "defaultGroups": ["|"] }`)).map((i) => i.label),
+        ['free', 'pro'],
+      );
+      assert.deepEqual(
+        (await labels(`{ ${groups}, "assignments": { "alice": ["|"] } }`)).map((i) => i.label),
+        ['free', 'pro'],
+      );
     });
     it('offers account names for assignment keys and owners', async () => {
       const accounts = '"accounts": [ { "name": "alice", "type": "user" }, { "name": "acme", "type": "org", "owners": [] } ]';
-      assert.deepEqual((await labels(`{ ${accounts}, "assignments": { "|": [] } }`)).map((i) => i.label), ['alice', 'acme']);
+      assert.deepEqual(
+        (await labels(`{ ${accounts}, "assignments": { "|": [] } }`)).map((i) => i.label),
+        ['alice', 'acme'],
+      );
       const owners = await labels(`{ ${accounts}, "repos": [ { "owner": "|", "name": "x" } ] }`);
-      assert.deepEqual(owners.map((i) => i.label), ['alice', 'acme']);
+      assert.deepEqual(
+        owners.map((i) => i.label),
+        ['alice', 'acme'],
+      );
       assert.equal(owners[1].detail, 'org');
     });
     it('replaces the whole string the cursor is in', async () => {
@@ -107,26 +130,29 @@ describe('quota files through the language server: editing help and previews', (
       assert.match(value!, /\*\*1 GiB\*\* — 1073741824 bytes \(1 GiB\)/);
       assert.match(value!, /limit of rule "r"/);
     });
-    it('shows a subject\'s meaning and ancestors, and explains an alias', async () => {
+    it("shows a subject's meaning and ancestors, and explains an alias", async () => {
       const value = await hover('{ "rules": [ { "name": "r", "limit": 1, "subjects": ["size:repos:pub|lic", "sizelfs"] } ] }');
       assert.match(value!, /All public repositories, excluding LFS/);
       assert.match(value!, /`size:repos:all` → `size:git:all` → `size:all`/);
       const alias = await hover('{ "rules": [ { "name": "r", "limit": 1, "subjects": ["sizel|fs"] } ] }');
       assert.match(alias!, /`sizelfs` is the seed's spelling of `size:git:lfs`/);
     });
-    it('shows where a rule is used, with each account\'s figures', async () => {
+    it("shows where a rule is used, with each account's figures", async () => {
       const value = await hover(PREVIEW.replace('"name": "repos-1g"', '"name": "repos|-1g"'));
       assert.match(value!, /Used by groups \*\*free\*\*, \*\*pro\*\*/);
       assert.match(value!, /- alice: 300 MiB \/ 1 GiB — stands/);
       assert.match(value!, /- carol: 2 GiB \/ 1 GiB — fails/);
     });
-    it('shows an account\'s resolved group list and its verdict for every subject', async () => {
+    it("shows an account's resolved group list and its verdict for every subject", async () => {
       const value = await hover(PREVIEW.replace('"carol": ["pro"]', '"ca|rol": ["pro"]'));
       assert.match(value!, /Account \*\*carol\*\*: assigned groups \*\*pro\*\*/);
       assert.match(value!, /\*\*Over quota\*\*/);
       assert.match(value!, /\| `size:repos:private` \| over quota \| rule repos-1g of group pro fails \(2 GiB of 1 GiB\), so Forgejo refuses size:repos:private \|/);
       // Forgejo asks the rules covering the wiki too (size:assets:all, size:all): pro has none.
-      assert.match(value!, /\| `size:assets:wiki` \| over quota \| size:assets:wiki is not measured \(always 0 bytes\), but Forgejo still asks the rules covering it; no rule of group pro covers size:assets:wiki/);
+      assert.match(
+        value!,
+        /\| `size:assets:wiki` \| over quota \| size:assets:wiki is not measured \(always 0 bytes\), but Forgejo still asks the rules covering it; no rule of group pro covers size:assets:wiki/,
+      );
       // Refused although nothing of it is used: said in words, not just "over quota".
       assert.match(value!, /\| `size:git:lfs` \| over quota \| no rule of group pro covers size:git:lfs, so Forgejo refuses it \|/);
       const alice = await hover(PREVIEW.replace('"alice": {', '"al|ice": {'));
@@ -153,12 +179,18 @@ describe('quota files through the language server: editing help and previews', (
       return { after, diagnostics: await client.change(uri, after) };
     }
     it('did you mean: an unknown subject', async () => {
-      const { after, diagnostics } = await applyFix('{ "rules": [ { "name": "r", "limit": 1, "subjects": ["size:repo:all"] } ], "groups": [ { "name": "g", "rules": ["r"] } ] }', 'Change to "size:repos:all"');
+      const { after, diagnostics } = await applyFix(
+        '{ "rules": [ { "name": "r", "limit": 1, "subjects": ["size:repo:all"] } ], "groups": [ { "name": "g", "rules": ["r"] } ] }',
+        'Change to "size:repos:all"',
+      );
       assert.deepEqual(parse(after).rules[0].subjects, ['size:repos:all']);
       assert.deepEqual(diagnostics, []);
     });
     it('canonical spelling for an alias', async () => {
-      const { after, diagnostics } = await applyFix('{ "rules": [ { "name": "r", "limit": 1, "subjects": ["size:wiki"] } ], "groups": [ { "name": "g", "rules": ["r"] } ] }', 'Use the canonical spelling "size:assets:wiki"');
+      const { after, diagnostics } = await applyFix(
+        '{ "rules": [ { "name": "r", "limit": 1, "subjects": ["size:wiki"] } ], "groups": [ { "name": "g", "rules": ["r"] } ] }',
+        'Use the canonical spelling "size:assets:wiki"',
+      );
       assert.deepEqual(parse(after).rules[0].subjects, ['size:assets:wiki']);
       assert.deepEqual(diagnostics, []);
     });
@@ -175,9 +207,13 @@ describe('quota files through the language server: editing help and previews', (
       assert.deepEqual(diagnostics, []);
     });
     it('removes an unused rule and leaves valid JSON', async () => {
-      const text = '{\n  "rules": [\n    { "name": "used", "limit": 1, "subjects": ["size:all"] },\n    { "name": "spare", "limit": 2, "subjects": ["size:all"] }\n  ],\n  "groups": [ { "name": "g", "rules": ["used"] } ]\n}\n';
+      const text =
+        '{\n  "rules": [\n    { "name": "used", "limit": 1, "subjects": ["size:all"] },\n    { "name": "spare", "limit": 2, "subjects": ["size:all"] }\n  ],\n  "groups": [ { "name": "g", "rules": ["used"] } ]\n}\n';
       const { after, diagnostics } = await applyFix(text, 'Remove unused rule "spare"');
-      assert.deepEqual(parse(after).rules.map((r: { name: string }) => r.name), ['used']);
+      assert.deepEqual(
+        parse(after).rules.map((r: { name: string }) => r.name),
+        ['used'],
+      );
       assert.deepEqual(diagnostics, []);
     });
     it('did you mean: an unknown rule name', async () => {
@@ -187,20 +223,26 @@ describe('quota files through the language server: editing help and previews', (
   });
 
   describe('navigation and rename', () => {
-    it('goes to a rule\'s definition and finds its references', async () => {
+    it("goes to a rule's definition and finds its references", async () => {
       const { uri, position } = await openAt(PREVIEW.replace('"rules": ["repos-1g"]', '"rules": ["rep|os-1g"]'));
       const definition = await client.request<unknown, Location[]>('textDocument/definition', { textDocument: { uri }, position });
       assert.equal(definition.length, 1);
       assert.equal(definition[0].range.start.line, 3);
       const references = await client.request<unknown, Location[]>('textDocument/references', { textDocument: { uri }, position, context: { includeDeclaration: true } });
-      assert.deepEqual(references.map((r) => r.range.start.line), [3, 7, 8]);
+      assert.deepEqual(
+        references.map((r) => r.range.start.line),
+        [3, 7, 8],
+      );
     });
     it('renames a rule everywhere', async () => {
       const { uri, text, position } = await openAt(PREVIEW.replace('"name": "repos-1g"', '"name": "repos-|1g"'));
       const edit = await client.request<unknown, WorkspaceEdit>('textDocument/rename', { textDocument: { uri }, position, newName: 'repos-big' });
       const after = parse(apply(text, edit, uri));
       assert.equal(after.rules[0].name, 'repos-big');
-      assert.deepEqual(after.groups.map((g: { rules: string[] }) => g.rules), [['repos-big', 'lfs'], ['repos-big']]);
+      assert.deepEqual(
+        after.groups.map((g: { rules: string[] }) => g.rules),
+        [['repos-big', 'lfs'], ['repos-big']],
+      );
     });
     it('renames a group in defaultGroups, assignments and its definition', async () => {
       const { uri, text, position } = await openAt(PREVIEW.replace('"defaultGroups": ["free"]', '"defaultGroups": ["fr|ee"]'));
@@ -211,16 +253,19 @@ describe('quota files through the language server: editing help and previews', (
     });
     it('refuses a rename onto an existing name, with a reason', async () => {
       const { uri, position } = await openAt(PREVIEW.replace('"name": "lfs"', '"name": "l|fs"'));
-      await assert.rejects(
-        client.request('textDocument/rename', { textDocument: { uri }, position, newName: 'repos-1g' }),
-        /There is already a rule named "repos-1g"/,
-      );
+      await assert.rejects(client.request('textDocument/rename', { textDocument: { uri }, position, newName: 'repos-1g' }), /There is already a rule named "repos-1g"/);
     });
     it('lists rules, groups and accounts as document symbols', async () => {
       const uri = uniqueUri();
       await client.open(uri, PREVIEW);
       const symbols = await client.request<unknown, Array<{ name: string; children?: Array<{ name: string }> }>>('textDocument/documentSymbol', { textDocument: { uri } });
-      assert.deepEqual(symbols.map((s) => [s.name, s.children?.map((c) => c.name)]), [['rules', ['repos-1g', 'lfs']], ['groups', ['free', 'pro']]]);
+      assert.deepEqual(
+        symbols.map((s) => [s.name, s.children?.map((c) => c.name)]),
+        [
+          ['rules', ['repos-1g', 'lfs']],
+          ['groups', ['free', 'pro']],
+        ],
+      );
     });
   });
 
@@ -238,7 +283,7 @@ describe('quota files through the language server: editing help and previews', (
       const result = await client.request<unknown, CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
       return result.map((l) => `${l.range.start.line}:${l.command?.title}`);
     };
-    it('shows the verdict first, then account and used/limit, at each rule\'s limit', async () => {
+    it("shows the verdict first, then account and used/limit, at each rule's limit", async () => {
       assert.deepEqual(await hints(), ['3:✓ alice 300 MiB/1 GiB', '3:✗ carol 2 GiB/1 GiB', '4:✗ alice 150 MiB/100 MiB']);
     });
     it('shows on each group which accounts it stands for, or the first failing rule', async () => {
@@ -249,7 +294,7 @@ describe('quota files through the language server: editing help and previews', (
       assert.deepEqual(await lenses(), ['7:✓ stands for alice', '8:✗ fails for carol (repos-1g: 2 GiB / 1 GiB)']);
       assert.ok((await hints()).includes('4:✓ alice 150 MiB/200 MiB'));
     });
-    it('includes the signed-in user\'s live usage, marked as live', async () => {
+    it("includes the signed-in user's live usage, marked as live", async () => {
       const usage = { ...zeroUsage(), 'size:repos:public': 10 * 2 ** 20 };
       await client.notify(LiveUsageNotification, { account: 'dave', server: 'http://127.0.0.1:1/api/v1', quota: { used: quotaUsedFromLeafUsage(usage), groups: [] } });
       // The notification has no answer: wait until the previews reflect it.
@@ -284,10 +329,16 @@ describe('quota files through the language server: editing help and previews', (
       const summary = await client.request(QuotaFileRequest, { uri, text: PREVIEW });
       assert.ok(summary);
       assert.deepEqual(summary.errors, []);
-      assert.deepEqual(summary.model.rules.map((r) => r.name), JSON.parse(PREVIEW.replace(/\/\/.*$/gm, '')).rules.map((r: { name: string }) => r.name));
+      assert.deepEqual(
+        summary.model.rules.map((r) => r.name),
+        JSON.parse(PREVIEW.replace(/\/\/.*$/gm, '')).rules.map((r: { name: string }) => r.name),
+      );
       assert.ok(Object.keys(summary.usage).includes('alice'));
       const broken = await client.request(QuotaFileRequest, { uri: uniqueUri(), text: '{ "rules": [ { "name": "r", "subjects": ["size:all"] } ] }' });
-      assert.deepEqual(broken!.errors.map((e) => e.line), [0]);
+      assert.deepEqual(
+        broken!.errors.map((e) => e.line),
+        [0],
+      );
       assert.match(broken!.errors[0].message, /limit/);
     });
   });

@@ -32,6 +32,9 @@ describe('diagnostic codes outside the registries', () => {
   it("README.md's app.ini table lists every app.ini code with its default severity", () => {
     const readme = read('README.md');
     const rows = [...readme.matchAll(/^\| `([a-z-]+)` \| (Error|Warning|Information|Hint) \|/gm)].map((m) => [m[1], m[2].toLowerCase()]);
-    assert.deepEqual(rows, codeList(APP_INI_CODES).map((info) => [info.code, info.severity]));
+    assert.deepEqual(
+      rows,
+      codeList(APP_INI_CODES).map((info) => [info.code, info.severity]),
+    );
   });
 });

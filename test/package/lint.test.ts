@@ -56,7 +56,15 @@ describe('npm run lint: the layering rules', function () {
       const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', '--config', '.dependency-cruiser.cjs'], { cwd: canary, encoding: 'utf8' });
       assert.notEqual(plain.status, 0, plain.stdout);
       const fired = new Set(result.violations.map((v) => v.rule.name));
-      for (const rule of ['no-circular', 'code-tables-are-leaves', 'core-below-the-protocol', 'shared-has-no-editor-and-no-io', 'shared-is-the-ground-floor', 'language-server-not-cli', 'client-not-server-or-api']) {
+      for (const rule of [
+        'no-circular',
+        'code-tables-are-leaves',
+        'core-below-the-protocol',
+        'shared-has-no-editor-and-no-io',
+        'shared-is-the-ground-floor',
+        'language-server-not-cli',
+        'client-not-server-or-api',
+      ]) {
         assert.ok(fired.has(rule), `rule ${rule} did not fire (fired: ${[...fired].join(', ')})`);
       }
     } finally {
@@ -66,7 +74,10 @@ describe('npm run lint: the layering rules', function () {
 
   it('the project itself has no import cycle and no import running back up', () => {
     const result = cruise(ROOT, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test']);
-    assert.deepEqual(result.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`), []);
+    assert.deepEqual(
+      result.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+      [],
+    );
     const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test', '--config', '.dependency-cruiser.cjs'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(plain.status, 0, plain.stdout + plain.stderr);
   });

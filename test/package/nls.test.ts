@@ -16,7 +16,22 @@ const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as
 const nls = JSON.parse(readFileSync(join(ROOT, 'package.nls.json'), 'utf8')) as Record<string, string>;
 
 /** Fields whose strings a person reads: displayed titles, descriptions, labels and messages. */
-const TRANSLATED_FIELDS = new Set(['displayName', 'description', 'title', 'category', 'name', 'contextualTitle', 'contents', 'label', 'altText', 'markdownDescription', 'enumDescriptions', 'markdownEnumDescriptions', 'deprecationMessage', 'markdownDeprecationMessage']);
+const TRANSLATED_FIELDS = new Set([
+  'displayName',
+  'description',
+  'title',
+  'category',
+  'name',
+  'contextualTitle',
+  'contents',
+  'label',
+  'altText',
+  'markdownDescription',
+  'enumDescriptions',
+  'markdownEnumDescriptions',
+  'deprecationMessage',
+  'markdownDeprecationMessage',
+]);
 
 /** [path, string] for every string under a translated field of the manifest's user-facing parts. */
 function contributedStrings(): Array<[string, string]> {
@@ -54,22 +69,35 @@ describe('ready for translation', () => {
 
   it('package.nls.json holds no key the manifest does not use, and no empty text', () => {
     const text = readFileSync(join(ROOT, 'package.json'), 'utf8');
-    assert.deepEqual(Object.keys(nls).filter((key) => !text.includes(`"%${key}%"`)), []);
-    assert.deepEqual(Object.entries(nls).filter(([, value]) => value.trim() === '').map(([key]) => key), []);
+    assert.deepEqual(
+      Object.keys(nls).filter((key) => !text.includes(`"%${key}%"`)),
+      [],
+    );
+    assert.deepEqual(
+      Object.entries(nls)
+        .filter(([, value]) => value.trim() === '')
+        .map(([key]) => key),
+      [],
+    );
   });
 
   it('code names are not translated: command, view and setting ids, enum values, diagnostic codes', () => {
     const contributes = manifest.contributes as Json;
     const names: string[] = [
       ...(contributes.commands as Json[]).map((c) => String(c.command)),
-      ...Object.values(contributes.views as Record<string, Json[]>).flat().map((v) => String(v.id)),
+      ...Object.values(contributes.views as Record<string, Json[]>)
+        .flat()
+        .map((v) => String(v.id)),
       ...Object.keys((contributes.configuration as Json).properties as Json),
     ];
     for (const property of Object.values((contributes.configuration as Json).properties as Record<string, Json>)) {
       names.push(...((property.enum as string[] | undefined) ?? []), ...(((property.propertyNames as Json | undefined)?.enum as string[] | undefined) ?? []));
     }
     assert.ok(names.includes('forward-reference') && names.includes('quotaState.signIn'));
-    assert.deepEqual(names.filter((name) => name.includes('%')), []);
+    assert.deepEqual(
+      names.filter((name) => name.includes('%')),
+      [],
+    );
   });
 
   it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client and the server', () => {

@@ -66,7 +66,17 @@ describe('the packaged extension (.vsix)', function () {
   });
 
   it('holds the manifest, the licence and every bundle the extension loads (Node and browser), and no sources', () => {
-    for (const file of ['package.json', 'LICENSE.txt', 'dist/client/extension.js', 'dist/server/server.js', 'dist/server/stateWorker.js', 'dist/web/extension.js', 'dist/web/server.js', 'package.nls.json', 'l10n/bundle.l10n.json']) {
+    for (const file of [
+      'package.json',
+      'LICENSE.txt',
+      'dist/client/extension.js',
+      'dist/server/server.js',
+      'dist/server/stateWorker.js',
+      'dist/web/extension.js',
+      'dist/web/server.js',
+      'package.nls.json',
+      'l10n/bundle.l10n.json',
+    ]) {
       assert.ok(existsSync(join(unpacked, file)), `${file} is not in the .vsix`);
     }
     for (const file of ['client/extension.ts', 'server/server.ts', 'node_modules', 'test']) {

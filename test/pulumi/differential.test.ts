@@ -81,19 +81,25 @@ describe('the state checker against the real Pulumi', function () {
         env: { ...process.env, INIT_CWD: scratch },
       });
       assert.equal(result.status, 0, result.stderr);
-      const lines = result.stdout.trim().split('\n').map((line) => JSON.parse(line) as PulumiVerdict);
-      assert.deepEqual(lines.map((v) => [v.file, v.accepted, v.stage]), [
-        ['crash.json', false, 'panic'],
-        ['fine.json', true, null],
-        ['missing.json', false, 'read'],
-      ]);
+      const lines = result.stdout
+        .trim()
+        .split('\n')
+        .map((line) => JSON.parse(line) as PulumiVerdict);
+      assert.deepEqual(
+        lines.map((v) => [v.file, v.accepted, v.stage]),
+        [
+          ['crash.json', false, 'panic'],
+          ['fine.json', true, null],
+          ['missing.json', false, 'read'],
+        ],
+      );
       assert.match(lines[0].error ?? '', /Urn is: 'not:a:urn'/);
     } finally {
       rmSync(scratch, { recursive: true, force: true });
     }
   });
 
-  describe('every state fixture: an Error if and only if Pulumi refuses, with Pulumi\'s error among them', () => {
+  describe("every state fixture: an Error if and only if Pulumi refuses, with Pulumi's error among them", () => {
     for (const file of files) {
       it(file, () => {
         const verdict = verdicts.get(file)!;
@@ -113,7 +119,10 @@ describe('the state checker against the real Pulumi', function () {
     const file = 'test/fixtures/pulumi-diff/lumi-2017-checkpoint.json';
     assert.equal(verdicts.get(file)?.accepted, true);
     const diagnostics = analyzeState(readFileSync(join(ROOT, file), 'utf8')).diagnostics;
-    assert.deepEqual(diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), []);
+    assert.deepEqual(
+      diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+      [],
+    );
     const legacy = diagnostics.find((d) => d.code === 'legacy-property');
     assert.match(legacy?.message ?? '', /info \(1\)/);
     assert.match(legacy?.message ?? '', /children \(2\)/);
@@ -197,10 +206,22 @@ describe('the state checker against the real Pulumi', function () {
             assert.doesNotThrow(() => JSON.parse(exported), `${file}: the export is not plain JSON`);
             const before = codes(text);
             const after = codes(exported);
-            assert.deepEqual(after.filter((code) => !before.includes(code)), [], `${file}: new codes after the round trip`);
-            assert.deepEqual(analyzeState(exported).diagnostics.filter((d) => d.severity === 'error'), [], `${file}: errors after the round trip`);
+            assert.deepEqual(
+              after.filter((code) => !before.includes(code)),
+              [],
+              `${file}: new codes after the round trip`,
+            );
+            assert.deepEqual(
+              analyzeState(exported).diagnostics.filter((d) => d.severity === 'error'),
+              [],
+              `${file}: errors after the round trip`,
+            );
             // The stored checkpoint, as the DIY backend keeps it (minified), gets no new codes either.
-            assert.deepEqual(codes(stored).filter((code) => !before.includes(code)), [], `${file}: new codes in the stored checkpoint`);
+            assert.deepEqual(
+              codes(stored).filter((code) => !before.includes(code)),
+              [],
+              `${file}: new codes in the stored checkpoint`,
+            );
           } finally {
             backend.dispose();
           }
@@ -228,7 +249,10 @@ describe('the state checker against the real Pulumi', function () {
         assert.match(exported, /"ciphertext"/);
         assert.doesNotMatch(exported, /hunter2/);
         assert.match(exported, /"type": "passphrase"/);
-        assert.deepEqual(analyzeState(exported).diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), []);
+        assert.deepEqual(
+          analyzeState(exported).diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+          [],
+        );
         const [verdict] = judgeFiles([output]);
         assert.equal(verdict.accepted, true);
         // And back in: the same passphrase decrypts it.
@@ -260,7 +284,7 @@ describe('the state checker against the real Pulumi', function () {
       assert.match(result.stderr, /PULUMI_BACKEND_URL must be a file:\/\/ URL/);
     });
 
-    it('passes the caller\'s PULUMI_* variables through: a DIY backend folder and PULUMI_DIY_BACKEND_GZIP', () => {
+    it("passes the caller's PULUMI_* variables through: a DIY backend folder and PULUMI_DIY_BACKEND_GZIP", () => {
       const folder = mkdtempSync(join(tmpdir(), 'quota-state-diy-folder-'));
       try {
         const run = (args: string[]) =>

@@ -53,7 +53,10 @@ export function fuzzBases(): Base[] {
 function weightedBases(bases: Base[]): Base[] {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-bases-'));
   try {
-    const verdicts = judgeTexts(bases.map((b) => b.text), scratch);
+    const verdicts = judgeTexts(
+      bases.map((b) => b.text),
+      scratch,
+    );
     return bases.flatMap((base, i) => (verdicts[i].accepted ? [base, base, base] : [base]));
   } finally {
     rmSync(scratch, { recursive: true, force: true });
@@ -101,7 +104,10 @@ export function runFuzz(options: { seed: number; count: number; batch?: number; 
       for (let index = start; index < Math.min(options.count, start + batch); index++) {
         mutants.push(mutate(bases[index % bases.length], options.seed, index));
       }
-      const verdicts = judgeTexts(mutants.map((m) => m.text), join(scratch, `batch-${start}`));
+      const verdicts = judgeTexts(
+        mutants.map((m) => m.text),
+        join(scratch, `batch-${start}`),
+      );
       mutants.forEach((mutant, i) => {
         report.mutants++;
         if (verdicts[i].accepted === true) report.accepted++;
@@ -122,7 +128,10 @@ export function runFuzz(options: { seed: number; count: number; batch?: number; 
 /** Commits a disagreement as a fixture: the shrunk document and, beside it, Pulumi's verdict and the reason. */
 export function recordDisagreement(disagreement: Disagreement, seed: number): string {
   mkdirSync(DIFF_FIXTURES, { recursive: true });
-  const slug = `${disagreement.mutant.name.replace(/^.*\//, '').replace(/\.json#/, '-').replace(/[^A-Za-z0-9_.-]+/g, '_')}-seed${seed}`;
+  const slug = `${disagreement.mutant.name
+    .replace(/^.*\//, '')
+    .replace(/\.json#/, '-')
+    .replace(/[^A-Za-z0-9_.-]+/g, '_')}-seed${seed}`;
   const file = join(DIFF_FIXTURES, `${slug}.json`);
   writeFileSync(file, disagreement.shrunk.endsWith('\n') ? disagreement.shrunk : `${disagreement.shrunk}\n`);
   writeFileSync(

@@ -20,7 +20,11 @@ function match(diagnostics: Diagnostic[], wants: Want[]): Array<{ diagnostic: Di
     assert.ok(index !== -1, `unexpected ${diagnostic.code} on line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
     return { diagnostic, want: open.splice(index, 1)[0] };
   });
-  assert.deepEqual(open.map((w) => `line ${w.line + 1}: ${w.message}`), [], 'wanted diagnostics that did not appear');
+  assert.deepEqual(
+    open.map((w) => `line ${w.line + 1}: ${w.message}`),
+    [],
+    'wanted diagnostics that did not appear',
+  );
   return pairs;
 }
 
@@ -28,7 +32,10 @@ describe('quick-fix golden files', () => {
   for (const { name, file, fixed, kind } of fixGoldenInputs()) {
     it(`${name}${kind.extension}: the wanted diagnostics, and the named fixes give the fixed file`, () => {
       const { text, wants } = readWants(readFileSync(file, 'utf8'));
-      assert.ok(wants.some((w) => w.fix), 'the golden file names at least one fix');
+      assert.ok(
+        wants.some((w) => w.fix),
+        'the golden file names at least one fix',
+      );
       match(kind.analyse(text).diagnostics, wants);
       // One fix at a time, on the text the previous one produced, as a user clicks them.
       let result = text;

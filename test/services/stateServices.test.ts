@@ -26,7 +26,7 @@ function hoverAt(marked: string): string {
 function completionAt(marked: string): string[] {
   const { text, offset } = cursor(marked);
   const result = stateCompletion(stateDocument(text), offset) as CompletionList | CompletionItem[] | null;
-  return (Array.isArray(result) ? result : result?.items ?? []).map((item) => item.label);
+  return (Array.isArray(result) ? result : (result?.items ?? [])).map((item) => item.label);
 }
 
 describe('state services', () => {
@@ -43,7 +43,10 @@ describe('state services', () => {
   });
 
   it('hover on a urn that is not in the file says so', () => {
-    assert.match(hoverAt(deployment(`${stack},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "t:t:T", "dependencies": ["urn:pulumi:dev::shop::t:t:T::go|ne"]}`)), /Not defined in this file\./);
+    assert.match(
+      hoverAt(deployment(`${stack},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "t:t:T", "dependencies": ["urn:pulumi:dev::shop::t:t:T::go|ne"]}`)),
+      /Not defined in this file\./,
+    );
   });
 
   it('completes a dependency with the other urns of the file, not the record’s own', () => {
@@ -53,7 +56,11 @@ describe('state services', () => {
 
   it('completes a provider reference as urn::id', () => {
     const provider = 'urn:pulumi:dev::shop::pulumi:providers:aws::default';
-    const labels = completionAt(deployment(`{"urn": "${provider}", "custom": true, "id": "p-1", "type": "pulumi:providers:aws"},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "aws:s3/bucket:Bucket", "provider": "|"}`));
+    const labels = completionAt(
+      deployment(
+        `{"urn": "${provider}", "custom": true, "id": "p-1", "type": "pulumi:providers:aws"},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "aws:s3/bucket:Bucket", "provider": "|"}`,
+      ),
+    );
     assert.deepEqual(labels, [`${provider}::p-1`]);
   });
 
@@ -74,7 +81,10 @@ describe('state services', () => {
       `${stack},\n{"urn": "${BUCKET}", "custom": true, "id": "b", "type": "t:t:T", "dependencies": ["${topic}", "urn:pulumi:dev::shop::x:y:Gone::old"]},\n{"urn": "urn:pulumi:dev::shop::x:y:Q::q", "custom": true, "id": "q", "type": "t:t:T", "dependencies": ["${topic}"]},\n{"urn": "${topic}", "custom": true, "id": "t", "type": "x:y:Topic"}`,
     );
     const { analysis, snapshot } = stateDocument(text);
-    assert.deepEqual(analysis.diagnostics.map((d) => d.code), ['forward-reference', 'missing-reference', 'forward-reference']);
+    assert.deepEqual(
+      analysis.diagnostics.map((d) => d.code),
+      ['forward-reference', 'missing-reference', 'forward-reference'],
+    );
     const titles = stateCodeActions(snapshot, analysis.diagnostics).map(({ fix }) => fix.title);
     assert.deepEqual(titles, ['Reorder resources into dependency order', 'Remove the reference to urn:pulumi:dev::shop::x:y:Gone::old']);
   });

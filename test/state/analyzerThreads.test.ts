@@ -31,7 +31,7 @@ describe('state analysis: this thread for small documents, the worker for large 
     const document = log.create('file:///w/grows.state.json', 'json', 1, small);
     const expect = async (version: string) => {
       const analysis = await analyzer.analyzeDocument(document, 'pulumi');
-      assert.deepEqual(summary(analysis.diagnostics), summary(analyzeState(document.getText(), { schema: 'pulumi' }).diagnostics), version);
+      assert.deepEqual(summary(analysis.diagnostics), summary(analyzeState(document.getText(), { stateSchema: 'pulumi' }).diagnostics), version);
       return analysis;
     };
     const smallAnalysis = await expect('small, on this thread');

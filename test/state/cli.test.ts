@@ -17,7 +17,11 @@ describe('quota-state check on state files', () => {
       const report = reports.find((r) => file.endsWith(r.file.replace(/^\.\//, '')) || r.file === file);
       assert.ok(report, `report for ${file}`);
       const expected = analyzeState(readFileSync(file, 'utf8')).diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range }));
-      assert.deepEqual(report.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })), expected, file);
+      assert.deepEqual(
+        report.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message, range: d.range })),
+        expected,
+        file,
+      );
     }
   });
 

@@ -84,11 +84,19 @@ describe('state quick fixes', () => {
   it('reorders stably: only what must move moves; a cycle keeps its forward reference', () => {
     const text = fixture('references');
     const before = analyzeState(text);
-    const fixed = applyFix(text, before.diagnostics.find((d) => d.code === 'forward-reference')!, 'Reorder resources into dependency order');
+    const fixed = applyFix(
+      text,
+      before.diagnostics.find((d) => d.code === 'forward-reference')!,
+      'Reorder resources into dependency order',
+    );
     JSON.parse(fixed);
     assertIndentation(fixed);
     const order = ['shop-dev', 'Topic::events', 'Queue::jobs', 'A::a', 'B::b'].map((name) => fixed.indexOf(`${name}",\n`));
-    assert.deepEqual([...order].sort((a, b) => a - b), order, 'stack, events, jobs, then the a/b cycle in its original order');
+    assert.deepEqual(
+      [...order].sort((a, b) => a - b),
+      order,
+      'stack, events, jobs, then the a/b cycle in its original order',
+    );
     const remaining = analyzeState(fixed).diagnostics.filter((d) => d.code === 'forward-reference');
     assert.equal(remaining.length, 1, 'only the cycle a → b → a remains');
     assert.match(remaining[0].message, /x:y:B::b comes after/);
@@ -110,7 +118,7 @@ describe('state quick fixes', () => {
     assert.match(fixed, /\n {16}"delete": true,\n {16}"urn": "urn:pulumi:dev::shop::my:app:Part::twice"/);
   });
 
-  it('points a provider reference at the matching provider\'s current id', () => {
+  it("points a provider reference at the matching provider's current id", () => {
     const text = fixture('providers');
     const diagnostic = only(analyzeState(text).diagnostics, 'unknown-provider', 'old-id');
     const fixed = applyFix(text, diagnostic, /^Point the provider reference at/);
@@ -126,7 +134,7 @@ describe('state quick fixes', () => {
 
   it('removes a disallowed property (unknown and, in seed-v3 mode, newer-engine)', () => {
     let text = fixture('schema');
-    const seed = { schema: 'seed-v3' as const };
+    const seed = { stateSchema: 'seed-v3' as const };
     const diagnostics = (t: string) => analyzeState(t, seed).diagnostics;
     text = applyFix(text, only(diagnostics(text), 'unknown-property', 'colour'), 'Remove property "colour"', seed);
     text = applyFix(text, only(diagnostics(text), 'unknown-property', '"created"'), 'Remove property "created"', seed);

@@ -19,10 +19,7 @@ const mutation = fc.record({
   seed: fc.constantFrom(...seeds),
   at: fc.nat(),
   cut: fc.nat({ max: 40 }),
-  insert: fc.oneof(
-    fc.string({ maxLength: 12 }),
-    fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\ud800', '\udfff', '1e999', '-0', 'null', '"urn"', '"4dabf18193072939515e22adb298388d"'),
-  ),
+  insert: fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom('{', '}', '[', ']', '"', ',', ':', '\\', '\ud800', '\udfff', '1e999', '-0', 'null', '"urn"', '"4dabf18193072939515e22adb298388d"')),
 });
 
 function mutate({ seed, at, cut, insert }: { seed: string; at: number; cut: number; insert: string }): string {
@@ -63,11 +60,17 @@ describe('state analysis robustness (fast-check)', function () {
   });
 
   it('never throws on mutated and truncated fixtures', () => {
-    fc.assert(fc.property(mutation, (m) => exercise(mutate(m))), { numRuns: 300 });
+    fc.assert(
+      fc.property(mutation, (m) => exercise(mutate(m))),
+      { numRuns: 300 },
+    );
   });
 
   it('never throws on random JSON values', () => {
-    fc.assert(fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => exercise(JSON.stringify(value))), { numRuns: 300 });
+    fc.assert(
+      fc.property(fc.jsonValue({ maxDepth: 6 }), (value) => exercise(JSON.stringify(value))),
+      { numRuns: 300 },
+    );
     fc.assert(
       fc.property(fc.record({ urn: fc.string(), parent: fc.string(), dependencies: fc.array(fc.string()), provider: fc.string(), custom: fc.jsonValue() }, { requiredKeys: [] }), (record) =>
         exercise(JSON.stringify({ version: 3, deployment: { manifest: { time: '', magic: '', version: '' }, resources: [record, record] } })),
@@ -91,7 +94,10 @@ describe('state analysis robustness (fast-check)', function () {
       }
       assert.ok(client.alive);
       const final = await client.change(uri, seeds[0]);
-      assert.deepEqual(final.map((d) => d.code), analyzeState(seeds[0]).diagnostics.map((d) => d.code));
+      assert.deepEqual(
+        final.map((d) => d.code),
+        analyzeState(seeds[0]).diagnostics.map((d) => d.code),
+      );
     } finally {
       await client.stop();
     }

@@ -21,7 +21,6 @@ interface Expected {
   relatedLines?: number[];
 }
 
-
 describe('state golden fixtures', () => {
   const seenCodes = new Set<string>();
   const seenShapes = new Set<string>();
@@ -31,7 +30,7 @@ describe('state golden fixtures', () => {
       const text = readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8');
       const expected = JSON.parse(readFileSync(join(FIXTURES, `${name}.expect.json`), 'utf8')) as { shape: string; schema?: StateSchemaMode; diagnostics: Expected[] };
       const mode = expected.schema ?? DEFAULT_STATE_SCHEMA_MODE;
-      const analysis = analyzeState(text, { schema: mode });
+      const analysis = analyzeState(text, { stateSchema: mode });
       const lines = text.split('\n');
       const actual = analysis.diagnostics.map((d) => {
         const { start, end } = d.range;
@@ -60,7 +59,13 @@ describe('state golden fixtures', () => {
       if (kind.extension !== '.state.json') continue;
       for (const d of stateDocument(readWants(readFileSync(file, 'utf8')).text).analysis.diagnostics) seenCodes.add(d.code);
     }
-    assert.deepEqual(STATE_CODES.filter((c) => !seenCodes.has(c)), []);
-    assert.deepEqual(['record', 'deployment', 'export', 'checkpoint', 'unknown'].filter((s) => !seenShapes.has(s)), []);
+    assert.deepEqual(
+      STATE_CODES.filter((c) => !seenCodes.has(c)),
+      [],
+    );
+    assert.deepEqual(
+      ['record', 'deployment', 'export', 'checkpoint', 'unknown'].filter((s) => !seenShapes.has(s)),
+      [],
+    );
   });
 });

@@ -17,10 +17,7 @@ import { LineIndex } from '../../shared/text/lineIndex';
 import { generateState } from '../bench/generate';
 import { FIXTURES, fixtureNames } from './fixtures';
 
-const seeds = [
-  ...fixtureNames().map((name) => readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')),
-  generateState({ resources: 60, seed: 3, problemsPerThousand: 80 }),
-];
+const seeds = [...fixtureNames().map((name) => readFileSync(join(FIXTURES, `${name}.state.json`), 'utf8')), generateState({ resources: 60, seed: 3, problemsPerThousand: 80 })];
 
 const snippets = [
   'x',
@@ -35,7 +32,7 @@ const snippets = [
   '"parent": "urn:pulumi:dev::bench::my:index:Component1::missing", ',
   '"delete": true, ',
   '"custom": "yes", ',
-  '"id": "', 
+  '"id": "',
   ']',
   '"\\u00e9"',
 ];

@@ -64,7 +64,10 @@ describe('state keystrokes through the server and its analysis worker', function
     text = step.text;
     const broken = await client.change(uri, [step.change]);
     expectFresh(broken);
-    assert.ok(broken.some((d) => d.code === 'syntax'), 'the syntax error is reported');
+    assert.ok(
+      broken.some((d) => d.code === 'syntax'),
+      'the syntax error is reported',
+    );
 
     step = rangeChange(text, custom, 0, '"');
     text = step.text;

@@ -26,7 +26,11 @@ const json = fc.letrec((tie) => ({
   value: fc.oneof({ depthSize: 'small' }, tricky, fc.integer(), fc.boolean(), fc.constant(null), tie('array'), tie('object')),
   array: fc.array(tie('value'), { maxLength: 4 }),
   // Duplicate keys cannot come from JSON.stringify; keys avoid __proto__, which it treats specially.
-  object: fc.dictionary(tricky.filter((k) => k !== '__proto__'), tie('value'), { maxKeys: 4 }),
+  object: fc.dictionary(
+    tricky.filter((k) => k !== '__proto__'),
+    tie('value'),
+    { maxKeys: 4 },
+  ),
 })).value;
 
 describe('state: locating paths in valid JSON without a tree', () => {

@@ -106,8 +106,14 @@ describe('state language server (LSP over stdio)', function () {
 
     const symbols = await client.request<unknown, DocumentSymbol[]>('textDocument/documentSymbol', { textDocument: { uri: cleanUri } });
     const stack = symbols.find((s) => s.name === 'shop-dev')!;
-    assert.deepEqual(stack.children!.map((c) => c.name), ['site']);
-    assert.deepEqual(stack.children![0].children!.map((c) => c.name), ['assets', 'policy']);
+    assert.deepEqual(
+      stack.children!.map((c) => c.name),
+      ['site'],
+    );
+    assert.deepEqual(
+      stack.children![0].children!.map((c) => c.name),
+      ['assets', 'policy'],
+    );
 
     const lenses = await client.request<unknown, Array<{ command: Command }>>('textDocument/codeLens', { textDocument: { uri: cleanUri } });
     const siteUrn = 'urn:pulumi:dev::shop::my:web:Site::site';
@@ -150,7 +156,10 @@ describe('state language server (LSP over stdio)', function () {
     const published = client.waitForDiagnostics(diskUri);
     await client.notify(AnalyzeFromDiskNotification.method, { uri: diskUri });
     const { diagnostics } = await published;
-    assert.deepEqual(diagnostics.map((d) => d.code), analyzeState(fixture('providers')).diagnostics.map((d) => d.code));
+    assert.deepEqual(
+      diagnostics.map((d) => d.code),
+      analyzeState(fixture('providers')).diagnostics.map((d) => d.code),
+    );
     type Status = { uri: string; fromDisk?: boolean; unavailable?: Array<{ feature: string }> };
     const statusOf = () => client.notifications.map((n) => n.params as Status).find((s) => n(s) && s.uri === diskUri);
     const n = (s: Status | undefined) => s !== undefined && s !== null;

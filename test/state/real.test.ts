@@ -40,7 +40,8 @@ function loadCheckpoint(root: Json): { version: number; features: string[]; depl
 const SUPPORTED = new Set(['refreshBeforeUpdate', 'views', 'hooks', 'taint', 'replaceWith', 'snippets-prototype', 'extensionParameterization', 'byteString']);
 
 function pulumiViolations(root: Json): Violation[] {
-  const shape = 'checkpoint' in root || !('deployment' in root) ? loadCheckpoint(root) : { version: root.version as number, features: (root.features as string[]) ?? [], deployment: root.deployment as Json };
+  const shape =
+    'checkpoint' in root || !('deployment' in root) ? loadCheckpoint(root) : { version: root.version as number, features: (root.features as string[]) ?? [], deployment: root.deployment as Json };
   const out: Violation[] = [];
   // checkpoint.go case 4 / deployment.go UnmarshalUntypedDeployment: validateSupportedFeatures.
   if (shape.version >= 4) for (const feature of shape.features) if (!SUPPORTED.has(feature)) out.push(['unsupported-feature', '', feature]);
@@ -108,7 +109,9 @@ function ourViolations(analysis: StateAnalysis): Violation[] {
 
 const sortViolations = (list: Violation[]) => [...list].sort((a, b) => a.join('|').localeCompare(b.join('|')));
 
-const files = readdirSync(REAL).filter((f) => f.endsWith('.json')).sort();
+const files = readdirSync(REAL)
+  .filter((f) => f.endsWith('.json'))
+  .sort();
 
 describe('real Pulumi state files (test/fixtures/state/real), Pulumi as the oracle', () => {
   it('the set holds the valid, legacy, version-1, version-3 and version-4 files', () => {
@@ -127,7 +130,10 @@ describe('real Pulumi state files (test/fixtures/state/real), Pulumi as the orac
 
     it(`${file}: no Warning in pulumi mode; Information only for declared, legacy and parent-urn findings`, () => {
       const diagnostics = analyzeState(text).diagnostics;
-      assert.deepEqual(diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message), []);
+      assert.deepEqual(
+        diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message),
+        [],
+      );
       const informationCodes = new Set(diagnostics.filter((d) => d.severity === 'information').map((d) => d.code));
       for (const code of informationCodes) assert.ok(['newer-engine-property', 'legacy-property', 'parent-urn-mismatch'].includes(code), code);
       assert.ok(diagnostics.filter((d) => d.code === 'newer-engine-property').length <= 1, 'one newer-engine-property summary per file');
@@ -142,7 +148,12 @@ describe('real Pulumi state files (test/fixtures/state/real), Pulumi as the orac
     assert.equal(result.status, 0, result.stdout + result.stderr);
     const reports = JSON.parse(result.stdout) as Array<{ file: string; diagnostics: Array<{ severity: string; code: string }> }>;
     assert.equal(reports.length, valid.length);
-    for (const report of reports) assert.deepEqual(report.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'), [], report.file);
+    for (const report of reports)
+      assert.deepEqual(
+        report.diagnostics.filter((d) => d.severity === 'error' || d.severity === 'warning'),
+        [],
+        report.file,
+      );
   });
 
   it('the files with violations make the process exit 1 with exactly the analysis of each', () => {
@@ -153,7 +164,11 @@ describe('real Pulumi state files (test/fixtures/state/real), Pulumi as the orac
     for (const report of reports) {
       const file = invalid.find((f) => report.file.endsWith(f))!;
       const expected = analyzeState(readFileSync(join(REAL, file), 'utf8')).diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message }));
-      assert.deepEqual(report.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message })), expected, file);
+      assert.deepEqual(
+        report.diagnostics.map((d) => ({ code: d.code, severity: d.severity, message: d.message })),
+        expected,
+        file,
+      );
     }
   });
 

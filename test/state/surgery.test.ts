@@ -40,7 +40,10 @@ describe('state surgery: remove', () => {
   it('refuses a resource with dependents and lists them as Pulumi does', () => {
     const outcome = removeResources(exportText(records()), [A]);
     assert.equal(outcome.status, 'refused');
-    assert.equal(outcome.errors[0], `${A} can't be safely deleted because the following resources depend on it:\n * "b"             (${B})\n\nDelete those resources first or pass --target-dependents.`);
+    assert.equal(
+      outcome.errors[0],
+      `${A} can't be safely deleted because the following resources depend on it:\n * "b"             (${B})\n\nDelete those resources first or pass --target-dependents.`,
+    );
     assert.deepEqual(outcome.edits, []);
   });
 
@@ -88,7 +91,12 @@ describe('state surgery: remove', () => {
     assert.match(ambiguous.errors[0], /ambiguously referred to multiple resources[\s\S]*#1 \(id "b1", live\)[\s\S]*#2 \(id "b0", pending deletion\)/);
     const second = removeResources(exportText(resources), [`${B}#2`]);
     assert.equal(second.status, 'applied', second.errors.join('\n'));
-    assert.deepEqual(resourcesOf(second.text).filter((r) => r.urn === B).map((r) => r.id), ['b1']);
+    assert.deepEqual(
+      resourcesOf(second.text)
+        .filter((r) => r.urn === B)
+        .map((r) => r.id),
+      ['b1'],
+    );
   });
 
   it('refuses a file with a JSON syntax error, saying where', () => {
@@ -196,7 +204,12 @@ describe('state surgery: rename', () => {
     const resources = [...records(), { urn: CHILD, custom: true, id: 'c0', type: 'aws:s3:Bucket', parent: COMP, provider: PROV_REF, delete: true }];
     const outcome = renameResource(exportText(resources), COMP, 'comp2');
     assert.equal(outcome.status, 'applied', outcome.errors.join('\n'));
-    assert.deepEqual(resourcesOf(outcome.text).filter((r) => r.urn === CHILD).map((r) => r.parent), [U('my:Comp', 'comp2'), U('my:Comp', 'comp2')]);
+    assert.deepEqual(
+      resourcesOf(outcome.text)
+        .filter((r) => r.urn === CHILD)
+        .map((r) => r.parent),
+      [U('my:Comp', 'comp2'), U('my:Comp', 'comp2')],
+    );
   });
 });
 
@@ -209,7 +222,10 @@ describe('state surgery: repair', () => {
     assert.equal(outcome.status, 'applied', outcome.errors.join('\n'));
     assert.deepEqual(urnsOf(outcome.text), [ROOT, PROV, COMP, CHILD, A, B]);
     assert.deepEqual(resourcesOf(outcome.text)[5].dependencies, [A]);
-    assert.deepEqual(outcome.referencesCut.map((c) => c.target), [U('aws:s3:Bucket', 'gone')]);
+    assert.deepEqual(
+      outcome.referencesCut.map((c) => c.target),
+      [U('aws:s3:Bucket', 'gone')],
+    );
     assert.deepEqual(outcome.remainingErrors, []);
   });
 
@@ -262,7 +278,17 @@ describe('state surgery: repair', () => {
 describe('state surgery: clear pending operations', () => {
   const withPending = () =>
     JSON.stringify(
-      { version: 3, deployment: { manifest: {}, resources: records(), pending_operations: [{ resource: { urn: A, type: 'aws:s3:Bucket', custom: true }, type: 'creating' }, { resource: { urn: B, type: 'aws:s3:Bucket', custom: true }, type: 'updating' }] } },
+      {
+        version: 3,
+        deployment: {
+          manifest: {},
+          resources: records(),
+          pending_operations: [
+            { resource: { urn: A, type: 'aws:s3:Bucket', custom: true }, type: 'creating' },
+            { resource: { urn: B, type: 'aws:s3:Bucket', custom: true }, type: 'updating' },
+          ],
+        },
+      },
       null,
       2,
     );
@@ -320,7 +346,10 @@ describe('state surgery: move', () => {
     assert.equal(moved.dest.status, 'applied', [...moved.source.errors, ...moved.dest.errors].join('\n'));
     assert.equal(applyEditsOnce(empty, moved.dest.edits), moved.dest.text);
     const latest = ((JSON.parse(moved.dest.text) as Rec).checkpoint as { latest: { resources: Rec[] } }).latest;
-    assert.deepEqual(latest.resources.map((r) => r.urn), [U('pulumi:pulumi:Stack', 'q-d', 'd', 'q'), U('pulumi:providers:aws', 'default', 'd', 'q'), U('aws:s3:Bucket', 'b', 'd', 'q')]);
+    assert.deepEqual(
+      latest.resources.map((r) => r.urn),
+      [U('pulumi:pulumi:Stack', 'q-d', 'd', 'q'), U('pulumi:providers:aws', 'default', 'd', 'q'), U('aws:s3:Bucket', 'b', 'd', 'q')],
+    );
   });
 
   it('refuses to move a provider', () => {
@@ -335,7 +364,10 @@ describe('state surgery on the real fixtures', () => {
       const text = readFileSync(join(folder, `pulumi__pkg_resource_stack_testdata_${name}.json`), 'utf8');
       const outcome = repairState(text);
       assert.equal(outcome.status, 'applied', `${name}: ${outcome.errors.join('\n')}`);
-      assert.deepEqual(analyzeState(outcome.text).diagnostics.filter((d) => d.severity === 'error' && d.code === 'forward-reference'), []);
+      assert.deepEqual(
+        analyzeState(outcome.text).diagnostics.filter((d) => d.severity === 'error' && d.code === 'forward-reference'),
+        [],
+      );
     }
   });
 });

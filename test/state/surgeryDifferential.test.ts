@@ -23,11 +23,9 @@ import { realPulumi, runJobs, type PulumiJob } from './surgery/pulumiBatch';
 const SEEDS = Array.from({ length: 27 }, (_, i) => 1000 + i);
 const { pulumi, why } = realPulumi();
 
-
 function stackFile(text: string, _stack: string): string {
   return text;
 }
-
 
 describe('state surgery against real Pulumi v3.274.1 (differential)', function () {
   this.timeout(900_000);
@@ -88,7 +86,9 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
   after(function () {
     if (!runs.length) return;
     const counts = [...deviations].map(([name, n]) => `${name} ×${n}`).join(', ');
-    console.log(`      differential: ${runs.length} operations against pulumi v3.274.1, ${runs.reduce((n, r) => n + (r.verdicts?.length ?? 0), 0)} results judged, ${runs.reduce((n, r) => n + (r.accepted?.length ?? 0), 0)} imported, ${seconds.toFixed(1)} s; deviations: ${counts || 'none'}`);
+    console.log(
+      `      differential: ${runs.length} operations against pulumi v3.274.1, ${runs.reduce((n, r) => n + (r.verdicts?.length ?? 0), 0)} results judged, ${runs.reduce((n, r) => n + (r.accepted?.length ?? 0), 0)} imported, ${seconds.toFixed(1)} s; deviations: ${counts || 'none'}`,
+    );
   });
 
   it('runs at least 500 operations with fixed seeds', () => {
@@ -125,7 +125,11 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
       }
       for (const outcome of [run.ours.source, run.ours.dest]) {
         if (!outcome || outcome.status !== 'applied') continue;
-        const before = new Set(analyzeState(run.c.input).diagnostics.filter((d) => d.severity === 'error').map((d) => d.code));
+        const before = new Set(
+          analyzeState(run.c.input)
+            .diagnostics.filter((d) => d.severity === 'error')
+            .map((d) => d.code),
+        );
         const fresh = analyzeState(outcome.text).diagnostics.filter((d) => d.severity === 'error' && !before.has(d.code));
         if (fresh.length) failures.push(`${run.c.name}: new ${fresh.map((d) => d.code).join(', ')}`);
       }
@@ -133,7 +137,6 @@ describe('state surgery against real Pulumi v3.274.1 (differential)', function (
     assert.deepEqual(failures.slice(0, 15), [], `${failures.length} failures`);
   });
 });
-
 
 describe('state surgery: committed differences from real Pulumi, replayed', () => {
   it('judges every case in test/fixtures/state/surgery-differences/ again (no Pulumi needed)', () => {
@@ -148,7 +151,10 @@ describe('state surgery: committed differences from real Pulumi, replayed', () =
         pulumi: { code: number | null; stderr: string; stdout?: string; stacks: Record<string, string | undefined> };
       };
       const c: Case = { ...stored.case, input: JSON.stringify(stored.input), dest: stored.dest === undefined ? undefined : JSON.stringify(stored.dest) };
-      const problem = judge({ c, ours: runOurs(c), theirs: { code: stored.pulumi.code, stdout: stored.pulumi.stdout ?? '', stderr: stored.pulumi.stderr, stacks: stored.pulumi.stacks } }, () => undefined);
+      const problem = judge(
+        { c, ours: runOurs(c), theirs: { code: stored.pulumi.code, stdout: stored.pulumi.stdout ?? '', stderr: stored.pulumi.stderr, stacks: stored.pulumi.stacks } },
+        () => undefined,
+      );
       if (problem) failures.push(`${file}: ${problem}`);
     }
     assert.deepEqual(failures, []);

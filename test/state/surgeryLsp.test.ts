@@ -85,7 +85,9 @@ describe('state surgery in the editor (LSP over stdio)', function () {
   this.timeout(60_000);
   let client: LspTestClient;
   let n = 0;
-  const resolveCapabilities = { textDocument: { codeAction: { resolveSupport: { properties: ['edit'] }, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor', 'refactor.rewrite'] } } } } };
+  const resolveCapabilities = {
+    textDocument: { codeAction: { resolveSupport: { properties: ['edit'] }, codeActionLiteralSupport: { codeActionKind: { valueSet: ['quickfix', 'refactor', 'refactor.rewrite'] } } } },
+  };
 
   before(async () => {
     client = await LspTestClient.start({ capabilities: resolveCapabilities });
@@ -120,7 +122,7 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const { texts, description } = applyAnnotated(done.edit!, { [uri]: text });
     const expected = runSurgery(text, { ...call }).source;
     assert.equal(expected.status, 'applied');
-    assert.equal(texts[uri], expected.text, 'the edit gives exactly the operation\'s text');
+    assert.equal(texts[uri], expected.text, "the edit gives exactly the operation's text");
     return { uri, action: done, description, after: texts[uri], actions };
   }
 
@@ -223,7 +225,10 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const { texts, description } = applyAnnotated(done.edit!, { [uri]: text });
     assert.equal(texts[uri], runSurgery(text, { operation: 'clear-pending', targets: [U('aws:s3:Bucket', 'new')] }).source.text);
     const after = JSON.parse(texts[uri]) as { deployment: { pending_operations: Rec[] } };
-    assert.deepEqual(after.deployment.pending_operations.map((p) => p.type), ['updating']);
+    assert.deepEqual(
+      after.deployment.pending_operations.map((p) => p.type),
+      ['updating'],
+    );
     assert.match(description, /pending operations cleared: creating new/);
 
     const hover = await client.request<unknown, Hover>('textDocument/hover', { textDocument: { uri }, position: at });
@@ -253,7 +258,10 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const uri = await open(text);
     const lenses = await client.request<unknown, CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
     const onComp = lenses.filter((l) => l.range.start.line === lineOf(text, `"urn": "${COMP}"`).line);
-    assert.deepEqual(onComp.map((l) => l.command!.title), ['1 dependent', 'remove with dependents…']);
+    assert.deepEqual(
+      onComp.map((l) => l.command!.title),
+      ['1 dependent', 'remove with dependents…'],
+    );
     const [params] = onComp[1].command!.arguments as SurgeryParams[];
     assert.equal(onComp[1].command!.command, SURGERY_COMMANDS.run);
     assert.deepEqual(params, { uri, operation: 'remove', targets: [COMP], targetDependents: true });
@@ -268,12 +276,18 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const uri = await open(text);
     const result = await client.request<unknown, SurgeryResourcesResult>(SurgeryResourcesRequest.method, { uri });
     const copies = result.resources.filter((r) => r.urn === OLD);
-    assert.deepEqual(copies.map((r) => [r.target, r.copy, r.copies, r.delete, r.protect]), [
-      [`${OLD}#1`, 1, 2, false, true],
-      [`${OLD}#2`, 2, 2, true, false],
-    ]);
+    assert.deepEqual(
+      copies.map((r) => [r.target, r.copy, r.copies, r.delete, r.protect]),
+      [
+        [`${OLD}#1`, 1, 2, false, true],
+        [`${OLD}#2`, 2, 2, true, false],
+      ],
+    );
     assert.equal(result.resources.find((r) => r.urn === COMP)!.type, 'my:Comp');
-    assert.deepEqual(result.pending.map((p) => p.type), ['updating', 'creating']);
+    assert.deepEqual(
+      result.pending.map((p) => p.type),
+      ['updating', 'creating'],
+    );
   });
 
   it('answers a stale resolve with ContentModified and never edits a changed document', async () => {

@@ -66,7 +66,10 @@ describe('precompiled validators report what runtime-compiled ajv reports', () =
     it(`state schemas, mode ${mode}: every shape on every fixture, every record`, () => {
       const { ajv, refs } = generator.stateAjv(mode);
       const inputs = stateInputs();
-      assert.ok(inputs.some((input) => input.name.includes(`${join('state', 'real')}`)), 'the real Pulumi fixtures are read');
+      assert.ok(
+        inputs.some((input) => input.name.includes(`${join('state', 'real')}`)),
+        'the real Pulumi fixtures are read',
+      );
       let compared = 0;
       let withErrors = 0;
       for (const { name, root } of inputs) {

@@ -3,7 +3,7 @@ import assert from 'node:assert/strict';
 import { configCandidates } from '../../server/web/projectFiles';
 
 describe('browser server: where .quota-state.json is looked for', () => {
-  it('walks from the document\'s folder up to the root of its file system, keeping scheme and authority', () => {
+  it("walks from the document's folder up to the root of its file system, keeping scheme and authority", () => {
     assert.deepEqual(configCandidates('vscode-vfs://github/owner/repo/infra/stack.state.json'), [
       'vscode-vfs://github/owner/repo/infra/.quota-state.json',
       'vscode-vfs://github/owner/repo/.quota-state.json',

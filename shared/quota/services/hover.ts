@@ -51,9 +51,13 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
         '',
         forgejo.profile.generation === 1
           ? `${rulesLabel(forgejo.profile)}: only rules listing this subject, and rules with limit -1, apply to it; when none does, rules on the subjects below it answer (rules on its parents never do).`
-          : ancestors.length ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)` : 'No ancestors: only rules listing this subject apply to it.',
+          : ancestors.length
+            ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)`
+            : 'No ancestors: only rules listing this subject apply to it.',
         // Enforcement changed with the generation too: the API's branch creation asks a different subject.
-        ...(canonical === forgejo.profile.branchCreationSubject ? ['', `${forgejo.profile.label} asks this subject when a branch is created through the API (\`POST /repos/{owner}/{repo}/branches\`).`] : []),
+        ...(canonical === forgejo.profile.branchCreationSubject
+          ? ['', `${forgejo.profile.label} asks this subject when a branch is created through the API (\`POST /repos/{owner}/{repo}/branches\`).`]
+          : []),
       ]),
       range: analysis.lines.rangeOf(context.node),
     };
@@ -84,7 +88,17 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     if (analysis.model.defaultGroups.includes(group.name)) lines.push('', 'A default group: it stands for every account with no assigned group.');
     for (const account of accounts) {
       const verdict = account.report.groups.find((g) => g.name === group.name && !g.builtin);
-      if (verdict) lines.push(`- ${account.report.name}: ${verdict.stands ? 'stands' : `fails (${verdict.rules.filter((r) => !r.stands).map((r) => r.name).join(', ')})`}`);
+      if (verdict)
+        lines.push(
+          `- ${account.report.name}: ${
+            verdict.stands
+              ? 'stands'
+              : `fails (${verdict.rules
+                  .filter((r) => !r.stands)
+                  .map((r) => r.name)
+                  .join(', ')})`
+          }`,
+        );
     }
     return { contents: markdown(lines), range };
   }
@@ -100,7 +114,13 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
       lines.push('', 'No preview usage for this account: add it to `usage`, or give it repositories or assets.');
       return { contents: markdown(lines), range };
     }
-    lines.push('', `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`, '', '| subject | verdict | why |', '|---|---|---|');
+    lines.push(
+      '',
+      `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`,
+      '',
+      '| subject | verdict | why |',
+      '|---|---|---|',
+    );
     for (const [subject, allowed] of Object.entries(preview.report.checks)) {
       const why = explainSubject(index, name, subject, preview.usage).sentence;
       lines.push(`| \`${subject}\` | ${allowed ? 'within quota' : 'over quota'} | ${why} |`);

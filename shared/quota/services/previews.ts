@@ -26,8 +26,8 @@ export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['l
   const report = buildEvaluationReport({ ...analysis, accountNames: names }, { live, forgejo });
   return report.accounts.map((account) => ({
     report: account,
-    source: account.live ? 'live' : analysis.usageSource.get(account.name) ?? 'usage',
-    usage: account.live && live ? live.usage : analysis.usage.get(account.name) ?? zeroUsage(),
+    source: account.live ? 'live' : (analysis.usageSource.get(account.name) ?? 'usage'),
+    usage: account.live && live ? live.usage : (analysis.usage.get(account.name) ?? zeroUsage()),
   }));
 }
 

@@ -7,14 +7,14 @@ import type { CodeLens } from 'vscode-languageserver-types';
 import type { StateDocument } from './context';
 
 /** What the dependents lens's command receives: where the urn is defined. */
-export interface DependentsLensTarget {
+interface DependentsLensTarget {
   uri: string;
   urn: string;
   position: { line: number; character: number };
 }
 
 /** What the remove lens's command receives: the surgery request for this urn and its dependents. */
-export interface RemoveWithDependentsTarget {
+interface RemoveWithDependentsTarget {
   uri: string;
   operation: 'remove';
   targets: string[];

@@ -64,11 +64,11 @@ export function str(record: JsonObject, key: string): string {
   return typeof value === 'string' ? value : '';
 }
 
-export function strings(value: unknown): string[] {
+function strings(value: unknown): string[] {
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : typeof value === 'string' && value !== '' ? [value] : [];
 }
 
-export type DependencyKind = 'parent' | 'dependency' | 'propertyDependency' | 'deletedWith' | 'replaceWith';
+type DependencyKind = 'parent' | 'dependency' | 'propertyDependency' | 'deletedWith' | 'replaceWith';
 
 export interface Dependency {
   kind: DependencyKind;
@@ -102,8 +102,40 @@ export function providerRef(record: JsonObject): { urn: string; id: string } | u
 
 /** Pulumi's ResourceV3 field order: where a member an operation adds goes. */
 export const RESOURCE_FIELD_ORDER = [
-  'urn', 'custom', 'delete', 'id', 'type', 'inputs', 'outputs', 'parent', 'protect', 'taint', 'external', 'dependencies',
-  'initErrors', 'provider', 'propertyDependencies', 'pendingReplacement', 'additionalSecretOutputs', 'aliases', 'customTimeouts',
-  'importID', 'retainOnDelete', 'deletedWith', 'replaceWith', 'created', 'modified', 'sourcePosition', 'stackTrace', 'ignoreChanges',
-  'hideDiff', 'replaceOnChanges', 'replacementTrigger', 'refreshBeforeUpdate', 'viewOf', 'resourceHooks', 'extensionRef', 'snippetID',
+  'urn',
+  'custom',
+  'delete',
+  'id',
+  'type',
+  'inputs',
+  'outputs',
+  'parent',
+  'protect',
+  'taint',
+  'external',
+  'dependencies',
+  'initErrors',
+  'provider',
+  'propertyDependencies',
+  'pendingReplacement',
+  'additionalSecretOutputs',
+  'aliases',
+  'customTimeouts',
+  'importID',
+  'retainOnDelete',
+  'deletedWith',
+  'replaceWith',
+  'created',
+  'modified',
+  'sourcePosition',
+  'stackTrace',
+  'ignoreChanges',
+  'hideDiff',
+  'replaceOnChanges',
+  'replacementTrigger',
+  'refreshBeforeUpdate',
+  'viewOf',
+  'resourceHooks',
+  'extensionRef',
+  'snippetID',
 ] as const;

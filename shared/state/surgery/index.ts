@@ -3,11 +3,11 @@
  * minimal offset-based edits and a structured report (see outcome.ts). No I/O: the CLI
  * (server/cli/stateCommands.ts) reads, decompresses, locks and writes.
  */
-export { openState, SurgeryError, type SurgeryDocument } from './document';
-export { setFlag, type FlagOperation } from './flags';
-export { moveResources, type MoveOutcome } from './move';
-export type { SurgeryChange, SurgeryOutcome, SurgeryStatus } from './outcome';
+export { openState, SurgeryError } from './document';
+export { setFlag } from './flags';
+export { moveResources } from './move';
+export type { SurgeryOutcome } from './outcome';
 export { clearPending } from './pending';
-export { removeResources, type RemoveOptions } from './remove';
+export { removeResources } from './remove';
 export { renameResource } from './rename';
 export { repairState } from './repair';

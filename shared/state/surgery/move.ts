@@ -89,7 +89,7 @@ export function moveResources(
   const records = source.records;
   if (records.length === 0) return fail(source, dest, ['source stack has no resources']);
   const destStack = stackOf(dest);
-  if (!destStack) return fail(source, dest, ['cannot tell the destination\'s stack and project: it is neither a DIY checkpoint nor has it resources to read them from']);
+  if (!destStack) return fail(source, dest, ["cannot tell the destination's stack and project: it is neither a DIY checkpoint nor has it resources to read them from"]);
 
   // Matching: exact urn equality; providers cannot be moved.
   const moving = new Set<string>();
@@ -151,7 +151,7 @@ export function moveResources(
   if (carriesCiphertext && JSON.stringify(sourceDeployment.secrets_providers ?? null) !== JSON.stringify(destDeployment.secrets_providers ?? null)) {
     return fail(source, dest, [
       'The resources to move hold encrypted secrets and the two files do not share a secrets provider configuration: they cannot be re-encrypted offline. ' +
-        'Use `pulumi state move` (it decrypts with the source\'s provider and encrypts with the destination\'s), or give both stacks the same secrets provider first.',
+        "Use `pulumi state move` (it decrypts with the source's provider and encrypts with the destination's), or give both stacks the same secrets provider first.",
     ]);
   }
 
@@ -217,9 +217,7 @@ export function moveResources(
     if (str(record, 'parent')) next.parent = map(str(record, 'parent'));
     if (Array.isArray(record.dependencies)) next.dependencies = record.dependencies.map((u) => (typeof u === 'string' && u ? map(u) : u));
     if (isObject(record.propertyDependencies)) {
-      next.propertyDependencies = Object.fromEntries(
-        Object.entries(record.propertyDependencies).map(([k, v]) => [k, Array.isArray(v) ? v.map((u) => (typeof u === 'string' && u ? map(u) : u)) : v]),
-      );
+      next.propertyDependencies = Object.fromEntries(Object.entries(record.propertyDependencies).map(([k, v]) => [k, Array.isArray(v) ? v.map((u) => (typeof u === 'string' && u ? map(u) : u)) : v]));
     }
     if (str(record, 'deletedWith')) next.deletedWith = map(str(record, 'deletedWith'));
     if (typeof record.replaceWith === 'string' && record.replaceWith) next.replaceWith = map(record.replaceWith);
@@ -269,7 +267,7 @@ export function moveResources(
   };
   const sourcePending = clearAll(source);
   const destPending = clearAll(dest);
-  const pendingNote = 'Pending operations are cleared in both files, as Pulumi\'s SaveSnapshot clears them.';
+  const pendingNote = "Pending operations are cleared in both files, as Pulumi's SaveSnapshot clears them.";
   const cutAdvice = 'Add stack outputs and stack references in the programs for the dependencies that were cut.';
   const sourceOutcome = finish(
     source,
@@ -293,7 +291,12 @@ export function moveResources(
       changes,
       referencesCut: brokenDest,
       pendingCleared: destPending,
-      notes: [...notes, ...(destPending.length ? [pendingNote] : []), ...(brokenDest.length ? [cutAdvice] : []), 'Aliases, resource references in property values and pending operations are not rewritten, as Pulumi leaves them.'],
+      notes: [
+        ...notes,
+        ...(destPending.length ? [pendingNote] : []),
+        ...(brokenDest.length ? [cutAdvice] : []),
+        'Aliases, resource references in property values and pending operations are not rewritten, as Pulumi leaves them.',
+      ],
     },
     { verify: options.verify },
   );
@@ -307,7 +310,7 @@ export function moveResources(
   if (destReplaced !== undefined) {
     // The deployment was created whole: one edit replaces the file.
     destOutcome.edits = [{ offset: 0, length: destReplaced.length, newText: destOutcome.text }];
-    destOutcome.notes.push('The destination had no deployment yet: one was created (an empty manifest, as Pulumi\'s empty snapshot has).');
+    destOutcome.notes.push("The destination had no deployment yet: one was created (an empty manifest, as Pulumi's empty snapshot has).");
   }
   return { source: sourceOutcome, dest: destOutcome };
 }
@@ -321,7 +324,11 @@ function withEmptyDeployment(text: string): string | undefined {
     return undefined;
   }
   if (!isObject(root) || !isObject(root.checkpoint) || (root.checkpoint.latest !== undefined && root.checkpoint.latest !== null)) return undefined;
-  const next = { ...root, version: typeof root.version === 'number' && root.version >= 1 ? root.version : 3, checkpoint: { ...root.checkpoint, latest: { manifest: { time: '0001-01-01T00:00:00Z', magic: '', version: '' }, resources: [] } } };
+  const next = {
+    ...root,
+    version: typeof root.version === 'number' && root.version >= 1 ? root.version : 3,
+    checkpoint: { ...root.checkpoint, latest: { manifest: { time: '0001-01-01T00:00:00Z', magic: '', version: '' }, resources: [] } },
+  };
   const style = detectStyle(text);
   return style.minified ? JSON.stringify(next) : `${JSON.stringify(next, null, style.unit)}${text.endsWith('\n') ? '\n' : ''}`;
 }

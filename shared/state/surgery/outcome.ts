@@ -10,7 +10,7 @@ import { isObject } from '../model';
 import { openState, SurgeryError, type SurgeryDocument } from './document';
 import { renderPlan, type Plan, type VersionInfo } from './render';
 
-export type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
+type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
 
 export interface SurgeryChange {
   /** The record's urn before the operation. */
@@ -86,7 +86,7 @@ export type PartialOutcome = Pick<SurgeryOutcome, 'message'> & Partial<Pick<Surg
 const checkpointConfigNote = (doc: SurgeryDocument): string[] => {
   const root = doc.snapshot.document.root;
   if (doc.snapshot.document.shape === 'checkpoint' && isObject(root) && isObject(root.checkpoint) && root.checkpoint.config !== undefined) {
-    return ["The checkpoint's \"config\" is kept (Pulumi drops it when it rewrites a stack)."];
+    return ['The checkpoint\'s "config" is kept (Pulumi drops it when it rewrites a stack).'];
   }
   return [];
 };
@@ -97,7 +97,7 @@ function errorSignature(d: Diagnostic, renamed: Map<string, string> | undefined)
   return `${d.code}: ${message}`;
 }
 
-export function checkerErrors(text: string): Diagnostic[] {
+function checkerErrors(text: string): Diagnostic[] {
   return analyzeState(text).diagnostics.filter((d) => d.severity === 'error');
 }
 

@@ -55,8 +55,7 @@ export function clearPending(input: string | SurgeryDocument, targets: readonly 
   }
   const keep = operations.map((_, i) => i).filter((i) => !cleared.includes(i));
   const pendingCleared = cleared.map((i) => ({ type: typeOf(i), urn: urnOf(i) }));
-  const message =
-    cleared.length === 0 ? 'No pending operations to clear' : `${cleared.length} pending ${cleared.length === 1 ? 'operation' : 'operations'} cleared`;
+  const message = cleared.length === 0 ? 'No pending operations to clear' : `${cleared.length} pending ${cleared.length === 1 ? 'operation' : 'operations'} cleared`;
   return finish(
     doc,
     operation,
@@ -64,11 +63,13 @@ export function clearPending(input: string | SurgeryDocument, targets: readonly 
     {
       message,
       pendingCleared,
-      notes: pendingCleared.map((p) => `removing pending operation '${p.type}' on '${p.urn}' from snapshot`).concat(
-        pendingCleared.some((p) => p.type === 'creating')
-          ? ['A cleared "creating" operation may have created a cloud resource the state no longer knows: check the provider, and `pulumi import` it if it exists.']
-          : [],
-      ),
+      notes: pendingCleared
+        .map((p) => `removing pending operation '${p.type}' on '${p.urn}' from snapshot`)
+        .concat(
+          pendingCleared.some((p) => p.type === 'creating')
+            ? ['A cleared "creating" operation may have created a cloud resource the state no longer knows: check the provider, and `pulumi import` it if it exists.']
+            : [],
+        ),
     },
     options,
   );

@@ -24,7 +24,7 @@ class RemoveRefusal extends Error {}
  * `OnlyDependsOn(res)` over the current list (`current` holds original indices): the records after
  * `target` that depend on it, directly or through each other, and on no other copy of its urn.
  */
-export function onlyDependsOn(records: readonly JsonObject[], current: readonly number[], position: number): number[] {
+function onlyDependsOn(records: readonly JsonObject[], current: readonly number[], position: number): number[] {
   const res = records[current[position]];
   const resUrn = res.urn as string;
   const resId = str(res, 'id');

@@ -51,7 +51,9 @@ export function renameResource(input: string | SurgeryDocument, arg: string, new
     target = resolveTarget(records, arg, { pick: 'refuse' }).index;
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    const message = error.message.startsWith('Resource URN ambiguously') ? error.message.replace('Resource URN ambiguously referred to multiple resources. Did you mean:', 'The input URN ambiguously refers to multiple resources:') : error.message;
+    const message = error.message.startsWith('Resource URN ambiguously')
+      ? error.message.replace('Resource URN ambiguously referred to multiple resources. Did you mean:', 'The input URN ambiguously refers to multiple resources:')
+      : error.message;
     return refused(doc, operation, [message]);
   }
   const oldUrn = records[target].urn as string;
@@ -87,7 +89,8 @@ export function renameResource(input: string | SurgeryDocument, arg: string, new
         const child = urnParts(record.urn as string);
         const childUrn = newUrn(child.stack, child.project, urnParts(to).qualifiedType, child.type, child.name);
         if (childUrn !== record.urn) {
-          if (records.some((r) => r.urn === childUrn)) errors.push(`failed to update ${String(record.urn)} with new parent ${to}: The chosen new urn for the state corresponds to an already existing resource`);
+          if (records.some((r) => r.urn === childUrn))
+            errors.push(`failed to update ${String(record.urn)} with new parent ${to}: The chosen new urn for the state corresponds to an already existing resource`);
           else reurn(j, record.urn as string, childUrn, depth + 1);
         }
       }

@@ -32,7 +32,7 @@ function hasByteString(value: unknown, depth = 0): boolean {
 }
 
 /** `ApplyFeatures` for one record. */
-export function recordFeatures(record: JsonObject, features: Set<string>, byteStrings = true): void {
+function recordFeatures(record: JsonObject, features: Set<string>, byteStrings = true): void {
   if (byteStrings && (hasByteString(record.inputs) || hasByteString(record.outputs) || hasByteString(record.replacementTrigger))) features.add('byteString');
   if (record.refreshBeforeUpdate === true) features.add('refreshBeforeUpdate');
   if (typeof record.viewOf === 'string' && record.viewOf !== '') features.add('views');
@@ -57,7 +57,7 @@ export interface Rendered {
 }
 
 /** The features the serializer would write for these records and pending operations. */
-export function deploymentFeatures(records: JsonObject[], pending: JsonObject[], deployment: JsonObject | undefined, text?: string): string[] {
+function deploymentFeatures(records: JsonObject[], pending: JsonObject[], deployment: JsonObject | undefined, text?: string): string[] {
   const features = new Set<string>();
   // Byte strings need a walk through every value: skipped when the signature is nowhere in the text.
   const byteStrings = text === undefined || text.includes(BYTE_STRING_SIG);
@@ -86,7 +86,10 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
     const end = layout!.ends[r.from];
     if (r.value === records[r.from]) return text.slice(start, end);
     const inner = objectEdits(text, { offset: start, length: end - start }, records[r.from], r.value, style, RESOURCE_FIELD_ORDER);
-    return applyEditsOnce(text.slice(start, end), inner.map((e) => ({ ...e, offset: e.offset - start })));
+    return applyEditsOnce(
+      text.slice(start, end),
+      inner.map((e) => ({ ...e, offset: e.offset - start })),
+    );
   };
 
   if (layout && records.length > 0 && (!inOrder || (added.length > 0 && !addedOnlyAtEnds(plan)))) {
@@ -162,7 +165,16 @@ function arrayEdits(doc: SurgeryDocument, plan: Plan, recordText: (r: PlannedRec
   if (keptAt.size === 0) {
     // Everything goes (new records, if any, take their place).
     if (n === 0) {
-      if (before.length) edits.push({ offset: L.array.offset, length: L.array.length, newText: renderValue(before.map((r) => r.value), style, lineIndent(text, L.array.offset)) });
+      if (before.length)
+        edits.push({
+          offset: L.array.offset,
+          length: L.array.length,
+          newText: renderValue(
+            before.map((r) => r.value),
+            style,
+            lineIndent(text, L.array.offset),
+          ),
+        });
       return edits;
     }
     const content = before.map((r) => recordText(r, indent)).join(separator);
@@ -246,4 +258,3 @@ function versionEdits(doc: SurgeryDocument, features: string[], edits: TextEdit[
   }
   return { before, after, featuresBefore, featuresAfter: features.length ? features : undefined };
 }
-

@@ -33,10 +33,10 @@ export const INTEGRITY_CODES = new Set([
   'invalid-snippet',
 ]);
 
-export class CycleError extends Error {}
+class CycleError extends Error {}
 
 /** `Snapshot.Toposort` (v3.274.1): the new order as original indices. Throws CycleError. */
-export function toposort(records: readonly JsonObject[]): number[] {
+function toposort(records: readonly JsonObject[]): number[] {
   const olds = new Map<string, number>();
   const news = new Map<string, number>();
   records.forEach((r, i) => (r.delete === true ? olds : news).set(r.urn as string, i));
@@ -89,7 +89,7 @@ export function toposort(records: readonly JsonObject[]): number[] {
   return sorted;
 }
 
-export interface PruneResult {
+interface PruneResult {
   index: number;
   oldUrn: string;
   newUrn: string;
@@ -97,7 +97,7 @@ export interface PruneResult {
 }
 
 /** `Snapshot.Prune` over `order` (original indices), on copy-on-write values. */
-export function prune(records: readonly JsonObject[], order: readonly number[]): { values: Map<number, JsonObject>; results: PruneResult[] } {
+function prune(records: readonly JsonObject[], order: readonly number[]): { values: Map<number, JsonObject>; results: PruneResult[] } {
   const seen = new Map<string, string>();
   const values = new Map<number, JsonObject>();
   const results: PruneResult[] = [];
@@ -220,7 +220,8 @@ export function repairState(input: string | SurgeryDocument, options: { verify?:
       const parentCut = result.removed.some((r) => r.kind === 'parent');
       changes.push({ urn: result.oldUrn, index: result.index, action: parentCut ? 'parent-cleared' : 'renamed', newUrn: result.newUrn });
     }
-    if (result.removed.length) changes.push({ urn: result.oldUrn, index: result.index, action: 'pruned', detail: `${result.removed.length} dangling ${result.removed.length === 1 ? 'reference' : 'references'} removed` });
+    if (result.removed.length)
+      changes.push({ urn: result.oldUrn, index: result.index, action: 'pruned', detail: `${result.removed.length} dangling ${result.removed.length === 1 ? 'reference' : 'references'} removed` });
   }
   const outcome = finish(
     doc,

@@ -51,7 +51,7 @@ export function similarUrns(candidates: readonly string[], urn: string, limit = 
 }
 
 /** `resourceNotFoundError`. */
-export function notFoundMessage(candidates: readonly string[], urn: string): string {
+function notFoundMessage(candidates: readonly string[], urn: string): string {
   const lines = [`No such resource "${urn}" exists in the current state`];
   const suggestions = similarUrns(candidates, urn);
   if (suggestions.length) lines.push('Did you mean:', ...suggestions.map((s) => `  ${s}`));
@@ -59,12 +59,12 @@ export function notFoundMessage(candidates: readonly string[], urn: string): str
   return lines.join('\n');
 }
 
-export function describeCopy(record: JsonObject, urn: string, n: number): string {
+function describeCopy(record: JsonObject, urn: string, n: number): string {
   const flags = [record.delete === true ? 'pending deletion' : 'live', record.protect === true ? 'protected' : ''].filter(Boolean).join(', ');
   return `${urn}#${n} (id ${JSON.stringify(str(record, 'id'))}, ${flags})`;
 }
 
-export function ambiguousMessage(records: readonly JsonObject[], indices: number[], urn: string): string {
+function ambiguousMessage(records: readonly JsonObject[], indices: number[], urn: string): string {
   return [
     'Resource URN ambiguously referred to multiple resources. Did you mean:',
     ...indices.map((index, k) => `  ${describeCopy(records[index], urn, k + 1)}`),
@@ -84,11 +84,7 @@ export interface Resolved {
  * skip records pending deletion); for a plain URN with several eligible copies, `pick` decides
  * ('last' as Pulumi's map of URNs does for protect/taint, 'refuse' as remove and rename do).
  */
-export function resolveTarget(
-  records: readonly JsonObject[],
-  arg: string,
-  options: { eligible?: (record: JsonObject) => boolean; pick: 'last' | 'refuse'; ineligibleReason?: string },
-): Resolved {
+export function resolveTarget(records: readonly JsonObject[], arg: string, options: { eligible?: (record: JsonObject) => boolean; pick: 'last' | 'refuse'; ineligibleReason?: string }): Resolved {
   const eligible = options.eligible ?? (() => true);
   const byUrn = (urn: string) => records.map((r, i) => (r.urn === urn ? i : -1)).filter((i) => i !== -1);
   let urn = arg;
@@ -102,7 +98,13 @@ export function resolveTarget(
   const all = byUrn(urn);
   if (copy !== undefined) {
     if (copy > all.length) {
-      if (all.length === 0) throw new TargetError(notFoundMessage(records.map((r) => r.urn as string), urn));
+      if (all.length === 0)
+        throw new TargetError(
+          notFoundMessage(
+            records.map((r) => r.urn as string),
+            urn,
+          ),
+        );
       throw new TargetError(`${urn} has ${all.length} ${all.length === 1 ? 'record' : 'records'}, so there is no ${arg}`);
     }
     const index = all[copy - 1];

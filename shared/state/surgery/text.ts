@@ -64,7 +64,7 @@ export function lineIndent(text: string, offset: number): string {
 }
 
 /** The members of the object whose text is `text.slice(span.offset, span.offset + span.length)`. */
-export function locateMembers(text: string, span: Span, keys: readonly string[]): Map<string, LocatedNode> {
+function locateMembers(text: string, span: Span, keys: readonly string[]): Map<string, LocatedNode> {
   const objectText = text.slice(span.offset, span.offset + span.length);
   const found = new ScanLocator(objectText).locateAll(keys.map((k) => [k]));
   const out = new Map<string, LocatedNode>();
@@ -82,14 +82,7 @@ export function locateMembers(text: string, span: Span, keys: readonly string[])
  * inserted after the member that precedes them in `order` (Pulumi's field order), else first.
  * Members whose value is unchanged keep their bytes.
  */
-export function objectEdits(
-  text: string,
-  span: Span,
-  before: Record<string, unknown>,
-  after: Record<string, unknown>,
-  style: TextStyle,
-  order: readonly string[] = [],
-): TextEdit[] {
+export function objectEdits(text: string, span: Span, before: Record<string, unknown>, after: Record<string, unknown>, style: TextStyle, order: readonly string[] = []): TextEdit[] {
   const changed: string[] = [];
   const removed: string[] = [];
   const added: string[] = [];

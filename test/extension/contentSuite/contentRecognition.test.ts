@@ -29,7 +29,7 @@ describe('a state file recognised by its content alone', () => {
     assert.equal(extension.isActive, true);
 
     const { hooks } = await activeExtension();
-    const status = await waitFor('the state file\'s status', () => hooks.documentStatus(stack.toString()), [hooks.onDocumentStatus]);
+    const status = await waitFor("the state file's status", () => hooks.documentStatus(stack.toString()), [hooks.onDocumentStatus]);
     assert.equal(status.kind, 'state');
     assert.deepEqual(vscode.languages.getDiagnostics(ordinary), []);
     assert.equal(hooks.documentStatus(ordinary.toString()), undefined, 'no status for an ordinary JSON file');

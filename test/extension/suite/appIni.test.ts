@@ -33,11 +33,9 @@ describe('app.ini: DEFAULT_GROUPS checked against the live server of a signed-in
     assert.equal(document.languageId, 'ini');
     await vscode.window.showTextDocument(document);
 
-    const flagged = await waitFor(
-      'unknown-default-group for "enterprise"',
-      () => vscode.languages.getDiagnostics(document.uri).find((d) => codeOf(d) === 'unknown-default-group'),
-      [vscode.languages.onDidChangeDiagnostics],
-    );
+    const flagged = await waitFor('unknown-default-group for "enterprise"', () => vscode.languages.getDiagnostics(document.uri).find((d) => codeOf(d) === 'unknown-default-group'), [
+      vscode.languages.onDidChangeDiagnostics,
+    ]);
     assert.match(flagged.message, /No group "enterprise" in the server/);
 
     const created = await fetch(`${server.baseUrl}/admin/quota/groups`, {
@@ -47,10 +45,8 @@ describe('app.ini: DEFAULT_GROUPS checked against the live server of a signed-in
     });
     assert.equal(created.status, 201);
     await vscode.commands.executeCommand('quotaState.refreshView');
-    await waitFor(
-      'the diagnostic to go away',
-      () => (vscode.languages.getDiagnostics(document.uri).some((d) => codeOf(d) === 'unknown-default-group') ? undefined : true),
-      [vscode.languages.onDidChangeDiagnostics],
-    );
+    await waitFor('the diagnostic to go away', () => (vscode.languages.getDiagnostics(document.uri).some((d) => codeOf(d) === 'unknown-default-group') ? undefined : true), [
+      vscode.languages.onDidChangeDiagnostics,
+    ]);
   });
 });

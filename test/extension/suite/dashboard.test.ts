@@ -7,7 +7,19 @@ import type { DashboardModel } from '../../../client/dashboard/model';
 import type { QuotaInfo, Repository } from '../../../shared/api/types';
 import { leafUsageFromQuotaUsed } from '../../../shared/quota/quotaInfo';
 import { usageBySubject } from '../../../shared/quota/usage';
-import { activeExtension, apiGet, connectToQuotaApi, diagnosticsWith, disconnectFromQuotaApi, revertAndCloseAll, setSetting, startQuotaApi, waitFor, workspaceUri, type QuotaApiServer } from './helpers';
+import {
+  activeExtension,
+  apiGet,
+  connectToQuotaApi,
+  diagnosticsWith,
+  disconnectFromQuotaApi,
+  revertAndCloseAll,
+  setSetting,
+  startQuotaApi,
+  waitFor,
+  workspaceUri,
+  type QuotaApiServer,
+} from './helpers';
 
 const ROOT_TOKEN = 'demo-root-token';
 const ALICE_TOKEN = 'demo-alice-token';
@@ -17,7 +29,10 @@ const BOB_TOKEN = 'demo-bob-token';
 function assertRepositoriesMatchApi(model: DashboardModel, answer: Repository[], total: number): void {
   assert.ok(model.repositories, 'no repositories section');
   const shown = model.repositories.items.map((r) => [r.name, r.size, r.url]);
-  assert.deepEqual(shown, answer.map((r) => [r.full_name, r.size * 1024, r.html_url]));
+  assert.deepEqual(
+    shown,
+    answer.map((r) => [r.full_name, r.size * 1024, r.html_url]),
+  );
   assert.equal(model.repositories.total, total);
 }
 
@@ -70,7 +85,10 @@ describe('quota dashboard, status bar and walkthrough', function () {
     const repos = model.subjects.find((s) => s.subject === 'size:repos:public')!;
     assert.equal(repos.used, 12 * 2 ** 20);
     assert.equal(repos.headroom, 88 * 2 ** 20);
-    assert.deepEqual(model.lists?.attachments.map((a) => a.name), ['diagram.svg']);
+    assert.deepEqual(
+      model.lists?.attachments.map((a) => a.name),
+      ['diagram.svg'],
+    );
     const aliceRepos = (await apiGet(server.baseUrl, ALICE_TOKEN, '/user/repos?order_by=reversesize&limit=10')).body as Repository[];
     assertRepositoriesMatchApi(model, aliceRepos, aliceRepos.length);
     const shown = hooks.dashboard();
@@ -116,7 +134,11 @@ describe('quota dashboard, status bar and walkthrough', function () {
       const answer = (await apiGet(other.baseUrl, 'seed-dana-token', '/user/repos?order_by=reversesize&limit=10')).body as Repository[];
       assertRepositoriesMatchApi(model, answer, sizesMiB.length);
       const sizes = model.repositories!.items.map((r) => r.size);
-      assert.deepEqual(sizes, [...sizes].sort((a, b) => b - a), 'largest first');
+      assert.deepEqual(
+        sizes,
+        [...sizes].sort((a, b) => b - a),
+        'largest first',
+      );
       assert.equal(model.repositories!.items[0].name, 'dana/repo-d');
       assert.equal(model.repositories!.items[0].size, 250 * 2 ** 20 + 3 * 1024);
       const html = hooks.dashboard().html;
@@ -153,7 +175,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
     await vscode.commands.executeCommand('quotaState.editRule', { name: 'repos-100m', limit: '100 MiB' });
   });
 
-  it('opens the dashboard for an account of a quota file\'s preview', async () => {
+  it("opens the dashboard for an account of a quota file's preview", async () => {
     const uri = workspaceUri('dashboard.quota.jsonc');
     writeFileSync(
       uri.fsPath,
@@ -169,7 +191,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.equal(row.explanation, 'rule repos-1g of group free fails (2 GiB of 1 GiB), so Forgejo refuses size:repos:private');
   });
 
-  it('shows the signed-in account and server as the Quota view\'s description, with usage against the binding limit', async () => {
+  it("shows the signed-in account and server as the Quota view's description, with usage against the binding limit", async () => {
     const { hooks } = await activeExtension();
     await signIn(BOB_TOKEN);
     const sections = await hooks.treeChildren();
@@ -182,14 +204,21 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.equal(hooks.treeDescription(), `bob · ${new URL(server.baseUrl).host}`);
   });
 
-  it('runs the walkthrough\'s commands: example state file, a fix, example quota file, sign in, dashboard', async () => {
+  it("runs the walkthrough's commands: example state file, a fix, example quota file, sign in, dashboard", async () => {
     const { extension, hooks } = await activeExtension();
     // The steps shown outside the browser (the browser's own sign-in step is `when: isWeb`), those with a command.
     const steps = (extension.packageJSON.contributes.walkthroughs[0].steps as Array<{ description: string; when?: string }>)
       .filter((s) => s.when !== 'isWeb')
       .map((s) => /\(command:([\w.]+)\)/.exec(s.description)?.[1])
       .filter((command) => command !== undefined);
-    assert.deepEqual(steps, ['quotaState.walkthrough.openExampleState', 'quotaState.walkthrough.showFix', 'quotaState.walkthrough.openExampleQuota', 'quotaState.state.remove', 'quotaState.signIn', 'quotaState.showDashboard']);
+    assert.deepEqual(steps, [
+      'quotaState.walkthrough.openExampleState',
+      'quotaState.walkthrough.showFix',
+      'quotaState.walkthrough.openExampleQuota',
+      'quotaState.state.remove',
+      'quotaState.signIn',
+      'quotaState.showDashboard',
+    ]);
 
     const stateUri = await vscode.commands.executeCommand<vscode.Uri>('quotaState.walkthrough.openExampleState');
     await diagnosticsWith(stateUri, ['forward-reference']);
@@ -205,9 +234,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
 
   it('registers the quota schema for completion and documentation without a second diagnostic per problem', async () => {
     const { extension } = await activeExtension();
-    assert.deepEqual(extension.packageJSON.contributes.jsonValidation, [
-      { fileMatch: ['*.quota.json', '*.quota.jsonc', 'quota.jsonc'], url: './schemas/quota-config.editor.schema.json' },
-    ]);
+    assert.deepEqual(extension.packageJSON.contributes.jsonValidation, [{ fileMatch: ['*.quota.json', '*.quota.jsonc', 'quota.jsonc'], url: './schemas/quota-config.editor.schema.json' }]);
     const uri = workspaceUri('associated.quota.jsonc');
     writeFileSync(uri.fsPath, '{ "enabled": "yes", "rules": [ { "name": "r", "limit": 5, "subjects": ["size:bogus"] } ], "groups": [] }\n');
     const document = await vscode.workspace.openTextDocument(uri);
@@ -215,17 +242,28 @@ describe('quota dashboard, status bar and walkthrough', function () {
     await diagnosticsWith(uri, ['unknown-subject']);
     // Keys with their documentation come from VS Code's JSON features, through the registered schema.
     const labelOf = (item: vscode.CompletionItem) => (typeof item.label === 'string' ? item.label : item.label.label);
-    const defaultGroups = await waitFor('a documented "defaultGroups" completion', async () => {
-      const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, document.positionAt(document.getText().lastIndexOf('}')));
-      return list.items.find((item) => labelOf(item) === 'defaultGroups');
-    }, [], 60_000);
+    const defaultGroups = await waitFor(
+      'a documented "defaultGroups" completion',
+      async () => {
+        const list = await vscode.commands.executeCommand<vscode.CompletionList>('vscode.executeCompletionItemProvider', uri, document.positionAt(document.getText().lastIndexOf('}')));
+        return list.items.find((item) => labelOf(item) === 'defaultGroups');
+      },
+      [],
+      60_000,
+    );
     const docs = typeof defaultGroups.documentation === 'string' ? defaultGroups.documentation : defaultGroups.documentation?.value;
     assert.match(docs ?? String(defaultGroups.detail), /DEFAULT_GROUPS/);
     // The problems are ours alone, once each: nothing from VS Code's JSON validation.
-    assert.deepEqual(vscode.languages.getDiagnostics(uri).filter((d) => d.source === 'json').map((d) => d.message), []);
+    assert.deepEqual(
+      vscode.languages
+        .getDiagnostics(uri)
+        .filter((d) => d.source === 'json')
+        .map((d) => d.message),
+      [],
+    );
   });
 
-  it('gives quota files one symbol tree (VS Code\'s JSON outline), so the breadcrumb does not flip', async () => {
+  it("gives quota files one symbol tree (VS Code's JSON outline), so the breadcrumb does not flip", async () => {
     const uri = workspaceUri('push.quota.jsonc');
     await vscode.window.showTextDocument(uri);
     const { hooks } = await activeExtension();
@@ -234,7 +272,12 @@ describe('quota dashboard, status bar and walkthrough', function () {
     const flat = (list: vscode.DocumentSymbol[]): vscode.DocumentSymbol[] => list.flatMap((s) => [s, ...flat(s.children ?? [])]);
     assert.ok(symbols.length > 0, 'no symbols at all');
     // Ours would carry details such as "100 MiB on size:repos:all".
-    assert.deepEqual(flat(symbols).filter((s) => / on (size:|nothing)/.test(s.detail ?? '')).map((s) => s.name), []);
+    assert.deepEqual(
+      flat(symbols)
+        .filter((s) => / on (size:|nothing)/.test(s.detail ?? ''))
+        .map((s) => s.name),
+      [],
+    );
     const names = symbols.map((s) => s.name);
     assert.equal(new Set(names).size, names.length, `one tree, no repeated top-level entries: ${names.join(', ')}`);
   });

@@ -33,7 +33,9 @@ describe('the Forgejo version of the connected server', () => {
     await vscode.window.showTextDocument(uri);
     const failing = await waitFor('the 15.0 preview', async () => ((await hints(uri)).includes('✗ planner 1 KiB/1 KiB') ? true : undefined), [hooks.onDocumentStatus]);
     assert.ok(failing);
-    const status15 = await waitFor('the 15.0 status', () => (hooks.documentStatus(uri.toString())?.forgejo?.rules === 'Forgejo 15.0 rules' ? hooks.documentStatus(uri.toString()) : undefined), [hooks.onDocumentStatus]);
+    const status15 = await waitFor('the 15.0 status', () => (hooks.documentStatus(uri.toString())?.forgejo?.rules === 'Forgejo 15.0 rules' ? hooks.documentStatus(uri.toString()) : undefined), [
+      hooks.onDocumentStatus,
+    ]);
     assert.equal(status15.forgejo?.source, 'server');
 
     lts = await startQuotaApi(undefined, ['--forgejo-version', '11.0.3']);
@@ -41,7 +43,9 @@ describe('the Forgejo version of the connected server', () => {
     await vscode.commands.executeCommand('quotaState.signIn', { token: ALICE_TOKEN });
     await waitFor('the live version 11.0.3', () => (hooks.liveUsage()?.version === '11.0.3+gitea-1.22.0' ? true : undefined), []);
     await waitFor('the 11.0 preview', async () => ((await hints(uri)).includes('✓ planner 1 KiB/1 KiB') ? true : undefined), [hooks.onDocumentStatus]);
-    const status11 = await waitFor('the 11.0 status', () => (hooks.documentStatus(uri.toString())?.forgejo?.rules === 'Forgejo 11.0 rules' ? hooks.documentStatus(uri.toString()) : undefined), [hooks.onDocumentStatus]);
+    const status11 = await waitFor('the 11.0 status', () => (hooks.documentStatus(uri.toString())?.forgejo?.rules === 'Forgejo 11.0 rules' ? hooks.documentStatus(uri.toString()) : undefined), [
+      hooks.onDocumentStatus,
+    ]);
     assert.match(status11.forgejo!.description, /the connected server, 11\.0\.3\+gitea-1\.22\.0/);
   });
 });

@@ -85,4 +85,3 @@ export async function apiGet(baseUrl: string, token: string, apiPath: string): P
   const text = await response.text();
   return { status: response.status, body: text ? JSON.parse(text) : undefined };
 }
-

@@ -30,11 +30,18 @@ describe('language features through the language server', () => {
     assert.equal(summary.severity, vscode.DiagnosticSeverity.Information);
     assert.match(summary.message, /created \(4\)/);
     const serious = diagnostics.filter((d) => d.severity === vscode.DiagnosticSeverity.Error || d.severity === vscode.DiagnosticSeverity.Warning);
-    assert.deepEqual(serious.map((d) => `${codeOf(d)}: ${d.message}`), []);
-    const status = await waitFor('a document status with the schema mode', () => {
-      const s = hooks.documentStatus(uri.toString());
-      return s?.schema ? s : undefined;
-    }, [hooks.onDocumentStatus]);
+    assert.deepEqual(
+      serious.map((d) => `${codeOf(d)}: ${d.message}`),
+      [],
+    );
+    const status = await waitFor(
+      'a document status with the schema mode',
+      () => {
+        const s = hooks.documentStatus(uri.toString());
+        return s?.schema ? s : undefined;
+      },
+      [hooks.onDocumentStatus],
+    );
     assert.equal(status.schema, 'pulumi');
   });
 
@@ -76,11 +83,9 @@ describe('language features through the language server', () => {
     assert.ok(fix, `no quick fix to "size:repos:all" among: ${actions.map((a) => a.title).join(' | ')}`);
     assert.ok(await vscode.workspace.applyEdit(fix.edit!));
     assert.match(document.getText(), /"subjects": \["size:repos:all"\]/);
-    await waitFor(
-      'the unknown-subject diagnostic to go away',
-      () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'unknown-subject') ? undefined : true),
-      [vscode.languages.onDidChangeDiagnostics],
-    );
+    await waitFor('the unknown-subject diagnostic to go away', () => (vscode.languages.getDiagnostics(uri).some((d) => codeOf(d) === 'unknown-subject') ? undefined : true), [
+      vscode.languages.onDidChangeDiagnostics,
+    ]);
   });
 
   it('renames a urn everywhere it is referenced', async () => {
@@ -126,10 +131,10 @@ describe('language features through the language server', () => {
   it('previews the evaluation of a quota file as a readable table', async () => {
     const uri = workspaceUri('team.quota.jsonc');
     await vscode.window.showTextDocument(uri);
-    const result = await vscode.commands.executeCommand<{ report: { accounts: Array<{ name: string; stands: boolean }> }; text: string }>(
-      'quotaState.previewEvaluation',
-      { uri: uri.toString(), show: false },
-    );
+    const result = await vscode.commands.executeCommand<{ report: { accounts: Array<{ name: string; stands: boolean }> }; text: string }>('quotaState.previewEvaluation', {
+      uri: uri.toString(),
+      show: false,
+    });
     assert.ok(result, 'no preview');
     const dora = result.report.accounts.find((account) => account.name === 'dora');
     assert.ok(dora, 'the usage scenario "dora" is missing');

@@ -38,9 +38,7 @@ describe('$quota-state problem matcher', () => {
     const stack = workspaceUri('stack.state.json');
     const team = workspaceUri('team.quota.jsonc');
     const push = workspaceUri('push.quota.jsonc');
-    await waitFor('the task problems', () => (fromTask(stack).length >= 2 && fromTask(team).length >= 2 && fromTask(push).length >= 1 ? true : undefined), [
-      vscode.languages.onDidChangeDiagnostics,
-    ]);
+    await waitFor('the task problems', () => (fromTask(stack).length >= 2 && fromTask(team).length >= 2 && fromTask(push).length >= 1 ? true : undefined), [vscode.languages.onDidChangeDiagnostics]);
 
     const magic = fromTask(stack).find((d) => codeOf(d) === 'magic-mismatch');
     assert.ok(magic, 'magic-mismatch reported on the state file');

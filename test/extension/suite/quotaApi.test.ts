@@ -3,16 +3,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import type { QuotaGroup, QuotaRuleInfo } from '../../../shared/api/types';
-import {
-  activeExtension,
-  apiGet,
-  connectToQuotaApi,
-  disconnectFromQuotaApi,
-  revertAndCloseAll,
-  waitFor,
-  workspaceUri,
-  type QuotaApiServer,
-} from './helpers';
+import { activeExtension, apiGet, connectToQuotaApi, disconnectFromQuotaApi, revertAndCloseAll, waitFor, workspaceUri, type QuotaApiServer } from './helpers';
 
 const ROOT_TOKEN = 'demo-root-token';
 const ALICE_TOKEN = 'demo-alice-token';
@@ -61,7 +52,7 @@ describe('quota API commands against the real reference server', function () {
     assert.ok(Array.isArray(rules));
   });
 
-  it('sends the signed-in user\'s live usage to the language server and shows it in the view', async () => {
+  it("sends the signed-in user's live usage to the language server and shows it in the view", async () => {
     const { hooks } = await activeExtension();
     const live = await waitFor('live usage', () => hooks.liveUsage() ?? undefined, []);
     assert.equal(live.account, 'root');
@@ -69,8 +60,14 @@ describe('quota API commands against the real reference server', function () {
     const sections = await hooks.treeChildren();
     const labels = sections.map((node) => (node.kind === 'section' ? node.label : node.kind));
     assert.ok(labels.includes('My usage'), labels.join(', '));
-    assert.ok(labels.some((label) => label.startsWith('Rules (')), labels.join(', '));
-    assert.ok(labels.some((label) => label.startsWith('Groups (')), labels.join(', '));
+    assert.ok(
+      labels.some((label) => label.startsWith('Rules (')),
+      labels.join(', '),
+    );
+    assert.ok(
+      labels.some((label) => label.startsWith('Groups (')),
+      labels.join(', '),
+    );
   });
 
   it('creates, edits and deletes a rule on the server', async () => {
@@ -93,7 +90,7 @@ describe('quota API commands against the real reference server', function () {
     assert.equal((await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/rules/ext-rule')).status, 404);
   });
 
-  it('shows 409 (duplicate) and 422 (unknown subject) with the server\'s message', async () => {
+  it("shows 409 (duplicate) and 422 (unknown subject) with the server's message", async () => {
     const duplicate = await vscode.commands.executeCommand('quotaState.createRule', { name: 'repos-100m', limit: 5, subjects: ['size:all'] });
     assert.equal(duplicate, undefined);
     const conflict = await lastMessage('error');
@@ -106,17 +103,26 @@ describe('quota API commands against the real reference server', function () {
     assert.equal((await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/rules/typo-rule')).status, 404);
   });
 
-  it('manages groups: create with rules, add/remove a rule, add/remove a user, set a user\'s groups, delete', async () => {
+  it("manages groups: create with rules, add/remove a rule, add/remove a user, set a user's groups, delete", async () => {
     const group = await vscode.commands.executeCommand<QuotaGroup>('quotaState.createGroup', { name: 'ext-group', rules: ['lfs-50m'] });
-    assert.deepEqual(group?.rules.map((r) => r.name), ['lfs-50m']);
+    assert.deepEqual(
+      group?.rules.map((r) => r.name),
+      ['lfs-50m'],
+    );
     assert.equal(await vscode.commands.executeCommand('quotaState.addRuleToGroup', { group: 'ext-group', rule: 'assets-10m' }), true);
     assert.equal(await vscode.commands.executeCommand('quotaState.removeRuleFromGroup', { group: 'ext-group', rule: 'lfs-50m' }), true);
     const afterRules = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/groups/ext-group')).body as QuotaGroup;
-    assert.deepEqual(afterRules.rules.map((r) => r.name), ['assets-10m']);
+    assert.deepEqual(
+      afterRules.rules.map((r) => r.name),
+      ['assets-10m'],
+    );
 
     assert.equal(await vscode.commands.executeCommand('quotaState.addUserToGroup', { group: 'ext-group', user: 'bob' }), true);
     let members = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/groups/ext-group/users')).body as Array<{ login: string }>;
-    assert.deepEqual(members.map((m) => m.login), ['bob']);
+    assert.deepEqual(
+      members.map((m) => m.login),
+      ['bob'],
+    );
     assert.equal(await vscode.commands.executeCommand('quotaState.removeUserFromGroup', { group: 'ext-group', user: 'bob' }), true);
     members = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/groups/ext-group/users')).body as Array<{ login: string }>;
     assert.deepEqual(members, []);
@@ -132,33 +138,50 @@ describe('quota API commands against the real reference server', function () {
 
   it('pushes a quota file: plan, apply, per-item report, and the server then matches the file', async () => {
     const uri = workspaceUri('push.quota.jsonc');
-    const result = await vscode.commands.executeCommand<{ plan: string[]; results: Array<{ step: string; ok: boolean; message?: string }> }>(
-      'quotaState.pushQuotaFile',
-      { uri: uri.toString(), confirm: true },
-    );
+    const result = await vscode.commands.executeCommand<{ plan: string[]; results: Array<{ step: string; ok: boolean; message?: string }> }>('quotaState.pushQuotaFile', {
+      uri: uri.toString(),
+      confirm: true,
+    });
     assert.ok(result, 'no push result');
     assert.ok(result.plan.includes('create rule "team-2g": 2 GiB on size:all'), result.plan.join('\n'));
-    assert.ok(result.plan.some((line) => line.startsWith('update rule "repos-100m": limit 100 MiB → 200 MiB')), result.plan.join('\n'));
+    assert.ok(
+      result.plan.some((line) => line.startsWith('update rule "repos-100m": limit 100 MiB → 200 MiB')),
+      result.plan.join('\n'),
+    );
     assert.ok(result.plan.includes('delete group "pro" (not in the file)'), result.plan.join('\n'));
-    assert.deepEqual(result.results.filter((r) => !r.ok), []);
+    assert.deepEqual(
+      result.results.filter((r) => !r.ok),
+      [],
+    );
     assert.equal(result.results.length, result.plan.length);
 
     const rules = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/rules')).body as QuotaRuleInfo[];
     assert.deepEqual(rules.map((r) => r.name).sort(), ['assets-10m', 'lfs-50m', 'org-assets-20m', 'org-git-1g', 'repos-100m', 'team-2g']);
     const groups = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/quota/groups')).body as QuotaGroup[];
     assert.deepEqual(
-      groups.map((g) => `${g.name}:${g.rules.map((r) => r.name).sort().join('+')}`).sort(),
+      groups
+        .map(
+          (g) =>
+            `${g.name}:${g.rules
+              .map((r) => r.name)
+              .sort()
+              .join('+')}`,
+        )
+        .sort(),
       ['free:lfs-50m+repos-100m', 'org:org-assets-20m+org-git-1g', 'team:team-2g'],
     );
     const carol = (await apiGet(server.baseUrl, ROOT_TOKEN, '/admin/users/carol/quota')).body as { groups: QuotaGroup[] };
-    assert.deepEqual(carol.groups.map((g) => g.name), ['team']);
+    assert.deepEqual(
+      carol.groups.map((g) => g.name),
+      ['team'],
+    );
 
     // A second push has nothing left to do.
     const again = await vscode.commands.executeCommand<{ plan: string[] }>('quotaState.pushQuotaFile', { uri: uri.toString(), confirm: true });
     assert.deepEqual(again?.plan, []);
   });
 
-  it('pulls the server\'s rules and groups into a quota file, keeping its comments', async () => {
+  it("pulls the server's rules and groups into a quota file, keeping its comments", async () => {
     const uri = workspaceUri('team.quota.jsonc');
     const text = await vscode.commands.executeCommand<string>('quotaState.pullServerRules', { uri: uri.toString() });
     assert.ok(text, 'nothing pulled');
@@ -191,12 +214,12 @@ describe('quota API commands against the real reference server', function () {
     assert.ok(shown, 'no quota report');
     assert.match(shown.text, /# Quota of alice on /);
     assert.match(shown.text, /\| `size:repos:public` \| 12 MiB \|/);
-    const attachments = await vscode.commands.executeCommand<{ items: Array<{ name: string }>; total: number; hasMore: boolean }>(
-      'quotaState.listAttachments',
-      { page: 1, limit: 1 },
-    );
+    const attachments = await vscode.commands.executeCommand<{ items: Array<{ name: string }>; total: number; hasMore: boolean }>('quotaState.listAttachments', { page: 1, limit: 1 });
     assert.ok(attachments, 'no attachment page');
-    assert.deepEqual(attachments.items.map((a) => a.name), ['diagram.svg']);
+    assert.deepEqual(
+      attachments.items.map((a) => a.name),
+      ['diagram.svg'],
+    );
     assert.equal(attachments.hasMore, false);
   });
 

@@ -19,7 +19,7 @@ const MiB = 1024 * 1024;
 /** dana/r01 … dana/r12, sizes that are not in name order; every fourth is private. */
 const DANA_REPOS = Array.from({ length: 12 }, (_, index) => {
   const n = index + 1;
-  return { owner: 'dana', name: `r${String(n).padStart(2, '0')}`, private: n % 4 === 0, gitSize: ((n * 7) % 13 + 1) * MiB, lfsSize: n * 1024 };
+  return { owner: 'dana', name: `r${String(n).padStart(2, '0')}`, private: n % 4 === 0, gitSize: (((n * 7) % 13) + 1) * MiB, lfsSize: n * 1024 };
 });
 
 describe('Largest repositories (view and palette) against the real reference server', function () {
@@ -58,8 +58,14 @@ describe('Largest repositories (view and palette) against the real reference ser
 
   it('the seed sizes give a largest-first order that is neither name nor id order', () => {
     const bytes = DANA_REPOS.map((repo) => ({ name: `dana/${repo.name}`, size: repo.gitSize + repo.lfsSize })).sort((a, b) => b.size - a.size);
-    assert.deepEqual(expected.map((repo) => repo.full_name), bytes.map((repo) => repo.name));
-    assert.notDeepEqual(bytes.map((repo) => repo.name), [...bytes.map((repo) => repo.name)].sort());
+    assert.deepEqual(
+      expected.map((repo) => repo.full_name),
+      bytes.map((repo) => repo.name),
+    );
+    assert.notDeepEqual(
+      bytes.map((repo) => repo.name),
+      [...bytes.map((repo) => repo.name)].sort(),
+    );
   });
 
   it('the view has a "Largest repositories" section: a page largest first with sizes and links, then "Load more"', async () => {
@@ -69,20 +75,26 @@ describe('Largest repositories (view and palette) against the real reference ser
     assert.ok(section, `sections: ${roots.map((node) => node.kind).join(', ')}`);
     const firstPage = await hooks.treeChildren(section);
     const repositories = firstPage.filter((node): node is Extract<QuotaNode, { kind: 'repository' }> => node.kind === 'repository');
-    assert.deepEqual(repositories.map((node) => node.repository.full_name), expected.slice(0, 10).map((repo) => repo.full_name));
-    assert.ok(!repositories.some((node) => node.repository.full_name === 'erin/huge'), 'only the signed-in user\'s repositories');
+    assert.deepEqual(
+      repositories.map((node) => node.repository.full_name),
+      expected.slice(0, 10).map((repo) => repo.full_name),
+    );
+    assert.ok(!repositories.some((node) => node.repository.full_name === 'erin/huge'), "only the signed-in user's repositories");
     assert.equal(firstPage[firstPage.length - 1].kind, 'moreRepositories');
 
     // Each repository item shows its size (Forgejo's KiB, shown in bytes' units) and opens its page.
     const largest = repositories[0].repository;
     const opened = await vscode.commands.executeCommand<string>('quotaState.openRepository', largest.html_url);
     assert.equal(opened, `${new URL(server.baseUrl).origin}/${largest.full_name}`);
-    assert.equal(await vscode.commands.executeCommand('quotaState.openRepository', repositories[1]), repositories[1].repository.html_url, 'from the item\'s inline action');
+    assert.equal(await vscode.commands.executeCommand('quotaState.openRepository', repositories[1]), repositories[1].repository.html_url, "from the item's inline action");
     assert.equal(await vscode.commands.executeCommand('quotaState.openRepository', 'javascript:alert(1)'), undefined, 'only http(s) pages are opened');
 
     // "Load more" fetches the next page into the same section.
     const loaded = await vscode.commands.executeCommand<Repository[]>('quotaState.loadMoreRepositories', firstPage[firstPage.length - 1]);
-    assert.deepEqual(loaded.map((repo) => repo.full_name), expected.map((repo) => repo.full_name));
+    assert.deepEqual(
+      loaded.map((repo) => repo.full_name),
+      expected.map((repo) => repo.full_name),
+    );
     const allPages = await hooks.treeChildren(section);
     assert.equal(allPages.length, 12, 'no "Load more" once everything is shown');
     assert.ok(allPages.every((node) => node.kind === 'repository'));
@@ -94,7 +106,11 @@ describe('Largest repositories (view and palette) against the real reference ser
     const [first] = await hooks.treeChildren(section);
     assert.equal(first.kind, 'repository');
     // The view's own item builder; it needs no server for a node it is given.
-    const view = new LargestRepositories(undefined as never, () => undefined, async () => true);
+    const view = new LargestRepositories(
+      undefined as never,
+      () => undefined,
+      async () => true,
+    );
     const item = view.treeItem(first as RepositoryNode);
     const repository = expected[0];
     assert.equal(item.label, repository.full_name);
@@ -108,11 +124,17 @@ describe('Largest repositories (view and palette) against the real reference ser
 
   it('the palette command lists pages largest first, as many pages as the server has', async () => {
     const first = await vscode.commands.executeCommand<Page<Repository>>('quotaState.listLargestRepositories', { page: 1, limit: 5 });
-    assert.deepEqual(first.items.map((repo) => repo.full_name), expected.slice(0, 5).map((repo) => repo.full_name));
+    assert.deepEqual(
+      first.items.map((repo) => repo.full_name),
+      expected.slice(0, 5).map((repo) => repo.full_name),
+    );
     assert.equal(first.total, 12);
     assert.equal(first.hasMore, true);
     const last = await vscode.commands.executeCommand<Page<Repository>>('quotaState.listLargestRepositories', { page: 3, limit: 5 });
-    assert.deepEqual(last.items.map((repo) => repo.full_name), expected.slice(10).map((repo) => repo.full_name));
+    assert.deepEqual(
+      last.items.map((repo) => repo.full_name),
+      expected.slice(10).map((repo) => repo.full_name),
+    );
     assert.equal(last.hasMore, false);
   });
 });

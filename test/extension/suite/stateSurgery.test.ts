@@ -33,7 +33,11 @@ function records(): Rec[] {
 }
 const manifest = { time: '2026-01-01T00:00:00Z', magic: '', version: '' };
 const exportText = (resources: Rec[]) => `${JSON.stringify({ version: 3, deployment: { manifest, resources } }, null, 4)}\n`;
-const urnsIn = (text: string) => ((JSON.parse(text) as { deployment?: { resources: Rec[] }; checkpoint?: { latest: { resources: Rec[] } } }).deployment ?? (JSON.parse(text) as { checkpoint: { latest: { resources: Rec[] } } }).checkpoint.latest).resources.map((r) => r.urn);
+const urnsIn = (text: string) =>
+  (
+    (JSON.parse(text) as { deployment?: { resources: Rec[] }; checkpoint?: { latest: { resources: Rec[] } } }).deployment ??
+    (JSON.parse(text) as { checkpoint: { latest: { resources: Rec[] } } }).checkpoint.latest
+  ).resources.map((r) => r.urn);
 
 /**
  * Runs `start` (which applies an edit through the preview) and applies the preview until it resolves.
@@ -91,7 +95,10 @@ describe('state surgery (refactor preview)', () => {
     assert.equal(applied, true, 'the edit was applied through the preview');
     assert.deepEqual(urnsIn(document.getText()), [ROOT, PROV, QUEUE], 'the site, its child and the policy depending on the child are gone');
     const { hooks } = await activeExtension();
-    assert.ok(hooks.shownMessages().some((m) => m.text.includes('dependents removed: assets, policy')), 'the report was shown');
+    assert.ok(
+      hooks.shownMessages().some((m) => m.text.includes('dependents removed: assets, policy')),
+      'the report was shown',
+    );
     await document.save();
   });
 
@@ -101,9 +108,7 @@ describe('state surgery (refactor preview)', () => {
     writeFileSync(source.fsPath, exportText(records()));
     writeFileSync(dest.fsPath, exportText([{ urn: U('pulumi:pulumi:Stack', 'shop-prod', 'prod'), custom: false, type: 'pulumi:pulumi:Stack' }]));
     const document = await openState(source);
-    const applied = await throughPreview(() =>
-      vscode.commands.executeCommand<boolean>('quotaState.state.move', { uri: source.toString(), targets: [QUEUE], dest: dest.toString() }),
-    );
+    const applied = await throughPreview(() => vscode.commands.executeCommand<boolean>('quotaState.state.move', { uri: source.toString(), targets: [QUEUE], dest: dest.toString() }));
     assert.equal(applied, true);
     const destDocument = await vscode.workspace.openTextDocument(dest);
     assert.ok(!urnsIn(document.getText()).includes(QUEUE), 'gone from the source');
@@ -137,7 +142,9 @@ describe('state surgery (refactor preview)', () => {
     assert.equal(gunzipSync(readFileSync(original.fsPath)).toString('utf8'), document.getText(), 'written back compressed');
     assert.deepEqual(readFileSync(`${original.fsPath}.bak`), bytes, 'the old bytes kept as .bak');
     assert.ok(!existsSync(vscode.Uri.joinPath(stacks, '.dev.json.gz.quota-state.tmp').fsPath), 'no temporary file left');
-    await waitFor('the diagnostics of the repaired file', () => (vscode.languages.getDiagnostics(document.uri).some((d) => codeOf(d) === 'missing-reference') ? undefined : true), [vscode.languages.onDidChangeDiagnostics]);
+    await waitFor('the diagnostics of the repaired file', () => (vscode.languages.getDiagnostics(document.uri).some((d) => codeOf(d) === 'missing-reference') ? undefined : true), [
+      vscode.languages.onDidChangeDiagnostics,
+    ]);
   });
   it('warns before editing a DIY stack whose stack holds a lock, and edits nothing without "Edit Anyway"', async () => {
     const stacks = vscode.Uri.joinPath(folder, '.pulumi', 'stacks', 'locked');
@@ -153,7 +160,16 @@ describe('state surgery (refactor preview)', () => {
     const before = hooks.shownMessages().length;
     // Not awaited: the command waits for an answer to the warning, which a test never gives.
     void vscode.commands.executeCommand('quotaState.state.run', { uri: uri.toString(), operation: 'protect', targets: [QUEUE.replace('::shop::', '::locked::')] });
-    const warning = await waitFor('the lock warning', () => hooks.shownMessages().slice(before).find((m) => m.level === 'warning'), [], 30_000);
+    const warning = await waitFor(
+      'the lock warning',
+      () =>
+        hooks
+          .shownMessages()
+          .slice(before)
+          .find((m) => m.level === 'warning'),
+      [],
+      30_000,
+    );
     assert.match(warning.text, /stack is locked \(1 lock in .*locks\/organization\/locked\/dev\): an update may be running/);
     assert.deepEqual(warning.actions, ['Edit Anyway']);
     assert.equal(document.getText(), text, 'nothing edited while the warning waits');

@@ -60,7 +60,17 @@ export function pulumiArgs(c: Case): { args: string[]; files?: Record<string, st
   switch (c.kind) {
     case 'remove':
       return {
-        args: ['state', 'delete', '--stack', SOURCE, ...common, ...(c.flags.all ? ['--all'] : []), ...(c.flags.force ? ['--force'] : []), ...(c.flags.targetDependents ? ['--target-dependents'] : []), ...c.args],
+        args: [
+          'state',
+          'delete',
+          '--stack',
+          SOURCE,
+          ...common,
+          ...(c.flags.all ? ['--all'] : []),
+          ...(c.flags.force ? ['--force'] : []),
+          ...(c.flags.targetDependents ? ['--target-dependents'] : []),
+          ...c.args,
+        ],
       };
     case 'protect':
     case 'unprotect':
@@ -89,7 +99,14 @@ function opsFor(name: string, deployment: Rec, features: string[], r: Random, mi
   const nonRoot = unique.filter((u) => !u.includes('::pulumi:pulumi:Stack::'));
   const liveUrns = [...new Set(live(deployment).map((x) => x.urn as string))];
   const add = (kind: Case['kind'], args: string[], flags: Case['flags'] = {}, extra: Partial<Case> = {}) =>
-    cases.push({ name: `${name} ${kind}${flags.all ? ' --all' : ''}${flags.targetDependents ? ' --target-dependents' : ''}${flags.force ? ' --force' : ''} #${cases.length}`, kind, input, args, flags, ...extra });
+    cases.push({
+      name: `${name} ${kind}${flags.all ? ' --all' : ''}${flags.targetDependents ? ' --target-dependents' : ''}${flags.force ? ' --force' : ''} #${cases.length}`,
+      kind,
+      input,
+      args,
+      flags,
+      ...extra,
+    });
   if (nonRoot.length) {
     add('remove', [r.pick(nonRoot)]);
     add('remove', [r.pick(nonRoot)], { targetDependents: true });
@@ -162,7 +179,10 @@ export function buildCases(seeds: number[]): Case[] {
   const cases: Case[] = [];
   const destPool = [
     checkpointText(generateDeployment(9001, { stack: 'd', project: 'q', size: 4, secrets: true }), { stack: 'd', project: 'q' }),
-    checkpointText({ deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, secrets_providers: TEST_SECRETS_PROVIDERS }, features: [] }, { stack: 'd', project: 'q', minified: true }),
+    checkpointText(
+      { deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, secrets_providers: TEST_SECRETS_PROVIDERS }, features: [] },
+      { stack: 'd', project: 'q', minified: true },
+    ),
   ];
   for (const seed of seeds) {
     const r = random(seed * 7919);
@@ -178,7 +198,13 @@ export function buildCases(seeds: number[]): Case[] {
     if (customs.length >= 2) {
       const [first, second] = customs;
       const cyclic = resources.map((x) => (x === first ? { ...x, dependencies: [second.urn] } : x));
-      cases.push({ name: `generated(${seed}) repair (cycle) #${cases.length}`, kind: 'repair', input: checkpointText({ deployment: { ...generated.deployment, resources: cyclic }, features: generated.features }), args: [], flags: {} });
+      cases.push({
+        name: `generated(${seed}) repair (cycle) #${cases.length}`,
+        kind: 'repair',
+        input: checkpointText({ deployment: { ...generated.deployment, resources: cyclic }, features: generated.features }),
+        args: [],
+        flags: {},
+      });
     }
     const twin = generateDeployment(seed, { size: 10, stack: 'd', project: 'q', secrets: true });
     const movable = resources.filter((x) => x.parent === resources[0].urn && !String(x.type).startsWith('pulumi:providers:') && x.delete !== true);
@@ -204,7 +230,7 @@ export function buildCases(seeds: number[]): Case[] {
     // The checkpoint fixtures list children before parents: repair them first; the rest runs on the repaired order.
     const repaired = repairState(checkpointText({ deployment, features }));
     cases.push({ name: `${name} repair #${cases.length}`, kind: 'repair', input: checkpointText({ deployment, features }), args: [], flags: {} });
-    const base = repaired.status === 'applied' ? ((JSON.parse(repaired.text) as Rec).checkpoint as Rec).latest as Rec : deployment;
+    const base = repaired.status === 'applied' ? (((JSON.parse(repaired.text) as Rec).checkpoint as Rec).latest as Rec) : deployment;
     void resources;
     opsFor(name, base, features, r, false, cases, destPool);
   }

@@ -13,10 +13,42 @@ const isObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null &
 
 /** ResourceV3's members and whether Go writes their zero value (only `urn`, `custom` and `type` are not `omitempty`). */
 const RESOURCE_FIELDS = new Set([
-  'urn', 'custom', 'delete', 'id', 'type', 'inputs', 'outputs', 'parent', 'protect', 'taint', 'external', 'dependencies', 'initErrors',
-  'provider', 'propertyDependencies', 'pendingReplacement', 'additionalSecretOutputs', 'aliases', 'customTimeouts', 'importID',
-  'retainOnDelete', 'deletedWith', 'replaceWith', 'created', 'modified', 'sourcePosition', 'stackTrace', 'ignoreChanges', 'hideDiff',
-  'replaceOnChanges', 'replacementTrigger', 'refreshBeforeUpdate', 'viewOf', 'resourceHooks', 'extensionRef', 'snippetID',
+  'urn',
+  'custom',
+  'delete',
+  'id',
+  'type',
+  'inputs',
+  'outputs',
+  'parent',
+  'protect',
+  'taint',
+  'external',
+  'dependencies',
+  'initErrors',
+  'provider',
+  'propertyDependencies',
+  'pendingReplacement',
+  'additionalSecretOutputs',
+  'aliases',
+  'customTimeouts',
+  'importID',
+  'retainOnDelete',
+  'deletedWith',
+  'replaceWith',
+  'created',
+  'modified',
+  'sourcePosition',
+  'stackTrace',
+  'ignoreChanges',
+  'hideDiff',
+  'replaceOnChanges',
+  'replacementTrigger',
+  'refreshBeforeUpdate',
+  'viewOf',
+  'resourceHooks',
+  'extensionRef',
+  'snippetID',
 ]);
 
 function isZero(value: unknown): boolean {
@@ -68,9 +100,7 @@ export function canonical(text: string, options: NormalizeOptions = {}): Canonic
   else if (isObject(root.deployment)) deployment = root.deployment;
   else deployment = root;
   const manifest = isObject(deployment.manifest) ? deployment.manifest : {};
-  const plugins = Array.isArray(manifest.plugins)
-    ? manifest.plugins.map((p: Rec) => ({ name: p.name, kind: p.kind, version: String(p.version ?? '').replace(/^v/, '') }))
-    : [];
+  const plugins = Array.isArray(manifest.plugins) ? manifest.plugins.map((p: Rec) => ({ name: p.name, kind: p.kind, version: String(p.version ?? '').replace(/^v/, '') })) : [];
   return {
     version: root.version,
     features: Array.isArray(root.features) && root.features.length ? root.features : undefined,
@@ -87,7 +117,11 @@ export function canonical(text: string, options: NormalizeOptions = {}): Canonic
 function sortKeys(value: unknown): unknown {
   if (Array.isArray(value)) return value.map(sortKeys);
   if (!isObject(value)) return value;
-  return Object.fromEntries(Object.keys(value).sort().map((k) => [k, sortKeys(value[k])]));
+  return Object.fromEntries(
+    Object.keys(value)
+      .sort()
+      .map((k) => [k, sortKeys(value[k])]),
+  );
 }
 
 /** The first difference between two canonical states, or undefined when they mean the same. */
@@ -100,6 +134,7 @@ export function difference(ours: Canonical, theirs: Canonical): string | undefin
   for (let i = 0; i < Math.max(a.length, b.length); i++) {
     if (a[i] !== b[i]) return `resource ${i}: ours ${a[i] ?? '(none)'}\n  Pulumi's ${b[i] ?? '(none)'}`;
   }
-  if (JSON.stringify(sortKeys(ours.pending)) !== JSON.stringify(sortKeys(theirs.pending))) return `pending operations: ours ${JSON.stringify(ours.pending)}, Pulumi's ${JSON.stringify(theirs.pending)}`;
+  if (JSON.stringify(sortKeys(ours.pending)) !== JSON.stringify(sortKeys(theirs.pending)))
+    return `pending operations: ours ${JSON.stringify(ours.pending)}, Pulumi's ${JSON.stringify(theirs.pending)}`;
   return undefined;
 }

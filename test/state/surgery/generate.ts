@@ -69,7 +69,14 @@ export function generateDeployment(seed: number, options: { stack?: string; proj
   const providers: Rec[] = [];
   const packages = ['random', 'aws', 'tls'].slice(0, 1 + r.int(3));
   for (const pkg of packages) {
-    const provider = { urn: urnOf(`pulumi:providers:${pkg}`, `default_4_${r.int(9)}_0`), custom: true, id: `prov-${pkg}-${seed}`, type: `pulumi:providers:${pkg}`, inputs: { version: '4.0.0' }, outputs: { version: '4.0.0' } };
+    const provider = {
+      urn: urnOf(`pulumi:providers:${pkg}`, `default_4_${r.int(9)}_0`),
+      custom: true,
+      id: `prov-${pkg}-${seed}`,
+      type: `pulumi:providers:${pkg}`,
+      inputs: { version: '4.0.0' },
+      outputs: { version: '4.0.0' },
+    };
     providers.push(provider);
     resources.push(provider);
   }

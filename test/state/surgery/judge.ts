@@ -19,7 +19,8 @@ export const DEVIATIONS = {
   'replaceWith-duplicated': 'rename, repair and move append the rewritten replaceWith list onto the old one, duplicating entries (and keeping the old urn)',
   'invalid-snapshot-panic': "Pulumi's edit produces a snapshot that fails its own integrity check and it panics (e.g. renaming a resource another lists in replaceWith)",
   'repair-leaves-errors': 'Pulumi writes nothing when errors remain after repair; we write the improvement and list what remains',
-  'repair-keeps-dangling-replaceWith': "Pulumi's Prune keeps dangling replaceWith entries (it appends the kept ones to the old list), so the repair fails; we drop them as it drops dangling dependencies",
+  'repair-keeps-dangling-replaceWith':
+    "Pulumi's Prune keeps dangling replaceWith entries (it appends the kept ones to the old list), so the repair fails; we drop them as it drops dangling dependencies",
   'rename-ambiguous-child': 'Pulumi refuses a rename when a child has several records with one urn; we rename every copy',
   'move-integrity-bug': 'Pulumi\'s move fails its own integrity check ("This is a bug!"), e.g. on replaceWith',
 } as const;
@@ -74,7 +75,8 @@ export function judge(run: Run, note: (name: keyof typeof DEVIATIONS) => void): 
       const [m, t] = [safely.exec(mine), safely.exec(theirsLine)];
       if (c.kind === 'remove' && m && t && m[2] === t[2] && c.args.includes(m[1]) && c.args.includes(t[1])) return undefined;
       // Wording: the first line must agree where Pulumi gives a reason we also give.
-      if (/^(No such resource|.* can't be safely deleted|Resource URN ambiguously|The chosen new urn|cannot move providers|resource .* already exists)/.test(theirsLine)) return `both refused, but ours says "${mine}" and Pulumi "${theirsLine}"`;
+      if (/^(No such resource|.* can't be safely deleted|Resource URN ambiguously|The chosen new urn|cannot move providers|resource .* already exists)/.test(theirsLine))
+        return `both refused, but ours says "${mine}" and Pulumi "${theirsLine}"`;
     }
     return undefined;
   }

@@ -30,11 +30,39 @@ describe('quota engine', () => {
       { title: 'other negative limits never stand', limit: -2, subjects: ['size:all'], used: {}, stands: false, sum: 0 },
       { title: 'a very negative limit never stands', limit: -1000, subjects: ['size:all'], used: {}, stands: false, sum: 0 },
       { title: 'a subject listed twice counts twice', limit: 150, subjects: ['size:git:lfs', 'size:git:lfs'], used: { 'size:git:lfs': 80 }, stands: false, sum: 160 },
-      { title: 'several subjects are summed', limit: 1024, subjects: ['size:assets:attachments:releases', 'size:git:lfs', 'size:assets:packages:all'], used: { 'size:assets:attachments:releases': 512, 'size:assets:packages:all': 256, 'size:git:lfs': 16 }, stands: true, sum: 784 },
-      { title: 'aliases are evaluated by their canonical meaning (sizeall = size:git:all)', limit: 100, subjects: ['sizeall'], used: { 'size:repos:private': 60, 'size:git:lfs': 50 }, stands: false, sum: 110 },
+      {
+        title: 'several subjects are summed',
+        limit: 1024,
+        subjects: ['size:assets:attachments:releases', 'size:git:lfs', 'size:assets:packages:all'],
+        used: { 'size:assets:attachments:releases': 512, 'size:assets:packages:all': 256, 'size:git:lfs': 16 },
+        stands: true,
+        sum: 784,
+      },
+      {
+        title: 'aliases are evaluated by their canonical meaning (sizeall = size:git:all)',
+        limit: 100,
+        subjects: ['sizeall'],
+        used: { 'size:repos:private': 60, 'size:git:lfs': 50 },
+        stands: false,
+        sum: 110,
+      },
       { title: 'sizelfs = size:git:lfs', limit: 100, subjects: ['sizelfs'], used: { 'size:repos:private': 60, 'size:git:lfs': 50 }, stands: true, sum: 50 },
-      { title: 'size:all counts git and assets once each', limit: 1000, subjects: ['size:all'], used: { 'size:repos:public': 100, 'size:repos:private': 200, 'size:git:lfs': 300, 'size:assets:artifacts': 399 }, stands: true, sum: 999 },
-      { title: 'size:all at the limit does not stand', limit: 999, subjects: ['size:all'], used: { 'size:repos:public': 100, 'size:repos:private': 200, 'size:git:lfs': 300, 'size:assets:artifacts': 399 }, stands: false, sum: 999 },
+      {
+        title: 'size:all counts git and assets once each',
+        limit: 1000,
+        subjects: ['size:all'],
+        used: { 'size:repos:public': 100, 'size:repos:private': 200, 'size:git:lfs': 300, 'size:assets:artifacts': 399 },
+        stands: true,
+        sum: 999,
+      },
+      {
+        title: 'size:all at the limit does not stand',
+        limit: 999,
+        subjects: ['size:all'],
+        used: { 'size:repos:public': 100, 'size:repos:private': 200, 'size:git:lfs': 300, 'size:assets:artifacts': 399 },
+        stands: false,
+        sum: 999,
+      },
       { title: 'the wiki measures nothing (size:wiki = size:assets:wiki)', limit: 1, subjects: ['size:wiki'], used: { 'size:repos:public': 500 }, stands: true, sum: 0 },
       { title: 'none measures nothing', limit: 1, subjects: ['none'], used: { 'size:repos:public': 500 }, stands: true, sum: 0 },
     ];
@@ -70,22 +98,44 @@ describe('quota engine', () => {
       assert.equal(verdict.stands, true);
     });
     it('a group list stands when any one of its groups stands', () => {
-      const index = new QuotaIndex(model({
-        rules: [{ name: 'deny', limit: 0, subjects: ['size:all'] }, { name: 'unlimited', limit: -1, subjects: ['size:all'] }],
-        groups: [{ name: 'x', rules: ['deny'] }, { name: 'y', rules: ['unlimited'] }],
-        assignments: { u: ['x', 'y'] },
-      }));
+      const index = new QuotaIndex(
+        model({
+          rules: [
+            { name: 'deny', limit: 0, subjects: ['size:all'] },
+            { name: 'unlimited', limit: -1, subjects: ['size:all'] },
+          ],
+          groups: [
+            { name: 'x', rules: ['deny'] },
+            { name: 'y', rules: ['unlimited'] },
+          ],
+          assignments: { u: ['x', 'y'] },
+        }),
+      );
       const verdict = evaluateAccount(index, 'u', usage({ 'size:repos:public': 2048 }));
-      assert.deepEqual(verdict.groups.map((g) => [g.name, g.stands]), [['x', false], ['y', true]]);
+      assert.deepEqual(
+        verdict.groups.map((g) => [g.name, g.stands]),
+        [
+          ['x', false],
+          ['y', true],
+        ],
+      );
       assert.equal(verdict.stands, true);
       assert.equal(verdict.checks['size:all'], true);
     });
     it('a group list where no group stands does not stand', () => {
-      const index = new QuotaIndex(model({
-        rules: [{ name: 'zero', limit: 0, subjects: ['size:all'] }, { name: 'k', limit: 1024, subjects: ['size:all'] }],
-        groups: [{ name: 'x', rules: ['zero'] }, { name: 'y', rules: ['k'] }],
-        assignments: { u: ['x', 'y'] },
-      }));
+      const index = new QuotaIndex(
+        model({
+          rules: [
+            { name: 'zero', limit: 0, subjects: ['size:all'] },
+            { name: 'k', limit: 1024, subjects: ['size:all'] },
+          ],
+          groups: [
+            { name: 'x', rules: ['zero'] },
+            { name: 'y', rules: ['k'] },
+          ],
+          assignments: { u: ['x', 'y'] },
+        }),
+      );
       const verdict = evaluateAccount(index, 'u', usage({ 'size:repos:public': 2048 }));
       assert.equal(verdict.stands, false);
       assert.equal(verdict.checks['size:all'], false);
@@ -98,34 +148,47 @@ describe('quota engine', () => {
         { name: 'small', limit: 10, subjects: ['size:all'] },
         { name: 'big', limit: 1000, subjects: ['size:all'] },
       ],
-      groups: [{ name: 'free', rules: ['small'] }, { name: 'pro', rules: ['big'] }],
+      groups: [
+        { name: 'free', rules: ['small'] },
+        { name: 'pro', rules: ['big'] },
+      ],
     };
     it('is its assigned groups, and then the defaults are never consulted', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['pro'], assignments: { carol: ['free'] } }));
       const verdict = evaluateAccount(index, 'carol', usage({ 'size:repos:public': 100 }));
-      assert.deepEqual(verdict.groups.map((g) => g.name), ['free']);
+      assert.deepEqual(
+        verdict.groups.map((g) => g.name),
+        ['free'],
+      );
       assert.equal(verdict.checks['size:all'], false);
     });
     it('falls back to the default groups when nothing is assigned', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['pro'] }));
       const verdict = evaluateAccount(index, 'dave', usage({ 'size:repos:public': 100 }));
-      assert.deepEqual(verdict.groups.map((g) => g.name), ['pro']);
+      assert.deepEqual(
+        verdict.groups.map((g) => g.name),
+        ['pro'],
+      );
       assert.equal(verdict.checks['size:all'], true);
     });
     it('an empty assignment falls back to the defaults', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['free'], assignments: { dave: [] } }));
-      assert.deepEqual(evaluateAccount(index, 'dave', zeroUsage()).groups.map((g) => g.name), ['free']);
+      assert.deepEqual(
+        evaluateAccount(index, 'dave', zeroUsage()).groups.map((g) => g.name),
+        ['free'],
+      );
     });
     it('uses only the default groups that exist', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['missing', 'free'] }));
-      assert.deepEqual(evaluateAccount(index, 'dave', zeroUsage()).groups.map((g) => g.name), ['free']);
+      assert.deepEqual(
+        evaluateAccount(index, 'dave', zeroUsage()).groups.map((g) => g.name),
+        ['free'],
+      );
     });
     it('uses the built-in defaultTotal group when no default group exists', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['missing'], defaultTotal: 50 }));
       const verdict = evaluateAccount(index, 'dave', usage({ 'size:assets:artifacts': 60 }));
-      assert.deepEqual(verdict.groups, [
-        { name: BUILTIN_GROUP_NAME, builtin: true, stands: false, rules: [{ name: BUILTIN_GROUP_NAME, used: 60, limit: 50, stands: false }] },
-      ]);
+      assert.deepEqual(verdict.groups, [{ name: BUILTIN_GROUP_NAME, builtin: true, stands: false, rules: [{ name: BUILTIN_GROUP_NAME, used: 60, limit: 50, stands: false }] }]);
       // The built-in rule lists size:all, an ancestor of every tracked subject.
       assert.equal(verdict.checks['size:repos:public'], false);
       // Forgejo 13+ (`rule.go` subjectToParent) walks the wiki up to size:assets:all and size:all too.
@@ -140,7 +203,10 @@ describe('quota engine', () => {
     });
     it('assignments to groups that do not exist are ignored', () => {
       const index = new QuotaIndex(model({ ...base, defaultGroups: ['pro'], assignments: { eve: ['ghost'] } }));
-      assert.deepEqual(evaluateAccount(index, 'eve', zeroUsage()).groups.map((g) => g.name), ['pro']);
+      assert.deepEqual(
+        evaluateAccount(index, 'eve', zeroUsage()).groups.map((g) => g.name),
+        ['pro'],
+      );
     });
   });
 
@@ -189,11 +255,19 @@ describe('quota engine', () => {
       assert.equal(checkSubject(both, 'u', 'size:repos:public', usage({ 'size:repos:public': 200 })), false, 'the size:all rule applies and fails');
     });
     it('one allowing group in the list is enough', () => {
-      const index = new QuotaIndex(model({
-        rules: [{ name: 'lfs', limit: 10, subjects: ['size:git:lfs'] }, { name: 'repos', limit: 10, subjects: ['size:repos:all'] }],
-        groups: [{ name: 'a', rules: ['lfs'] }, { name: 'b', rules: ['repos'] }],
-        assignments: { u: ['a', 'b'] },
-      }));
+      const index = new QuotaIndex(
+        model({
+          rules: [
+            { name: 'lfs', limit: 10, subjects: ['size:git:lfs'] },
+            { name: 'repos', limit: 10, subjects: ['size:repos:all'] },
+          ],
+          groups: [
+            { name: 'a', rules: ['lfs'] },
+            { name: 'b', rules: ['repos'] },
+          ],
+          assignments: { u: ['a', 'b'] },
+        }),
+      );
       assert.equal(checkSubject(index, 'u', 'size:repos:public', usage({ 'size:repos:public': 5 })), true);
     });
   });

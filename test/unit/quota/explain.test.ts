@@ -59,10 +59,7 @@ describe('verdicts in words (explainSubject)', () => {
     const usage = { ...zeroUsage(), 'size:git:lfs': 60 * MiB, 'size:repos:public': 2000 * MiB };
     const explained = explainSubject(index, 'carol', 'size:git:lfs', usage);
     assert.equal(explained.allowed, false);
-    assert.equal(
-      explained.sentence,
-      'rule lfs-50m of group free fails (60 MiB of 50 MiB); rule all-1g of group pro fails (2.01 GiB of 1 GiB), so Forgejo refuses size:git:lfs',
-    );
+    assert.equal(explained.sentence, 'rule lfs-50m of group free fails (60 MiB of 50 MiB); rule all-1g of group pro fails (2.01 GiB of 1 GiB), so Forgejo refuses size:git:lfs');
   });
 
   it('says the wiki is not measured, yet Forgejo still asks the rules covering it', () => {
@@ -83,8 +80,7 @@ describe('verdicts in words follow the Forgejo version', () => {
     { name: 'lfs-unlimited', limit: -1, subjects: ['size:git:lfs'] },
     { name: 'repos-1k', limit: 1024, subjects: ['size:repos:all'] },
   ];
-  const build = (version: string, groupRules: string[]) =>
-    new QuotaIndex(model({ rules, groups: [{ name: 'g', rules: groupRules }], assignments: { u: ['g'] } }), profile(version));
+  const build = (version: string, groupRules: string[]) => new QuotaIndex(model({ rules, groups: [{ name: 'g', rules: groupRules }], assignments: { u: ['g'] } }), profile(version));
 
   it('before 13.0 a -1 rule covers every subject, and the explanation says so', () => {
     const gen1 = explainSubject(build('11.0.3', ['lfs-unlimited']), 'u', 'size:assets:artifacts', zeroUsage());
@@ -108,7 +104,8 @@ describe('verdicts in words follow the Forgejo version', () => {
 
   it('names whose quota an upload is checked against where that differs from the newest Forgejo', () => {
     const packages = { name: 'packages', limit: 1024, subjects: ['size:assets:packages:all'] };
-    const index = (version: string) => new QuotaIndex(model({ rules: [packages, ...rules], groups: [{ name: 'g', rules: ['packages', 'lfs-unlimited'] }], assignments: { u: ['g'] } }), profile(version));
+    const index = (version: string) =>
+      new QuotaIndex(model({ rules: [packages, ...rules], groups: [{ name: 'g', rules: ['packages', 'lfs-unlimited'] }], assignments: { u: ['g'] } }), profile(version));
     assert.match(explainSubject(index('14.0.3'), 'u', 'size:assets:packages:all', zeroUsage()).sentence, /before 14\.0\.4 Forgejo checks a package upload against the uploader's quota/);
     assert.doesNotMatch(explainSubject(index('14.0.4'), 'u', 'size:assets:packages:all', zeroUsage()).sentence, /uploader/);
     assert.match(explainSubject(index('15.0.2'), 'u', 'size:git:lfs', zeroUsage()).sentence, /before 15\.0\.3 Forgejo checks an LFS upload against the pusher's quota/);

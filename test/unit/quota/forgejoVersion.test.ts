@@ -1,6 +1,15 @@
 /** Forgejo version strings as servers report them, and the profile each one gets (reference/forgejo-versions.md §1.2). */
 import { strict as assert } from 'node:assert';
-import { DEFAULT_FORGEJO_PROFILE, describeResolvedProfile, forgejoProfile, parseForgejoVersion, reportedVersion, resolveForgejoProfile, rulesLabel, type ForgejoProfile } from '../../../shared/quota/forgejoVersion';
+import {
+  DEFAULT_FORGEJO_PROFILE,
+  describeResolvedProfile,
+  forgejoProfile,
+  parseForgejoVersion,
+  reportedVersion,
+  resolveForgejoProfile,
+  rulesLabel,
+  type ForgejoProfile,
+} from '../../../shared/quota/forgejoVersion';
 
 function profileOf(version: string): ForgejoProfile {
   const result = forgejoProfile(version);
@@ -86,7 +95,10 @@ describe('where the version in force comes from', () => {
       describeResolvedProfile(resolved),
       "Forgejo 15.0 rules (no version given: the default 15.0.9, the supported LTS line; the connected server's version ignored: 1.22.3 is a Gitea version: Gitea has no quota API (Forgejo added it in 9.0))",
     );
-    const fromFile = resolveForgejoProfile([{ source: 'file', version: '11.0.3' }, { source: 'server', version: '15.0.0' }]);
+    const fromFile = resolveForgejoProfile([
+      { source: 'file', version: '11.0.3' },
+      { source: 'server', version: '15.0.0' },
+    ]);
     assert.deepEqual([fromFile.source, fromFile.profile.generation], ['file', 1]);
   });
 });

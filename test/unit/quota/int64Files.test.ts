@@ -36,9 +36,18 @@ describe('int64 limits in quota files', () => {
   it('the model holds the exact limits and the file has no diagnostics', () => {
     const analysis = analyzeQuotaConfig(text);
     assert.deepEqual(analysis.diagnostics, []);
-    assert.deepEqual(analysis.model.rules.map((r) => r.limit), [INT64_MAX, 2n ** 60n]);
+    assert.deepEqual(
+      analysis.model.rules.map((r) => r.limit),
+      [INT64_MAX, 2n ** 60n],
+    );
     const report = buildEvaluationReport(analysis);
-    assert.deepEqual(report.accounts[0].groups[0].rules.map((r) => [r.limit, r.stands]), [[INT64_MAX, true], [2n ** 60n, true]]);
+    assert.deepEqual(
+      report.accounts[0].groups[0].rules.map((r) => [r.limit, r.stands]),
+      [
+        [INT64_MAX, true],
+        [2n ** 60n, true],
+      ],
+    );
   });
 
   it('a limit beyond int64 is an invalid-size error', () => {
@@ -50,6 +59,9 @@ describe('int64 limits in quota files', () => {
 
   it('the summary Push reads crosses plain JSON with every digit', () => {
     const wire = JSON.parse(JSON.stringify(quotaFileSummaryForWire(analyzeQuotaConfig(text))));
-    assert.deepEqual(quotaFileSummaryFromWire(wire).model.rules.map((r) => r.limit), [INT64_MAX, 2n ** 60n]);
+    assert.deepEqual(
+      quotaFileSummaryFromWire(wire).model.rules.map((r) => r.limit),
+      [INT64_MAX, 2n ** 60n],
+    );
   });
 });

@@ -91,13 +91,12 @@ describe('subjects', () => {
 });
 
 describe('usage sums are exact and wrap like Go int64', () => {
-  const repos = (count: number, size: number) =>
-    Array.from({ length: count }, (_, i) => ({ owner: 'big', name: `r${i}`, private: false, gitSize: size, lfsSize: 0 }));
+  const repos = (count: number, size: number) => Array.from({ length: count }, (_, i) => ({ owner: 'big', name: `r${i}`, private: false, gitSize: size, lfsSize: 0 }));
   it('past 2^53 the sum is an exact bigint', () => {
     const usage = computeUsage({ ...emptyInstanceContent(), repos: repos(3, 2 ** 52 + 1) }).get('big')!;
     assert.equal(usage['size:repos:public'], 3n * (2n ** 52n + 1n));
   });
-  it('past 2^63 it wraps to a negative number, as Forgejo\'s int64 sums do', () => {
+  it("past 2^63 it wraps to a negative number, as Forgejo's int64 sums do", () => {
     const usage = computeUsage({ ...emptyInstanceContent(), repos: repos(1025, 2 ** 53) }).get('big')!;
     assert.equal(usage['size:repos:public'], BigInt.asIntN(64, 1025n * 2n ** 53n));
     assert.ok((usage['size:repos:public'] as bigint) < 0n);
