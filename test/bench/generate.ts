@@ -5,18 +5,7 @@
  * 1–10 KB blobs, secrets and resource references. Same seed, same bytes.
  */
 import { createHash } from 'node:crypto';
-
-/** mulberry32: small, fast, deterministic. */
-export function random(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+import { mulberry32 } from '../helpers/prng';
 
 export interface GenerateOptions {
   resources: number;
@@ -29,7 +18,7 @@ const SIG = '4dabf18193072939515e22adb298388d';
 const TYPES = ['aws:s3/bucket:Bucket', 'aws:ec2/instance:Instance', 'aws:iam/role:Role', 'kubernetes:core/v1:ConfigMap', 'aws:lambda/function:Function'];
 
 export function generateState(options: GenerateOptions): string {
-  const rand = random(options.seed ?? 42);
+  const rand = mulberry32(options.seed ?? 42);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
   const stack = 'dev';
   const project = 'bench';

@@ -9,21 +9,10 @@
  * Deterministic: the same seed and count give the same mutants.
  */
 import { createHash } from 'node:crypto';
+import { mulberry32 } from '../helpers/prng';
 
 type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => typeof value === 'object' && value !== null && !Array.isArray(value);
-
-/** mulberry32: small, fast and good enough for choosing mutations. */
-export function prng(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Mutant {
   /** `<base>#<index>`: where it came from. */
@@ -103,7 +92,7 @@ const magicOf = (version: string): string => createHash('sha256').update(version
 type Mutation = (doc: Json, random: () => number) => string | undefined;
 
 export function mutate(base: Base, seed: number, index: number): Mutant {
-  const random = prng(seed * 1_000_003 + index);
+  const random = mulberry32(seed * 1_000_003 + index);
   const pick = <T>(items: T[]): T => items[Math.floor(random() * items.length)];
   const doc = JSON.parse(base.text) as Json;
   const deployment = deploymentOf(doc);

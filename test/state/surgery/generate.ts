@@ -5,23 +5,12 @@
  * secrets under a passphrase secrets provider whose passphrase is "test". Every document passes
  * Pulumi's integrity check; `breakOrder` derives ones that need `state repair`.
  */
+import { mulberry32 } from '../../helpers/prng';
 
 /** The passphrase provider state for the passphrase "test" (PBKDF2-SHA256, 1e6 rounds, AES-256-GCM of "pulumi"). */
 export const TEST_SECRETS_PROVIDERS = { type: 'passphrase', state: { salt: 'v1:cXVvdGFzdDg=:v1:cXVvdGEtc3RhdGUh:B1L8P7IhaDolGKTIDpQdrkj7q2iW6Q==' } };
 export const SECRET_SIG = '1b47061264138c4ac30d75fd1eb44270';
 export const SIG_KEY = '4dabf18193072939515e22adb298388d';
-
-/** mulberry32: small, fast, good enough for choosing test cases. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface Random {
   next(): number;
@@ -32,7 +21,7 @@ export interface Random {
 }
 
 export function random(seed: number): Random {
-  const next = prng(seed);
+  const next = mulberry32(seed);
   const int = (n: number) => Math.floor(next() * n);
   return {
     next,
