@@ -6,50 +6,14 @@
  * does not declare are ignored (it drops them), and object member order never matters.
  */
 import { SECRET_SIG, SIG_KEY } from './generate';
+import { RESOURCE_FIELD_ORDER } from '../../../shared/state/surgery/document';
 
 type Rec = Record<string, unknown>;
 
 const isObject = (v: unknown): v is Rec => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** ResourceV3's members and whether Go writes their zero value (only `urn`, `custom` and `type` are not `omitempty`). */
-const RESOURCE_FIELDS = new Set([
-  'urn',
-  'custom',
-  'delete',
-  'id',
-  'type',
-  'inputs',
-  'outputs',
-  'parent',
-  'protect',
-  'taint',
-  'external',
-  'dependencies',
-  'initErrors',
-  'provider',
-  'propertyDependencies',
-  'pendingReplacement',
-  'additionalSecretOutputs',
-  'aliases',
-  'customTimeouts',
-  'importID',
-  'retainOnDelete',
-  'deletedWith',
-  'replaceWith',
-  'created',
-  'modified',
-  'sourcePosition',
-  'stackTrace',
-  'ignoreChanges',
-  'hideDiff',
-  'replaceOnChanges',
-  'replacementTrigger',
-  'refreshBeforeUpdate',
-  'viewOf',
-  'resourceHooks',
-  'extensionRef',
-  'snippetID',
-]);
+const RESOURCE_FIELDS = new Set<string>(RESOURCE_FIELD_ORDER);
 
 function isZero(value: unknown): boolean {
   return value === undefined || value === null || value === false || value === '' || (Array.isArray(value) && value.length === 0) || (isObject(value) && Object.keys(value).length === 0);
