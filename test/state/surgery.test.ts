@@ -7,27 +7,9 @@ import { clearPending, moveResources, removeResources, renameResource, repairSta
 import { applyEditsOnce } from '../../shared/state/surgery/text';
 import { buildCases, runOurs } from './surgery/cases';
 import { TEST_SECRETS_PROVIDERS } from './surgery/generate';
+import { A, B, CHILD, COMP, PROV, PROV_REF, ROOT, sampleRecords, U, type Rec } from './surgery/sample';
 
-type Rec = Record<string, unknown>;
-const U = (type: string, name: string, stack = 's', project = 'p') => `urn:pulumi:${stack}::${project}::${type}::${name}`;
-const ROOT = U('pulumi:pulumi:Stack', 'p-s');
-const PROV = U('pulumi:providers:aws', 'default');
-const PROV_REF = `${PROV}::prov-1`;
-const COMP = U('my:Comp', 'comp');
-const CHILD = U('my:Comp$aws:s3:Bucket', 'child');
-const A = U('aws:s3:Bucket', 'a');
-const B = U('aws:s3:Bucket', 'b');
-
-function records(): Rec[] {
-  return [
-    { urn: ROOT, custom: false, type: 'pulumi:pulumi:Stack' },
-    { urn: PROV, custom: true, id: 'prov-1', type: 'pulumi:providers:aws' },
-    { urn: COMP, custom: false, type: 'my:Comp', parent: ROOT },
-    { urn: CHILD, custom: true, id: 'c1', type: 'aws:s3:Bucket', parent: COMP, provider: PROV_REF },
-    { urn: A, custom: true, id: 'a1', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, dependencies: [CHILD] },
-    { urn: B, custom: true, id: 'b1', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, dependencies: [A], propertyDependencies: { x: [A] } },
-  ];
-}
+const records = sampleRecords;
 
 function exportText(resources: Rec[], extra: Rec = {}, indent = 4): string {
   return `${JSON.stringify({ version: 3, ...extra, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, resources } }, null, indent)}\n`;

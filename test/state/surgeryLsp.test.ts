@@ -10,26 +10,13 @@ import type { AnnotatedTextEdit, CodeAction, CodeLens, Command, Hover, TextDocum
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
 import { runSurgery } from '../../shared/state/services/surgery';
 import { LspTestClient, positionAt } from '../lsp/client';
+import { A, B, CHILD, COMP, PROV_REF, ROOT, sampleRecords, U, type Rec } from './surgery/sample';
 
-type Rec = Record<string, unknown>;
-const U = (type: string, name: string, stack = 's', project = 'p') => `urn:pulumi:${stack}::${project}::${type}::${name}`;
-const ROOT = U('pulumi:pulumi:Stack', 'p-s');
-const PROV = U('pulumi:providers:aws', 'default');
-const PROV_REF = `${PROV}::prov-1`;
-const COMP = U('my:Comp', 'comp');
-const CHILD = U('my:Comp$aws:s3:Bucket', 'child');
-const A = U('aws:s3:Bucket', 'a');
-const B = U('aws:s3:Bucket', 'b');
 const OLD = U('aws:s3:Bucket', 'old');
 
 function records(): Rec[] {
   return [
-    { urn: ROOT, custom: false, type: 'pulumi:pulumi:Stack' },
-    { urn: PROV, custom: true, id: 'prov-1', type: 'pulumi:providers:aws' },
-    { urn: COMP, custom: false, type: 'my:Comp', parent: ROOT },
-    { urn: CHILD, custom: true, id: 'c1', type: 'aws:s3:Bucket', parent: COMP, provider: PROV_REF },
-    { urn: A, custom: true, id: 'a1', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, dependencies: [CHILD] },
-    { urn: B, custom: true, id: 'b1', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, dependencies: [A], propertyDependencies: { x: [A] } },
+    ...sampleRecords(),
     { urn: OLD, custom: true, id: 'o1', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, protect: true },
     { urn: OLD, custom: true, id: 'o0', type: 'aws:s3:Bucket', parent: ROOT, provider: PROV_REF, delete: true },
   ];
