@@ -39,7 +39,7 @@ export class ServerWorkspace implements ModeContext {
   private live: LiveUsageParams | null = null;
   private groups: LiveGroupsParams | null = null;
   private readonly kindCache = new Map<string, { version: number; kind: DocumentKind | undefined }>();
-  /** What was last published for each open document, so quick-fix requests can tell stale diagnostics. */
+  /** What was published for each open document's current version, so quick-fix requests can tell stale diagnostics. */
   private readonly published = new Map<string, { version: number; keys: Set<string> }>();
   readonly modes = new Map<DocumentKind, LanguageMode>();
 
@@ -156,8 +156,16 @@ export class ServerWorkspace implements ModeContext {
     return mode ? { document, mode } : undefined;
   }
 
+  /**
+   * Remembers what was published. A version can be published more than once (a settings change, a
+   * project config read through the client): the client may still ask with the earlier set, whose
+   * fixes fit the same text, so every set published for the current version counts.
+   */
   recordPublished(uri: string, version: number, diagnostics: readonly LspDiagnostic[]): void {
-    this.published.set(uri, { version, keys: new Set(diagnostics.map(diagnosticKey)) });
+    const previous = this.published.get(uri);
+    const keys = previous?.version === version ? previous.keys : new Set<string>();
+    for (const diagnostic of diagnostics) keys.add(diagnosticKey(diagnostic));
+    this.published.set(uri, { version, keys });
   }
 
   /**

@@ -16,14 +16,14 @@ export interface Range {
   end: Position;
 }
 
-export interface RelatedInformation {
+interface RelatedInformation {
   /** Absent means "the same document". */
   uri?: string;
   range: Range;
   message: string;
 }
 
-export type DiagnosticTag = 'unnecessary' | 'deprecated';
+type DiagnosticTag = 'unnecessary' | 'deprecated';
 
 export interface Diagnostic {
   /** Stable code from the file kind's registry (shared/<kind>/codes.ts). */
@@ -41,6 +41,30 @@ export interface Diagnostic {
 export interface Span {
   offset: number;
   length: number;
+}
+
+/**
+ * What a rule reports before it is placed in the text: a code, a message, where (`at`: a span of
+ * the text, or for state files a JSON anchor the analysis resolves to text in one locator pass),
+ * related places, tags and the quick fixes' payload. Severity is not the rule's to choose: it is
+ * the code's default in its kind's registry, after the user's overrides.
+ */
+export interface Finding<At = Span, Code extends string = string> {
+  code: Code;
+  message: string;
+  at: At;
+  related?: Array<{ at: At; message: string }>;
+  tags?: DiagnosticTag[];
+  data?: Record<string, unknown>;
+}
+
+/** Places a finding in the text: its locations become ranges, and the severity is the registry's. */
+export function placeFinding<At>(finding: Finding<At>, severity: Severity, rangeOf: (at: At) => Range): Diagnostic {
+  const diagnostic: Diagnostic = { code: finding.code, severity, message: finding.message, range: rangeOf(finding.at) };
+  if (finding.related?.length) diagnostic.relatedInformation = finding.related.map((related) => ({ range: rangeOf(related.at), message: related.message }));
+  if (finding.tags) diagnostic.tags = finding.tags;
+  if (finding.data) diagnostic.data = finding.data;
+  return diagnostic;
 }
 
 const SEVERITY_ORDER: Record<Severity, number> = { error: 0, warning: 1, information: 2, hint: 3 };

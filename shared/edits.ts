@@ -29,13 +29,30 @@ export interface FixRequest {
   data: Record<string, unknown>;
 }
 
-/** Applies non-overlapping edits (as a fix's edits are) to `text`. */
+/**
+ * Applies non-overlapping edits, all relative to `text` (as a fix's or an operation's edits are), in
+ * one pass: linear in the text plus the edits, where repeated slicing would make a remove of
+ * thousands of records quadratic. Insertions at one offset keep their order. Overlaps are a bug in
+ * whoever built the edits, so they throw rather than produce a mangled file.
+ */
 export function applyEdits(text: string, edits: readonly TextEdit[]): string {
-  let result = text;
-  for (const edit of [...edits].sort((a, b) => b.offset - a.offset)) {
-    result = result.slice(0, edit.offset) + edit.newText + result.slice(edit.offset + edit.length);
+  if (edits.length === 0) return text;
+  const sorted = edits.map((edit, order) => ({ edit, order })).sort((a, b) => a.edit.offset - b.edit.offset || a.edit.length - b.edit.length || a.order - b.order);
+  const parts: string[] = [];
+  let at = 0;
+  for (const { edit } of sorted) {
+    if (edit.offset < at) throw new Error(`overlapping edits at offset ${edit.offset}`);
+    parts.push(text.slice(at, edit.offset), edit.newText);
+    at = edit.offset + edit.length;
   }
-  return result;
+  parts.push(text.slice(at));
+  return parts.join('');
+}
+
+/** Applies edits one after another, each relative to the text the previous one left (as an editor's changes arrive). */
+export function applyEditsInSequence(text: string, edits: readonly TextEdit[]): string {
+  for (const edit of edits) text = applyEdits(text, [edit]);
+  return text;
 }
 
 /** Drops the fixes whose id an earlier fix already had. */

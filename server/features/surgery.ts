@@ -244,7 +244,7 @@ export function registerSurgery(workspace: ServerWorkspace, host: SurgeryHost): 
       const current = host.stateDocument(document);
       const definitions = current.navigation.allDefinitions();
       const resources: SurgeryResourcesResult['resources'] = [];
-      current.snapshot.document.resources.forEach((_, index) => {
+      current.snapshot.structure.resources.forEach((_, index) => {
         const target = targetOf(current, index);
         const definition = definitions.get(index);
         if (!target || !definition) return;

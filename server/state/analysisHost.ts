@@ -4,7 +4,7 @@
  * documents, whose analysis costs less than starting a worker.
  */
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import { applyEdits } from './editLog';
+import { applyEditsInSequence } from '../../shared/edits';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 
 const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, stateSchema: analysis.stateSchema });
@@ -37,7 +37,7 @@ export class AnalysisHost {
         let text = request.text;
         if (text === undefined) {
           if (!previous || !request.edits) return { id: request.id, resync: true };
-          text = applyEdits(previous.text, request.edits);
+          text = applyEditsInSequence(previous.text, request.edits);
         }
         if (text.length !== request.expectedLength) {
           this.documents.delete(request.uri);

@@ -5,13 +5,7 @@
  */
 import type { TextDocumentContentChangeEvent, TextDocumentsConfiguration } from 'vscode-languageserver';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-
-/** Replace text[offset, offset + length) with `text`. */
-export interface OffsetEdit {
-  offset: number;
-  length: number;
-  text: string;
-}
+import type { TextEdit } from '../../shared/edits';
 
 /**
  * Past this many edits since the last `take`, the log gives up and the whole text is sent:
@@ -21,7 +15,7 @@ const MAX_PENDING_EDITS = 512;
 
 export class EditLog implements TextDocumentsConfiguration<TextDocument> {
   /** Edits since the last `take`, or null when a change replaced the whole text. */
-  private readonly pending = new Map<string, OffsetEdit[] | null>();
+  private readonly pending = new Map<string, TextEdit[] | null>();
 
   create(uri: string, languageId: string, version: number, content: string): TextDocument {
     this.pending.set(uri, null);
@@ -33,7 +27,7 @@ export class EditLog implements TextDocumentsConfiguration<TextDocument> {
     for (const change of changes) {
       if ('range' in change) {
         const offset = document.offsetAt(change.range.start);
-        edits?.push({ offset, length: document.offsetAt(change.range.end) - offset, text: change.text });
+        edits?.push({ offset, length: document.offsetAt(change.range.end) - offset, newText: change.text });
       } else {
         edits = null;
       }
@@ -45,7 +39,7 @@ export class EditLog implements TextDocumentsConfiguration<TextDocument> {
   }
 
   /** The edits since the last call (null: send the whole text); starts a new log for `uri`. */
-  take(uri: string): OffsetEdit[] | null {
+  take(uri: string): TextEdit[] | null {
     const edits = this.pending.get(uri) ?? null;
     this.pending.set(uri, []);
     return edits;
@@ -54,10 +48,4 @@ export class EditLog implements TextDocumentsConfiguration<TextDocument> {
   forget(uri: string): void {
     this.pending.delete(uri);
   }
-}
-
-/** Applies edits recorded by `EditLog` (in order) to the text they were recorded against. */
-export function applyEdits(text: string, edits: OffsetEdit[]): string {
-  for (const edit of edits) text = text.slice(0, edit.offset) + edit.text + text.slice(edit.offset + edit.length);
-  return text;
 }

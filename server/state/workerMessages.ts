@@ -2,11 +2,11 @@
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
-import type { OffsetEdit } from './editLog';
+import type { TextEdit } from '../../shared/edits';
 
 export type WorkerRequest =
   /** An open document: its whole text, or the edits since the version the worker last saw. */
-  | { id: number; kind: 'document'; uri: string; text?: string; edits?: OffsetEdit[]; expectedLength: number; stateSchema: StateSchemaMode }
+  | { id: number; kind: 'document'; uri: string; text?: string; edits?: TextEdit[]; expectedLength: number; stateSchema: StateSchemaMode }
   /** A file the editor does not sync: the worker reads it itself (no 100 MB message). */
   | { id: number; kind: 'file'; path: string; stateSchema: StateSchemaMode }
   | { id?: undefined; kind: 'forget'; uri: string };

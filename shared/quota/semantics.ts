@@ -4,8 +4,8 @@
  * that reading. Works on whatever parsed, so a half-typed file still gets every check it can.
  */
 import type { Node } from 'jsonc-parser';
-import type { Diagnostic, Range, Span } from '../diagnostics';
-import { QUOTA_CODES, type QuotaCode } from './codes';
+import { placeFinding, type Diagnostic, type Range, type Span } from '../diagnostics';
+import { QUOTA_CODES } from './codes';
 import { quotaChecks } from './rules';
 import type { QuotaFinding } from './checks/finding';
 import { readQuotaDocument, type SemanticResult } from './reader';
@@ -14,15 +14,7 @@ export type { SemanticResult } from './reader';
 
 export function runSemanticChecks(root: Node, at: (span: Span) => Range, text?: string): { diagnostics: Diagnostic[]; result: SemanticResult } {
   const reading = readQuotaDocument(root, text);
-  const toDiagnostic = (finding: QuotaFinding): Diagnostic => ({
-    code: finding.code,
-    severity: QUOTA_CODES[finding.code as QuotaCode].severity,
-    message: finding.message,
-    range: at(finding.span),
-    ...(finding.related ? { relatedInformation: finding.related.map((r) => ({ range: at(r.span), message: r.message })) } : {}),
-    ...(finding.tags ? { tags: finding.tags } : {}),
-    ...(finding.data ? { data: finding.data } : {}),
-  });
+  const toDiagnostic = (finding: QuotaFinding): Diagnostic => placeFinding(finding, QUOTA_CODES[finding.code].severity, at);
   return {
     diagnostics: quotaChecks()
       .flatMap((check) => check(reading))

@@ -17,8 +17,8 @@ import { fieldSummaries } from './fields';
 import { integrityDiagnostics } from './integrity';
 import { loaderDiagnostics } from './loader';
 import { isWithin, type JsonPath } from './locate';
-import type { StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+import type { StateStructure } from './model';
+import type { StateFinding } from './findings';
 import { resolve } from './resolve';
 import { schemaDiagnostics } from './schemaDiagnostics';
 import { validateRecordAt, validateShape } from './schemas';
@@ -35,7 +35,7 @@ export interface StateAnalysis extends StateSnapshot {
   /** Final diagnostics, sorted with `compareDiagnostics`. */
   diagnostics: Diagnostic[];
   /** Schema diagnostics before location, carried to the next version; absent when incomplete. */
-  schemaFindings?: PendingDiagnostic[];
+  schemaFindings?: StateFinding[];
 }
 
 export function analyzeState(text: string, options: StateAnalysisOptions = {}): StateAnalysis {
@@ -50,8 +50,8 @@ export function reanalyzeState(previous: StateAnalysis, text: string, options: S
   const edit = previous.schemaFindings && editRecord(previous, text);
   if (!edit) return analyzeState(text, options);
   const { snapshot, index } = edit;
-  const resource = snapshot.document.resources[index];
-  const single: StateDocument = { ...snapshot.document, resources: [resource], pendingResources: [] };
+  const resource = snapshot.structure.resources[index];
+  const single: StateStructure = { ...snapshot.structure, resources: [resource], pendingResources: [] };
   const schema = [
     ...previous.schemaFindings!.filter((p) => !isWithin(p.at.path, resource.path)),
     ...schemaDiagnostics(validateRecordAt(resource.value, pathToPointer(resource.path), mode), single, mode),
@@ -60,15 +60,15 @@ export function reanalyzeState(previous: StateAnalysis, text: string, options: S
 }
 
 function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateAnalysis {
-  const { document } = snapshot;
-  const schema: PendingDiagnostic[] = [];
+  const { structure } = snapshot;
+  const schema: StateFinding[] = [];
   let complete = true;
-  if (document.shape === 'unknown') {
-    if (snapshot.parsedWith === 'json' || document.root !== undefined) schema.push(unknownShape(document.root));
+  if (structure.shape === 'unknown') {
+    if (snapshot.parsedWith === 'json' || structure.root !== undefined) schema.push(unknownShape(structure.root));
   } else {
     try {
-      const validator = document.legacyCheckpoint ? 'legacyCheckpoint' : document.shape;
-      schema.push(...schemaDiagnostics(validateShape(validator, document.root, mode), document, mode));
+      const validator = structure.legacyCheckpoint ? 'legacyCheckpoint' : structure.shape;
+      schema.push(...schemaDiagnostics(validateShape(validator, structure.root, mode), structure, mode));
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       complete = false;
@@ -79,17 +79,17 @@ function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateA
 }
 
 /** Adds the cross-resource checks and the syntax errors to the schema diagnostics, locates and sorts them. */
-function diagnose(snapshot: StateSnapshot, schema: PendingDiagnostic[], mode: StateSchemaMode): Diagnostic[] {
-  const { document, locator, lines, text } = snapshot;
+function diagnose(snapshot: StateSnapshot, schema: StateFinding[], mode: StateSchemaMode): Diagnostic[] {
+  const { structure, locator, lines, text } = snapshot;
   const pending =
-    document.shape === 'unknown'
+    structure.shape === 'unknown'
       ? schema
       : [
           ...schema,
-          ...(mode === 'pulumi' ? fieldSummaries(document) : []),
-          ...loaderDiagnostics(document, mode),
-          ...integrityDiagnostics(document, mode),
-          ...registeredChecks().flatMap((check) => check(document, mode)),
+          ...(mode === 'pulumi' ? fieldSummaries(structure) : []),
+          ...loaderDiagnostics(structure, mode),
+          ...integrityDiagnostics(structure, mode),
+          ...registeredChecks().flatMap((check) => check(structure, mode)),
         ];
   const diagnostics = resolve(pending, locator, lines, text, mode);
   for (const error of snapshot.syntax) diagnostics.push({ code: 'syntax', severity: defaultSeverity('syntax', mode), message: error.message, range: lines.rangeOf(error.span) });
@@ -100,7 +100,7 @@ function pathToPointer(path: JsonPath): string {
   return path.map((segment) => `/${String(segment).replace(/~/g, '~0').replace(/\//g, '~1')}`).join('');
 }
 
-function unknownShape(root: unknown): PendingDiagnostic {
+function unknownShape(root: unknown): StateFinding {
   const isObject = typeof root === 'object' && root !== null && !Array.isArray(root);
   return {
     code: 'schema',

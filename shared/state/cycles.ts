@@ -8,7 +8,7 @@
  * kept alive for the whole pass was a large share of the analysis's garbage collection.
  */
 import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from './model';
-import type { PendingDiagnostic } from './pending';
+import type { StateFinding } from './findings';
 import { parseProviderReference } from './urn';
 
 /** The copy of a urn an edge from `from` leads to, among `copies` (the urn's indices, in order). */
@@ -175,8 +175,8 @@ function cycleThrough(start: number, members: Set<number>, graph: DependencyGrap
   return [];
 }
 
-export function findCycles(resources: ResourceEntry[], graph: DependencyGraph): PendingDiagnostic[] {
-  const out: PendingDiagnostic[] = [];
+export function findCycles(resources: ResourceEntry[], graph: DependencyGraph): StateFinding[] {
+  const out: StateFinding[] = [];
   for (const component of components(graph)) {
     const start = component.reduce((a, b) => (a < b ? a : b));
     const steps = cycleThrough(start, new Set(component), graph);

@@ -7,8 +7,8 @@
  * so a field outside these lists is read as absent, never refused.
  */
 import type { JsonPath } from './locate';
-import { isObject, valueAt, type StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+import { isObject, valueAt, type StateStructure } from './model';
+import type { StateFinding } from './findings';
 
 /** The seed's version-3 record: the 19 properties of its schema. */
 export const SEED_RECORD_FIELDS: ReadonlySet<string> = new Set([
@@ -90,7 +90,7 @@ const own = Object.prototype.hasOwnProperty;
  * The `newer-engine-property` and `legacy-property` summaries of a document: each names its
  * fields with their counts and sits on the first occurrence. One pass over the records' keys.
  */
-export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
+export function fieldSummaries(structure: StateStructure): StateFinding[] {
   const newer: Tally = { counts: new Map() };
   const legacy: Tally = { counts: new Map() };
   // The path is built only for the first occurrence: most files carry these fields on every record.
@@ -100,15 +100,15 @@ export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
   };
   const visitWrapper = (containerPath: JsonPath | undefined, where: 'deployment' | 'checkpoint') => {
     if (!containerPath) return;
-    const container = valueAt(document.root, containerPath);
+    const container = valueAt(structure.root, containerPath);
     if (!isObject(container)) return;
     for (const field in container) {
       if (own.call(LEGACY_WRAPPER_FIELDS, field) && LEGACY_WRAPPER_FIELDS[field].where === where) count(legacy, field, containerPath);
     }
   };
-  visitWrapper(document.checkpointBodyPath, 'checkpoint');
-  visitWrapper(document.deploymentPath, 'deployment');
-  for (const list of [document.resources, document.pendingResources]) {
+  visitWrapper(structure.checkpointBodyPath, 'checkpoint');
+  visitWrapper(structure.deploymentPath, 'deployment');
+  for (const list of [structure.resources, structure.pendingResources]) {
     for (const resource of list) {
       const record = resource.value;
       if (!isObject(record)) continue;
@@ -118,7 +118,7 @@ export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
       }
     }
   }
-  const out: PendingDiagnostic[] = [];
+  const out: StateFinding[] = [];
   const listOf = (tally: Tally) => [...tally.counts].map(([field, n]) => `${field} (${n})`).join(', ');
   const fieldsOf = (tally: Tally) => Object.fromEntries(tally.counts);
   if (newer.first) {
@@ -141,16 +141,16 @@ export function fieldSummaries(document: StateDocument): PendingDiagnostic[] {
 }
 
 /** Every path of `field` in the document's records (or its wrapper, for version-1 members). */
-export function occurrencesOf(document: StateDocument, field: string): JsonPath[] {
+export function occurrencesOf(structure: StateStructure, field: string): JsonPath[] {
   const paths: JsonPath[] = [];
   const wrapper = own.call(LEGACY_WRAPPER_FIELDS, field) ? LEGACY_WRAPPER_FIELDS[field].where : undefined;
   if (wrapper) {
-    const containerPath = wrapper === 'checkpoint' ? document.checkpointBodyPath : document.deploymentPath;
-    const container = containerPath && valueAt(document.root, containerPath);
+    const containerPath = wrapper === 'checkpoint' ? structure.checkpointBodyPath : structure.deploymentPath;
+    const container = containerPath && valueAt(structure.root, containerPath);
     if (containerPath && isObject(container) && own.call(container, field)) paths.push([...containerPath, field]);
     return paths;
   }
-  for (const list of [document.resources, document.pendingResources]) {
+  for (const list of [structure.resources, structure.pendingResources]) {
     for (const resource of list) {
       if (isObject(resource.value) && own.call(resource.value, field)) paths.push([...resource.path, field]);
     }

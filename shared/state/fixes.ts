@@ -134,7 +134,7 @@ export function removeLegacyPropertyFixes(analysis: StateSnapshot, { data }: Fix
   const fixes: Fix[] = [];
   const fields = isObject(data.fields) ? Object.keys(data.fields) : [];
   for (const field of fields) {
-    const paths = occurrencesOf(analysis.document, field);
+    const paths = occurrencesOf(analysis.structure, field);
     const nodes = analysis.locator.locateAll(paths);
     const edits = paths
       .map((p) => nodes.get(pathKey(p)))
@@ -168,7 +168,7 @@ export function addSnippetUuidFix(analysis: StateSnapshot, { data }: FixRequest)
  * (a binary heap, O(E log V)). Resources on a cycle keep their relative order at the end.
  */
 export function dependencyOrder(analysis: StateSnapshot): number[] {
-  const resources = analysis.document.resources;
+  const resources = analysis.structure.resources;
   const byUrn = indexUrns(resources);
   const successors: number[][] = resources.map(() => []);
   const indegree = new Int32Array(resources.length);
@@ -201,12 +201,12 @@ export function dependencyOrder(analysis: StateSnapshot): number[] {
 }
 
 function reorderEdit(analysis: StateSnapshot): TextEdit | undefined {
-  const { document, text } = analysis;
-  if (!document.resourcesPath || document.resources.length < 2) return undefined;
+  const { structure, text } = analysis;
+  if (!structure.resourcesPath || structure.resources.length < 2) return undefined;
   const order = dependencyOrder(analysis);
   if (order.every((index, position) => index === position)) return undefined;
-  const located = analysis.locator.locateAll(document.resources.map((r) => r.path));
-  const spans = document.resources.map((r) => located.get(pathKey(r.path))?.value);
+  const located = analysis.locator.locateAll(structure.resources.map((r) => r.path));
+  const spans = structure.resources.map((r) => located.get(pathKey(r.path))?.value);
   if (spans.some((s) => !s)) return undefined;
   const first = spans[0]!;
   const last = spans[spans.length - 1]!;

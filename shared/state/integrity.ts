@@ -7,8 +7,8 @@
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { JsonPath } from './locate';
-import { aliasReferences, dependencyReferences, dependencyTargets, isObject, recordVersion, REFERENCE_KIND_LABEL, valueAt, type ReferenceSite, type ResourceEntry, type StateDocument } from './model';
-import { resourceAnchor, type Anchor, type PendingDiagnostic } from './pending';
+import { aliasReferences, dependencyReferences, dependencyTargets, isObject, recordVersion, REFERENCE_KIND_LABEL, valueAt, type ReferenceSite, type ResourceEntry, type StateStructure } from './model';
+import { resourceAnchor, type Anchor, type StateFinding } from './findings';
 import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from './urn';
 import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles';
 import type { StateSchemaMode } from './codes';
@@ -35,12 +35,12 @@ export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
  * A port of `Snapshot.VerifyIntegrity` (pulumi/pulumi pkg/resource/deploy/snapshot.go) that keeps
  * going after a violation, plus the product's additions (cycles, aliases, stacks, urn shape).
  */
-export function integrityDiagnostics(document: StateDocument, mode: StateSchemaMode = 'pulumi'): PendingDiagnostic[] {
-  const out: PendingDiagnostic[] = [];
-  checkManifest(document, mode, out);
-  const version = recordVersion(document, mode);
-  const resources = document.resources;
-  const isolated = document.shape === 'record';
+export function integrityDiagnostics(structure: StateStructure, mode: StateSchemaMode = 'pulumi'): StateFinding[] {
+  const out: StateFinding[] = [];
+  checkManifest(structure, mode, out);
+  const version = recordVersion(structure, mode);
+  const resources = structure.resources;
+  const isolated = structure.shape === 'record';
   const byUrn = indexUrns(resources);
   const providers = new Map<string, number>();
   // Each resource's own urn, parsed once; a reference to a urn of the file reuses its parse.
@@ -125,13 +125,13 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
   }
   graph.finish();
 
-  checkPendingRecords(document.pendingResources, out);
+  checkPendingRecords(structure.pendingResources, out);
   if (!isolated) {
     checkDuplicates(resources, byUrn, out);
     // Version-1 and -2 records have no aliases: the migration to version 3 never reads them.
     if (version === 3) checkAliases(resources, out);
     checkParentUrns(resources, parsedUrns, parentIndices, out);
-    checkStacks(document, parsedUrns, out);
+    checkStacks(structure, parsedUrns, out);
     out.push(...findCycles(resources, graph));
   }
   return out;
@@ -142,21 +142,21 @@ export function integrityDiagnostics(document: StateDocument, mode: StateSchemaM
  * In pulumi mode an absent manifest, version or magic reads as Go's zero value, the empty string
  * (`apitype.ManifestV1`), so a deployment without a manifest passes, as in Pulumi.
  */
-function checkManifest(document: StateDocument, mode: StateSchemaMode, out: PendingDiagnostic[]): void {
-  if (!document.deploymentPath) return;
-  const manifest = valueAt(document.root, [...document.deploymentPath, 'manifest']);
+function checkManifest(structure: StateStructure, mode: StateSchemaMode, out: StateFinding[]): void {
+  if (!structure.deploymentPath) return;
+  const manifest = valueAt(structure.root, [...structure.deploymentPath, 'manifest']);
   if (!isObject(manifest)) return;
   const version = typeof manifest.version === 'string' ? manifest.version : mode === 'pulumi' && manifest.version == null ? '' : undefined;
   const magic = typeof manifest.magic === 'string' ? manifest.magic : mode === 'pulumi' && manifest.magic == null ? '' : undefined;
   if (version === undefined || magic === undefined) return;
   const expected = magicOf(version);
   if (magic !== expected) {
-    const path = [...document.deploymentPath, 'manifest', typeof manifest.magic === 'string' ? 'magic' : 'version'];
+    const path = [...structure.deploymentPath, 'manifest', typeof manifest.magic === 'string' ? 'magic' : 'version'];
     out.push({
       code: 'magic-mismatch',
       message: `Manifest magic does not match the SHA-256 of version "${version}" (expected "${expected}")`,
       at: valueAnchor(path),
-      data: { path: [...document.deploymentPath, 'manifest', 'magic'], expected },
+      data: { path: [...structure.deploymentPath, 'manifest', 'magic'], expected },
     });
   }
 }
@@ -167,7 +167,7 @@ function definitionAnchor(resources: ResourceEntry[], index: number): Anchor {
 }
 
 /** `copies`: the indices of the resources named `site.target` (undefined when none). */
-function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: number[] | undefined, resources: ResourceEntry[], isolated: boolean, out: PendingDiagnostic[]): void {
+function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: number[] | undefined, resources: ResourceEntry[], isolated: boolean, out: StateFinding[]): void {
   const urn = resource.urn ?? `at index ${resource.index}`;
   // An earlier copy of the same urn (a live record before its `delete: true` copy) satisfies Pulumi's check.
   if (site.target === resource.urn && !(copies && copies[0] < resource.index)) {
@@ -212,7 +212,7 @@ function checkProviderReference(
   byUrn: Map<string, number[]>,
   resources: ResourceEntry[],
   isolated: boolean,
-  out: PendingDiagnostic[],
+  out: StateFinding[],
 ): void {
   const path = [...resource.path, 'provider'];
   const urn = resource.urn ?? `at index ${resource.index}`;
@@ -260,7 +260,7 @@ function providerIdOf(resource: ResourceEntry): string {
   return typeof id === 'string' && id !== '' ? id : UNKNOWN_ID;
 }
 
-function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]>, out: PendingDiagnostic[]): void {
+function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]>, out: StateFinding[]): void {
   for (const [urn, copies] of byUrn) {
     if (copies.length < 2 || urn === '') continue;
     const live = copies.filter((i) => !resources[i].deleted);
@@ -285,7 +285,7 @@ function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]
  * (`urn.Type()`, `QualifiedType()`), and those assert the "urn:pulumi:" prefix: Pulumi crashes on
  * anything else there. Elsewhere such a urn is only `invalid-urn` (Information).
  */
-function checkUrnsPulumiParses(resource: ResourceEntry, parentIndex: number, out: PendingDiagnostic[]): void {
+function checkUrnsPulumiParses(resource: ResourceEntry, parentIndex: number, out: StateFinding[]): void {
   if (parentIndex < 0 || parentIndex >= resource.index || !resource.urn) return;
   const record = resource.value as Record<string, unknown>;
   const parent = typeof record.parent === 'string' ? record.parent : '';
@@ -304,7 +304,7 @@ function checkUrnsPulumiParses(resource: ResourceEntry, parentIndex: number, out
  * (pkg/resource/stack/deployment.go `DeserializeOperation`), so its urn, type and id are checked alike;
  * the integrity checks that follow never look at it.
  */
-function checkPendingRecords(pending: ResourceEntry[], out: PendingDiagnostic[]): void {
+function checkPendingRecords(pending: ResourceEntry[], out: StateFinding[]): void {
   for (const resource of pending) {
     const record = resource.value;
     if (!isObject(record)) continue;
@@ -336,7 +336,7 @@ function checkPendingRecords(pending: ResourceEntry[], out: PendingDiagnostic[])
   }
 }
 
-function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): void {
+function checkAliases(resources: ResourceEntry[], out: StateFinding[]): void {
   const owners = new Map<string, ReferenceSite>();
   for (const resource of resources) {
     for (const site of aliasReferences(resource)) {
@@ -359,7 +359,7 @@ function checkAliases(resources: ResourceEntry[], out: PendingDiagnostic[]): voi
   }
 }
 
-function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn | undefined>, parentIndices: Int32Array, out: PendingDiagnostic[]): void {
+function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn | undefined>, parentIndices: Int32Array, out: StateFinding[]): void {
   for (const resource of resources) {
     const record = resource.value;
     const parentIndex = parentIndices[resource.index];
@@ -401,11 +401,11 @@ function checkpointStackName(stack: string): string {
   return slash === -1 ? stack : stack.slice(slash + 1);
 }
 
-function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | undefined>, out: PendingDiagnostic[]): void {
-  let stack = document.checkpointStack ? checkpointStackName(document.checkpointStack) : undefined;
+function checkStacks(structure: StateStructure, parsedUrns: Array<ParsedUrn | undefined>, out: StateFinding[]): void {
+  let stack = structure.checkpointStack ? checkpointStackName(structure.checkpointStack) : undefined;
   let source = 'the checkpoint';
   if (!stack) {
-    const root = document.resources.find((r) => r.type === ROOT_STACK_TYPE && parsedUrns[r.index]);
+    const root = structure.resources.find((r) => r.type === ROOT_STACK_TYPE && parsedUrns[r.index]);
     if (root) {
       stack = parsedUrns[root.index]!.stack;
       source = 'the pulumi:pulumi:Stack resource';
@@ -413,7 +413,7 @@ function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | unde
   }
   if (!stack) {
     const counts = new Map<string, number>();
-    for (const r of document.resources) {
+    for (const r of structure.resources) {
       const parsed = parsedUrns[r.index];
       if (parsed) counts.set(parsed.stack, (counts.get(parsed.stack) ?? 0) + 1);
     }
@@ -422,7 +422,7 @@ function checkStacks(document: StateDocument, parsedUrns: Array<ParsedUrn | unde
     source = 'most urns';
   }
   if (!stack) return;
-  for (const resource of document.resources) {
+  for (const resource of structure.resources) {
     const parsed = parsedUrns[resource.index];
     if (parsed && parsed.stack !== stack) {
       out.push({

@@ -4,8 +4,8 @@
  * (repository pulumi/pulumi).
  */
 import type { StateSchemaMode } from './codes';
-import { isObject, recordVersion, valueAt, type StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+import { isObject, recordVersion, valueAt, type StateStructure } from './model';
+import type { StateFinding } from './findings';
 
 /**
  * `supportedFeatures` in pkg/resource/stack/deployment.go: the feature names a version-4
@@ -13,19 +13,19 @@ import type { PendingDiagnostic } from './pending';
  */
 const SUPPORTED_FEATURES: ReadonlySet<string> = new Set(['refreshBeforeUpdate', 'views', 'hooks', 'taint', 'replaceWith', 'snippets-prototype', 'extensionParameterization', 'byteString']);
 
-export function loaderDiagnostics(document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
-  const out: PendingDiagnostic[] = [];
-  checkVersion(document, mode, out);
-  if (mode === 'pulumi') checkFeatures(document, out);
+export function loaderDiagnostics(structure: StateStructure, mode: StateSchemaMode): StateFinding[] {
+  const out: StateFinding[] = [];
+  checkVersion(structure, mode, out);
+  if (mode === 'pulumi') checkFeatures(structure, out);
   // Snippets exist from version 3 on: a version-1 or -2 document's are never read.
-  if (recordVersion(document, mode) === 3) checkSnippets(document, out);
+  if (recordVersion(structure, mode) === 3) checkSnippets(structure, out);
   return out;
 }
 
-function checkVersion(document: StateDocument, mode: StateSchemaMode, out: PendingDiagnostic[]): void {
-  const root = document.root;
-  if ((document.shape !== 'export' && document.shape !== 'checkpoint') || !isObject(root)) return;
-  if (document.legacyCheckpoint) {
+function checkVersion(structure: StateStructure, mode: StateSchemaMode, out: StateFinding[]): void {
+  const root = structure.root;
+  if ((structure.shape !== 'export' && structure.shape !== 'checkpoint') || !isObject(root)) return;
+  if (structure.legacyCheckpoint) {
     if (mode === 'seed-v3') {
       out.push({
         code: 'unsupported-version',
@@ -50,7 +50,7 @@ function checkVersion(document: StateDocument, mode: StateSchemaMode, out: Pendi
     }
     return;
   }
-  if (document.shape === 'checkpoint') {
+  if (structure.shape === 'checkpoint') {
     // pkg/resource/stack/checkpoint.go UnmarshalVersionedCheckpointToLatestCheckpoint: 0 (legacy), 1 and 2
     // (migrated to 3), 3 and 4 load; any other version fails with "unsupported checkpoint version".
     if (version < 0 || version > 4) {
@@ -70,8 +70,8 @@ function checkVersion(document: StateDocument, mode: StateSchemaMode, out: Pendi
  * pkg/resource/stack/deployment.go `validateSupportedFeatures`, called for version ≥ 4 by
  * `UnmarshalUntypedDeployment` and for version 4 by checkpoint.go; version 3 ignores `features`.
  */
-function checkFeatures(document: StateDocument, out: PendingDiagnostic[]): void {
-  const root = document.root;
+function checkFeatures(structure: StateStructure, out: StateFinding[]): void {
+  const root = structure.root;
   if (!isObject(root) || typeof root.version !== 'number' || root.version < 4 || !Array.isArray(root.features)) return;
   const unsupported = root.features.filter((feature): feature is string => typeof feature === 'string' && !SUPPORTED_FEATURES.has(feature));
   root.features.forEach((feature, index) => {
@@ -90,10 +90,10 @@ function checkFeatures(document: StateDocument, out: PendingDiagnostic[]): void 
  * The snippet rules of `Snapshot.VerifyIntegrity` (pkg/resource/deploy/snapshot.go) and of
  * `VerifyIntegrity` (pkg/resource/stack/snapshot/integrity.go): every snippet has a `uuid`, and no two share one.
  */
-function checkSnippets(document: StateDocument, out: PendingDiagnostic[]): void {
-  if (!document.deploymentPath) return;
-  const snippetsPath = [...document.deploymentPath, 'snippets'];
-  const snippets = valueAt(document.root, snippetsPath);
+function checkSnippets(structure: StateStructure, out: StateFinding[]): void {
+  if (!structure.deploymentPath) return;
+  const snippetsPath = [...structure.deploymentPath, 'snippets'];
+  const snippets = valueAt(structure.root, snippetsPath);
   if (!Array.isArray(snippets)) return;
   const firstIndex = new Map<string, number>();
   snippets.forEach((snippet, index) => {

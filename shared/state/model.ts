@@ -1,6 +1,8 @@
 /**
- * The parsed state document: which shape it is (record, deployment, export, checkpoint) and where its resources are.
- * Built from the value `JSON.parse` (or the tolerant parser) returned, by content alone.
+ * The structure of a parsed state file: which shape it is (record, deployment, export, checkpoint)
+ * and where its resources are. Built from the value `JSON.parse` (or the tolerant parser) returned,
+ * by content alone. It is one part of a snapshot (snapshot.ts); the state document the services
+ * read is `StateDocument` (services/context.ts).
  */
 import type { JsonPath } from './locate';
 
@@ -23,7 +25,8 @@ export interface ResourceEntry {
   deleted: boolean;
 }
 
-export interface StateDocument {
+/** The parsed value, its shape and its resource entries (a snapshot's `structure`). */
+export interface StateStructure {
   root: unknown;
   shape: StateShape;
   /** Path of the deployment object (manifest, resources, …), when the shape has one. */
@@ -51,10 +54,10 @@ export interface StateDocument {
  * document's `ResourceV2` adds only `provider`, and `UpToResourceV3` derives `propertyDependencies` from
  * `dependencies`: `deletedWith`, `replaceWith`, `aliases`, snippets and the rest are never read.
  */
-export function recordVersion(document: StateDocument, mode: 'pulumi' | 'seed-v3'): 1 | 2 | 3 {
+export function recordVersion(structure: StateStructure, mode: 'pulumi' | 'seed-v3'): 1 | 2 | 3 {
   if (mode !== 'pulumi') return 3;
-  if (document.legacyCheckpoint === true) return 1;
-  const version = isObject(document.root) ? document.root.version : undefined;
+  if (structure.legacyCheckpoint === true) return 1;
+  const version = isObject(structure.root) ? structure.root.version : undefined;
   return version === 1 ? 1 : version === 2 ? 2 : 3;
 }
 
@@ -87,12 +90,12 @@ function resourceEntry(index: number, path: JsonPath, value: unknown): ResourceE
   };
 }
 
-export function buildStateDocument(root: unknown): StateDocument {
+export function buildStateStructure(root: unknown): StateStructure {
   const shape = detectShape(root);
-  const document: StateDocument = { root, shape, resources: [], pendingResources: [] };
+  const structure: StateStructure = { root, shape, resources: [], pendingResources: [] };
   if (shape === 'record') {
-    document.resources.push(resourceEntry(0, [], root));
-    return document;
+    structure.resources.push(resourceEntry(0, [], root));
+    return structure;
   }
   let deploymentPath: JsonPath | undefined;
   if (shape === 'deployment') deploymentPath = [];
@@ -103,29 +106,29 @@ export function buildStateDocument(root: unknown): StateDocument {
     const legacy = isLegacyCheckpoint(root as JsonObject) || (root as JsonObject).version === 0;
     const bodyPath = legacy ? [] : ['checkpoint'];
     const checkpoint = valueAt(root, bodyPath);
-    if (legacy) document.legacyCheckpoint = true;
+    if (legacy) structure.legacyCheckpoint = true;
     if (isObject(checkpoint)) {
-      document.checkpointBodyPath = bodyPath;
-      if (typeof checkpoint.stack === 'string') document.checkpointStack = checkpoint.stack;
+      structure.checkpointBodyPath = bodyPath;
+      if (typeof checkpoint.stack === 'string') structure.checkpointStack = checkpoint.stack;
       deploymentPath = [...bodyPath, 'latest'];
     }
   }
-  if (!deploymentPath) return document;
+  if (!deploymentPath) return structure;
   const deployment = valueAt(root, deploymentPath);
-  if (!isObject(deployment)) return document;
-  document.deploymentPath = deploymentPath;
+  if (!isObject(deployment)) return structure;
+  structure.deploymentPath = deploymentPath;
   if (Array.isArray(deployment.resources)) {
-    document.resourcesPath = [...deploymentPath, 'resources'];
-    deployment.resources.forEach((value, index) => document.resources.push(resourceEntry(index, [...deploymentPath, 'resources', index], value)));
+    structure.resourcesPath = [...deploymentPath, 'resources'];
+    deployment.resources.forEach((value, index) => structure.resources.push(resourceEntry(index, [...deploymentPath, 'resources', index], value)));
   }
   if (Array.isArray(deployment.pending_operations)) {
     deployment.pending_operations.forEach((operation, index) => {
       if (isObject(operation) && 'resource' in operation) {
-        document.pendingResources.push(resourceEntry(index, [...deploymentPath, 'pending_operations', index, 'resource'], operation.resource));
+        structure.pendingResources.push(resourceEntry(index, [...deploymentPath, 'pending_operations', index, 'resource'], operation.resource));
       }
     });
   }
-  return document;
+  return structure;
 }
 
 /**
@@ -133,8 +136,8 @@ export function buildStateDocument(root: unknown): StateDocument {
  * copied (never mutated: the previous version's document stays intact); everything else,
  * including every other resource, is shared.
  */
-export function withResource(document: StateDocument, index: number, value: unknown): StateDocument {
-  const path = document.resourcesPath!;
+export function withResource(structure: StateStructure, index: number, value: unknown): StateStructure {
+  const path = structure.resourcesPath!;
   const replaceAt = (container: unknown, depth: number): unknown => {
     if (depth === path.length) {
       const resources = [...(container as unknown[])];
@@ -145,9 +148,9 @@ export function withResource(document: StateDocument, index: number, value: unkn
     const object = container as JsonObject;
     return { ...object, [segment]: replaceAt(object[segment], depth + 1) };
   };
-  const resources = [...document.resources];
-  resources[index] = resourceEntry(index, document.resources[index].path, value);
-  return { ...document, root: replaceAt(document.root, 0), resources };
+  const resources = [...structure.resources];
+  resources[index] = resourceEntry(index, structure.resources[index].path, value);
+  return { ...structure, root: replaceAt(structure.root, 0), resources };
 }
 
 export function valueAt(root: unknown, path: JsonPath): unknown {

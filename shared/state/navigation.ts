@@ -52,7 +52,7 @@ export class NavigationIndex {
   derive(snapshot: StateSnapshot, changed: number): NavigationIndex {
     const next = new NavigationIndex(snapshot);
     // Which records define which urn changes only when the edited record's own urn does.
-    if (this.byUrn && this.snapshot.document.resources[changed]?.urn === snapshot.document.resources[changed]?.urn) next.byUrn = this.byUrn;
+    if (this.byUrn && this.snapshot.structure.resources[changed]?.urn === snapshot.structure.resources[changed]?.urn) next.byUrn = this.byUrn;
     next.sites = this.sites;
     if (this.referrers) {
       for (const site of this.sitesOf(changed)) if (site.kind !== 'definition') this.referrers.get(site.target)?.delete(changed);
@@ -74,13 +74,13 @@ export class NavigationIndex {
 
   /** Records defining `urn`, in file order. */
   definingRecords(urn: string): number[] {
-    this.byUrn ??= indexUrns(this.snapshot.document.resources);
+    this.byUrn ??= indexUrns(this.snapshot.structure.resources);
     return this.byUrn.get(urn) ?? [];
   }
 
   /** Every urn defined in the file with its defining records. */
   definedUrns(): ReadonlyMap<string, number[]> {
-    this.byUrn ??= indexUrns(this.snapshot.document.resources);
+    this.byUrn ??= indexUrns(this.snapshot.structure.resources);
     return this.byUrn;
   }
 
@@ -143,7 +143,7 @@ export class NavigationIndex {
   /** The definition occurrence of every record that has a urn, located in one batch (only the urns). */
   allDefinitions(): Map<number, UrnOccurrence> {
     if (this.definitionsByRecord) return this.definitionsByRecord;
-    const defined = this.snapshot.document.resources.filter((r) => r.urn && isObject(r.value));
+    const defined = this.snapshot.structure.resources.filter((r) => r.urn && isObject(r.value));
     const found = this.snapshot.locator.locateAll(defined.map((r) => [...r.path, 'urn']));
     const result = new Map<number, UrnOccurrence>();
     for (const resource of defined) {
@@ -186,7 +186,7 @@ export class NavigationIndex {
     let sites = this.sites[index];
     if (sites) return sites;
     sites = [];
-    const resource = this.snapshot.document.resources[index];
+    const resource = this.snapshot.structure.resources[index];
     const record = resource?.value;
     if (isObject(record)) {
       if (resource.urn) sites.push({ kind: 'definition', target: resource.urn, path: [...resource.path, 'urn'] });
@@ -211,7 +211,7 @@ export class NavigationIndex {
   private allReferrers(): Map<string, Map<number, { alias: boolean; other: boolean }>> {
     if (!this.referrers) {
       const referrers = new Map<string, Map<number, { alias: boolean; other: boolean }>>();
-      for (const resource of this.snapshot.document.resources) this.addReferrers(referrers, resource.index);
+      for (const resource of this.snapshot.structure.resources) this.addReferrers(referrers, resource.index);
       this.referrers = referrers;
     }
     return this.referrers;
@@ -232,7 +232,7 @@ export class NavigationIndex {
   /** Record spans when the text has no record layout (syntax errors): located in one batch. */
   private allRecordSpans(): Array<Span | undefined> {
     if (!this.spans) {
-      const resources = this.snapshot.document.resources;
+      const resources = this.snapshot.structure.resources;
       const found = this.snapshot.locator.locateAll(resources.map((r) => r.path));
       this.spans = resources.map((r) => found.get(pathKey(r.path))?.value);
     }

@@ -1,15 +1,15 @@
 /**
- * Turns path-anchored diagnostics into ranges: every anchor (and its ancestors) is located with
+ * Turns path-anchored findings into diagnostics: every anchor (and its ancestors) is located with
  * one locator pass, then converted with the line index.
  */
-import type { Diagnostic, RelatedInformation, Span } from '../diagnostics';
+import { placeFinding, type Diagnostic, type Span } from '../diagnostics';
 import type { LineIndex } from '../text/lineIndex';
 import { pathKey, type JsonPath, type LocatedNode, type NodeLocator } from './locate';
 import { defaultSeverity, type StateSchemaMode } from './codes';
-import type { Anchor, PendingDiagnostic } from './pending';
+import type { Anchor, StateFinding } from './findings';
 
 /** Resolves every anchor with one locator pass and converts spans to ranges. */
-export function resolve(pending: PendingDiagnostic[], locator: NodeLocator, lines: LineIndex, text: string, mode: StateSchemaMode): Diagnostic[] {
+export function resolve(pending: StateFinding[], locator: NodeLocator, lines: LineIndex, text: string, mode: StateSchemaMode): Diagnostic[] {
   const paths = new Map<string, JsonPath>();
   const want = (anchor: Anchor) => {
     // Ancestors too: a missing node (e.g. a required property) is shown on its nearest existing
@@ -45,15 +45,9 @@ export function resolve(pending: PendingDiagnostic[], locator: NodeLocator, line
         return { offset: node.value.offset, length: Math.min(1, node.value.length) };
     }
   };
-  return pending.map((p) => {
-    const diagnostic: Diagnostic = { code: p.code, severity: defaultSeverity(p.code, mode), message: p.message, range: lines.rangeOf(spanOf(p.at)) };
-    if (p.related?.length) {
-      diagnostic.relatedInformation = p.related.map((r): RelatedInformation => ({ range: lines.rangeOf(spanOf(r.at)), message: r.message }));
-    }
-    if (p.tags) diagnostic.tags = p.tags;
-    if (p.data) diagnostic.data = { ...p.data, code: p.code };
-    return diagnostic;
-  });
+  const rangeOf = (anchor: Anchor) => lines.rangeOf(spanOf(anchor));
+  // The quick fixes of state codes read the code from the payload too.
+  return pending.map((finding) => placeFinding(finding.data ? { ...finding, data: { ...finding.data, code: finding.code } } : finding, defaultSeverity(finding.code, mode), rangeOf));
 }
 
 function headOrName(node: LocatedNode): Span {

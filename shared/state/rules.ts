@@ -18,14 +18,14 @@ import {
 } from './fixes';
 import { protectedPendingDelete } from './checks/protectedPendingDelete';
 import type { StateCode, StateSchemaMode } from './codes';
-import type { StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+import type { StateStructure } from './model';
+import type { StateFinding } from './findings';
 
 /**
  * A check that stands alone: it reads the whole document and reports its code. The checks that
  * share one pass over the records (integrity.ts, loader.ts) are not listed here.
  */
-export type StateCheck = (document: StateDocument, mode: StateSchemaMode) => PendingDiagnostic[];
+export type StateCheck = (structure: StateStructure, mode: StateSchemaMode) => StateFinding[];
 
 export interface StateRule {
   check?: StateCheck;

@@ -7,8 +7,8 @@
 import type { ErrorObject } from 'ajv';
 import type { JsonPath } from './locate';
 import { pathKey } from './locate';
-import { isObject, valueAt, type StateDocument } from './model';
-import type { PendingDiagnostic } from './pending';
+import { isObject, valueAt, type StateStructure } from './model';
+import type { StateFinding } from './findings';
 import { findMalformedValues, jsonType } from './propertyValues';
 import type { StateSchemaMode } from './codes';
 import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
@@ -51,16 +51,16 @@ function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
   return typeof last === 'string' ? `"${last}"` : 'this object';
 }
 
-export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument, mode: StateSchemaMode): PendingDiagnostic[] {
+export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructure, mode: StateSchemaMode): StateFinding[] {
   // A valid file (the usual case) has no errors to place, so it skips keying every record's path.
-  const secretsProvider = hasSecretsProvider(document);
-  if (errors.length === 0) return propertyValueDiagnostics(document, secretsProvider);
+  const secretsProvider = hasSecretsProvider(structure);
+  if (errors.length === 0) return propertyValueDiagnostics(structure, secretsProvider);
   const recordPaths = new Set<string>();
-  for (const resource of [...document.resources, ...document.pendingResources]) recordPaths.add(pathKey(resource.path));
-  const diagnostics: PendingDiagnostic[] = [];
+  for (const resource of [...structure.resources, ...structure.pendingResources]) recordPaths.add(pathKey(resource.path));
+  const diagnostics: StateFinding[] = [];
   const seen = new Set<string>();
   const propertyValueRoots = new Map<string, JsonPath>();
-  const push = (diagnostic: PendingDiagnostic) => {
+  const push = (diagnostic: StateFinding) => {
     const key = `${pathKey(diagnostic.at.path)}|${diagnostic.message}`;
     if (seen.has(key)) return;
     seen.add(key);
@@ -108,7 +108,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         continue;
       }
       case 'type': {
-        const actual = jsonType(valueAt(document.root, path));
+        const actual = jsonType(valueAt(structure.root, path));
         push({
           code: 'schema',
 
@@ -140,7 +140,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
     }
   }
 
-  const values = propertyValueDiagnostics(document, secretsProvider);
+  const values = propertyValueDiagnostics(structure, secretsProvider);
   for (const diagnostic of values) push(diagnostic);
   if (mode === 'seed-v3') {
     // The seed's schema is stricter than Pulumi's loader (one content key per asset, no extra keys).
@@ -157,9 +157,9 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
  * outputs; pending operations' records too): malformed special values, and ciphertext with no
  * secrets manager to decrypt it.
  */
-function propertyValueDiagnostics(document: StateDocument, secretsProvider: boolean | undefined): PendingDiagnostic[] {
-  const out: PendingDiagnostic[] = [];
-  for (const list of [document.resources, document.pendingResources]) {
+function propertyValueDiagnostics(structure: StateStructure, secretsProvider: boolean | undefined): StateFinding[] {
+  const out: StateFinding[] = [];
+  for (const list of [structure.resources, structure.pendingResources]) {
     for (const resource of list) {
       const record = resource.value;
       if (!isObject(record)) continue;
@@ -184,11 +184,11 @@ function propertyValueDiagnostics(document: StateDocument, secretsProvider: bool
  * with a type (pkg/resource/stack/deployment.go initializeSecretsManager). Undefined for a lone record,
  * which Pulumi never loads by itself.
  */
-function hasSecretsProvider(document: StateDocument): boolean | undefined {
-  if (document.shape === 'record' || document.deploymentPath === undefined) return undefined;
+function hasSecretsProvider(structure: StateStructure): boolean | undefined {
+  if (structure.shape === 'record' || structure.deploymentPath === undefined) return undefined;
   // Deployments and checkpoints before version 3 have no secrets_providers; the migration drops it.
-  if (document.legacyCheckpoint || (isObject(document.root) && (document.root.version === 1 || document.root.version === 2))) return false;
-  const deployment = valueAt(document.root, document.deploymentPath);
+  if (structure.legacyCheckpoint || (isObject(structure.root) && (structure.root.version === 1 || structure.root.version === 2))) return false;
+  const deployment = valueAt(structure.root, structure.deploymentPath);
   const providers = isObject(deployment) ? deployment.secrets_providers : undefined;
   return isObject(providers) && typeof providers.type === 'string' && providers.type !== '';
 }

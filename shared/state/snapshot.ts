@@ -11,7 +11,7 @@ import { changedRegion } from '../text/changedRegion';
 import { LineIndex } from '../text/lineIndex';
 import { ResourceLayout } from './layout';
 import { PatchedLocator, ScanLocator, TreeLocator, type NodeLocator } from './locate';
-import { buildStateDocument, withResource, type StateDocument, type StateShape } from './model';
+import { buildStateStructure, withResource, type StateStructure, type StateShape } from './model';
 import { parseTolerant, parseTolerantElement, type SyntaxError } from './syntax';
 
 export interface StateSnapshot {
@@ -19,7 +19,8 @@ export interface StateSnapshot {
   /** 'json' when the text is valid JSON, 'tolerant' when the syntax is broken. */
   parsedWith: 'json' | 'tolerant';
   shape: StateShape;
-  document: StateDocument;
+  /** The parsed value's shape and where its resources are. */
+  structure: StateStructure;
   /** JSON syntax errors (empty when parsedWith is 'json'). */
   syntax: SyntaxError[];
   lines: LineIndex;
@@ -48,25 +49,25 @@ export function parseState(text: string): StateSnapshot {
       ({ parsed, tooDeep } = limitedText(text));
       value = JSON.parse(parsed);
     }
-    const document = buildStateDocument(value);
+    const structure = buildStateStructure(value);
     const locator = new ScanLocator(parsed, () => records.layout ?? undefined);
     return {
       text,
       parsedWith: 'json',
-      shape: document.shape,
-      document,
+      shape: structure.shape,
+      structure,
       syntax: tooDeep,
       lines: new LineIndex(text),
       locator,
       // Record-by-record updates would parse a record's full depth again.
-      records: document.resourcesPath && tooDeep.length === 0 ? records : undefined,
+      records: structure.resourcesPath && tooDeep.length === 0 ? records : undefined,
     };
   } catch (parseError) {
     ({ parsed, tooDeep } = limitedText(text));
     const tolerant = parseTolerant(parsed, (parseError as Error).message);
-    const document = buildStateDocument(tolerant.value);
+    const structure = buildStateStructure(tolerant.value);
     const syntax = [...tooDeep, ...tolerant.errors];
-    return { text, parsedWith: 'tolerant', shape: document.shape, document, syntax, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
+    return { text, parsedWith: 'tolerant', shape: structure.shape, structure, syntax, lines: new LineIndex(text), locator: new TreeLocator(tolerant.tree) };
   }
 }
 
@@ -86,9 +87,9 @@ export function resourceLayoutOf(snapshot: StateSnapshot): ResourceLayout | unde
   const records = snapshot.records;
   if (!records) return undefined;
   if (records.layout === undefined) {
-    const { locator, document } = snapshot;
-    const spans = locator instanceof ScanLocator && document.resourcesPath ? locator.elementSpans(document.resourcesPath) : undefined;
-    records.layout = spans && spans.elements.length === document.resources.length ? ResourceLayout.fromSpans(spans.array, spans.elements) : null;
+    const { locator, structure } = snapshot;
+    const spans = locator instanceof ScanLocator && structure.resourcesPath ? locator.elementSpans(structure.resourcesPath) : undefined;
+    records.layout = spans && spans.elements.length === structure.resources.length ? ResourceLayout.fromSpans(spans.array, spans.elements) : null;
   }
   return records.layout ?? undefined;
 }
@@ -126,17 +127,17 @@ export function editRecord(previous: StateSnapshot, text: string): { snapshot: S
   }
   if (valueDeeperThan(record)) return undefined;
 
-  const document = withResource(previous.document, index, record);
+  const structure = withResource(previous.structure, index, record);
   const records: RecordIndex = { layout: layout.resized(index, delta), broken: tree ? index : undefined };
   const scan = new ScanLocator(text, () => records.layout ?? undefined);
   const snapshot: StateSnapshot = {
     text,
     parsedWith: tree ? 'tolerant' : 'json',
-    shape: document.shape,
-    document,
+    shape: structure.shape,
+    structure,
     syntax,
     lines: LineIndex.afterEdit(previous.lines, text, region),
-    locator: tree ? new PatchedLocator(scan, document.resources[index].path, tree, start) : scan,
+    locator: tree ? new PatchedLocator(scan, structure.resources[index].path, tree, start) : scan,
     records,
   };
   return { snapshot, index };

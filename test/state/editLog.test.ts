@@ -4,7 +4,8 @@
  * edits nobody takes does not grow a log without bound.
  */
 import { strict as assert } from 'node:assert';
-import { applyEdits, EditLog } from '../../server/state/editLog';
+import { EditLog } from '../../server/state/editLog';
+import { applyEditsInSequence } from '../../shared/edits';
 
 const insertAt = (line: number, character: number, text: string) => ({ range: { start: { line, character }, end: { line, character } }, text });
 
@@ -17,7 +18,7 @@ describe('state: edit log for the analysis worker', () => {
     log.update(document, [insertAt(1, 7, '2'), { range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, text: '{ ' }], 2);
     const edits = log.take(document.uri);
     assert.ok(edits);
-    assert.equal(applyEdits(before, edits), document.getText());
+    assert.equal(applyEditsInSequence(before, edits), document.getText());
     assert.deepEqual(log.take(document.uri), [], 'taking starts a new log');
   });
 

@@ -50,7 +50,7 @@ function assertSameAsFresh(incremental: StateAnalysis, text: string): void {
   assert.equal(incremental.parsedWith, fresh.parsedWith);
   assert.equal(incremental.shape, fresh.shape);
   // (The tolerant parser builds prototype-less objects: compare the JSON.)
-  assert.equal(JSON.stringify(incremental.document.root), JSON.stringify(fresh.document.root));
+  assert.equal(JSON.stringify(incremental.structure.root), JSON.stringify(fresh.structure.root));
   assert.equal(incremental.lines.lineCount, fresh.lines.lineCount);
   for (const offset of [0, text.length >> 2, text.length >> 1, text.length - 1, text.length]) {
     assert.deepEqual(incremental.lines.positionAt(offset), fresh.lines.positionAt(offset));
@@ -95,7 +95,7 @@ describe('state: re-analysis after edits', () => {
         const edit = editRecord(before, text);
         const derived = edit ? previous.derive(edit.snapshot, edit.index) : new NavigationIndex(updateState(before, text));
         const fresh = new NavigationIndex(parseState(text));
-        const records = parseState(text).document.resources.length;
+        const records = parseState(text).structure.resources.length;
         for (let index = 0; index < records; index++) {
           const occurrences = fresh.occurrencesIn(index);
           assert.deepEqual(derived.occurrencesIn(index), occurrences);
@@ -120,7 +120,7 @@ describe('state: re-analysis after edits', () => {
     const locator = snapshot.locator;
     const counted = { ...snapshot, locator: { locateAll: (paths: Parameters<typeof locator.locateAll>[0]) => (scans++, locator.locateAll(paths)) } };
     const navigation = new NavigationIndex(counted);
-    const stack = snapshot.document.resources[0].urn!;
+    const stack = snapshot.structure.resources[0].urn!;
     const references = navigation.references(stack);
     assert.ok(references.length > 20, `the stack is every top-level record's parent (${references.length})`);
     assert.equal(scans, 1);
@@ -158,20 +158,20 @@ describe('state: re-analysis after edits', () => {
     const previous = analyzeState(seed);
     const layout = resourceLayoutOf(previous)!;
     assert.ok(layout, 'a valid export has a layout');
-    assert.equal(layout.starts.length, previous.document.resources.length);
+    assert.equal(layout.starts.length, previous.structure.resources.length);
     const target = 17;
     const at = seed.indexOf('"type"', layout.starts[target]);
     const text = seed.slice(0, at) + '"protect": true, ' + seed.slice(at);
     const next = reanalyzeState(previous, text);
     assertSameAsFresh(next, text);
     assert.ok(next.records?.layout, 'the incremental path was taken');
-    assert.notEqual(next.document.resources[target].value, previous.document.resources[target].value);
+    assert.notEqual(next.structure.resources[target].value, previous.structure.resources[target].value);
     for (const index of [0, target - 1, target + 1, layout.starts.length - 1]) {
       // Untouched records are the very same objects: nothing else was re-parsed.
-      assert.equal(next.document.resources[index].value, previous.document.resources[index].value);
+      assert.equal(next.structure.resources[index].value, previous.structure.resources[index].value);
     }
-    assert.equal((next.document.resources[target].value as { protect?: boolean }).protect, true);
-    assert.equal((previous.document.resources[target].value as { protect?: boolean }).protect, undefined, 'the previous version is not mutated');
+    assert.equal((next.structure.resources[target].value as { protect?: boolean }).protect, true);
+    assert.equal((previous.structure.resources[target].value as { protect?: boolean }).protect, undefined, 'the previous version is not mutated');
   });
 
   it('reports the new problem on the edited record, located in the new text', () => {

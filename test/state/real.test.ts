@@ -96,7 +96,7 @@ function ourViolations(analysis: StateAnalysis): Violation[] {
       switch (d.code) {
         case 'forward-reference':
         case 'missing-reference': {
-          const urn = str(analysis.document.resources[Number(data.from)]?.urn);
+          const urn = str(analysis.structure.resources[Number(data.from)]?.urn);
           return [`${String(data.kind)} ${d.code === 'forward-reference' ? 'comes after it' : 'missing'}`, urn, str(data.target)];
         }
         case 'unsupported-feature':

@@ -4,7 +4,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeState } from '../../shared/state/analyze';
 import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag } from '../../shared/state/surgery';
-import { applyEditsOnce } from '../../shared/state/surgery/text';
+import { applyEdits } from '../../shared/edits';
 import { buildCases, runOurs } from './surgery/cases';
 import { TEST_SECRETS_PROVIDERS } from './surgery/generate';
 import { A, B, CHILD, COMP, PROV, PROV_REF, ROOT, sampleRecords, U, type Rec } from './surgery/sample';
@@ -117,7 +117,7 @@ describe('state surgery: flags, version and features', () => {
     const outcome = setFlag(text, 'protect', [A]);
     assert.equal(outcome.edits.length, 1);
     assert.equal(outcome.edits[0].length, 0);
-    assert.equal(applyEditsOnce(text, outcome.edits), outcome.text);
+    assert.equal(applyEdits(text, outcome.edits), outcome.text);
     const withCopy = exportText([...records(), { urn: B, custom: true, id: 'b0', type: 'aws:s3:Bucket', delete: true }]);
     const refusedOutcome = setFlag(withCopy, 'protect', [`${B}#2`]);
     assert.equal(refusedOutcome.status, 'refused');
@@ -326,7 +326,7 @@ describe('state surgery: move', () => {
     const empty = JSON.stringify({ version: 3, checkpoint: { stack: 'organization/q/d', latest: null } }, null, 4);
     const moved = moveResources(exportText(records()), empty, [B]);
     assert.equal(moved.dest.status, 'applied', [...moved.source.errors, ...moved.dest.errors].join('\n'));
-    assert.equal(applyEditsOnce(empty, moved.dest.edits), moved.dest.text);
+    assert.equal(applyEdits(empty, moved.dest.edits), moved.dest.text);
     const latest = ((JSON.parse(moved.dest.text) as Rec).checkpoint as { latest: { resources: Rec[] } }).latest;
     assert.deepEqual(
       latest.resources.map((r) => r.urn),
@@ -361,7 +361,7 @@ describe('state surgery: minimal edits, on every case of the differential suite'
     for (const c of cases) {
       const { source } = runOurs(c);
       if (source.status !== 'applied') continue;
-      assert.equal(applyEditsOnce(c.input, source.edits), source.text, c.name);
+      assert.equal(applyEdits(c.input, source.edits), source.text, c.name);
       const after = source.text;
       const before = JSON.parse(c.input) as { checkpoint: { latest: { resources?: Rec[] } } };
       const changed = new Set(source.changes.map((change) => change.index));

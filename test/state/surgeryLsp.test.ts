@@ -7,6 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { AnnotatedTextEdit, CodeAction, CodeLens, Command, Hover, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
 import { runSurgery } from '../../shared/state/services/surgery';
 import { LspTestClient, positionAt } from '../lsp/client';
@@ -33,14 +34,9 @@ const PENDING = [
   { resource: { urn: U('aws:s3:Bucket', 'new'), custom: true, type: 'aws:s3:Bucket' }, type: 'creating' },
 ];
 
-function offsetAt(text: string, p: { line: number; character: number }): number {
-  const lines = text.split('\n');
-  return lines.slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-}
+/** LSP edits applied by the library the server itself builds documents with. */
 function applyEdits(text: string, edits: TextEdit[]): string {
-  const sorted = [...edits].sort((a, b) => offsetAt(text, b.range.start) - offsetAt(text, a.range.start));
-  for (const e of sorted) text = text.slice(0, offsetAt(text, e.range.start)) + e.newText + text.slice(offsetAt(text, e.range.end));
-  return text;
+  return TextDocument.applyEdits(TextDocument.create('file:///edited', 'json', 1, text), edits);
 }
 
 /** Checks the edit's shape (one annotation, needing confirmation, on every edit) and applies it to each file. */

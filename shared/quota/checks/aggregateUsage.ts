@@ -7,5 +7,5 @@ export const aggregateUsage: QuotaCheck = (reading) =>
   reading.aggregateUsage.flatMap(({ key, subject }) => {
     const canonical = canonicalSubject(subject)!;
     if (canonical === 'none' || canonical === 'size:assets:wiki') return [];
-    return [{ code: 'schema', message: `Usage is given per leaf subject: ${subject} is the sum of ${subjectLeaves(canonical).join(', ')}; give those instead`, span: spanOf(key) }];
+    return [{ code: 'schema', message: `Usage is given per leaf subject: ${subject} is the sum of ${subjectLeaves(canonical).join(', ')}; give those instead`, at: spanOf(key) }];
   });

@@ -11,8 +11,8 @@ export function duplicateNames(kind: NameKind): QuotaCheck {
       .map((d) => ({
         code: `duplicate-${kind}`,
         message: `${label} "${d.name}" is defined more than once`,
-        span: spanOf(d.node),
-        related: [{ span: spanOf(d.first!), message: `First definition of ${kind} "${d.name}"` }],
+        at: spanOf(d.node),
+        related: [{ at: spanOf(d.first!), message: `First definition of ${kind} "${d.name}"` }],
         data: { name: d.name },
       }));
 }

@@ -8,6 +8,6 @@ export const emptySubjects: QuotaCheck = (reading) =>
     .map(({ name, node, subjectsNode }) => ({
       code: 'empty-subjects',
       message: `Rule${name ? ` "${name.value}"` : ''} has no subjects, so it applies to nothing`,
-      span: subjectsNode ? spanOf(subjectsNode) : name ? spanOf(name.node) : headSpan(node),
+      at: subjectsNode ? spanOf(subjectsNode) : name ? spanOf(name.node) : headSpan(node),
       data: { name: name?.value },
     }));

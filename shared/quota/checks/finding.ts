@@ -1,15 +1,10 @@
-/** What a quota check reports: a code, a message and where, as offsets; severity comes from the registry. */
-import type { DiagnosticTag, Span } from '../../diagnostics';
+/** What a quota rule reads and reports: the read file in, findings located by text offsets out. */
+import type { Finding, Span } from '../../diagnostics';
+import type { QuotaCode } from '../codes';
 import type { QuotaReading } from '../reader';
 
-export interface QuotaFinding {
-  code: string;
-  message: string;
-  span: Span;
-  related?: Array<{ span: Span; message: string }>;
-  tags?: DiagnosticTag[];
-  data?: Record<string, unknown>;
-}
+/** A quota rule's finding, located by offsets in the file's text. */
+export type QuotaFinding = Finding<Span, QuotaCode>;
 
 /** One rule about a read quota file. */
 export type QuotaCheck = (reading: QuotaReading) => QuotaFinding[];

@@ -8,7 +8,7 @@ export const invalidForgejoVersion: QuotaCheck = (reading) => {
     {
       code: 'invalid-forgejo-version',
       message: `${declared.error}. The previews follow the setting, the connected server or the default instead.`,
-      span: declared.span,
+      at: declared.span,
       data: { version: declared.text },
     },
   ];

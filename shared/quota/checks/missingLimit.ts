@@ -8,6 +8,6 @@ export const missingLimit: QuotaCheck = (reading) =>
     .map(({ name, node }) => ({
       code: 'missing-limit',
       message: `Rule${name ? ` "${name.value}"` : ''} has no limit: give a size such as "1 GiB", or -1 for unlimited`,
-      span: name ? spanOf(name.node) : headSpan(node),
+      at: name ? spanOf(name.node) : headSpan(node),
       data: { name: name?.value },
     }));

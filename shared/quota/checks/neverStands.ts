@@ -12,7 +12,7 @@ export const neverStandingLimits: QuotaCheck = (reading) => {
     findings.push({
       code: 'never-stands',
       message: limit === 0 ? `${rule} never stands: a limit of 0 is exceeded even at zero usage (use -1 for unlimited)` : `${rule} never stands: ${limit} is negative and only -1 means unlimited`,
-      span: spanOf(limitNode),
+      at: spanOf(limitNode),
       // The data travels as plain JSON: a limit beyond 2^53 as its digits.
       data: { name: name?.value, limit: typeof limit === 'bigint' ? limit.toString() : limit },
     });
@@ -22,7 +22,7 @@ export const neverStandingLimits: QuotaCheck = (reading) => {
     findings.push({
       code: 'never-stands',
       message: `The built-in default group never stands: defaultTotal ${total.bytes} ${total.bytes === 0 ? 'is exceeded even at zero usage' : 'is negative and only -1 means unlimited'}`,
-      span: spanOf(total.node),
+      at: spanOf(total.node),
       data: { limit: typeof total.bytes === 'bigint' ? total.bytes.toString() : total.bytes },
     });
   }

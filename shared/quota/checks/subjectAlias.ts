@@ -11,7 +11,7 @@ export const subjectAliases: QuotaCheck = (reading) =>
       return {
         code: 'subject-alias',
         message: `"${value}" is the seed's spelling of "${canonical}"; real Forgejo servers accept only "${canonical}"`,
-        span: spanOf(node),
+        at: spanOf(node),
         data: { value, canonical },
       };
     });

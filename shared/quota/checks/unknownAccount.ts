@@ -11,7 +11,7 @@ export const unknownAccounts: QuotaCheck = (reading) => {
     .map((ref) => ({
       code: 'unknown-account',
       message: `${ref.where} names unknown account "${ref.value}"${didYouMean(ref.value, known)}`,
-      span: spanOf(ref.node),
+      at: spanOf(ref.node),
       data: { name: ref.value, suggestions: closest(ref.value, known) },
     }));
 };

@@ -11,7 +11,7 @@ export const unknownGroups: QuotaCheck = (reading) => {
     .map((ref) => ({
       code: 'unknown-group',
       message: `${ref.where} names unknown group "${ref.value}"${didYouMean(ref.value, known)}`,
-      span: spanOf(ref.node),
+      at: spanOf(ref.node),
       data: { name: ref.value, suggestions: closest(ref.value, known) },
     }));
 };

@@ -11,7 +11,7 @@ export const unknownRepos: QuotaCheck = (reading) => {
     .map((ref) => ({
       code: 'unknown-repo',
       message: `${ref.where} names unknown repo "${ref.value}"${didYouMean(ref.value, known)}`,
-      span: spanOf(ref.node),
+      at: spanOf(ref.node),
       data: { name: ref.value, suggestions: closest(ref.value, known) },
     }));
 };

@@ -11,7 +11,7 @@ export const unknownRules: QuotaCheck = (reading) => {
     .map((ref) => ({
       code: 'unknown-rule',
       message: `Group${ref.group !== undefined ? ` "${ref.group}"` : ''} refers to unknown rule "${ref.value}"${didYouMean(ref.value, known)}`,
-      span: spanOf(ref.node),
+      at: spanOf(ref.node),
       data: { name: ref.value, group: ref.group, suggestions: closest(ref.value, known) },
     }));
 };

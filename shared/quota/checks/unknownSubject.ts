@@ -11,7 +11,7 @@ export const unknownSubjects: QuotaCheck = (reading) =>
       return {
         code: 'unknown-subject',
         message: `"${value}" in ${where} is not a quota subject${suggestions.length ? `. Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`,
-        span: spanOf(node),
+        at: spanOf(node),
         data: { value, suggestions },
       };
     });

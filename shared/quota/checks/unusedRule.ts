@@ -9,7 +9,7 @@ export const unusedRules: QuotaCheck = (reading) => {
     .map((layout) => ({
       code: 'unused-rule',
       message: `Rule "${layout.rule.name}" is not used by any group`,
-      span: layout.nameSpan!,
+      at: layout.nameSpan!,
       tags: ['unnecessary' as const],
       data: { name: layout.rule.name },
     }));

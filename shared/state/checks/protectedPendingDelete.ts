@@ -4,12 +4,12 @@
  * it for replacements) and `pulumi state protect` never marks a copy pending deletion, so the flag
  * protects nothing and a reader trusting it is misled.
  */
-import { isObject, type StateDocument } from '../model';
-import type { PendingDiagnostic } from '../pending';
+import { isObject, type StateStructure } from '../model';
+import type { StateFinding } from '../findings';
 
-export function protectedPendingDelete(document: StateDocument): PendingDiagnostic[] {
-  const out: PendingDiagnostic[] = [];
-  for (const resource of document.resources) {
+export function protectedPendingDelete(structure: StateStructure): StateFinding[] {
+  const out: StateFinding[] = [];
+  for (const resource of structure.resources) {
     const record = resource.value;
     if (!isObject(record) || record.protect !== true || record.delete !== true) continue;
     const path = [...resource.path, 'protect'];

@@ -29,7 +29,7 @@ export function stateCompletion({ snapshot, navigation }: StateDocument, offset:
     filterText: JSON.stringify(value),
     ...(replace ? { textEdit: { range: replace, newText: JSON.stringify(value) } } : { insertText: JSON.stringify(value) }),
   });
-  const resources = snapshot.document.resources;
+  const resources = snapshot.structure.resources;
   const own = index !== undefined ? resources[index]?.urn : undefined;
   if (field === 'provider') {
     return resources

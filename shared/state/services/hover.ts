@@ -16,7 +16,7 @@ export function stateHover({ snapshot, navigation }: StateDocument, offset: numb
   if (!occurrence) return null;
   const lines: string[] = [];
   const definition = navigation.definingRecords(occurrence.urn)[0];
-  const resource = definition !== undefined ? snapshot.document.resources[definition] : undefined;
+  const resource = definition !== undefined ? snapshot.structure.resources[definition] : undefined;
   const record = resource && isObject(resource.value) ? resource.value : undefined;
   lines.push(`**${resourceName(occurrence.urn)}**`, '', `\`${occurrence.urn}\``, '');
   if (!record) {
@@ -34,7 +34,7 @@ export function stateHover({ snapshot, navigation }: StateDocument, offset: numb
       visited.add(parent);
       chain.push(resourceName(parent));
       const next = navigation.definingRecords(parent)[0];
-      const value = next !== undefined ? snapshot.document.resources[next].value : undefined;
+      const value = next !== undefined ? snapshot.structure.resources[next].value : undefined;
       parent = isObject(value) && typeof value.parent === 'string' ? value.parent : undefined;
     }
     if (chain.length) lines.push(`- parent chain: ${chain.join(' → ')}`);

@@ -51,7 +51,7 @@ export function stateRename({ snapshot, navigation }: StateDocument, offset: num
 }
 
 function providerIdSuffix(snapshot: StateDocument['snapshot'], resource: number): string {
-  const value = snapshot.document.resources[resource]?.value;
+  const value = snapshot.structure.resources[resource]?.value;
   const reference = isObject(value) && typeof value.provider === 'string' ? value.provider : '';
   const separator = reference.lastIndexOf('::');
   return separator === -1 ? '' : reference.slice(separator);

@@ -98,13 +98,13 @@ export function surgeryTargetAt({ snapshot, navigation }: StateDocument, offset:
   if (snapshot.parsedWith !== 'json') return undefined;
   const index = navigation.recordAt(offset);
   if (index === undefined) return undefined;
-  const value = snapshot.document.resources[index]?.value;
+  const value = snapshot.structure.resources[index]?.value;
   if (!isObject(value) || typeof value.urn !== 'string' || value.urn === '') return undefined;
   return targetOf({ snapshot, navigation }, index);
 }
 
 export function targetOf({ snapshot, navigation }: StateDocument, index: number): SurgeryTarget | undefined {
-  const value = snapshot.document.resources[index]?.value;
+  const value = snapshot.structure.resources[index]?.value;
   if (!isObject(value) || typeof value.urn !== 'string' || value.urn === '') return undefined;
   const urn = value.urn;
   const same = navigation.definingRecords(urn);
@@ -133,11 +133,11 @@ export function pendingOperations({ snapshot }: Pick<StateDocument, 'snapshot'>)
 }
 
 function locatePending(snapshot: StateDocument['snapshot']): PendingAt[] {
-  const { document } = snapshot;
-  if (!document.deploymentPath || snapshot.parsedWith !== 'json') return [];
-  const list = valueAt(document.root, [...document.deploymentPath, 'pending_operations']);
+  const { structure } = snapshot;
+  if (!structure.deploymentPath || snapshot.parsedWith !== 'json') return [];
+  const list = valueAt(structure.root, [...structure.deploymentPath, 'pending_operations']);
   if (!Array.isArray(list) || list.length === 0) return [];
-  const paths = list.map((_, i) => [...document.deploymentPath!, 'pending_operations', i]);
+  const paths = list.map((_, i) => [...structure.deploymentPath!, 'pending_operations', i]);
   const found = snapshot.locator.locateAll(paths);
   const seen = new Map<string, number>();
   const urns = list.map((op) => (isObject(op) && isObject(op.resource) && typeof op.resource.urn === 'string' ? op.resource.urn : ''));

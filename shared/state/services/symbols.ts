@@ -8,7 +8,7 @@ export const WORKSPACE_SYMBOL_LIMIT = 1000;
 
 /** Document symbols as the parent tree (iterative, so deep or cyclic parent chains are safe). */
 export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): DocumentSymbol[] {
-  const resources = snapshot.document.resources;
+  const resources = snapshot.structure.resources;
   const symbols = new Map<number, DocumentSymbol>();
   const parentOf = new Map<number, number>();
   const definitions = navigation.allDefinitions();
@@ -78,7 +78,7 @@ export function stateWorkspaceSymbols({ snapshot, navigation }: StateDocument, u
     if (needle && !urn.toLowerCase().includes(needle)) continue;
     const definition = located.get(definitions[0]);
     if (!definition) continue;
-    const resource = snapshot.document.resources[definitions[0]];
+    const resource = snapshot.structure.resources[definitions[0]];
     results.push({
       name: resourceName(urn),
       kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : SymbolKind.Object,

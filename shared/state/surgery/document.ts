@@ -1,5 +1,5 @@
 /**
- * The state document as surgery sees it: the parsed snapshot, its records as objects, where each
+ * The state file as surgery opens it for editing: the parsed snapshot, its records as objects, where each
  * record sits in the text, and the file's style. Opening refuses what surgery cannot edit safely
  * (a syntax error, no resources array, a legacy checkpoint), with a message saying why.
  */
@@ -9,7 +9,7 @@ import type { ResourceLayout } from '../layout';
 import { parseState } from '../snapshot';
 import { detectStyle, type TextStyle } from './text';
 
-export interface SurgeryDocument {
+export interface EditableState {
   snapshot: StateSnapshot;
   text: string;
   style: TextStyle;
@@ -24,7 +24,7 @@ export interface SurgeryDocument {
 export class SurgeryError extends Error {}
 
 /** Opens `text` for surgery, or throws a SurgeryError that says why it cannot be edited. */
-export function openState(text: string, name = 'the file'): SurgeryDocument {
+export function openState(text: string, name = 'the file'): EditableState {
   const snapshot = parseState(text);
   if (snapshot.parsedWith !== 'json') {
     const first = snapshot.syntax[0];
@@ -33,26 +33,26 @@ export function openState(text: string, name = 'the file'): SurgeryDocument {
       `${name} is not valid JSON${at ? ` (line ${at.line + 1}, column ${at.character + 1}: ${first!.message})` : ''}; fix the syntax first (\`quota-state check\` shows every error)`,
     );
   }
-  const { document } = snapshot;
-  if (document.shape === 'record' || document.shape === 'unknown') {
+  const { structure } = snapshot;
+  if (structure.shape === 'record' || structure.shape === 'unknown') {
     throw new SurgeryError(`${name} is not a state file: expected an export {version, deployment}, a checkpoint {version, checkpoint} or a deployment {manifest, resources}`);
   }
-  if (document.legacyCheckpoint) {
+  if (structure.legacyCheckpoint) {
     throw new SurgeryError(`${name} is a version-0 checkpoint ("latest" at the top, no "version"); upgrade it first (any \`pulumi stack export\` writes version 3)`);
   }
-  if (!document.deploymentPath) throw new SurgeryError(`${name} has no deployment (a checkpoint whose "latest" is empty): there is nothing to edit`);
-  const deployment = valueAt(document.root, document.deploymentPath) as JsonObject;
+  if (!structure.deploymentPath) throw new SurgeryError(`${name} has no deployment (a checkpoint whose "latest" is empty): there is nothing to edit`);
+  const deployment = valueAt(structure.root, structure.deploymentPath) as JsonObject;
   if (deployment.resources !== undefined && deployment.resources !== null && !Array.isArray(deployment.resources)) {
     throw new SurgeryError(`${name}'s "resources" is not an array`);
   }
   const records: JsonObject[] = [];
-  for (const resource of document.resources) {
+  for (const resource of structure.resources) {
     if (!isObject(resource.value)) throw new SurgeryError(`${name}'s resource at index ${resource.index} is not an object`);
     if (typeof resource.value.urn !== 'string' || resource.value.urn === '') throw new SurgeryError(`${name}'s resource at index ${resource.index} has no urn`);
     records.push(resource.value);
   }
-  const layout = document.resourcesPath ? resourceLayoutOf(snapshot) : undefined;
-  if (document.resourcesPath && !layout) throw new SurgeryError(`${name}'s resources could not be located in the text`);
+  const layout = structure.resourcesPath ? resourceLayoutOf(snapshot) : undefined;
+  if (structure.resourcesPath && !layout) throw new SurgeryError(`${name}'s resources could not be located in the text`);
   const pendingList = deployment.pending_operations;
   const pending = Array.isArray(pendingList) ? pendingList.map((op) => (isObject(op) && isObject(op.resource) ? op.resource : undefined)) : [];
   return { snapshot, text, style: detectStyle(text), records, layout, pending };

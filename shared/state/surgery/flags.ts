@@ -5,7 +5,7 @@
  * Any unknown urn refuses the whole edit, every unknown urn listed.
  */
 import type { JsonObject } from '../model';
-import type { SurgeryDocument } from './document';
+import type { EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import type { PlannedRecord } from './render';
 import { resolveTarget, TargetError } from './targets';
@@ -19,7 +19,7 @@ const FLAG: Record<FlagOperation, { field: 'protect' | 'taint'; set: boolean; pa
   untaint: { field: 'taint', set: false, past: 'untainted', action: 'untainted' },
 };
 
-export function setFlag(input: string | SurgeryDocument, operation: FlagOperation, targets: readonly string[], options: { all?: boolean; verify?: boolean } = {}): SurgeryOutcome {
+export function setFlag(input: string | EditableState, operation: FlagOperation, targets: readonly string[], options: { all?: boolean; verify?: boolean } = {}): SurgeryOutcome {
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;

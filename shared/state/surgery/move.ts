@@ -14,7 +14,7 @@
  * check); we rewrite the list in place.
  */
 import { isObject, valueAt, type JsonObject } from '../model';
-import { allDependencies, openState, str, SurgeryError, type SurgeryDocument } from './document';
+import { allDependencies, openState, str, SurgeryError, type EditableState } from './document';
 import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 import type { PlannedRecord } from './render';
@@ -38,8 +38,8 @@ function hasCiphertext(value: unknown, depth = 0): boolean {
 }
 
 /** The stack and project a file belongs to: its checkpoint's `organization/<project>/<stack>`, else its root stack resource. */
-function stackOf(doc: SurgeryDocument): { stack: string; project: string } | undefined {
-  const checkpointStack = doc.snapshot.document.checkpointStack;
+function stackOf(doc: EditableState): { stack: string; project: string } | undefined {
+  const checkpointStack = doc.snapshot.structure.checkpointStack;
   if (checkpointStack) {
     const parts = checkpointStack.split('/');
     if (parts.length === 3) return { project: parts[1], stack: parts[2] };
@@ -58,18 +58,18 @@ function stackOf(doc: SurgeryDocument): { stack: string; project: string } | und
   return undefined;
 }
 
-function fail(source: SurgeryDocument | undefined, dest: SurgeryDocument | undefined, errors: string[]): MoveOutcome {
+function fail(source: EditableState | undefined, dest: EditableState | undefined, errors: string[]): MoveOutcome {
   return { source: refused(source, 'move', errors), dest: refused(dest, 'move', errors) };
 }
 
 export function moveResources(
-  sourceInput: string | SurgeryDocument,
-  destInput: string | SurgeryDocument,
+  sourceInput: string | EditableState,
+  destInput: string | EditableState,
   targets: readonly string[],
   options: { includeParents?: boolean; verify?: boolean } = {},
 ): MoveOutcome {
-  let source: SurgeryDocument;
-  let dest: SurgeryDocument;
+  let source: EditableState;
+  let dest: EditableState;
   // A destination stack with no deployment yet (a checkpoint whose `latest` is empty) gets one.
   let destReplaced: string | undefined;
   try {
@@ -144,8 +144,8 @@ export function moveResources(
   }
 
   // Secrets: ciphertext moves only between files with the same secrets provider configuration.
-  const sourceDeployment = valueAt(source.snapshot.document.root, source.snapshot.document.deploymentPath!) as JsonObject;
-  const destDeployment = valueAt(dest.snapshot.document.root, dest.snapshot.document.deploymentPath!) as JsonObject;
+  const sourceDeployment = valueAt(source.snapshot.structure.root, source.snapshot.structure.deploymentPath!) as JsonObject;
+  const destDeployment = valueAt(dest.snapshot.structure.root, dest.snapshot.structure.deploymentPath!) as JsonObject;
   const providerIndices = records.map((r, i) => (!moving.has(r.urn as string) && providersToCopy.has(`${String(r.urn)}::${str(r, 'id')}`) ? i : -1)).filter((i) => i !== -1);
   const carriesCiphertext = [...movedIndices, ...providerIndices].some((i) => hasCiphertext(records[i].inputs) || hasCiphertext(records[i].outputs));
   if (carriesCiphertext && JSON.stringify(sourceDeployment.secrets_providers ?? null) !== JSON.stringify(destDeployment.secrets_providers ?? null)) {
@@ -260,8 +260,8 @@ export function moveResources(
     changes.push({ urn: original.urn as string, index, action: 'moved', newUrn: copy.urn as string });
   }
 
-  const clearAll = (doc: SurgeryDocument) => {
-    const deployment = valueAt(doc.snapshot.document.root, doc.snapshot.document.deploymentPath!) as JsonObject;
+  const clearAll = (doc: EditableState) => {
+    const deployment = valueAt(doc.snapshot.structure.root, doc.snapshot.structure.deploymentPath!) as JsonObject;
     const operations = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
     return operations.map((op) => ({ type: isObject(op) && typeof op.type === 'string' ? op.type : '', urn: isObject(op) && isObject(op.resource) ? str(op.resource, 'urn') : '' }));
   };

@@ -7,7 +7,7 @@ import type { Diagnostic } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { analyzeState } from '../analyze';
 import { isObject } from '../model';
-import { openState, SurgeryError, type SurgeryDocument } from './document';
+import { openState, SurgeryError, type EditableState } from './document';
 import { renderPlan, type Plan, type VersionInfo } from './render';
 
 type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
@@ -55,7 +55,7 @@ export interface SurgeryOutcome {
   version: VersionInfo;
 }
 
-export function refused(doc: SurgeryDocument | undefined, operation: string, errors: string[], notes: string[] = []): SurgeryOutcome {
+export function refused(doc: EditableState | undefined, operation: string, errors: string[], notes: string[] = []): SurgeryOutcome {
   return {
     operation,
     status: 'refused',
@@ -83,9 +83,9 @@ export interface FinishOptions {
 
 export type PartialOutcome = Pick<SurgeryOutcome, 'message'> & Partial<Pick<SurgeryOutcome, 'changes' | 'dependentsRemoved' | 'referencesCut' | 'pendingCleared' | 'notes'>>;
 
-const checkpointConfigNote = (doc: SurgeryDocument): string[] => {
-  const root = doc.snapshot.document.root;
-  if (doc.snapshot.document.shape === 'checkpoint' && isObject(root) && isObject(root.checkpoint) && root.checkpoint.config !== undefined) {
+const checkpointConfigNote = (doc: EditableState): string[] => {
+  const root = doc.snapshot.structure.root;
+  if (doc.snapshot.structure.shape === 'checkpoint' && isObject(root) && isObject(root.checkpoint) && root.checkpoint.config !== undefined) {
     return ['The checkpoint\'s "config" is kept (Pulumi drops it when it rewrites a stack).'];
   }
   return [];
@@ -101,7 +101,7 @@ function checkerErrors(text: string): Diagnostic[] {
   return analyzeState(text).diagnostics.filter((d) => d.severity === 'error');
 }
 
-export function finish(doc: SurgeryDocument, operation: string, plan: Plan, partial: PartialOutcome, options: FinishOptions = {}): SurgeryOutcome {
+export function finish(doc: EditableState, operation: string, plan: Plan, partial: PartialOutcome, options: FinishOptions = {}): SurgeryOutcome {
   const rendered = renderPlan(doc, plan);
   const outcome: SurgeryOutcome = {
     operation,
@@ -151,7 +151,7 @@ export function finish(doc: SurgeryDocument, operation: string, plan: Plan, part
  * The document an operation works on: parsed from text, or the one the caller already holds. A text
  * that is no state document is a refusal of `operation` (with the reason), not an exception.
  */
-export function openForOperation(input: string | SurgeryDocument, operation: string): { doc: SurgeryDocument } | { refusal: SurgeryOutcome } {
+export function openForOperation(input: string | EditableState, operation: string): { doc: EditableState } | { refusal: SurgeryOutcome } {
   try {
     return { doc: typeof input === 'string' ? openState(input) : input };
   } catch (error) {

@@ -5,16 +5,16 @@
  * operation on that urn). An interrupted update leaves them (Pulumi #4265, #8559, #12335).
  */
 import { isObject, valueAt, type JsonObject } from '../model';
-import type { SurgeryDocument } from './document';
+import type { EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryOutcome } from './outcome';
 import { isValidUrn, LIST_HINT, similarUrns } from './targets';
 
-export function clearPending(input: string | SurgeryDocument, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
+export function clearPending(input: string | EditableState, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'clear-pending';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;
-  const deployment = valueAt(doc.snapshot.document.root, doc.snapshot.document.deploymentPath!) as JsonObject;
+  const deployment = valueAt(doc.snapshot.structure.root, doc.snapshot.structure.deploymentPath!) as JsonObject;
   const operations = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
   const urnOf = (i: number) => (doc.pending[i] && typeof doc.pending[i]!.urn === 'string' ? (doc.pending[i]!.urn as string) : '');
   const typeOf = (i: number) => {

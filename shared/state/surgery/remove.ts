@@ -5,7 +5,7 @@
  * only after the target, and a dependency on a urn with several dependent copies does not count.
  */
 import type { JsonObject } from '../model';
-import { providerRef, str, type SurgeryDocument } from './document';
+import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';
 
@@ -93,7 +93,7 @@ function quotedPadded(name: string): string {
   return quoted.length >= 15 ? quoted : quoted + ' '.repeat(15 - quoted.length);
 }
 
-export function removeResources(input: string | SurgeryDocument, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
+export function removeResources(input: string | EditableState, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
   const operation = 'remove';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

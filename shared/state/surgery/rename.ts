@@ -14,7 +14,7 @@
  */
 import { isObject, type JsonObject } from '../model';
 import { isProviderType } from '../urn';
-import { providerRef, str, type SurgeryDocument } from './document';
+import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { isValidUrn, resolveTarget, TargetError } from './targets';
 
@@ -32,7 +32,7 @@ export function newUrn(stack: string, project: string, parentType: string, baseT
   return `urn:pulumi:${stack}::${project}::${type}::${name}`;
 }
 
-export function renameResource(input: string | SurgeryDocument, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
+export function renameResource(input: string | EditableState, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'rename';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

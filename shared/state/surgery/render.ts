@@ -4,11 +4,11 @@
  * by member, removed records are cut with their separators, and `version`/`features` are recomputed
  * as Pulumi's serializer does (`SerializeDeploymentWithMetadata`, pkg/resource/stack/deployment.go).
  */
-import type { TextEdit } from '../../edits';
+import { applyEdits, type TextEdit } from '../../edits';
 import { pathKey, type LocatedNode } from '../locate';
 import { isObject, valueAt, type JsonObject } from '../model';
-import { RESOURCE_FIELD_ORDER, type SurgeryDocument } from './document';
-import { applyEditsOnce, lineIndent, objectEdits, removalEdits, renderValue } from './text';
+import { RESOURCE_FIELD_ORDER, type EditableState } from './document';
+import { lineIndent, objectEdits, removalEdits, renderValue } from './text';
 
 /** One record of the new list: an original record (maybe changed) or a new one. */
 export type PlannedRecord = { from: number; value: JsonObject } | { from?: undefined; value: JsonObject };
@@ -71,9 +71,9 @@ function deploymentFeatures(records: JsonObject[], pending: JsonObject[], deploy
   return [...features].sort();
 }
 
-export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
+export function renderPlan(doc: EditableState, plan: Plan): Rendered {
   const { text, style, records, layout, snapshot } = doc;
-  const document = snapshot.document;
+  const structure = snapshot.structure;
   const edits: TextEdit[] = [];
 
   // Which originals survive, and whether they keep their relative order.
@@ -86,7 +86,7 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
     const end = layout!.ends[r.from];
     if (r.value === records[r.from]) return text.slice(start, end);
     const inner = objectEdits(text, { offset: start, length: end - start }, records[r.from], r.value, style, RESOURCE_FIELD_ORDER);
-    return applyEditsOnce(
+    return applyEdits(
       text.slice(start, end),
       inner.map((e) => ({ ...e, offset: e.offset - start })),
     );
@@ -106,8 +106,8 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
   }
 
   // Pending operations.
-  const deploymentPath = document.deploymentPath!;
-  const deployment = valueAt(document.root, deploymentPath) as JsonObject;
+  const deploymentPath = structure.deploymentPath!;
+  const deployment = valueAt(structure.root, deploymentPath) as JsonObject;
   const pendingValues = Array.isArray(deployment.pending_operations) ? deployment.pending_operations : [];
   const keepPending = plan.keepPending ?? pendingValues.map((_, i) => i);
   if (keepPending.length !== pendingValues.length) {
@@ -128,12 +128,12 @@ export function renderPlan(doc: SurgeryDocument, plan: Plan): Rendered {
   const newRecords = plan.records.map((r) => r.value);
   const pendingKept = keepPending.map((i) => doc.pending[i]).filter((r): r is JsonObject => r !== undefined);
   // Byte strings: Pulumi wrote the feature when the input had one; otherwise only new or changed records could bring one.
-  const root = document.root as JsonObject;
+  const root = structure.root as JsonObject;
   const declared = Array.isArray(root.features) && root.features.includes('byteString');
   const touched = plan.records.filter((r) => r.from === undefined || r.value !== records[r.from]).map((r) => r.value);
   const scanFor = declared ? text : touched.length ? JSON.stringify(touched) : '';
   const version = versionEdits(doc, deploymentFeatures(newRecords, pendingKept, deployment, scanFor), edits);
-  const newText = applyEditsOnce(text, edits);
+  const newText = applyEdits(text, edits);
   return { edits: edits.sort((a, b) => a.offset - b.offset), text: newText, version };
 }
 
@@ -149,7 +149,7 @@ function addedOnlyAtEnds(plan: Plan): boolean {
 }
 
 /** Edits for a plan that keeps the originals' order: cut runs of removed records, edit changed ones, add new ones at the ends. */
-function arrayEdits(doc: SurgeryDocument, plan: Plan, recordText: (r: PlannedRecord, indent: string) => string): TextEdit[] {
+function arrayEdits(doc: EditableState, plan: Plan, recordText: (r: PlannedRecord, indent: string) => string): TextEdit[] {
   const { text, layout, records, style } = doc;
   const L = layout!;
   const n = records.length;
@@ -216,14 +216,14 @@ function arrayEdits(doc: SurgeryDocument, plan: Plan, recordText: (r: PlannedRec
 }
 
 /** A deployment without a resources array gets one (moving into an empty stack). */
-function newResourcesArray(doc: SurgeryDocument, plan: Plan): TextEdit[] {
+function newResourcesArray(doc: EditableState, plan: Plan): TextEdit[] {
   const { snapshot, text, style } = doc;
-  const document = snapshot.document;
-  const deploymentPath = document.deploymentPath!;
+  const structure = snapshot.structure;
+  const deploymentPath = structure.deploymentPath!;
   const located = snapshot.locator.locateAll([deploymentPath, [...deploymentPath, 'resources']]);
   const existing = located.get(pathKey([...deploymentPath, 'resources']));
   const deploymentNode = located.get(pathKey(deploymentPath))!;
-  const deployment = valueAt(document.root, deploymentPath) as JsonObject;
+  const deployment = valueAt(structure.root, deploymentPath) as JsonObject;
   const resources = plan.records.map((r) => r.value);
   if (existing) {
     const indent = existing.key ? lineIndent(text, existing.key.offset) : '';
@@ -236,10 +236,10 @@ function newResourcesArray(doc: SurgeryDocument, plan: Plan): TextEdit[] {
  * `version` 4 with the sorted features when any feature is used, else `version` 3 and no
  * `features`. A bare deployment has neither.
  */
-function versionEdits(doc: SurgeryDocument, features: string[], edits: TextEdit[]): VersionInfo {
+function versionEdits(doc: EditableState, features: string[], edits: TextEdit[]): VersionInfo {
   const { snapshot, text, style } = doc;
-  const root = snapshot.document.root as JsonObject;
-  const shape = snapshot.document.shape;
+  const root = snapshot.structure.root as JsonObject;
+  const shape = snapshot.structure.shape;
   if (shape !== 'export' && shape !== 'checkpoint') return {};
   const before = typeof root.version === 'number' ? root.version : undefined;
   const featuresBefore = Array.isArray(root.features) ? root.features.filter((f): f is string => typeof f === 'string') : undefined;

@@ -14,7 +14,7 @@
  */
 import { analyzeState } from '../analyze';
 import type { JsonObject } from '../model';
-import { allDependencies, providerRef, str, type SurgeryDocument } from './document';
+import { allDependencies, providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 
@@ -186,7 +186,7 @@ function prune(records: readonly JsonObject[], order: readonly number[]): { valu
   return { values, results };
 }
 
-export function repairState(input: string | SurgeryDocument, options: { verify?: boolean } = {}): SurgeryOutcome {
+export function repairState(input: string | EditableState, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'repair';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

@@ -1,7 +1,6 @@
 /**
  * Text machinery of state surgery: the members of one object located in the text, values rendered
- * in the file's own style (minified, or indented like the surrounding text), and edits applied in
- * one pass. Records an operation does not change are never re-rendered: their bytes stay as they are.
+ * in the file's own style (minified, or indented like the surrounding text). Records an operation does not change are never re-rendered: their bytes stay as they are.
  */
 import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
@@ -9,24 +8,6 @@ import { pathKey, ScanLocator, type LocatedNode } from '../locate';
 import { removalEdit } from '../fixes';
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
-
-/**
- * Applies non-overlapping edits in one pass (linear in the text plus the edits, unlike repeated
- * slicing, which a remove of thousands of records would make quadratic).
- */
-export function applyEditsOnce(text: string, edits: readonly TextEdit[]): string {
-  if (edits.length === 0) return text;
-  const sorted = [...edits].sort((a, b) => a.offset - b.offset || a.length - b.length);
-  const parts: string[] = [];
-  let at = 0;
-  for (const edit of sorted) {
-    if (edit.offset < at) throw new Error(`overlapping edits at offset ${edit.offset}`);
-    parts.push(text.slice(at, edit.offset), edit.newText);
-    at = edit.offset + edit.length;
-  }
-  parts.push(text.slice(at));
-  return parts.join('');
-}
 
 /** How new values are written: minified (Pulumi ≥ 3.238) or indented with `unit` per level. */
 export interface TextStyle {

@@ -1,8 +1,8 @@
 /**
- * Diagnostics as the checks produce them: anchored to a JSON path, not yet to text.
+ * Findings as the state rules produce them: anchored to a JSON path, not yet to text.
  * All anchors are resolved to ranges in one locator pass at the end of the analysis.
  */
-import type { DiagnosticTag } from '../diagnostics';
+import type { Finding } from '../diagnostics';
 import type { StateCode } from './codes';
 import type { JsonPath } from './locate';
 
@@ -17,15 +17,8 @@ export interface Anchor {
   part: AnchorPart;
 }
 
-/** Severity is not chosen by the checks: it is the code's default in the registry (codes.ts) for the mode. */
-export interface PendingDiagnostic {
-  code: StateCode;
-  message: string;
-  at: Anchor;
-  related?: Array<{ at: Anchor; message: string }>;
-  tags?: DiagnosticTag[];
-  data?: Record<string, unknown>;
-}
+/** A state rule's finding: anchored to a JSON path, resolved to text at the end of the analysis. */
+export type StateFinding = Finding<Anchor, StateCode>;
 
 /** Where a resource-level diagnostic goes: the urn value when there is one, else the record. */
 export function resourceAnchor(path: JsonPath, hasUrn: boolean): Anchor {
