@@ -119,6 +119,11 @@ export interface DocumentStatusParams {
   /** Features that are not available for this document, each with the reason. */
   unavailable?: Array<{ feature: string; reason: string }>;
   diagnosticCount?: number;
+  /**
+   * Milliseconds from this version's arrival (the decoded didOpen or didChange) to its diagnostics
+   * being handed to the connection, debounce included: the server's own share of a validation.
+   */
+  validationMs?: number;
   /** Quota and app.ini files: the Forgejo rules in force ("Forgejo 11.0 rules") and where the version came from. */
   forgejo?: { rules: string; version: string; source: ForgejoVersionSource; description: string };
 }

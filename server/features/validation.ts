@@ -14,6 +14,8 @@ const CHANGE_DEBOUNCE_MS = 150;
 export class Validation {
   private readonly pending = new Map<string, { timer: NodeJS.Timeout; source: CancellationTokenSource }>();
   private readonly validated = new Set<string>();
+  /** When each document's newest version arrived, until its diagnostics are published. */
+  private readonly arrived = new Map<string, number>();
   /** Documents whose last published result was ours: only they need clearing when they stop being ours. */
   private readonly recognised = new Set<string>();
 
@@ -21,12 +23,14 @@ export class Validation {
     const { documents } = workspace;
     documents.onDidChangeContent((event: TextDocumentChangeEvent<TextDocument>) => {
       const uri = event.document.uri;
+      this.arrived.set(uri, performance.now());
       this.schedule(uri, this.validated.has(uri) ? CHANGE_DEBOUNCE_MS : 0);
     });
     documents.onDidClose((event) => {
       const uri = event.document.uri;
       this.cancel(uri);
       this.validated.delete(uri);
+      this.arrived.delete(uri);
       workspace.forget(uri);
       if (this.recognised.delete(uri)) void workspace.connection.sendDiagnostics({ uri, diagnostics: [] });
     });
@@ -74,6 +78,9 @@ export class Validation {
       const published = shown.map((d) => toLspDiagnostic(d, uri));
       workspace.recordPublished(uri, version, published);
       await workspace.connection.sendDiagnostics({ uri, version, diagnostics: published });
+      const arrived = this.arrived.get(uri);
+      const validationMs = arrived === undefined ? undefined : performance.now() - arrived;
+      this.arrived.delete(uri); // a revalidation (settings) has no arrival to measure from
       this.validated.add(uri);
       if (mode) this.recognised.add(uri);
       else this.recognised.delete(uri);
@@ -82,6 +89,7 @@ export class Validation {
         kind: kind ?? null,
         ...(mode?.status?.(document) ?? {}),
         diagnosticCount: shown.length,
+        ...(validationMs === undefined ? {} : { validationMs }),
       });
     } catch (error) {
       workspace.logError(`Validation of ${uri} failed: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`);

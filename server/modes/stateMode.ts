@@ -40,8 +40,27 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     // An edit inside one record: carry the rest of the snapshot and of the navigation index over.
     const edit = previous && editRecord(previous.snapshot, text);
     if (edit) return { snapshot: edit.snapshot, navigation: previous.navigation?.derive(edit.snapshot, edit.index) };
-    return { snapshot: parseState(text) };
+    // Parse once: a document this thread analysed already has its snapshot.
+    return { snapshot: analyzer.snapshotOf(document.uri, text) ?? parseState(text) };
   });
+  /** Navigation readied after the diagnostics are published, per document; cancelled when the document closes. */
+  const preparing = new Map<string, ReturnType<typeof setTimeout>>();
+  const prepareNavigationLater = (document: TextDocument) => {
+    clearTimeout(preparing.get(document.uri));
+    const version = document.version;
+    preparing.set(
+      document.uri,
+      setTimeout(() => {
+        preparing.delete(document.uri);
+        if (document.version !== version) return; // the next validation readies the newer version
+        try {
+          state(document).navigation.prepare();
+        } catch (error) {
+          context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
+        }
+      }, 0),
+    );
+  };
   /** What the last validation found, for the language status and the field summary hover. */
   const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; stateSchema: StateSchemaMode; diagnostics: Diagnostic[] }>();
   const state = (document: TextDocument): StateDocument => {
@@ -64,15 +83,11 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
   return {
     kind: 'state',
     async validate(document) {
-      const analysis = analyzer.analyzeDocument(document, context.stateSchemaFor(document.uri));
-      // While the worker validates, ready what the outline, the lenses and the first hover read.
-      try {
-        state(document).navigation.prepare();
-      } catch (error) {
-        context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
-      }
-      const { diagnostics, shape, parsedWith, stateSchema } = await analysis;
+      const { diagnostics, shape, parsedWith, stateSchema } = await analyzer.analyzeDocument(document, context.stateSchemaFor(document.uri));
       validated.set(document.uri, { shape, parsedWith, stateSchema, diagnostics });
+      // What the outline, the lenses and the first hover read is readied once the diagnostics are out
+      // (the caller publishes before any timer runs), so it never competes with the analysis.
+      prepareNavigationLater(document);
       return diagnostics;
     },
     status(document) {
@@ -128,6 +143,8 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       return results;
     },
     forget(uri) {
+      clearTimeout(preparing.get(uri));
+      preparing.delete(uri);
       cache.forget(uri);
       validated.delete(uri);
       analyzer.forget(uri);

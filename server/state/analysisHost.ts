@@ -4,6 +4,7 @@
  * documents, whose analysis costs less than starting a worker.
  */
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
+import type { StateSnapshot } from '../../shared/state/snapshot';
 import { applyEditsInSequence } from '../../shared/edits';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 
@@ -14,6 +15,12 @@ export class AnalysisHost {
 
   /** `readFile` answers `file` requests (the worker reads from disk); without it they fail as unreadable. */
   constructor(private readonly readFile?: (path: string) => string) {}
+
+  /** The snapshot of this document's last analysis when it was of exactly `text`: what navigation reuses instead of parsing again. */
+  snapshotOf(uri: string, text: string): StateSnapshot | undefined {
+    const analysis = this.documents.get(uri);
+    return analysis && analysis.text === text ? analysis : undefined;
+  }
 
   /** Answers one request; `forget` has no answer. */
   handle(request: WorkerRequest): WorkerResponse | undefined {

@@ -4,6 +4,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { StateSchemaMode } from '../../shared/state/codes';
+import type { StateSnapshot } from '../../shared/state/snapshot';
 import { AnalysisHost } from './analysisHost';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis } from './workerMessages';
@@ -13,6 +14,8 @@ export interface DocumentAnalyzer {
   warmUp(): void;
   analyzeDocument(document: TextDocument, schema: StateSchemaMode): Promise<WorkerAnalysis>;
   forget(uri: string): void;
+  /** The parsed snapshot of `text` when this thread analysed exactly that text (small documents, the browser build). */
+  snapshotOf(uri: string, text: string): StateSnapshot | undefined;
 }
 
 /** Analyses every document on the server's own thread (the browser build: a web worker already). */
@@ -35,5 +38,9 @@ export class MainThreadAnalyzer implements DocumentAnalyzer {
   forget(uri: string): void {
     this.edits.forget(uri);
     this.host.handle({ kind: 'forget', uri });
+  }
+
+  snapshotOf(uri: string, text: string): StateSnapshot | undefined {
+    return this.host.snapshotOf(uri, text);
   }
 }

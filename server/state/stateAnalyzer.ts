@@ -11,6 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import { AnalysisHost } from './analysisHost';
+import type { StateSnapshot } from '../../shared/state/snapshot';
 import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
@@ -87,6 +88,11 @@ export class StateAnalyzer implements DocumentAnalyzer {
     this.edits.forget(uri);
     this.local.handle({ kind: 'forget', uri });
     if (this.synced.delete(uri)) this.worker?.postMessage({ kind: 'forget', uri } satisfies WorkerRequest);
+  }
+
+  /** Only what this thread analysed: the worker's snapshots stay in the worker. */
+  snapshotOf(uri: string, text: string): StateSnapshot | undefined {
+    return this.local.snapshotOf(uri, text);
   }
 
   private wholeText(document: TextDocument, schema: StateSchemaMode) {

@@ -40,6 +40,7 @@ describe('content recognition (LSP over stdio)', function () {
     );
     const status = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === exportUri);
     assert.equal(status.kind, 'state');
+    assert.ok(status.validationMs !== undefined && status.validationMs >= 0, 'the status says how long the server took, from the didOpen to the publish');
     assert.equal(client.lastDiagnostics(ordinaryUri), undefined, 'no diagnostics (not even an empty list) for an ordinary JSON file');
     assert.deepEqual(statusesFor(ordinaryUri), [], 'no status message for an ordinary JSON file');
   });
@@ -50,5 +51,16 @@ describe('content recognition (LSP over stdio)', function () {
     assert.deepEqual(await client.change(uri, '{ "name": "no longer a stack" }'), []);
     const status = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === uri && s.kind === null);
     assert.equal(status.diagnosticCount, 0);
+  });
+
+  it('times only validations that a change started: a settings revalidation has no arrival to measure from', async () => {
+    const uri = 'file:///work/app/timed.state.json';
+    await client.open(uri, EXPORT_WITH_MISSING_PARENT);
+    const opened = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === uri);
+    assert.ok(opened.validationMs !== undefined);
+    const before = statusesFor(uri).length;
+    await client.notify('workspace/didChangeConfiguration', { settings: {} });
+    const revalidated = await client.waitForStatus<DocumentStatusParams>((s) => s.uri === uri && statusesFor(uri).indexOf(s) >= before);
+    assert.equal(revalidated.validationMs, undefined);
   });
 });

@@ -6,6 +6,8 @@
 import { strict as assert } from 'node:assert';
 import { EditLog } from '../../server/state/editLog';
 import { applyEditsInSequence } from '../../shared/edits';
+import { MainThreadAnalyzer } from '../../server/state/documentAnalyzer';
+import { EXPORT_WITH_MISSING_PARENT } from '../helpers/stateSamples';
 
 const insertAt = (line: number, character: number, text: string) => ({ range: { start: { line, character }, end: { line, character } }, text });
 
@@ -30,5 +32,25 @@ describe('state: edit log for the analysis worker', () => {
     assert.equal(log.take(document.uri), null);
     for (let version = 3; version < 3 + 600; version++) log.update(document, [insertAt(0, 0, 'y')], version);
     assert.equal(log.take(document.uri), null);
+  });
+});
+
+describe('state: one parse per document version on the server thread', () => {
+  it('hands navigation the snapshot its own analysis parsed, and nothing for another text', async () => {
+    const log = new EditLog();
+    const analyzer = new MainThreadAnalyzer(log);
+    const document = log.create('file:///c.state.json', 'json', 1, EXPORT_WITH_MISSING_PARENT);
+    const analysis = await analyzer.analyzeDocument(document, 'pulumi');
+    assert.deepEqual(
+      analysis.diagnostics.map((d) => d.code),
+      ['missing-reference'],
+    );
+    const snapshot = analyzer.snapshotOf(document.uri, document.getText());
+    assert.ok(snapshot, 'the analysed text has a snapshot');
+    assert.equal(snapshot.text, document.getText());
+    assert.equal(snapshot.structure.resources.length, (JSON.parse(EXPORT_WITH_MISSING_PARENT) as { deployment: { resources: unknown[] } }).deployment.resources.length);
+    assert.equal(analyzer.snapshotOf(document.uri, `${document.getText()} `), undefined, 'a different text is parsed afresh');
+    analyzer.forget(document.uri);
+    assert.equal(analyzer.snapshotOf(document.uri, document.getText()), undefined, 'forgotten with the document');
   });
 });
