@@ -8,7 +8,7 @@
  */
 import * as vscode from 'vscode';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
-import { lockFolderOf } from '../shared/state/diyBackend';
+import { lockFolderOf } from '../shared/state/surgery/diyBackend';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
 

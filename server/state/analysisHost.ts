@@ -4,7 +4,7 @@
  * documents, whose analysis costs less than starting a worker.
  */
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import type { StateSnapshot } from '../../shared/state/snapshot';
+import type { StateSnapshot } from '../../shared/state/model/snapshot';
 import { applyEditsInSequence } from '../../shared/edits';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
 

@@ -4,7 +4,7 @@
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { StateSchemaMode } from '../../shared/state/codes';
-import type { StateSnapshot } from '../../shared/state/snapshot';
+import type { StateSnapshot } from '../../shared/state/model/snapshot';
 import { AnalysisHost } from './analysisHost';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis } from './workerMessages';

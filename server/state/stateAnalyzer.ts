@@ -11,7 +11,7 @@ import { Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import { AnalysisHost } from './analysisHost';
-import type { StateSnapshot } from '../../shared/state/snapshot';
+import type { StateSnapshot } from '../../shared/state/model/snapshot';
 import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';

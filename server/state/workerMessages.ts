@@ -1,7 +1,7 @@
 /** Messages between the server and its state analysis worker (analysisWorker.ts). */
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { StateSchemaMode } from '../../shared/state/codes';
-import type { StateShape } from '../../shared/state/model';
+import type { StateShape } from '../../shared/state/model/structure';
 import type { TextEdit } from '../../shared/edits';
 
 export type WorkerRequest =

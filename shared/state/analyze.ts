@@ -13,16 +13,16 @@
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, type StateSchemaMode } from './codes';
 import { registeredChecks } from './rules';
-import { fieldSummaries } from './fields';
-import { integrityDiagnostics } from './integrity';
-import { loaderDiagnostics } from './loader';
-import { isWithin, type JsonPath } from './locate';
-import type { StateStructure } from './model';
-import type { StateFinding } from './findings';
-import { resolve } from './resolve';
-import { schemaDiagnostics } from './schemaDiagnostics';
-import { validateRecordAt, validateShape } from './schemas';
-import { editRecord, parseState, type StateSnapshot } from './snapshot';
+import { fieldSummaries } from './rules/fields';
+import { integrityDiagnostics } from './rules/integrity';
+import { loaderDiagnostics } from './rules/loader';
+import { isWithin, type JsonPath } from './model/locate';
+import type { StateStructure } from './model/structure';
+import type { StateFinding } from './rules/findings';
+import { resolve } from './rules/resolve';
+import { schemaDiagnostics } from './rules/schemaDiagnostics';
+import { validateRecordAt, validateShape } from './rules/schemas';
+import { editRecord, parseState, type StateSnapshot } from './model/snapshot';
 
 export interface StateAnalysisOptions {
   /** `pulumi` (default): what Pulumi's loader accepts is never an error; `seed-v3`: the seed's schema exactly. */

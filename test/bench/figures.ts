@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { getLanguageService, TextDocument } from 'vscode-json-languageservice';
 import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import { resourceLayoutOf } from '../../shared/state/snapshot';
+import { resourceLayoutOf } from '../../shared/state/model/snapshot';
 
 const ROOT = resolve(__dirname, '..', '..');
 const schema = (name: string) => JSON.parse(readFileSync(resolve(ROOT, 'schemas', name), 'utf8'));

@@ -7,7 +7,7 @@ import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/config';
 import { analyzeState, type StateAnalysisOptions } from '../../shared/state/analyze';
-import { NavigationIndex } from '../../shared/state/navigation';
+import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
 import type { StateDocument } from '../../shared/state/services/context';
 import type { StateAnalysis } from '../../shared/state/analyze';
 

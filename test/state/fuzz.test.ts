@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { exerciseFeatures } from '../helpers/exerciseFeatures';
 import { analyzeState } from '../../shared/state/analyze';
-import { NavigationIndex } from '../../shared/state/navigation';
+import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
 import { fixesFor } from '../../shared/state/services/codeActions';
 import { LspTestClient } from '../lsp/client';
 import { FIXTURES, fixtureNames } from './fixtures';

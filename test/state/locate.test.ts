@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import fc from 'fast-check';
-import { pathKey, ScanLocator, type JsonPath } from '../../shared/state/locate';
+import { pathKey, ScanLocator, type JsonPath } from '../../shared/state/model/locate';
 
 /** Every path of `value`, the root included. */
 function pathsOf(value: unknown, path: JsonPath = []): JsonPath[] {

@@ -6,9 +6,9 @@
 import type { Range } from '../../diagnostics';
 import { withoutRepeats, type Fix } from '../../edits';
 import { STATE_CODES, type StateCode } from '../codes';
-import { isObject } from '../model';
+import { isObject } from '../model/structure';
 import { stateFixProvider } from '../rules';
-import type { StateSnapshot } from '../snapshot';
+import type { StateSnapshot } from '../model/snapshot';
 
 /** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
 export interface FixableDiagnostic {

@@ -5,8 +5,8 @@
 import { getLocation } from 'jsonc-parser';
 import { CompletionItemKind, type CompletionItem, type CompletionList, type Range } from 'vscode-languageserver-types';
 import { limitNesting } from '../../json/nesting';
-import { isObject } from '../model';
-import { isProviderType, UNKNOWN_ID } from '../urn';
+import { isObject } from '../model/structure';
+import { isProviderType, UNKNOWN_ID } from '../model/urn';
 import type { StateDocument } from './context';
 
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);

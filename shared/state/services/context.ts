@@ -2,9 +2,9 @@
  * What every state service reads: the parsed snapshot of one document version and its navigation
  * index (built on first use and kept with that version by the caller).
  */
-import type { NavigationIndex } from '../navigation';
-import type { StateSnapshot } from '../snapshot';
-import { parseUrn } from '../urn';
+import type { NavigationIndex } from '../navigation/navigationIndex';
+import type { StateSnapshot } from '../model/snapshot';
+import { parseUrn } from '../model/urn';
 
 export interface StateDocument {
   readonly snapshot: StateSnapshot;

@@ -4,8 +4,8 @@
  */
 import type { Hover } from 'vscode-languageserver-types';
 import type { Diagnostic, Position, Range } from '../../diagnostics';
-import { fieldWriter } from '../fields';
-import { isObject } from '../model';
+import { fieldWriter } from '../rules/fields';
+import { isObject } from '../model/structure';
 import { resourceName, type StateDocument } from './context';
 
 /** Parent chains are shown up to this many ancestors. */

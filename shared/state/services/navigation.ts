@@ -1,7 +1,7 @@
 /** Urn navigation: definitions, references, the dependents of a resource, and rename. */
 import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
-import { isObject } from '../model';
+import { isObject } from '../model/structure';
 import type { StateDocument } from './context';
 
 /** Where the urn under `offset` is defined (every copy, for a duplicated urn). */

@@ -4,8 +4,8 @@
  * the hover show. Pure: the server turns the result into a WorkspaceEdit with change annotations.
  */
 import type { Span } from '../../diagnostics';
-import { pathKey } from '../locate';
-import { isObject, valueAt, type JsonObject } from '../model';
+import { pathKey } from '../model/locate';
+import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../surgery';
 import { resourceName, type StateDocument } from './context';
 

@@ -1,6 +1,6 @@
 /** The outline as the parent tree, and workspace symbols for every urn defined in a document. */
 import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-types';
-import { isProviderType } from '../urn';
+import { isProviderType } from '../model/urn';
 import { resourceName, type StateDocument } from './context';
 
 /** Workspace symbol searches stop after this many results. */

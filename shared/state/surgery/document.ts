@@ -3,10 +3,10 @@
  * record sits in the text, and the file's style. Opening refuses what surgery cannot edit safely
  * (a syntax error, no resources array, a legacy checkpoint), with a message saying why.
  */
-import { isObject, valueAt, type JsonObject } from '../model';
-import { resourceLayoutOf, type StateSnapshot } from '../snapshot';
-import type { ResourceLayout } from '../layout';
-import { parseState } from '../snapshot';
+import { isObject, valueAt, type JsonObject } from '../model/structure';
+import { resourceLayoutOf, type StateSnapshot } from '../model/snapshot';
+import type { ResourceLayout } from '../model/layout';
+import { parseState } from '../model/snapshot';
 import { detectStyle, type TextStyle } from './text';
 
 export interface EditableState {

@@ -4,7 +4,7 @@
  * Records pending deletion are never eligible. Pulumi omits a false flag, so clearing removes the member.
  * Any unknown urn refuses the whole edit, every unknown urn listed.
  */
-import type { JsonObject } from '../model';
+import type { JsonObject } from '../model/structure';
 import type { EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import type { PlannedRecord } from './render';

@@ -13,7 +13,7 @@
  * `breakDependencies` left (so the source-stack urns stay and the move fails its own integrity
  * check); we rewrite the list in place.
  */
-import { isObject, valueAt, type JsonObject } from '../model';
+import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { allDependencies, openState, str, SurgeryError, type EditableState } from './document';
 import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';

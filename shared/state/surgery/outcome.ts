@@ -6,7 +6,7 @@
 import type { Diagnostic } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { analyzeState } from '../analyze';
-import { isObject } from '../model';
+import { isObject } from '../model/structure';
 import { openState, SurgeryError, type EditableState } from './document';
 import { renderPlan, type Plan, type VersionInfo } from './render';
 

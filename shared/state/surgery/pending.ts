@@ -4,7 +4,7 @@
  * '<urn>' from snapshot"): all of them, or those on the named urns (`URN#N`: the N-th pending
  * operation on that urn). An interrupted update leaves them (Pulumi #4265, #8559, #12335).
  */
-import { isObject, valueAt, type JsonObject } from '../model';
+import { isObject, valueAt, type JsonObject } from '../model/structure';
 import type { EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryOutcome } from './outcome';
 import { isValidUrn, LIST_HINT, similarUrns } from './targets';

@@ -4,7 +4,7 @@
  * (pkg/resource/graph/dependency_graph.go) ported as is, quirks included: dependents are found
  * only after the target, and a dependency on a urn with several dependent copies does not count.
  */
-import type { JsonObject } from '../model';
+import type { JsonObject } from '../model/structure';
 import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';

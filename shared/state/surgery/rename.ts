@@ -12,8 +12,8 @@
  * refuses a rename when a child has several records with one urn ("ambiguously refers"); we rename
  * every copy.
  */
-import { isObject, type JsonObject } from '../model';
-import { isProviderType } from '../urn';
+import { isObject, type JsonObject } from '../model/structure';
+import { isProviderType } from '../model/urn';
 import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { isValidUrn, resolveTarget, TargetError } from './targets';

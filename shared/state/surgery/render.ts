@@ -5,8 +5,8 @@
  * as Pulumi's serializer does (`SerializeDeploymentWithMetadata`, pkg/resource/stack/deployment.go).
  */
 import { applyEdits, type TextEdit } from '../../edits';
-import { pathKey, type LocatedNode } from '../locate';
-import { isObject, valueAt, type JsonObject } from '../model';
+import { pathKey, type LocatedNode } from '../model/locate';
+import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { RESOURCE_FIELD_ORDER, type EditableState } from './document';
 import { lineIndent, objectEdits, removalEdits, renderValue } from './text';
 

@@ -13,7 +13,7 @@
  * an error the input did not have) and list what remains.
  */
 import { analyzeState } from '../analyze';
-import type { JsonObject } from '../model';
+import type { JsonObject } from '../model/structure';
 import { allDependencies, providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';

@@ -4,7 +4,7 @@
  * URN gets "Did you mean" with up to three URNs within Pulumi's case-insensitive Levenshtein
  * threshold, and an ambiguous URN lists its copies.
  */
-import type { JsonObject } from '../model';
+import type { JsonObject } from '../model/structure';
 import { str } from './document';
 
 export const LIST_HINT = 'To list the resource URNs in the file, run `quota-state check` or open it in the editor (document symbols).';

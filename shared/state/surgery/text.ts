@@ -4,8 +4,8 @@
  */
 import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
-import { pathKey, ScanLocator, type LocatedNode } from '../locate';
-import { removalEdit } from '../fixes';
+import { pathKey, ScanLocator, type LocatedNode } from '../model/locate';
+import { removalEdit } from '../rules/fixes';
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 

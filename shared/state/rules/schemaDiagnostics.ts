@@ -5,14 +5,14 @@
  * selects), instead of ajv's list of every failed alternative.
  */
 import type { ErrorObject } from 'ajv';
-import type { JsonPath } from './locate';
-import { pathKey } from './locate';
-import { isObject, valueAt, type StateStructure } from './model';
+import type { JsonPath } from '../model/locate';
+import { pathKey } from '../model/locate';
+import { isObject, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
 import { findMalformedValues, jsonType } from './propertyValues';
-import type { StateSchemaMode } from './codes';
+import type { StateSchemaMode } from '../codes';
 import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
-import { pointerToPath } from '../json/jsoncTree';
+import { pointerToPath } from '../../json/jsoncTree';
 
 function describePath(path: JsonPath): string {
   const last = path[path.length - 1];

@@ -6,12 +6,23 @@
 // Pure JS and synchronous, so the same code runs in Node and in a browser worker (WebCrypto is asynchronous).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
-import type { JsonPath } from './locate';
-import { aliasReferences, dependencyReferences, dependencyTargets, isObject, recordVersion, REFERENCE_KIND_LABEL, valueAt, type ReferenceSite, type ResourceEntry, type StateStructure } from './model';
+import type { JsonPath } from '../model/locate';
+import {
+  aliasReferences,
+  dependencyReferences,
+  dependencyTargets,
+  isObject,
+  recordVersion,
+  REFERENCE_KIND_LABEL,
+  valueAt,
+  type ReferenceSite,
+  type ResourceEntry,
+  type StateStructure,
+} from '../model/structure';
 import { resourceAnchor, type Anchor, type StateFinding } from './findings';
-import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from './urn';
+import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, ROOT_STACK_TYPE, UNKNOWN_ID, type ParsedUrn } from '../model/urn';
 import { addProviderEdge, DependencyGraph, findCycles, pickCopy } from './cycles';
-import type { StateSchemaMode } from './codes';
+import type { StateSchemaMode } from '../codes';
 
 function magicOf(version: string): string {
   return version === '' ? '' : bytesToHex(sha256(utf8ToBytes(version)));

@@ -4,7 +4,7 @@
  * resource record whose edit broke the syntax while the rest of the document stayed valid.
  */
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
-import type { Span } from '../diagnostics';
+import type { Span } from '../../diagnostics';
 
 export interface SyntaxError {
   span: Span;

@@ -9,7 +9,7 @@
  * over jsonc-parser's tolerant tree instead.
  */
 import type { Node } from 'jsonc-parser';
-import type { Span } from '../diagnostics';
+import type { Span } from '../../diagnostics';
 
 export type JsonPath = ReadonlyArray<string | number>;
 

@@ -6,8 +6,8 @@
  * `CheckpointV1`, `DeploymentV1`). Go's `encoding/json` ignores members a struct does not declare,
  * so a field outside these lists is read as absent, never refused.
  */
-import type { JsonPath } from './locate';
-import { isObject, valueAt, type StateStructure } from './model';
+import type { JsonPath } from '../model/locate';
+import { isObject, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
 
 /** The seed's version-3 record: the 19 properties of its schema. */

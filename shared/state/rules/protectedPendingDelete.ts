@@ -4,8 +4,8 @@
  * it for replacements) and `pulumi state protect` never marks a copy pending deletion, so the flag
  * protects nothing and a reader trusting it is misled.
  */
-import { isObject, type StateStructure } from '../model';
-import type { StateFinding } from '../findings';
+import { isObject, type StateStructure } from '../model/structure';
+import type { StateFinding } from './findings';
 
 export function protectedPendingDelete(structure: StateStructure): StateFinding[] {
   const out: StateFinding[] = [];

@@ -3,8 +3,8 @@
  * malformed special value once, by its signature (the "best branch" of the schema's oneOf),
  * and finds resource references for navigation.
  */
-import type { JsonPath } from './locate';
-import { isObject, ReferenceSite } from './model';
+import type { JsonPath } from '../model/locate';
+import { isObject, ReferenceSite } from '../model/structure';
 
 const SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
 const SIGNATURES = {

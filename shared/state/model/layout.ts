@@ -3,8 +3,8 @@
  * valid document), then carried across edits by shifting, so that an edit inside one record
  * re-reads only that record and the locator can jump over every other one.
  */
-import type { Span } from '../diagnostics';
-import { upperBound } from '../text/upperBound';
+import type { Span } from '../../diagnostics';
+import { upperBound } from '../../text/upperBound';
 import type { KnownExtents } from './locate';
 
 export class ResourceLayout implements KnownExtents {

@@ -2,10 +2,10 @@
  * Turns path-anchored findings into diagnostics: every anchor (and its ancestors) is located with
  * one locator pass, then converted with the line index.
  */
-import { placeFinding, type Diagnostic, type Span } from '../diagnostics';
-import type { LineIndex } from '../text/lineIndex';
-import { pathKey, type JsonPath, type LocatedNode, type NodeLocator } from './locate';
-import { defaultSeverity, type StateSchemaMode } from './codes';
+import { placeFinding, type Diagnostic, type Span } from '../../diagnostics';
+import type { LineIndex } from '../../text/lineIndex';
+import { pathKey, type JsonPath, type LocatedNode, type NodeLocator } from '../model/locate';
+import { defaultSeverity, type StateSchemaMode } from '../codes';
 import type { Anchor, StateFinding } from './findings';
 
 /** Resolves every anchor with one locator pass and converts spans to ranges. */

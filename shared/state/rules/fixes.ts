@@ -3,14 +3,14 @@
  * codes.ts names it), as offset-based edits. Every edit keeps the JSON valid and reuses the file's
  * own indentation.
  */
-import type { Fix, FixRequest, TextEdit } from '../edits';
+import type { Fix, FixRequest, TextEdit } from '../../edits';
 import { occurrencesOf } from './fields';
-import type { StateSnapshot } from './snapshot';
-import { pathKey, type JsonPath, type LocatedNode } from './locate';
-import { dependencyReferences, isObject } from './model';
+import type { StateSnapshot } from '../model/snapshot';
+import { pathKey, type JsonPath, type LocatedNode } from '../model/locate';
+import { dependencyReferences, isObject } from '../model/structure';
 import { resolveTarget } from './cycles';
 import { indexUrns } from './integrity';
-import { parseProviderReference } from './urn';
+import { parseProviderReference } from '../model/urn';
 
 export type { TextEdit };
 

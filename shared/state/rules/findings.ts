@@ -2,9 +2,9 @@
  * Findings as the state rules produce them: anchored to a JSON path, not yet to text.
  * All anchors are resolved to ranges in one locator pass at the end of the analysis.
  */
-import type { Finding } from '../diagnostics';
-import type { StateCode } from './codes';
-import type { JsonPath } from './locate';
+import type { Finding } from '../../diagnostics';
+import type { StateCode } from '../codes';
+import type { JsonPath } from '../model/locate';
 
 /**
  * Which part of the node to underline: the whole value, the property name, the property

@@ -3,8 +3,8 @@
  * features it supports, and the snippets' ids. Each rule names the Pulumi source that decides it
  * (repository pulumi/pulumi).
  */
-import type { StateSchemaMode } from './codes';
-import { isObject, recordVersion, valueAt, type StateStructure } from './model';
+import type { StateSchemaMode } from '../codes';
+import { isObject, recordVersion, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
 
 /**

@@ -4,10 +4,10 @@
  */
 import type { ErrorObject, ValidateFunction } from 'ajv';
 // ajv standalone code generated from schemas/ at build time (scripts/generate-validators.mjs).
-import * as pulumiValidators from '../validators/stateValidatorsPulumi';
-import * as seedV3Validators from '../validators/stateValidatorsSeedV3';
-import type { StateSchemaMode } from './codes';
-import type { StateShape } from './model';
+import * as pulumiValidators from '../../validators/stateValidatorsPulumi';
+import * as seedV3Validators from '../../validators/stateValidatorsSeedV3';
+import type { StateSchemaMode } from '../codes';
+import type { StateShape } from '../model/structure';
 
 type ValidatorKey = Exclude<StateShape, 'unknown'> | 'legacyCheckpoint';
 type Validators = Record<ValidatorKey, ValidateFunction>;

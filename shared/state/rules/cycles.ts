@@ -7,9 +7,9 @@
  * which reference they came from: a 30k-resource file has ~150k edges, and an object per edge
  * kept alive for the whole pass was a large share of the analysis's garbage collection.
  */
-import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from './model';
+import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from '../model/structure';
 import type { StateFinding } from './findings';
-import { parseProviderReference } from './urn';
+import { parseProviderReference } from '../model/urn';
 
 /** The copy of a urn an edge from `from` leads to, among `copies` (the urn's indices, in order). */
 export function pickCopy(resources: ResourceEntry[], copies: number[], from: number): number {

@@ -16,9 +16,9 @@ import {
   unprotectPendingDeleteFix,
   type StateFixProvider,
 } from './fixes';
-import { protectedPendingDelete } from './checks/protectedPendingDelete';
-import type { StateCode, StateSchemaMode } from './codes';
-import type { StateStructure } from './model';
+import { protectedPendingDelete } from './protectedPendingDelete';
+import type { StateCode, StateSchemaMode } from '../codes';
+import type { StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
 
 /**

@@ -6,12 +6,12 @@
  * JSON.parse, or tolerantly when the edit broke its syntax; every other record, and its span,
  * is carried over. Either way the result is what `parseState` gives for the same text.
  */
-import { limitNesting, nestingMessage, valueDeeperThan } from '../json/nesting';
-import { changedRegion } from '../text/changedRegion';
-import { LineIndex } from '../text/lineIndex';
+import { limitNesting, nestingMessage, valueDeeperThan } from '../../json/nesting';
+import { changedRegion } from '../../text/changedRegion';
+import { LineIndex } from '../../text/lineIndex';
 import { ResourceLayout } from './layout';
 import { PatchedLocator, ScanLocator, TreeLocator, type NodeLocator } from './locate';
-import { buildStateStructure, withResource, type StateStructure, type StateShape } from './model';
+import { buildStateStructure, withResource, type StateStructure, type StateShape } from './structure';
 import { parseTolerant, parseTolerantElement, type SyntaxError } from './syntax';
 
 export interface StateSnapshot {

@@ -9,14 +9,14 @@
  * record. A hover after a keystroke in a 30,000-resource file so costs a few records, not the
  * file. Code lenses and symbols, which need every record, locate them in one batch.
  */
-import type { Span } from '../diagnostics';
-import { indexUrns } from './integrity';
-import { pathKey, type JsonPath, type LocatedNode } from './locate';
-import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from './model';
-import { findResourceReferences } from './propertyValues';
-import { resourceLayoutOf, type StateSnapshot } from './snapshot';
-import { parseProviderReference } from './urn';
-import { upperBound } from '../text/upperBound';
+import type { Span } from '../../diagnostics';
+import { indexUrns } from '../rules/integrity';
+import { pathKey, type JsonPath, type LocatedNode } from '../model/locate';
+import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from '../model/structure';
+import { findResourceReferences } from '../rules/propertyValues';
+import { resourceLayoutOf, type StateSnapshot } from '../model/snapshot';
+import { parseProviderReference } from '../model/urn';
+import { upperBound } from '../../text/upperBound';
 
 export interface UrnOccurrence {
   urn: string;
