@@ -29,6 +29,13 @@ module.exports = {
       },
     },
     {
+      name: 'lsp-types-only-in-the-server',
+      severity: 'error',
+      comment: 'The core returns plain data (shared/features.ts, shared/diagnostics.ts); only the protocol module and server/ speak LSP types.',
+      from: { path: '^shared/', pathNot: '^shared/protocol\\.ts$' },
+      to: { path: '(^|/)node_modules/vscode-languageserver(-types|-protocol)?/|^vscode-languageserver(-types|-protocol)?$' },
+    },
+    {
       name: 'core-below-the-protocol',
       severity: 'error',
       comment: 'The protocol module serves the adapters; the core below it does not import it.',

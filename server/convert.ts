@@ -1,5 +1,20 @@
-/** Shared diagnostics, edits and fixes → LSP shapes; the only place offsets become ranges for LSP. */
-import { CodeActionKind, DiagnosticSeverity, DiagnosticTag, type CodeAction, type Diagnostic as LspDiagnostic, type TextEdit as LspTextEdit } from 'vscode-languageserver';
+/** Shared diagnostics, edits, fixes and feature results → LSP shapes; the only place offsets become ranges and kinds become LSP's numbers. */
+import {
+  CodeActionKind,
+  CompletionItemKind,
+  DiagnosticSeverity,
+  DiagnosticTag,
+  InlayHintKind,
+  SymbolKind,
+  type CodeAction,
+  type CompletionItem,
+  type Diagnostic as LspDiagnostic,
+  type DocumentSymbol,
+  type InlayHint,
+  type SymbolInformation,
+  type TextEdit as LspTextEdit,
+} from 'vscode-languageserver';
+import type { CompletionEntry, CompletionKind, InlayHintEntry, OutlineSymbol, SymbolKindName, WorkspaceSymbolEntry } from '../shared/features';
 import type { Diagnostic, Severity } from '../shared/diagnostics';
 import type { Fix, TextEdit } from '../shared/edits';
 import type { LineIndex } from '../shared/text/lineIndex';
@@ -47,4 +62,38 @@ export function toCodeAction(lines: LineIndex, uri: string, { fix, diagnostic }:
     isPreferred: fix.preferred,
     edit: { changes: { [uri]: toLspEdits(lines, fix.edits) } },
   };
+}
+
+const COMPLETION_KIND: Record<CompletionKind, CompletionItemKind> = {
+  property: CompletionItemKind.Property,
+  value: CompletionItemKind.Value,
+  reference: CompletionItemKind.Reference,
+  module: CompletionItemKind.Module,
+  constant: CompletionItemKind.Constant,
+  'enum-member': CompletionItemKind.EnumMember,
+};
+
+const SYMBOL_KIND: Record<SymbolKindName, SymbolKind> = {
+  namespace: SymbolKind.Namespace,
+  class: SymbolKind.Class,
+  constant: SymbolKind.Constant,
+  object: SymbolKind.Object,
+  interface: SymbolKind.Interface,
+  module: SymbolKind.Module,
+};
+
+export function toLspCompletionItems(entries: readonly CompletionEntry[]): CompletionItem[] {
+  return entries.map((entry) => ({ ...entry, kind: COMPLETION_KIND[entry.kind] }));
+}
+
+export function toLspDocumentSymbols(symbols: readonly OutlineSymbol[]): DocumentSymbol[] {
+  return symbols.map(({ children, ...symbol }) => ({ ...symbol, kind: SYMBOL_KIND[symbol.kind], ...(children ? { children: toLspDocumentSymbols(children) } : {}) }));
+}
+
+export function toLspWorkspaceSymbols(symbols: readonly WorkspaceSymbolEntry[]): SymbolInformation[] {
+  return symbols.map((symbol) => ({ ...symbol, kind: SYMBOL_KIND[symbol.kind] }));
+}
+
+export function toLspInlayHints(hints: readonly InlayHintEntry[]): InlayHint[] {
+  return hints.map(({ kind, ...hint }) => ({ ...hint, ...(kind ? { kind: kind === 'parameter' ? InlayHintKind.Parameter : InlayHintKind.Type } : {}) }));
 }

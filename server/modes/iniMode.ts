@@ -10,7 +10,7 @@ import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared
 import { forgejoStatus } from './quotaMode';
 import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
-import { DIAGNOSTIC_SOURCE, toCodeAction } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
 
 const couldNotCheckReason = () => l10n.t('could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin');
@@ -81,7 +81,7 @@ export function createIniMode(context: ModeContext, lookupFor: (uri: string) => 
       };
     },
     hover: (document, position) => appIniHover(analysis(document), offset(document, position)),
-    completion: (document, position) => ({ isIncomplete: false, items: appIniCompletion(analysis(document), offset(document, position)) }),
+    completion: (document, position) => ({ isIncomplete: false, items: toLspCompletionItems(appIniCompletion(analysis(document), offset(document, position))) }),
     codeActions: (document, _range, codeActionContext) =>
       appIniCodeActions(
         analysis(document),

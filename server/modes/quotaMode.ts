@@ -16,7 +16,7 @@ import { quotaHover } from '../../shared/quota/services/hover';
 import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
 import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
 import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
-import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspInlayHints } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 import type { DocumentStatusParams } from '../../shared/protocol';
@@ -76,7 +76,7 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
     status: (document) => ({ shape: analysis(document).isInstance ? 'instance' : 'quota config', forgejo: forgejoStatus(forgejoFor(document)) }),
     evaluationReport: (document, options = {}) => buildEvaluationReport(analysis(document), { forgejo: forgejoFor(document), ...options, live: liveOption() }),
     hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document), forgejoFor(document)),
-    completion: (document, position) => ({ isIncomplete: false, items: quotaCompletion(analysis(document), offset(document, position)) }),
+    completion: (document, position) => ({ isIncomplete: false, items: toLspCompletionItems(quotaCompletion(analysis(document), offset(document, position))) }),
     definition: (document, position) => findDefinition(analysis(document), document.uri, offset(document, position)),
     references: (document, position, includeDeclaration) => findReferences(analysis(document), document.uri, offset(document, position), includeDeclaration),
     prepareRename: (document, position) => prepareRename(analysis(document), offset(document, position)),
@@ -95,8 +95,8 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
         codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE),
       ).map((action) => toCodeAction(analysis(document).lines, document.uri, action)),
     codeLenses: (document) => previewCodeLenses(analysis(document), previews(document)),
-    inlayHints: (document, range) => previewInlayHints(analysis(document), previews(document), range),
-    documentSymbols: (document) => quotaDocumentSymbols(analysis(document)),
+    inlayHints: (document, range) => toLspInlayHints(previewInlayHints(analysis(document), previews(document), range)),
+    documentSymbols: (document) => toLspDocumentSymbols(quotaDocumentSymbols(analysis(document))),
     forget: (uri) => cache.forget(uri),
   };
 }

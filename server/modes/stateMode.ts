@@ -21,7 +21,7 @@ import { stateDefinition, stateDependents, statePrepareRename, stateReferences, 
 import { stateDocumentSymbols, stateWorkspaceSymbols, WORKSPACE_SYMBOL_LIMIT } from '../../shared/state/services/symbols';
 import { editRecord, parseState, type StateSnapshot } from '../../shared/state/model/snapshot';
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
-import { DIAGNOSTIC_SOURCE, toCodeAction, toLspEdits } from '../convert';
+import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspWorkspaceSymbols } from '../convert';
 import { DocumentCache } from './documentCache';
 import { surgeryCodeActions, type SurgeryHost } from '../features/surgery';
 import { INTEGRITY_CODES } from '../../shared/state/surgery/repair';
@@ -124,7 +124,8 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     },
     completion: (document, position) => {
       const { current, offset } = at(document, position);
-      return stateCompletion(current, offset);
+      const entries = stateCompletion(current, offset);
+      return entries && { isIncomplete: false, items: toLspCompletionItems(entries) };
     },
     codeActions(document, range, codeActionContext) {
       const { snapshot } = cache.get(document);
@@ -133,14 +134,14 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       return [...fixes, ...surgeryCodeActions(host, context.supportsCodeActionResolve === true, document, range, codeActionContext)];
     },
     codeLenses: (document) => stateCodeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
-    documentSymbols: (document) => stateDocumentSymbols(state(document)),
+    documentSymbols: (document) => toLspDocumentSymbols(stateDocumentSymbols(state(document))),
     workspaceSymbols(query, documents) {
       const results: Parameters<typeof stateWorkspaceSymbols>[3] = [];
       for (const document of documents) {
         if (results.length >= WORKSPACE_SYMBOL_LIMIT) break;
         stateWorkspaceSymbols(state(document), document.uri, query, results);
       }
-      return results;
+      return toLspWorkspaceSymbols(results);
     },
     forget(uri) {
       clearTimeout(preparing.get(uri));

@@ -5,7 +5,7 @@
  * precomputed `data.fixes`).
  */
 import type { Fix } from '../edits';
-import { CompletionItemKind, MarkupKind, type CompletionItem, type Hover } from 'vscode-languageserver-types';
+import { markdown, type CompletionEntry, type HoverResult, type Markdown } from '../features';
 import { describeSize, formatSize } from '../quota/sizes';
 import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION, type AppIniAnalysis, type FixData } from './appIni';
 import { newerServerTotal, olderServerTotal } from './goValues';
@@ -13,8 +13,8 @@ import { DEFAULT_SECTION, type IniEntry } from './parse';
 
 const contains = (span: { offset: number; length: number }, offset: number) => offset >= span.offset && offset <= span.offset + span.length;
 
-function markdown(lines: string[]): Hover['contents'] {
-  return { kind: MarkupKind.Markdown, value: lines.join('\n') };
+function hoverText(lines: string[]): Markdown {
+  return markdown(lines.join('\n'));
 }
 
 /** Decimal form of a byte count, as an admin would write it in app.ini (`10 GB`). */
@@ -42,22 +42,22 @@ function totalHover(entry: IniEntry, defaultSectionExists: boolean): string[] {
   return lines;
 }
 
-export function appIniHover(analysis: AppIniAnalysis, offset: number): Hover | null {
+export function appIniHover(analysis: AppIniAnalysis, offset: number): HoverResult | null {
   const entry = analysis.document.entries.find((e) => contains(e.lineSpan, offset) && (e.section === QUOTA_SECTION || e.section === QUOTA_DEFAULT_SECTION));
   if (!entry) return null;
   const range = (span: { offset: number; length: number }) => analysis.lines.rangeOf(span);
   if (entry.comment && contains(entry.comment, offset)) {
-    return { contents: markdown(['Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.']), range: range(entry.comment) };
+    return { contents: hoverText(['Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.']), range: range(entry.comment) };
   }
   if (contains(entry.keySpan, offset)) {
     const description = QUOTA_KEYS[entry.section][entry.key];
     if (!description) return null;
-    return { contents: markdown([`**[${entry.section}] ${entry.key}**`, '', description]), range: range(entry.keySpan) };
+    return { contents: hoverText([`**[${entry.section}] ${entry.key}**`, '', description]), range: range(entry.keySpan) };
   }
   if (!contains(entry.valueSpan, offset)) return null;
   if (entry.key === 'TOTAL') {
     const defaultSectionExists = analysis.document.headers.some((h) => h.name === QUOTA_DEFAULT_SECTION);
-    return { contents: markdown(totalHover(entry, defaultSectionExists)), range: range(entry.valueSpan) };
+    return { contents: hoverText(totalHover(entry, defaultSectionExists)), range: range(entry.valueSpan) };
   }
   if (entry.key === 'DEFAULT_GROUPS' && entry.section === QUOTA_SECTION) {
     const item = analysis.defaultGroupItems.find((i) => contains(i.span, offset));
@@ -68,7 +68,7 @@ export function appIniHover(analysis: AppIniAnalysis, offset: number): Hover | n
     if (analysis.groupSources.length === 0) lines.push('Could not check whether this group exists: no quota file in the workspace and not signed in to a server as a site admin.');
     if (found.length) lines.push(`Defined in ${found.join(' and ')}.`);
     if (missing.length) lines.push(`Not defined in ${missing.join(' or ')}: Forgejo skips it there.`);
-    return { contents: markdown(lines), range: range(item.span) };
+    return { contents: hoverText(lines), range: range(item.span) };
   }
   return null;
 }
@@ -83,7 +83,7 @@ function sectionAt(analysis: AppIniAnalysis, offset: number): string {
   return section;
 }
 
-export function appIniCompletion(analysis: AppIniAnalysis, offset: number): CompletionItem[] {
+export function appIniCompletion(analysis: AppIniAnalysis, offset: number): CompletionEntry[] {
   const text = analysis.text;
   const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
   const before = text.slice(lineStart, offset);
@@ -94,7 +94,7 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     const closing = text.slice(offset, lineEnd).includes(']');
     return [QUOTA_SECTION, QUOTA_DEFAULT_SECTION].map((name) => ({
       label: name,
-      kind: CompletionItemKind.Module,
+      kind: 'module' as const,
       textEdit: { range: { start: analysis.lines.positionAt(nameStart), end: position }, newText: closing ? name : `${name}]` },
     }));
   }
@@ -110,8 +110,8 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
       .filter(([key]) => !present.has(key) || text.slice(wordStart, offset).length > 0)
       .map(([key, description]) => ({
         label: key,
-        kind: CompletionItemKind.Property,
-        documentation: { kind: MarkupKind.Markdown, value: description },
+        kind: 'property' as const,
+        documentation: markdown(description),
         textEdit: { range: { start: analysis.lines.positionAt(wordStart), end: position }, newText: `${key} = ` },
       }));
   }
@@ -128,7 +128,7 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     .filter((name) => !listed.has(name))
     .map((name) => ({
       label: name,
-      kind: CompletionItemKind.Value,
+      kind: 'value' as const,
       detail: `group in ${analysis.groupSources
         .filter((s) => s.names.includes(name))
         .map((s) => s.label)

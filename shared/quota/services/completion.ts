@@ -1,5 +1,6 @@
 /** Completion in quota files: subjects, rule names, group names and account names. */
-import { CompletionItemKind, MarkupKind, type CompletionItem, type Range } from 'vscode-languageserver-types';
+import type { Range } from '../../diagnostics';
+import { markdown, type CompletionEntry, type CompletionKind } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { CANONICAL_SUBJECTS, LEAF_SUBJECTS, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
 import { quotaContextAt } from './location';
@@ -18,17 +19,17 @@ function uniqueNames(analysis: QuotaAnalysis, kind: 'rule' | 'group' | 'account'
   return [...new Set(names)].filter((n) => n !== '');
 }
 
-export function quotaCompletion(analysis: QuotaAnalysis, offset: number): CompletionItem[] {
+export function quotaCompletion(analysis: QuotaAnalysis, offset: number): CompletionEntry[] {
   const context = quotaContextAt(analysis, offset);
   if (context.kind !== 'subject' && context.kind !== 'name' && context.kind !== 'forgejoVersion') return [];
   // Replace the whole string the cursor is in (quotes included), or insert a quoted value.
   const node = context.node;
   const range: Range = node ? analysis.lines.rangeOf(node) : analysis.lines.rangeOf({ offset, length: 0 });
-  const item = (label: string, kind: CompletionItemKind, detail: string, documentation?: string, sortText?: string): CompletionItem => ({
+  const item = (label: string, kind: CompletionKind, detail: string, documentation?: string, sortText?: string): CompletionEntry => ({
     label,
     kind,
     detail,
-    ...(documentation ? { documentation: { kind: MarkupKind.Markdown, value: documentation } } : {}),
+    ...(documentation ? { documentation: markdown(documentation) } : {}),
     ...(sortText ? { sortText } : {}),
     textEdit: { range, newText: JSON.stringify(label) },
     filterText: JSON.stringify(label),
@@ -37,13 +38,7 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
     return FORGEJO_RELEASE_VERSIONS.map((version, i) => {
       const profile = (forgejoProfile(version) as { profile: ForgejoProfile }).profile;
       const differences = profileDifferences(profile);
-      return item(
-        version,
-        CompletionItemKind.Constant,
-        `${rulesLabel(profile)}${version === DEFAULT_FORGEJO_VERSION ? ' (the default)' : ''}`,
-        versionDocumentation(profile, differences),
-        String(i).padStart(2, '0'),
-      );
+      return item(version, 'constant', `${rulesLabel(profile)}${version === DEFAULT_FORGEJO_VERSION ? ' (the default)' : ''}`, versionDocumentation(profile, differences), String(i).padStart(2, '0'));
     });
   }
   if (context.kind === 'subject') {
@@ -52,7 +47,7 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
       const ancestors = subjectAncestors(subject);
       return item(
         subject,
-        CompletionItemKind.EnumMember,
+        'enum-member',
         SUBJECT_DESCRIPTIONS[subject],
         `${SUBJECT_DESCRIPTIONS[subject]}${ancestors.length ? `\n\nAncestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')}` : ''}`,
         String(i).padStart(2, '0'),
@@ -63,18 +58,18 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
   if (context.nameKind === 'rule') {
     return analysis.model.rules
       .filter((rule, i, all) => all.findIndex((r) => r.name === rule.name) === i)
-      .map((rule) => item(rule.name, CompletionItemKind.Reference, `rule: ${rule.subjects.join(' + ') || 'no subject'}`));
+      .map((rule) => item(rule.name, 'reference', `rule: ${rule.subjects.join(' + ') || 'no subject'}`));
   }
   if (context.nameKind === 'group') {
     return uniqueNames(analysis, 'group').map((name) => {
       const group = analysis.model.groups.find((g) => g.name === name);
-      return item(name, CompletionItemKind.Module, `group: ${group?.rules.join(', ') || 'no rules'}`);
+      return item(name, 'module', `group: ${group?.rules.join(', ') || 'no rules'}`);
     });
   }
   if (context.nameKind === 'account') {
     return uniqueNames(analysis, 'account').map((name) => {
       const account = analysis.content.accounts.find((a) => a.name === name);
-      return item(name, CompletionItemKind.Value, account ? `${account.type}${account.admin ? ', site admin' : ''}` : 'account');
+      return item(name, 'value', account ? `${account.type}${account.admin ? ', site admin' : ''}` : 'account');
     });
   }
   return [];

@@ -1,5 +1,5 @@
 /** Hovers in quota files: sizes, subjects, rules, groups and accounts. */
-import { MarkupKind, type Hover } from 'vscode-languageserver-types';
+import type { HoverResult, Markdown } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { QuotaIndex } from '../evaluate';
 import { explainSubject, fileForgejoProfile } from '../report';
@@ -11,11 +11,11 @@ import { ruleFigure } from './describe';
 import { occurrenceAt, quotaContextAt } from './location';
 import type { PreviewAccount } from './previews';
 
-function markdown(lines: string[]): Hover['contents'] {
-  return { kind: MarkupKind.Markdown, value: lines.join('\n') };
+function markdown(lines: string[]): Markdown {
+  return { kind: 'markdown', value: lines.join('\n') };
 }
 
-export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): Hover | null {
+export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): HoverResult | null {
   const context = quotaContextAt(analysis, offset);
   if (context.kind === 'forgejoVersion' && context.node) {
     const declared = analysis.forgejoVersion;

@@ -1,5 +1,6 @@
 /** Definition, references and rename for rule, group and account names in quota files. */
-import type { Location, Range } from 'vscode-languageserver-types';
+import type { Range } from '../../diagnostics';
+import type { Location } from '../../features';
 import type { TextEdit } from '../../edits';
 import type { QuotaAnalysis } from '../config';
 import type { NameOccurrence } from '../reader';

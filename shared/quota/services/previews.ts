@@ -3,7 +3,8 @@
  * (the `usage` section, usage computed from instance content, or the signed-in user's live
  * usage), an inlay hint at each rule's limit and a code lens on each group.
  */
-import { InlayHintKind, type CodeLens, type InlayHint, type Range } from 'vscode-languageserver-types';
+import type { Range } from '../../diagnostics';
+import type { InlayHintEntry, Lens } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { buildEvaluationReport, type AccountReport, type ReportOptions } from '../report';
 import type { LeafUsage } from '../model';
@@ -40,8 +41,8 @@ function within(range: Range | undefined, line: number): boolean {
 }
 
 /** One hint per account whose group list contains the rule, placed after the rule's limit. */
-export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAccount[], range?: Range): InlayHint[] {
-  const hints: InlayHint[] = [];
+export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAccount[], range?: Range): InlayHintEntry[] {
+  const hints: InlayHintEntry[] = [];
   for (const layout of analysis.ruleLayout) {
     if (!layout.limitSpan || !layout.limitValid) continue;
     const position = analysis.lines.positionAt(layout.limitSpan.offset + layout.limitSpan.length);
@@ -53,7 +54,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
         position,
         // Verdict first and compact: VS Code cuts long hints, and the ✓/✗ is what matters.
         label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
-        kind: InlayHintKind.Parameter,
+        kind: 'parameter',
         paddingLeft: true,
         tooltip: `${account.report.name} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.report.live?.server})` : ''}`,
       });
@@ -63,8 +64,8 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
 }
 
 /** A lens on each group: the accounts it stands for, and for the others the first failing rule. */
-export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAccount[]): CodeLens[] {
-  const lenses: CodeLens[] = [];
+export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAccount[]): Lens[] {
+  const lenses: Lens[] = [];
   for (const layout of analysis.groupLayout) {
     const span = layout.nameSpan ?? layout.node;
     const range = analysis.lines.rangeOf(span);

@@ -1,22 +1,22 @@
 /** Document symbols for quota files: rules, groups (with their rules) and accounts. */
-import { SymbolKind, type DocumentSymbol } from 'vscode-languageserver-types';
+import type { OutlineSymbol } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { formatSize } from '../sizes';
 
-export function quotaDocumentSymbols(analysis: QuotaAnalysis): DocumentSymbol[] {
-  const symbols: DocumentSymbol[] = [];
-  const container = (name: string, children: DocumentSymbol[]) => {
+export function quotaDocumentSymbols(analysis: QuotaAnalysis): OutlineSymbol[] {
+  const symbols: OutlineSymbol[] = [];
+  const container = (name: string, children: OutlineSymbol[]) => {
     if (children.length === 0) return;
     const first = children[0].range.start;
     const last = children[children.length - 1].range.end;
-    symbols.push({ name, kind: SymbolKind.Namespace, range: { start: first, end: last }, selectionRange: { start: first, end: first }, children });
+    symbols.push({ name, kind: 'namespace', range: { start: first, end: last }, selectionRange: { start: first, end: first }, children });
   };
   container(
     'rules',
     analysis.ruleLayout.map((layout) => ({
       name: layout.rule.name,
       detail: `${layout.limitValid ? formatSize(layout.rule.limit) : 'no valid limit'} on ${layout.rule.subjects.join(' + ') || 'nothing'}`,
-      kind: SymbolKind.Constant,
+      kind: 'constant',
       range: analysis.lines.rangeOf(layout.node),
       selectionRange: analysis.lines.rangeOf(layout.nameSpan ?? layout.node),
     })),
@@ -26,7 +26,7 @@ export function quotaDocumentSymbols(analysis: QuotaAnalysis): DocumentSymbol[] 
     analysis.groupLayout.map((layout) => ({
       name: layout.group.name,
       detail: layout.group.rules.join(', '),
-      kind: SymbolKind.Class,
+      kind: 'class',
       range: analysis.lines.rangeOf(layout.node),
       selectionRange: analysis.lines.rangeOf(layout.nameSpan ?? layout.node),
     })),
@@ -38,7 +38,7 @@ export function quotaDocumentSymbols(analysis: QuotaAnalysis): DocumentSymbol[] 
       .map((o) => ({
         name: o.name,
         detail: analysis.content.accounts.find((a) => a.name === o.name)?.type ?? 'account',
-        kind: SymbolKind.Object,
+        kind: 'object',
         range: analysis.lines.rangeOf(o.span),
         selectionRange: analysis.lines.rangeOf(o.span),
       })),

@@ -3,7 +3,8 @@
  * replaceWith, aliases) and of `urn::id` provider references in `provider`.
  */
 import { getLocation } from 'jsonc-parser';
-import { CompletionItemKind, type CompletionItem, type CompletionList, type Range } from 'vscode-languageserver-types';
+import type { Range } from '../../diagnostics';
+import type { CompletionEntry } from '../../features';
 import { limitNesting } from '../../json/nesting';
 import { isObject } from '../model/structure';
 import { isProviderType, UNKNOWN_ID } from '../model/urn';
@@ -11,7 +12,7 @@ import type { StateDocument } from './context';
 
 const REFERENCE_FIELDS = new Set(['parent', 'dependencies', 'propertyDependencies', 'deletedWith', 'replaceWith', 'aliases']);
 
-export function stateCompletion({ snapshot, navigation }: StateDocument, offset: number): CompletionList | CompletionItem[] | null {
+export function stateCompletion({ snapshot, navigation }: StateDocument, offset: number): CompletionEntry[] | null {
   const index = navigation.recordAt(offset);
   const span = index !== undefined ? navigation.recordSpan(index) : { offset: 0, length: snapshot.text.length };
   if (!span) return null;
@@ -22,9 +23,9 @@ export function stateCompletion({ snapshot, navigation }: StateDocument, offset:
   const field = location.path[0];
   const typing = location.previousNode?.type === 'string' ? location.previousNode : undefined;
   const replace: Range | undefined = typing ? snapshot.lines.rangeOf({ offset: span.offset + typing.offset, length: typing.length }) : undefined;
-  const item = (label: string, value: string, detail: string | undefined): CompletionItem => ({
+  const item = (label: string, value: string, detail: string | undefined): CompletionEntry => ({
     label,
-    kind: CompletionItemKind.Reference,
+    kind: 'reference',
     detail,
     filterText: JSON.stringify(value),
     ...(replace ? { textEdit: { range: replace, newText: JSON.stringify(value) } } : { insertText: JSON.stringify(value) }),
@@ -41,10 +42,10 @@ export function stateCompletion({ snapshot, navigation }: StateDocument, offset:
   }
   if (typeof field !== 'string' || !REFERENCE_FIELDS.has(field)) return null;
   if (field === 'propertyDependencies' && location.path.length < 2) return null;
-  const items: CompletionItem[] = [];
+  const items: CompletionEntry[] = [];
   for (const [urn, definitions] of navigation.definedUrns()) {
     if (urn === own) continue;
     items.push(item(urn, urn, resources[definitions[0]]?.type));
   }
-  return { isIncomplete: false, items };
+  return items;
 }

@@ -2,7 +2,7 @@
  * Hover over a urn: the resource it names (type, id, custom, protect, delete, the parent chain and
  * how many records depend on it), and over a field summary: every field, its count and its writer.
  */
-import type { Hover } from 'vscode-languageserver-types';
+import type { HoverResult } from '../../features';
 import type { Diagnostic, Position, Range } from '../../diagnostics';
 import { fieldWriter } from '../rules/fields';
 import { isObject } from '../model/structure';
@@ -11,7 +11,7 @@ import { resourceName, type StateDocument } from './context';
 /** Parent chains are shown up to this many ancestors. */
 const PARENT_CHAIN_LIMIT = 20;
 
-export function stateHover({ snapshot, navigation }: StateDocument, offset: number): Hover | null {
+export function stateHover({ snapshot, navigation }: StateDocument, offset: number): HoverResult | null {
   const occurrence = navigation.occurrenceAt(offset);
   if (!occurrence) return null;
   const lines: string[] = [];
@@ -49,7 +49,7 @@ const SUMMARY_TITLES: Record<string, string> = {
 };
 
 /** The hover of a `newer-engine-property` / `legacy-property` summary diagnostic under `offset`. */
-export function fieldSummaryHover({ snapshot }: Pick<StateDocument, 'snapshot'>, diagnostics: readonly Diagnostic[] | undefined, offset: number): Hover | null {
+export function fieldSummaryHover({ snapshot }: Pick<StateDocument, 'snapshot'>, diagnostics: readonly Diagnostic[] | undefined, offset: number): HoverResult | null {
   const position = snapshot.lines.positionAt(offset);
   const diagnostic = diagnostics?.find((d) => SUMMARY_TITLES[d.code] && contains(d.range, position));
   const fields = (diagnostic?.data as { fields?: unknown } | undefined)?.fields;

@@ -3,7 +3,7 @@
  * and beside it, when there are any, "remove with dependents…" (previewed before it applies). The
  * commands they run are the adapter's to name (the protocol lives above the core).
  */
-import type { CodeLens } from 'vscode-languageserver-types';
+import type { Lens } from '../../features';
 import type { StateDocument } from './context';
 
 /** What the dependents lens's command receives: where the urn is defined. */
@@ -26,8 +26,8 @@ export interface LensCommands {
   removeWithDependents: string;
 }
 
-export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: string, commands: LensCommands): CodeLens[] {
-  const lenses: CodeLens[] = [];
+export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: string, commands: LensCommands): Lens[] {
+  const lenses: Lens[] = [];
   const located = navigation.allDefinitions();
   for (const [urn, definitions] of navigation.definedUrns()) {
     const definition = located.get(definitions[0]);

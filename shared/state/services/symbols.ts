@@ -1,5 +1,5 @@
 /** The outline as the parent tree, and workspace symbols for every urn defined in a document. */
-import { SymbolKind, type DocumentSymbol, type SymbolInformation } from 'vscode-languageserver-types';
+import type { OutlineSymbol, WorkspaceSymbolEntry } from '../../features';
 import { isProviderType } from '../model/urn';
 import { resourceName, type StateDocument } from './context';
 
@@ -7,9 +7,9 @@ import { resourceName, type StateDocument } from './context';
 export const WORKSPACE_SYMBOL_LIMIT = 1000;
 
 /** Document symbols as the parent tree (iterative, so deep or cyclic parent chains are safe). */
-export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): DocumentSymbol[] {
+export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): OutlineSymbol[] {
   const resources = snapshot.structure.resources;
-  const symbols = new Map<number, DocumentSymbol>();
+  const symbols = new Map<number, OutlineSymbol>();
   const parentOf = new Map<number, number>();
   const definitions = navigation.allDefinitions();
   for (const resource of resources) {
@@ -20,7 +20,7 @@ export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): D
     symbols.set(resource.index, {
       name: resourceName(resource.urn),
       detail: resource.type,
-      kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : record.custom === true ? SymbolKind.Object : SymbolKind.Module,
+      kind: resource.type && isProviderType(resource.type) ? 'interface' : record.custom === true ? 'object' : 'module',
       range: snapshot.lines.rangeOf(span),
       selectionRange: snapshot.lines.rangeOf(urnSpan ?? { offset: span.offset, length: 1 }),
       children: [],
@@ -31,7 +31,7 @@ export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): D
     }
   }
   // Attach each symbol under its parent unless that would close a cycle.
-  const roots: DocumentSymbol[] = [];
+  const roots: OutlineSymbol[] = [];
   const attached = new Set<number>();
   const childrenOf = new Map<number, number[]>();
   for (const [child, parent] of parentOf) {
@@ -70,7 +70,7 @@ export function stateDocumentSymbols({ snapshot, navigation }: StateDocument): D
 }
 
 /** The urns of one document matching `query` (case-insensitive substring), appended to `results` up to the limit. */
-export function stateWorkspaceSymbols({ snapshot, navigation }: StateDocument, uri: string, query: string, results: SymbolInformation[]): void {
+export function stateWorkspaceSymbols({ snapshot, navigation }: StateDocument, uri: string, query: string, results: WorkspaceSymbolEntry[]): void {
   const needle = query.toLowerCase();
   const located = navigation.allDefinitions();
   for (const [urn, definitions] of navigation.definedUrns()) {
@@ -81,7 +81,7 @@ export function stateWorkspaceSymbols({ snapshot, navigation }: StateDocument, u
     const resource = snapshot.structure.resources[definitions[0]];
     results.push({
       name: resourceName(urn),
-      kind: resource.type && isProviderType(resource.type) ? SymbolKind.Interface : SymbolKind.Object,
+      kind: resource.type && isProviderType(resource.type) ? 'interface' : 'object',
       containerName: resource.type,
       location: { uri, range: snapshot.lines.rangeOf(definition.span) },
     });
