@@ -19,6 +19,7 @@ import { DashboardCommands } from './dashboard/commands';
 import type { DashboardModel } from './dashboard/model';
 import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
+import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
 import { LargeFileWatcher } from './largeFiles';
 import { LiveUsage } from './liveUsage';
@@ -75,7 +76,12 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
 
   // The status is created after the client it listens to; the symbol filter reads it lazily.
   let status: LanguageStatus | undefined;
-  const client = createLanguageClient(context, log, (uri) => status?.status(uri.toString())?.kind === 'quota');
+  // Before the server's status arrives, decide as the server will: the outline asks as a file opens, and VS Code keeps that answer.
+  const isQuotaDocument = (document: vscode.TextDocument) => {
+    const known = status?.status(document.uri.toString())?.kind;
+    return (known !== undefined ? known : detectKind(document.uri.path, document.getText())) === 'quota';
+  };
+  const client = createLanguageClient(context, log, isQuotaDocument);
   languageClient = client;
   status = new LanguageStatus(client);
   const liveUsage = new LiveUsage(client, session, log);

@@ -24,7 +24,7 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
  * between two trees as the cursor moved, so ours are left out there. Rules, groups and
  * accounts stay reachable through workspace symbols, code lenses and the dashboard.
  */
-export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (uri: vscode.Uri) => boolean = () => false): LanguageClient {
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (document: vscode.TextDocument) => boolean = () => false): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server/server.js');
   const serverOptions: ServerOptions = {
     run: { module: serverModule, transport: TransportKind.ipc },
@@ -38,7 +38,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     // The project configuration (shared/projectConfig.ts) changes what the server reports.
     synchronize: { configurationSection: SETTINGS_SECTION, fileEvents: vscode.workspace.createFileSystemWatcher('**/.quota-state.json') },
     middleware: {
-      provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document.uri) ? [] : next(document, token)),
+      provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document) ? [] : next(document, token)),
     },
   };
   // The id makes the client honour the `quotaState.trace.server` setting.

@@ -28,7 +28,7 @@ async function startServerWorker(context: vscode.ExtensionContext): Promise<Work
   return new Worker(URL.createObjectURL(new Blob([bytes], { type: 'text/javascript' })));
 }
 
-export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (uri: vscode.Uri) => boolean = () => false): LanguageClient {
+export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (document: vscode.TextDocument) => boolean = () => false): LanguageClient {
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,
     outputChannel: log,
@@ -40,7 +40,7 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
       fileEvents: [vscode.workspace.createFileSystemWatcher('**/.quota-state.json'), vscode.workspace.createFileSystemWatcher('**/{quota.jsonc,*.quota.json,*.quota.jsonc}')],
     },
     middleware: {
-      provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document.uri) ? [] : next(document, token)),
+      provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document) ? [] : next(document, token)),
     },
   };
   // Transports rather than the worker: VS Code wraps the global Worker, so the client's `instanceof Worker` would fail.

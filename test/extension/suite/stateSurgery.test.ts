@@ -50,14 +50,20 @@ async function throughPreview<T>(start: () => Thenable<T>): Promise<T> {
   const pending = Promise.resolve(start()).finally(() => (settled = true));
   const deadline = Date.now() + 120_000;
   const run = (command: string) => vscode.commands.executeCommand(command).then(undefined, () => undefined);
-  while (!settled) {
+  const settledWithin = async (ms: number) => {
+    for (const until = Date.now() + ms; !settled && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 100));
+    return settled;
+  };
+  // Ticking toggles: a second tick in the same preview unticks the change, and applying then applies
+  // nothing. So each tick is followed by an apply and a generous wait; only a preview that was not
+  // showing yet (nothing happened) is ticked again.
+  while (!(await settledWithin(300))) {
     if (Date.now() > deadline) throw new Error('the refactor preview was never applied');
-    await new Promise((resolve) => setTimeout(resolve, 300));
-    if (settled) break;
     await run('refactorPreview.groupByType');
     await run('list.focusFirst');
     await run('refactorPreview.toggleCheckedState');
     await run('refactorPreview.apply');
+    if (await settledWithin(5_000)) break;
   }
   return pending;
 }
