@@ -14,7 +14,8 @@ import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
 import { registerForgejoVersionRoute, registerMiscRoutes } from './routes/misc';
 import { registerRepoRoutes } from './routes/repos';
-import type { QuotaStore } from './store';
+import type { QuotaStore } from './store/quotaStore';
+import { settings } from './store/settings';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors, int64OverflowMessage, INT64_KEYWORD, withInt64Keyword } from './validation';
 import { canonicalName } from '../shared/names';
@@ -162,7 +163,7 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Forgejo's token auth runs for every API request before routing: an unknown token is a 401 anywhere.
     const account = authenticate(store, request);
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
-    if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
+    if (config.quota && !settings(store).enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
     authorize(store, request, config.access ?? 'public', account);
   });
 
