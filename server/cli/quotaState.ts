@@ -1,6 +1,6 @@
 /**
  * `quota-state`: a thin entry over shared/ beside the language server, for CI. This module only
- * dispatches: check, fix and evaluate are modules in commands/, state is stateCommands.ts.
+ * dispatches: each command is a module in commands/ (check, fix, evaluate, state).
  * Exit codes: 0 clean, 1 findings (an Error diagnostic, a file `fix` cannot make valid, an account
  * over quota for `--subject`), 2 a usage error or input it cannot read. Never prints a stack trace.
  */
@@ -10,7 +10,7 @@ import { InputError, UsageError } from './args';
 import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
 import { fix, FIX_USAGE } from './commands/fix';
-import { runStateCommand, STATE_USAGE } from './stateCommands';
+import { runStateCommand, STATE_USAGE } from './commands/state';
 import type { CliIO } from './io';
 
 const USAGE = `Usage:
