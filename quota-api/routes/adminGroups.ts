@@ -30,6 +30,14 @@ function inlineRules(rules: CreateQuotaGroupOptions['rules'] | null | undefined)
 }
 
 export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore): void {
+  registerGroupListRoutes(api, store);
+  registerOneGroupRoutes(api, store);
+  registerGroupRuleRoutes(api, store);
+  registerGroupUserRoutes(api, store);
+}
+
+/** `/admin/quota/groups`: list and create. */
+function registerGroupListRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get(
     '/admin/quota/groups',
     {
@@ -58,7 +66,10 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       return reply.code(201).send(groupInfo(group));
     },
   );
+}
 
+/** `/admin/quota/groups/{quotagroup}`: get and delete. */
+function registerOneGroupRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: GroupParams }>(
     '/admin/quota/groups/:quotagroup',
     {
@@ -86,8 +97,12 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       return reply.code(204).send();
     },
   );
+}
 
-  type GroupRuleParams = GroupParams & { quotarule: string };
+type GroupRuleParams = GroupParams & { quotarule: string };
+
+/** `/admin/quota/groups/{quotagroup}/rules/{quotarule}`: add and remove a rule. */
+function registerGroupRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.put<{ Params: GroupRuleParams }>(
     '/admin/quota/groups/:quotagroup/rules/:quotarule',
     {
@@ -125,7 +140,12 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       return reply.code(204).send();
     },
   );
+}
 
+type GroupUserParams = GroupParams & { username: string };
+
+/** `/admin/quota/groups/{quotagroup}/users[/{username}]`: list, add and remove members. */
+function registerGroupUserRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: GroupParams }>(
     '/admin/quota/groups/:quotagroup/users',
     {
@@ -145,7 +165,6 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
     },
   );
 
-  type GroupUserParams = GroupParams & { username: string };
   api.put<{ Params: GroupUserParams }>(
     '/admin/quota/groups/:quotagroup/users/:username',
     {

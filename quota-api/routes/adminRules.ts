@@ -14,6 +14,12 @@ const ADMIN_DOC = { tags: ['admin'] };
 type RuleParams = { quotarule: string };
 
 export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
+  registerRuleListRoutes(api, store);
+  registerOneRuleRoutes(api, store);
+}
+
+/** `/admin/quota/rules`: list and create. */
+function registerRuleListRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get(
     '/admin/quota/rules',
     {
@@ -45,7 +51,10 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
       return reply.code(201).send(ruleInfo(rule));
     },
   );
+}
 
+/** `/admin/quota/rules/{quotarule}`: get, edit and delete. */
+function registerOneRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: RuleParams }>(
     '/admin/quota/rules/:quotarule',
     {
