@@ -14,6 +14,12 @@ export default tseslint.config(
     },
   },
   {
+    // Rooms small enough to read whole: a function over 80 lines of code is split into named steps.
+    // shared/ joins once the functions there are split too.
+    files: ['quota-api/**/*.ts', 'server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.{ts,mjs,cjs}'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }] },
+  },
+  {
     // The bin stubs and CommonJS scripts load their targets with require(): that is their job.
     files: ['**/*.cjs', 'bin/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },
