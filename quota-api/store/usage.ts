@@ -7,7 +7,7 @@ import type { InstanceContent, LeafUsage } from '../../shared/quota/model';
 import { computeUsage, zeroUsage } from '../../shared/quota/usage';
 import { transaction } from '../db';
 import type { QuotaStore } from './quotaStore';
-import type { Account, ArtifactRow, AttachmentRow, PackageRow, Page } from './rows';
+import type { Account, ArtifactRow, AttachmentRow, PackageRow, Page, RepoRow } from './rows';
 
 /** Leaf usage of an account, computed by the shared engine from the stored content. */
 export function usageOf(store: QuotaStore, account: Account): LeafUsage {
@@ -20,15 +20,13 @@ function content(store: QuotaStore): InstanceContent {
   const db = store.db;
   return {
     accounts: [],
-    repos: (
-      db.prepare('SELECT owner, name, is_private, git_size, lfs_size FROM repos ORDER BY id').all() as Array<{
-        owner: string;
-        name: string;
-        is_private: number;
-        git_size: number;
-        lfs_size: number;
-      }>
-    ).map((r) => ({ owner: r.owner, name: r.name, private: r.is_private === 1, gitSize: r.git_size, lfsSize: r.lfs_size })),
+    repos: (db.prepare('SELECT owner, name, is_private, git_size, lfs_size FROM repos ORDER BY id').all() as Array<Omit<RepoRow, 'id'>>).map((r) => ({
+      owner: r.owner,
+      name: r.name,
+      private: r.is_private === 1,
+      gitSize: r.git_size,
+      lfsSize: r.lfs_size,
+    })),
     attachments: (db.prepare('SELECT * FROM attachments ORDER BY id').all() as Array<AttachmentRow>).map((a) => ({
       repo: a.repo,
       name: a.name,
