@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/vscode-host/**', 'shared/validators/**', '.data/**', 'out/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test/vscode-host/**', 'shared/validators/**', '.data/**', 'out/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.cjs'],
