@@ -2,7 +2,7 @@
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', 'test/vscode-host/**', 'shared/validators/**', '.data/**', 'out/**'] },
+  { ignores: ['dist/**', 'node_modules/**', 'test/vscode-host/**', 'shared/validators/**', '.data/**', 'out/**', 'coverage/**'] },
   ...tseslint.configs.recommended,
   {
     files: ['**/*.ts', '**/*.mjs', '**/*.cjs'],
@@ -12,6 +12,12 @@ export default tseslint.config(
       // A `let` read by a closure before its one assignment (the client and its status) must stay a `let`.
       'prefer-const': ['error', { ignoreReadBeforeAssign: true }],
     },
+  },
+  {
+    // Rooms small enough to read whole: a function over 80 lines of code is split into named steps.
+    // shared/ joins once the functions there are split too.
+    files: ['quota-api/**/*.ts', 'server/**/*.ts', 'client/**/*.ts', 'scripts/**/*.{ts,mjs,cjs}'],
+    rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   {
     // The bin stubs and CommonJS scripts load their targets with require(): that is their job.

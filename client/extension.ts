@@ -61,8 +61,35 @@ let languageClient: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
   const activatedAt = Date.now();
-  const log = vscode.window.createOutputChannel('Quota & State', { log: true });
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
+  const parts = createParts(context, testing);
+  context.subscriptions.push(...subscriptions(parts));
+  await startLanguageServer(parts);
+  const serverReadyAt = Date.now();
+  context.subscriptions.push(new LargeFileWatcher(parts.client, parts.log));
+  // Not awaited: an unreachable server must not hold up activation for the request timeout.
+  void parts.liveUsage.refresh();
+  return testing ? testHooks(context, parts, { activatedAt, serverReadyAt }) : undefined;
+}
+
+/** Everything the extension is made of, connected; nothing registered with VS Code yet but the client and the view. */
+interface Parts {
+  log: vscode.LogOutputChannel;
+  notifier: Notifier;
+  session: Session;
+  client: LanguageClient;
+  status: LanguageStatus;
+  tree: QuotaTreeProvider;
+  repositories: LargestRepositories;
+  liveUsage: LiveUsage;
+  dashboard: QuotaDashboard;
+  statusBar: QuotaStatusBar;
+  quotaView: ReturnType<typeof registerQuotaView>;
+  commandContext: CommandContext;
+}
+
+function createParts(context: vscode.ExtensionContext, testing: boolean): Parts {
+  const log = vscode.window.createOutputChannel('Quota & State', { log: true });
   const notifier = new Notifier(log, testing);
   const session = new Session(context.secrets);
   const api = new ApiAccess(session, notifier, log);
@@ -100,8 +127,13 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
       void liveUsage.refresh();
     },
   };
+  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, statusBar, quotaView, commandContext };
+}
 
-  context.subscriptions.push(
+/** The parts that need disposing, every command, and the listeners that refresh the view. */
+function subscriptions(parts: Parts): vscode.Disposable[] {
+  const { log, session, status, tree, quotaView, liveUsage, dashboard, statusBar, commandContext } = parts;
+  return [
     log,
     session,
     status,
@@ -122,11 +154,11 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     ...new SyncCommands(commandContext).register(),
     ...new PreviewCommands(commandContext).register(),
     ...new DependentsCommands(commandContext).register(),
-    ...new StateSurgeryCommands(commandContext, (uri) => status?.status(uri.toString())?.kind === 'state', status.onDidChange).register(),
+    ...new StateSurgeryCommands(commandContext, (uri) => status.status(uri.toString())?.kind === 'state', status.onDidChange).register(),
     ...registerCompressedState(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...new WalkthroughCommands().register(),
-    ...repositories.register(),
+    ...parts.repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
       if (affectsApiSettings(event)) {
         void liveUsage.refresh();
@@ -134,20 +166,21 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
       }
     }),
     session.onDidChange(() => tree.refresh()),
-  );
+  ];
+}
 
+/** Starts the client; a server that does not start is logged and shown, and the rest of the extension still works. */
+async function startLanguageServer({ client, log, notifier }: Parts): Promise<void> {
   try {
     await client.start();
   } catch (error) {
     log.error(`The language server did not start: ${error instanceof Error ? error.message : String(error)}`);
     void notifier.error(vscode.l10n.t('The Quota & State language server did not start; see the "Quota & State" output for details.'));
   }
-  const serverReadyAt = Date.now();
-  context.subscriptions.push(new LargeFileWatcher(client, log));
-  // Not awaited: an unreachable server must not hold up activation for the request timeout.
-  void liveUsage.refresh();
+}
 
-  if (!testing) return undefined;
+function testHooks(context: vscode.ExtensionContext, parts: Parts, startup: TestHooks['startup']): TestHooks {
+  const { notifier, status, liveUsage, tree, quotaView, statusBar, dashboard } = parts;
   return {
     shownMessages: () => notifier.shown,
     documentStatus: (uri) => status.status(uri),
@@ -159,9 +192,9 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
     dashboard: () => dashboard.current(),
     dashboardOpen: (url) => dashboard.openOnServer(url),
     logUri: context.logUri,
-    languageClient: client,
+    languageClient: parts.client,
     processType: typeof process,
-    startup: { activatedAt, serverReadyAt },
+    startup,
   };
 }
 

@@ -14,7 +14,8 @@ import { registerAdminRuleRoutes } from './routes/adminRules';
 import { registerAdminUserRoutes } from './routes/adminUsers';
 import { registerForgejoVersionRoute, registerMiscRoutes } from './routes/misc';
 import { registerRepoRoutes } from './routes/repos';
-import type { QuotaStore } from './store';
+import type { QuotaStore } from './store/quotaStore';
+import { settings } from './store/settings';
 import { appUrlOf } from './urls';
 import { formatSchemaErrors, int64OverflowMessage, INT64_KEYWORD, withInt64Keyword } from './validation';
 import { canonicalName } from '../shared/names';
@@ -77,9 +78,23 @@ function redactUrl(url: string): string {
 }
 
 export function buildApp(options: AppOptions): FastifyInstance {
-  const { store } = options;
   const bodyLimit = options.bodyLimit ?? DEFAULT_BODY_LIMIT;
-  const app = Fastify({
+  const app = createFastify(options, bodyLimit);
+  app.decorate('publicUrl', options.publicUrl);
+  installSchemas(app);
+  registerSwagger(app);
+  installBodyParser(app);
+  // Before authentication: a preflight carries no token.
+  if (options.cors) registerCors(app, options.cors);
+  installRequestHooks(app, options.store);
+  installErrorHandlers(app, bodyLimit);
+  registerRoutes(app, options.store);
+  return app;
+}
+
+/** Fastify with its logger, limits, and Forgejo-shaped answers to what fails before routing. */
+function createFastify(options: AppOptions, bodyLimit: number): FastifyInstance {
+  return Fastify({
     logger: options.log === false || options.log === undefined ? false : { level: options.log.level ?? 'info', stream: options.log.stream ?? process.stderr },
     // One line per request from our onResponse hook instead of Fastify's two.
     logController: new LogController({ disableRequestLogging: true }),
@@ -103,9 +118,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       );
     },
   });
+}
 
-  app.decorate('publicUrl', options.publicUrl);
-
+/** Validation of request bodies and serialization of answers. */
+function installSchemas(app: FastifyInstance): void {
   // Only bodies are validated by schema. A string limit is a 400, not silently a number: no
   // coercion, and the data kept for messages. Path and query values are read as Forgejo reads
   // them (a non-numeric page is page 1), so their schemas only describe.
@@ -120,6 +136,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setSerializerCompiler(() => (data) => stringifyJsonExact(data));
   app.setReplySerializer((data) => stringifyJsonExact(data));
   registerDefinitions(app);
+}
+
+/** The swagger document, built from the routes' schemas and finished as Forgejo's reads. */
+function registerSwagger(app: FastifyInstance): void {
   app.register(fastifySwagger, {
     swagger: {
       info: { title: 'Quota & State reference quota API (Forgejo-compatible)', version: SERVER_VERSION },
@@ -135,8 +155,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
     refResolver: { buildLocalReference: (json, _baseUri, _fragment, i) => (typeof json.$id === 'string' ? json.$id : `def-${i}`) },
     transformObject: (documentObject) => finishDocument(structuredClone((documentObject as { swaggerObject: object }).swaggerObject) as Record<string, unknown>) as never,
   });
+}
 
-  // Every body is JSON whatever its declared type; an empty body or `null` means `{}`.
+/** Every body is JSON whatever its declared type; an empty body or `null` means `{}`. */
+function installBodyParser(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -148,10 +170,13 @@ export function buildApp(options: AppOptions): FastifyInstance {
       done(badRequest(`the request body is not valid JSON: ${(error as Error).message}`), undefined);
     }
   });
+  app.addHook('preValidation', async (request) => {
+    if (request.body === undefined || request.body === null) request.body = {};
+  });
+}
 
-  // Before authentication: a preflight carries no token.
-  if (options.cors) registerCors(app, options.cors);
-
+/** Names in NFC, authentication and access before routing; one log line after the answer. */
+function installRequestHooks(app: FastifyInstance, store: QuotaStore): void {
   app.addHook('onRequest', async (request) => {
     // NFC and NFD spellings of a name are one name: look every path name up in NFC.
     const params = request.params as Record<string, unknown>;
@@ -162,12 +187,8 @@ export function buildApp(options: AppOptions): FastifyInstance {
     // Forgejo's token auth runs for every API request before routing: an unknown token is a 401 anywhere.
     const account = authenticate(store, request);
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
-    if (config.quota && !store.settings().enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
+    if (config.quota && !settings(store).enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
     authorize(store, request, config.access ?? 'public', account);
-  });
-
-  app.addHook('preValidation', async (request) => {
-    if (request.body === undefined || request.body === null) request.body = {};
   });
 
   app.addHook('onResponse', async (request, reply) => {
@@ -185,7 +206,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
       'request',
     );
   });
+}
 
+/** Every failure as Forgejo words it: `{message, url}`, never a stack; a 500 only for a real bug. */
+function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
     if (error instanceof HttpError) {
       return reply.code(error.status).send(errorBody(request, error.message, error.details));
@@ -214,7 +238,10 @@ export function buildApp(options: AppOptions): FastifyInstance {
   app.setNotFoundHandler((request, reply) => {
     reply.code(404).send(errorBody(request, NOT_FOUND_MESSAGE, []));
   });
+}
 
+/** The swagger document's two addresses, Forgejo's version route, and the API under `/api/v1`. */
+function registerRoutes(app: FastifyInstance, store: QuotaStore): void {
   // Where every error body points; Forgejo serves the same document at /swagger.v1.json.
   const serveDocument = async (_request: FastifyRequest, reply: FastifyReply) => reply.type('application/json; charset=utf-8').send(JSON.stringify(app.swagger()));
   app.get('/api/swagger', { schema: { hide: true }, config: { access: 'public' } }, serveDocument);
@@ -232,6 +259,4 @@ export function buildApp(options: AppOptions): FastifyInstance {
     },
     { prefix: API_BASE_PATH },
   );
-
-  return app;
 }

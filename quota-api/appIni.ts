@@ -11,7 +11,8 @@
 import * as fs from 'node:fs';
 import { readServerConfig, type ServerConfig } from '../shared/ini/serverConfig';
 import type { ForgejoProfile } from '../shared/quota/forgejoVersion';
-import type { QuotaSettings, QuotaStore } from './store';
+import type { QuotaStore } from './store/quotaStore';
+import type { QuotaSettings } from './store/rows';
 
 export class ServerConfigError extends Error {
   constructor(message: string) {
@@ -44,8 +45,7 @@ export function applyServerConfig(store: QuotaStore, config: ServerConfig): stri
     overrides[key] = origin.value;
     described.push(`${key} = ${JSON.stringify(origin.value)} from ${origin.source}`);
   }
-  const fromDatabase = store.settings.bind(store);
-  // The store reads its settings through this method everywhere, so one wrapper covers routes and evaluation.
-  store.settings = () => ({ ...fromDatabase(), ...overrides });
+  // Every reader of the settings (routes and evaluation) goes through store/settings.ts, which applies these.
+  store.settingsOverrides = overrides;
   return described;
 }

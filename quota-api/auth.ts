@@ -8,7 +8,10 @@
  */
 import type { FastifyRequest } from 'fastify';
 import { HttpError, messages, orgNotFound } from './errors';
-import type { Account, QuotaStore } from './store';
+import type { QuotaStore } from './store/quotaStore';
+import type { Account } from './store/rows';
+import { accountByTokenHash } from './store/tokens';
+import { findAccount, isOrgOwner } from './store/users';
 import { hashToken } from './tokens';
 
 /** Who may call a route. */
@@ -45,7 +48,7 @@ export function authenticate(store: QuotaStore, request: FastifyRequest): Accoun
   const token = tokenFromHeader(request.headers.authorization);
   if (token === undefined) return undefined;
   request.generation = store.generation();
-  const account = store.accountByTokenHash(hashToken(token), request.generation);
+  const account = accountByTokenHash(store, hashToken(token), request.generation);
   if (!account) throw new HttpError(401, messages.unknownToken);
   return account;
 }
@@ -60,7 +63,7 @@ export function authorize(store: QuotaStore, request: FastifyRequest, access: Ac
   if (access === 'org-owner') {
     // Forgejo resolves the org before it requires a token: an unknown org is a 404 for anyone.
     const orgName = (request.params as { org?: string }).org ?? '';
-    org = store.findAccount(orgName);
+    org = findAccount(store, orgName);
     if (!org || org.type !== 'org') throw orgNotFound(orgName);
   }
   if (!account) throw new HttpError(401, messages.tokenRequired);
@@ -68,7 +71,7 @@ export function authorize(store: QuotaStore, request: FastifyRequest, access: Ac
   request.quotaAccount = account;
   if (access === 'admin' && !account.isAdmin) throw new HttpError(403, messages.siteAdminRequired);
   if (org) {
-    if (!account.isAdmin && !store.isOrgOwner(org, account)) throw new HttpError(403, messages.orgOwnerRequired);
+    if (!account.isAdmin && !isOrgOwner(store, org, account)) throw new HttpError(403, messages.orgOwnerRequired);
     request.quotaAccount = org;
   }
 }

@@ -5,6 +5,7 @@
  *   returns, so a write the API has acknowledged survives SIGKILL or power loss.
  * - `busy_timeout`: a second process (e.g. `quota-api token create`) waits instead of failing.
  * - Migrations run in order, each in its own transaction, recorded in `schema_migrations`.
+ * - `transaction` is the one way anything here or in `store/` runs statements together.
  */
 import Database from 'better-sqlite3';
 import * as fs from 'node:fs';
@@ -26,6 +27,17 @@ export function openDatabase(file: string): Db {
   return db;
 }
 
+/**
+ * Runs `body` in one transaction (better-sqlite3's `db.transaction`; a nested call is a savepoint).
+ * `write` begins IMMEDIATE: the write lock is taken first, so two processes writing at once queue
+ * at busy_timeout instead of one failing at commit. `read` is deferred: one consistent snapshot.
+ * A throw rolls everything back.
+ */
+export function transaction<T>(db: Db, mode: 'read' | 'write', body: () => T): T {
+  const run = db.transaction(body);
+  return mode === 'write' ? run.immediate() : run();
+}
+
 /** Applies every migration not yet recorded; returns the versions applied now. */
 function migrate(db: Db): number[] {
   db.exec(`CREATE TABLE IF NOT EXISTS schema_migrations (
@@ -38,13 +50,13 @@ function migrate(db: Db): number[] {
   for (const migration of MIGRATIONS) {
     if (applied.has(migration.version)) continue;
     // IMMEDIATE: two processes opening a fresh file at once must not both apply a migration.
-    db.transaction(() => {
+    transaction(db, 'write', () => {
       const again = db.prepare('SELECT 1 FROM schema_migrations WHERE version = ?').get(migration.version);
       if (again) return;
       db.exec(migration.sql);
       db.prepare('INSERT INTO schema_migrations (version, name, applied_at) VALUES (?, ?, ?)').run(migration.version, migration.name, new Date().toISOString());
       newlyApplied.push(migration.version);
-    }).immediate();
+    });
   }
   return newlyApplied;
 }

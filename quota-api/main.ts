@@ -16,7 +16,8 @@ import { parseCorsOrigins, type CorsConfig } from './cors';
 import { applyServerConfig, loadServerConfig, ServerConfigError } from './appIni';
 import { openDatabase } from './db';
 import { SeedError, seedFromFile } from './seed';
-import { QuotaStore } from './store';
+import { QuotaStore } from './store/quotaStore';
+import { addToken } from './store/tokens';
 import { generateToken, hashToken } from './tokens';
 import { parsePublicUrl } from './urls';
 import { validateName } from '../shared/names';
@@ -88,7 +89,7 @@ function createToken(account: string | undefined, db: string, admin: boolean): v
   const store = new QuotaStore(openDatabase(db));
   try {
     const token = generateToken();
-    store.addToken(name.name, hashToken(token), { admin });
+    addToken(store, name.name, hashToken(token), { admin });
     process.stdout.write(`${token}\n`);
   } finally {
     store.close();

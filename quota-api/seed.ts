@@ -5,7 +5,8 @@
  */
 import * as fs from 'node:fs';
 import { analyzeQuotaConfig, isEvaluable } from '../shared/quota/config';
-import type { QuotaStore } from './store';
+import type { QuotaStore } from './store/quotaStore';
+import { isEmpty, seed } from './store/seeding';
 import { hashToken } from './tokens';
 
 export class SeedError extends Error {
@@ -30,8 +31,8 @@ export function seedFromFile(store: QuotaStore, file: string): SeedOutcome {
     const errors = analysis.diagnostics.filter((d) => d.severity === 'error').map((d) => `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: error ${d.code}: ${d.message}`);
     throw new SeedError(`the seed file has errors:\n${errors.join('\n')}`);
   }
-  if (!store.isEmpty()) return 'kept-existing';
+  if (!isEmpty(store)) return 'kept-existing';
   const tokens = analysis.content.accounts.filter((a) => typeof a.token === 'string' && a.token.length > 0).map((a) => ({ account: a.name, sha256: hashToken(a.token!) }));
-  store.seed(analysis.model, analysis.content, tokens);
+  seed(store, analysis.model, analysis.content, tokens);
   return 'seeded';
 }

@@ -5,8 +5,10 @@
 import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, QuotaUsedArtifact, QuotaUsedAttachment, QuotaUsedPackage, Repository, User } from '../shared/api/types';
 import type { QuotaRule } from '../shared/quota/model';
 import { QuotaIndex } from '../shared/quota/evaluate';
-import type { Account, ArtifactRow, AttachmentRow, PackageRow, QuotaStore, RepoRow } from './store';
-import { repoOwner } from './store';
+import { modelFor } from './store/evaluation';
+import type { QuotaStore } from './store/quotaStore';
+import { repoOwner, type Account, type ArtifactRow, type AttachmentRow, type PackageRow, type RepoRow } from './store/rows';
+import { usageOf } from './store/usage';
 import { quotaUsedFromLeafUsage } from '../shared/quota/quotaInfo';
 
 export type NameVisibility = 'show-names' | 'hide-names';
@@ -27,12 +29,12 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
  * default groups that exist). The built-in TOTAL group is used by evaluation but never listed.
  */
 export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility): QuotaInfo {
-  const index = new QuotaIndex(store.modelFor(account), store.forgejo);
+  const index = new QuotaIndex(modelFor(store, account), store.forgejo);
   const groups = index
     .groupListOf(account.name)
     .filter((resolved) => !resolved.builtin)
     .map((resolved) => groupInfo({ name: resolved.group.name, rules: resolved.rules }, visibility));
-  return { used: quotaUsedFromLeafUsage(store.usageOf(account)), groups };
+  return { used: quotaUsedFromLeafUsage(usageOf(store, account)), groups };
 }
 
 const seg = encodeURIComponent;

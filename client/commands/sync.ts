@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import type { QuotaApiClient } from '../../shared/api/client';
 import { QuotaApiError } from '../../shared/api/errors';
+import type { QuotaModel } from '../../shared/quota/model';
 import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep, type ServerQuotaState } from '../quotaPlan';
 import { quotaFileReader } from '../quotaFile';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
@@ -55,6 +56,36 @@ export class SyncCommands {
   }
 
   async push(args?: unknown): Promise<{ plan: string[]; results: StepResult[] } | undefined> {
+    const pushable = await this.pushableFile(args);
+    if (!pushable) return undefined;
+    const { fileName, model } = pushable;
+    const planned = await this.planPush(fileName, model);
+    if (!planned) return undefined;
+    const { steps, server } = planned;
+    const plan = steps.map(describeStep);
+    for (const note of unpushableSettings(model)) this.context.log.info(note);
+    if (steps.length === 0) {
+      void this.context.notifier.info(vscode.l10n.t('{0} already matches {1}: nothing to push.', server, fileName));
+      return { plan, results: [] };
+    }
+    this.context.log.info(`Push plan for ${fileName} → ${server}:\n${plan.map((line) => `  - ${line}`).join('\n')}`);
+    const confirmed =
+      argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
+      (await vscode.window.showWarningMessage(
+        vscode.l10n.t('Apply {0} change{1} to {2}?', steps.length, steps.length === 1 ? '' : 's', server),
+        { modal: true, detail: plan.map((line) => `• ${line}`).join('\n') },
+        APPLY,
+      )) === APPLY;
+    if (!confirmed) return { plan, results: [] };
+    const results = await this.applyPlan(fileName, steps, plan);
+    this.context.serverChanged();
+    if (!results) return { plan, results: [] };
+    this.reportPush(fileName, server, results);
+    return { plan, results };
+  }
+
+  /** The document to push and its model; undefined, with the reason shown, when it cannot be pushed. */
+  private async pushableFile(args: unknown) {
     const document = await documentFrom(args);
     if (!document) {
       void this.context.notifier.error(vscode.l10n.t('Open a quota file (or pass its uri) to push it to the server.'));
@@ -80,6 +111,11 @@ export class SyncCommands {
       );
       return undefined;
     }
+    return { fileName, model };
+  }
+
+  /** The steps that make the server match the file, from the server's rules, groups and the file's accounts' groups. */
+  private async planPush(fileName: string, model: QuotaModel): Promise<{ steps: PlanStep[]; server: string } | undefined> {
     const planned = await this.context.api.run(`Quota: comparing ${fileName} with the server…`, async (client, signal) => {
       const [rules, groups] = await Promise.all([client.listRules({ signal }), client.listGroups({ signal })]);
       const accountGroups: ServerQuotaState['accountGroups'] = {};
@@ -95,24 +131,11 @@ export class SyncCommands {
       }
       return { steps: planPush(model, { rules, groups, accountGroups }), server: client.baseUrl };
     });
-    if (!planned.ok) return undefined;
-    const { steps, server } = planned.value;
-    const plan = steps.map(describeStep);
-    for (const note of unpushableSettings(model)) this.context.log.info(note);
-    if (steps.length === 0) {
-      void this.context.notifier.info(vscode.l10n.t('{0} already matches {1}: nothing to push.', server, fileName));
-      return { plan, results: [] };
-    }
-    this.context.log.info(`Push plan for ${fileName} → ${server}:\n${plan.map((line) => `  - ${line}`).join('\n')}`);
-    const confirmed =
-      argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
-      (await vscode.window.showWarningMessage(
-        vscode.l10n.t('Apply {0} change{1} to {2}?', steps.length, steps.length === 1 ? '' : 's', server),
-        { modal: true, detail: plan.map((line) => `• ${line}`).join('\n') },
-        APPLY,
-      )) === APPLY;
-    if (!confirmed) return { plan, results: [] };
+    return planned.ok ? planned.value : undefined;
+  }
 
+  /** Applies the steps in order with progress; a failed step is reported and the next one still runs. */
+  private async applyPlan(fileName: string, steps: PlanStep[], plan: string[]): Promise<StepResult[] | undefined> {
     const applied = await this.context.api.run(`Quota: pushing ${fileName}…`, async (client, signal, progress) => {
       const results: StepResult[] = [];
       for (const [index, step] of steps.entries()) {
@@ -128,9 +151,10 @@ export class SyncCommands {
       }
       return results;
     });
-    this.context.serverChanged();
-    if (!applied.ok) return { plan, results: [] };
-    const results = applied.value;
+    return applied.ok ? applied.value : undefined;
+  }
+
+  private reportPush(fileName: string, server: string, results: StepResult[]): void {
     const failed = results.filter((r) => !r.ok);
     this.context.log.info(`Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`);
     if (failed.length === 0) {
@@ -147,7 +171,6 @@ export class SyncCommands {
         ),
       );
     }
-    return { plan, results };
   }
 
   /** Replaces the file's `rules` and `groups` with the server's (comments and other properties kept). */

@@ -6,7 +6,10 @@ import { answers, operation, PAGING_QUERY, SUBJECT_QUERY } from '../openapi';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appUrlOf } from '../urls';
 import type { Access } from '../auth';
-import type { Account, Page, QuotaStore } from '../store';
+import { checkVerdict } from '../store/evaluation';
+import type { QuotaStore } from '../store/quotaStore';
+import type { Account, Page } from '../store/rows';
+import { artifactsOf, attachmentsOf, packagesOf } from '../store/usage';
 import { parsePaging, validateCheckSubject } from '../validation';
 import { setPageHeaders } from '../pagination';
 import { artifactJson, attachmentJson, packageJson, quotaInfo } from '../views';
@@ -49,19 +52,19 @@ function register(api: FastifyInstance, store: QuotaStore, prefix: string, acces
 
   api.get(`${prefix}/quota/check`, { config, schema: operation(docs.check) }, async (request, reply) => {
     const subject = validateCheckSubject((request.query as Record<string, unknown>).subject);
-    const allowed = store.checkVerdict(request.quotaAccount!, subject, request.generation ?? store.generation());
+    const allowed = checkVerdict(store, request.quotaAccount!, subject, request.generation ?? store.generation());
     // A bare JSON boolean, as Forgejo answers.
     return reply.type('application/json; charset=utf-8').send(allowed ? 'true' : 'false');
   });
 
   api.get(`${prefix}/quota/attachments`, { config, schema: operation(docs.list('Attachments', 'QuotaUsedAttachmentList')) }, async (request, reply) =>
-    sendPage(request, reply, (a, o, l) => store.attachmentsOf(a, o, l), attachmentJson),
+    sendPage(request, reply, (a, o, l) => attachmentsOf(store, a, o, l), attachmentJson),
   );
   api.get(`${prefix}/quota/packages`, { config, schema: operation(docs.list('Packages', 'QuotaUsedPackageList')) }, async (request, reply) =>
-    sendPage(request, reply, (a, o, l) => store.packagesOf(a, o, l), packageJson),
+    sendPage(request, reply, (a, o, l) => packagesOf(store, a, o, l), packageJson),
   );
   api.get(`${prefix}/quota/artifacts`, { config, schema: operation(docs.list('Artifacts', 'QuotaUsedArtifactList')) }, async (request, reply) =>
-    sendPage(request, reply, (a, o, l) => store.artifactsOf(a, o, l), artifactJson),
+    sendPage(request, reply, (a, o, l) => artifactsOf(store, a, o, l), artifactJson),
   );
 }
 

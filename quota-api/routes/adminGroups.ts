@@ -4,7 +4,10 @@ import type { FastifyInstance } from 'fastify';
 import type { CreateQuotaGroupOptions } from '../../shared/api/types';
 import { appUrlOf } from '../urls';
 import { unprocessable } from '../errors';
-import type { InlineRule, QuotaStore } from '../store';
+import { addRuleToGroup, createGroup, deleteGroup, getGroup, listGroups, removeRuleFromGroup } from '../store/groups';
+import type { QuotaStore } from '../store/quotaStore';
+import type { InlineRule } from '../store/rows';
+import { addAccountToGroup, membersOf, removeAccountFromGroup } from '../store/users';
 import { validateName, validateSubjects } from '../validation';
 import { groupInfo, userJson } from '../views';
 
@@ -27,13 +30,21 @@ function inlineRules(rules: CreateQuotaGroupOptions['rules'] | null | undefined)
 }
 
 export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore): void {
+  registerGroupListRoutes(api, store);
+  registerOneGroupRoutes(api, store);
+  registerGroupRuleRoutes(api, store);
+  registerGroupUserRoutes(api, store);
+}
+
+/** `/admin/quota/groups`: list and create. */
+function registerGroupListRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get(
     '/admin/quota/groups',
     {
       config: ADMIN,
       schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaGroups', summary: 'List the available quota groups', success: answers.ok('QuotaGroupList'), errors: [401, 403] }),
     },
-    async () => store.listGroups().map((group) => groupInfo(group)),
+    async () => listGroups(store).map((group) => groupInfo(group)),
   );
 
   api.post<{ Body: Partial<CreateQuotaGroupOptions> }>(
@@ -51,11 +62,14 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
     },
     async (request, reply) => {
       const name = validateName('group', request.body.name);
-      const group = store.createGroup(name, inlineRules(request.body.rules));
+      const group = createGroup(store, name, inlineRules(request.body.rules));
       return reply.code(201).send(groupInfo(group));
     },
   );
+}
 
+/** `/admin/quota/groups/{quotagroup}`: get and delete. */
+function registerOneGroupRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: GroupParams }>(
     '/admin/quota/groups/:quotagroup',
     {
@@ -69,7 +83,7 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
         errors: [400, 401, 403, 404],
       }),
     },
-    async (request) => groupInfo(store.getGroup(request.params.quotagroup)),
+    async (request) => groupInfo(getGroup(store, request.params.quotagroup)),
   );
 
   api.delete<{ Params: GroupParams }>(
@@ -79,12 +93,16 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaGroup', summary: 'Delete a quota group', params: ['quotagroup'], success: answers.noContent, errors: [400, 401, 403, 404] }),
     },
     async (request, reply) => {
-      store.deleteGroup(request.params.quotagroup);
+      deleteGroup(store, request.params.quotagroup);
       return reply.code(204).send();
     },
   );
+}
 
-  type GroupRuleParams = GroupParams & { quotarule: string };
+type GroupRuleParams = GroupParams & { quotarule: string };
+
+/** `/admin/quota/groups/{quotagroup}/rules/{quotarule}`: add and remove a rule. */
+function registerGroupRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.put<{ Params: GroupRuleParams }>(
     '/admin/quota/groups/:quotagroup/rules/:quotarule',
     {
@@ -99,7 +117,7 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       }),
     },
     async (request, reply) => {
-      store.addRuleToGroup(request.params.quotagroup, request.params.quotarule);
+      addRuleToGroup(store, request.params.quotagroup, request.params.quotarule);
       return reply.code(204).send();
     },
   );
@@ -118,11 +136,16 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       }),
     },
     async (request, reply) => {
-      store.removeRuleFromGroup(request.params.quotagroup, request.params.quotarule);
+      removeRuleFromGroup(store, request.params.quotagroup, request.params.quotarule);
       return reply.code(204).send();
     },
   );
+}
 
+type GroupUserParams = GroupParams & { username: string };
+
+/** `/admin/quota/groups/{quotagroup}/users[/{username}]`: list, add and remove members. */
+function registerGroupUserRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: GroupParams }>(
     '/admin/quota/groups/:quotagroup/users',
     {
@@ -138,11 +161,10 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
     },
     async (request) => {
       const appUrl = appUrlOf(request);
-      return store.membersOf(request.params.quotagroup).map((account) => userJson(account, appUrl));
+      return membersOf(store, request.params.quotagroup).map((account) => userJson(account, appUrl));
     },
   );
 
-  type GroupUserParams = GroupParams & { username: string };
   api.put<{ Params: GroupUserParams }>(
     '/admin/quota/groups/:quotagroup/users/:username',
     {
@@ -157,7 +179,7 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       }),
     },
     async (request, reply) => {
-      store.addAccountToGroup(request.params.quotagroup, request.params.username);
+      addAccountToGroup(store, request.params.quotagroup, request.params.username);
       return reply.code(204).send();
     },
   );
@@ -175,7 +197,7 @@ export function registerAdminGroupRoutes(api: FastifyInstance, store: QuotaStore
       }),
     },
     async (request, reply) => {
-      store.removeAccountFromGroup(request.params.quotagroup, request.params.username);
+      removeAccountFromGroup(store, request.params.quotagroup, request.params.username);
       return reply.code(204).send();
     },
   );

@@ -3,7 +3,8 @@ import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { CreateQuotaRuleOptions, EditQuotaRuleOptions } from '../../shared/api/types';
 import { messages, unprocessable } from '../errors';
-import type { QuotaStore } from '../store';
+import type { QuotaStore } from '../store/quotaStore';
+import { createRule, deleteRule, editRule, getRule, listRules } from '../store/rules';
 import { validateName, validateSubjects } from '../validation';
 import { ruleInfo } from '../views';
 
@@ -13,13 +14,19 @@ const ADMIN_DOC = { tags: ['admin'] };
 type RuleParams = { quotarule: string };
 
 export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
+  registerRuleListRoutes(api, store);
+  registerOneRuleRoutes(api, store);
+}
+
+/** `/admin/quota/rules`: list and create. */
+function registerRuleListRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get(
     '/admin/quota/rules',
     {
       config: ADMIN,
       schema: operation({ ...ADMIN_DOC, operationId: 'adminListQuotaRules', summary: 'List the available quota rules', success: answers.list('QuotaRuleInfo'), errors: [401, 403] }),
     },
-    async () => store.listRules().map((rule) => ruleInfo(rule)),
+    async () => listRules(store).map((rule) => ruleInfo(rule)),
   );
 
   api.post<{ Body: Partial<CreateQuotaRuleOptions> }>(
@@ -40,11 +47,14 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
       const name = validateName('rule', body.name);
       if (body.limit === undefined || body.limit === null) throw unprocessable(messages.required('Limit'));
       const subjects = validateSubjects(body.subjects);
-      const rule = store.createRule({ name, limit: body.limit, subjects });
+      const rule = createRule(store, { name, limit: body.limit, subjects });
       return reply.code(201).send(ruleInfo(rule));
     },
   );
+}
 
+/** `/admin/quota/rules/{quotarule}`: get, edit and delete. */
+function registerOneRuleRoutes(api: FastifyInstance, store: QuotaStore): void {
   api.get<{ Params: RuleParams }>(
     '/admin/quota/rules/:quotarule',
     {
@@ -58,7 +68,7 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
         errors: [400, 401, 403, 404],
       }),
     },
-    async (request) => ruleInfo(store.getRule(request.params.quotarule)),
+    async (request) => ruleInfo(getRule(store, request.params.quotarule)),
   );
 
   api.patch<{ Params: RuleParams; Body: { limit?: number | null; subjects?: string[] | null } }>(
@@ -77,13 +87,13 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
     },
     async (request) => {
       const name = request.params.quotarule;
-      store.getRule(name); // 404 before 422, as Forgejo's rule middleware runs first
+      getRule(store, name); // 404 before 422, as Forgejo's rule middleware runs first
       const changes: EditQuotaRuleOptions = {};
       if (request.body.limit !== undefined && request.body.limit !== null) changes.limit = request.body.limit;
       if (request.body.subjects !== undefined && request.body.subjects !== null) {
         changes.subjects = validateSubjects(request.body.subjects);
       }
-      return ruleInfo(store.editRule(name, changes));
+      return ruleInfo(editRule(store, name, changes));
     },
   );
 
@@ -94,7 +104,7 @@ export function registerAdminRuleRoutes(api: FastifyInstance, store: QuotaStore)
       schema: operation({ ...ADMIN_DOC, operationId: 'adminDeleteQuotaRule', summary: 'Deletes a quota rule', params: ['quotarule'], success: answers.noContent, errors: [400, 401, 403, 404] }),
     },
     async (request, reply) => {
-      store.deleteRule(request.params.quotarule);
+      deleteRule(store, request.params.quotarule);
       return reply.code(204).send();
     },
   );

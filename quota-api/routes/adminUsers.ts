@@ -3,7 +3,8 @@ import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { SetUserQuotaGroupsOptions } from '../../shared/api/types';
 import { userNotFound } from '../errors';
-import type { QuotaStore } from '../store';
+import type { QuotaStore } from '../store/quotaStore';
+import { findAccount, setAccountGroups } from '../store/users';
 import { quotaInfo } from '../views';
 
 const ADMIN = { access: 'admin', quota: true } as const;
@@ -26,7 +27,7 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
       }),
     },
     async (request) => {
-      const account = store.findAccount(request.params.username);
+      const account = findAccount(store, request.params.username);
       if (!account) throw userNotFound(request.params.username);
       return quotaInfo(store, account, 'show-names');
     },
@@ -51,9 +52,9 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
       const groups = request.body.groups;
       if (groups === undefined || groups === null) {
         // Forgejo: no `groups` field changes nothing (but the user must exist).
-        if (!store.findAccount(username)) throw userNotFound(username);
+        if (!findAccount(store, username)) throw userNotFound(username);
       } else {
-        store.setAccountGroups(username, groups);
+        setAccountGroups(store, username, groups);
       }
       return reply.code(204).send();
     },

@@ -2,7 +2,7 @@
 import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import { appUrlOf } from '../urls';
-import type { QuotaStore } from '../store';
+import type { QuotaStore } from '../store/quotaStore';
 import { userJson } from '../views';
 import { reportedVersion } from '../../shared/quota/forgejoVersion';
 

@@ -6,7 +6,9 @@ import { answers, operation, PAGING_QUERY } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import { unprocessable } from '../errors';
 import { setPageHeaders } from '../pagination';
-import { REPOSITORY_ORDER_SQL, type QuotaStore } from '../store';
+import type { QuotaStore } from '../store/quotaStore';
+import { repositories, REPOSITORY_ORDER_SQL } from '../store/repositories';
+import { findAccount } from '../store/users';
 import { appUrlOf } from '../urls';
 import { firstValue, parsePaging } from '../validation';
 import { repositoryJson } from '../views';
@@ -84,7 +86,7 @@ export function registerRepoRoutes(api: FastifyInstance, store: QuotaStore): voi
       }
       const paging = parsePaging(query);
       const viewer = request.account!;
-      const page = store.repositories(viewer, { ownedBy: viewer, orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
+      const page = repositories(store, viewer, { ownedBy: viewer, orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
       setPageHeaders(request, reply, paging, page.total);
       const appUrl = appUrlOf(request);
       return page.items.map((row) => repositoryJson(row, viewer, appUrl));
@@ -117,10 +119,10 @@ export function registerRepoRoutes(api: FastifyInstance, store: QuotaStore): voi
       }
       const paging = parsePaging(query);
       const viewer = request.account!;
-      const page = store.repositories(viewer, { orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
+      const page = repositories(store, viewer, { orderSql, offset: (paging.page - 1) * paging.limit, limit: paging.limit });
       setPageHeaders(request, reply, paging, page.total);
       const appUrl = appUrlOf(request);
-      const data = page.items.map((row) => repositoryJson(row, store.findAccount(row.owner) ?? viewer, appUrl));
+      const data = page.items.map((row) => repositoryJson(row, findAccount(store, row.owner) ?? viewer, appUrl));
       return { ok: true, data };
     },
   );

@@ -5,7 +5,7 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { CheckWorkerData, CheckWorkerRequest, CheckWorkerResponse } from './checkWorker';
-import type { CheckOutcome, CheckPlan } from './quotaState';
+import type { CheckOutcome, CheckPlan } from './commands/check';
 
 export function checkInWorkers(cwd: string, script = join(__dirname, 'checkWorker.js')) {
   return (plan: CheckPlan, jobs: number): Promise<CheckOutcome[]> =>

@@ -3,7 +3,8 @@
  * and answers each with its outcome (a report, or why the file could not be read).
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { checkOne, ProjectConfigs, type CheckOptions } from './quotaState';
+import { checkOne, type CheckOptions } from './commands/check';
+import { ProjectConfigs } from './io';
 import { realIo } from './realIo';
 
 export interface CheckWorkerData {

@@ -2,7 +2,7 @@
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
 import { readRegularFile } from './files';
-import type { CliIO } from './quotaState';
+import type { CliIO } from './io';
 
 function readIfExists(path: string): string | undefined {
   try {

@@ -33,48 +33,17 @@ export interface StateMode extends LanguageMode, SurgeryHost {
   dependents(document: TextDocument, urn: string): Location[];
 }
 
-export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
-  const cache = new DocumentCache<{ snapshot: StateSnapshot; navigation?: NavigationIndex }>((document, previous) => {
-    const text = document.getText();
-    if (previous && text === previous.snapshot.text) return previous;
-    // An edit inside one record: carry the rest of the snapshot and of the navigation index over.
-    const edit = previous && editRecord(previous.snapshot, text);
-    if (edit) return { snapshot: edit.snapshot, navigation: previous.navigation?.derive(edit.snapshot, edit.index) };
-    // Parse once: a document this thread analysed already has its snapshot.
-    return { snapshot: analyzer.snapshotOf(document.uri, text) ?? parseState(text) };
-  });
-  /** Navigation readied after the diagnostics are published, per document; cancelled when the document closes. */
-  const preparing = new Map<string, ReturnType<typeof setTimeout>>();
-  const prepareNavigationLater = (document: TextDocument) => {
-    clearTimeout(preparing.get(document.uri));
-    const version = document.version;
-    preparing.set(
-      document.uri,
-      setTimeout(() => {
-        preparing.delete(document.uri);
-        if (document.version !== version) return; // the next validation readies the newer version
-        try {
-          state(document).navigation.prepare();
-        } catch (error) {
-          context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
-        }
-      }, 0),
-    );
-  };
-  /** What the last validation found, for the language status and the field summary hover. */
-  const validated = new Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; stateSchema: StateSchemaMode; diagnostics: Diagnostic[] }>();
-  const state = (document: TextDocument): StateDocument => {
-    const entry = cache.get(document);
-    entry.navigation ??= new NavigationIndex(entry.snapshot);
-    return { snapshot: entry.snapshot, navigation: entry.navigation };
-  };
-  const at = (document: TextDocument, position: { line: number; character: number }) => {
-    const current = state(document);
-    return { current, offset: current.snapshot.lines.offsetAt(position) };
-  };
-  const locations = (document: TextDocument, { snapshot }: StateDocument, spans: Span[] | null): Location[] | null =>
-    spans && spans.map((span) => ({ uri: document.uri, range: snapshot.lines.rangeOf(span) }));
+/** What the last validation of each uri found, for the language status and the field summary hover. */
+type Validated = Map<string, { shape: StateShape; parsedWith: 'json' | 'tolerant'; stateSchema: StateSchemaMode; diagnostics: Diagnostic[] }>;
 
+type StateOf = (document: TextDocument) => StateDocument;
+
+type NavigationFeatures = Pick<StateMode, 'hover' | 'definition' | 'dependents' | 'references' | 'prepareRename' | 'rename' | 'completion' | 'codeLenses' | 'documentSymbols' | 'workspaceSymbols'>;
+
+export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
+  const { cache, state } = stateDocuments(analyzer);
+  const preparer = navigationPreparer(state, context);
+  const validated: Validated = new Map();
   const host: SurgeryHost = {
     stateDocument: (document) => state(document),
     needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code)) === true,
@@ -87,7 +56,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       validated.set(document.uri, { shape, parsedWith, stateSchema, diagnostics });
       // What the outline, the lenses and the first hover read is readied once the diagnostics are out
       // (the caller publishes before any timer runs), so it never competes with the analysis.
-      prepareNavigationLater(document);
+      preparer.later(document);
       return diagnostics;
     },
     status(document) {
@@ -97,6 +66,75 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       return { shape: last.shape, schema: last.stateSchema, unavailable };
     },
     ...host,
+    ...navigationFeatures(state, validated),
+    codeActions(document, range, codeActionContext) {
+      const { snapshot } = cache.get(document);
+      const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
+      const fixes = stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
+      return [...fixes, ...surgeryCodeActions(host, context.supportsCodeActionResolve === true, document, range, codeActionContext)];
+    },
+    forget(uri) {
+      preparer.cancel(uri);
+      cache.forget(uri);
+      validated.delete(uri);
+      analyzer.forget(uri);
+    },
+  };
+}
+
+/** Each document's snapshot, derived from its previous version record by record, with its navigation index built on first use. */
+function stateDocuments(analyzer: DocumentAnalyzer) {
+  const cache = new DocumentCache<{ snapshot: StateSnapshot; navigation?: NavigationIndex }>((document, previous) => {
+    const text = document.getText();
+    if (previous && text === previous.snapshot.text) return previous;
+    // An edit inside one record: carry the rest of the snapshot and of the navigation index over.
+    const edit = previous && editRecord(previous.snapshot, text);
+    if (edit) return { snapshot: edit.snapshot, navigation: previous.navigation?.derive(edit.snapshot, edit.index) };
+    // Parse once: a document this thread analysed already has its snapshot.
+    return { snapshot: analyzer.snapshotOf(document.uri, text) ?? parseState(text) };
+  });
+  const state: StateOf = (document) => {
+    const entry = cache.get(document);
+    entry.navigation ??= new NavigationIndex(entry.snapshot);
+    return { snapshot: entry.snapshot, navigation: entry.navigation };
+  };
+  return { cache, state };
+}
+
+/** Readies a document's navigation in a timer after its validation, cancelled when the document changes or closes. */
+function navigationPreparer(state: StateOf, context: ModeContext) {
+  const preparing = new Map<string, ReturnType<typeof setTimeout>>();
+  const cancel = (uri: string) => {
+    clearTimeout(preparing.get(uri));
+    preparing.delete(uri);
+  };
+  const later = (document: TextDocument) => {
+    cancel(document.uri);
+    const version = document.version;
+    const timer = setTimeout(() => {
+      preparing.delete(document.uri);
+      if (document.version !== version) return; // the next validation readies the newer version
+      try {
+        state(document).navigation.prepare();
+      } catch (error) {
+        context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    }, 0);
+    preparing.set(document.uri, timer);
+  };
+  return { later, cancel };
+}
+
+/** Hover, navigation, rename, completion, lenses and symbols: each reads the document's snapshot. */
+function navigationFeatures(state: StateOf, validated: Validated): NavigationFeatures {
+  const at = (document: TextDocument, position: { line: number; character: number }) => {
+    const current = state(document);
+    return { current, offset: current.snapshot.lines.offsetAt(position) };
+  };
+  const locations = (document: TextDocument, { snapshot }: StateDocument, spans: Span[] | null): Location[] | null =>
+    spans && spans.map((span) => ({ uri: document.uri, range: snapshot.lines.rangeOf(span) }));
+
+  return {
     hover(document, position) {
       const { current, offset } = at(document, position);
       const pending = pendingAt(current, offset);
@@ -127,12 +165,6 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const entries = stateCompletion(current, offset);
       return entries && { isIncomplete: false, items: toLspCompletionItems(entries) };
     },
-    codeActions(document, range, codeActionContext) {
-      const { snapshot } = cache.get(document);
-      const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-      const fixes = stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
-      return [...fixes, ...surgeryCodeActions(host, context.supportsCodeActionResolve === true, document, range, codeActionContext)];
-    },
     codeLenses: (document) => stateCodeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
     documentSymbols: (document) => toLspDocumentSymbols(stateDocumentSymbols(state(document))),
     workspaceSymbols(query, documents) {
@@ -142,13 +174,6 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
         stateWorkspaceSymbols(state(document), document.uri, query, results);
       }
       return toLspWorkspaceSymbols(results);
-    },
-    forget(uri) {
-      clearTimeout(preparing.get(uri));
-      preparing.delete(uri);
-      cache.forget(uri);
-      validated.delete(uri);
-      analyzer.forget(uri);
     },
   };
 }

@@ -176,9 +176,12 @@ export class LspTestClient {
 
   async stop(): Promise<void> {
     if (!this.alive) return;
+    const exited = new Promise((resolve) => this.process.once('exit', resolve));
     try {
       await Promise.race([this.connection.sendRequest(ShutdownRequest.type), new Promise((r) => setTimeout(r, 2000))]);
       await this.connection.sendNotification(ExitNotification.type);
+      // The server exits by itself on `exit`, writing what it writes at exit (V8 coverage under `npm run coverage`).
+      await Promise.race([exited, new Promise((r) => setTimeout(r, 2000).unref())]);
     } catch {
       // The process may already be gone; kill below.
     }

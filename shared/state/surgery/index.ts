@@ -1,7 +1,7 @@
 /**
  * State surgery: every `pulumi state` edit as a pure function over the state text, returning
  * minimal offset-based edits and a structured report (see outcome.ts). No I/O: the CLI
- * (server/cli/stateCommands.ts) reads, decompresses, locks and writes.
+ * (server/cli/commands/state.ts, with server/cli/stateFiles.ts) reads, decompresses, locks and writes.
  */
 export { openState, SurgeryError } from './document';
 export { setFlag } from './flags';

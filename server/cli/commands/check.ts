@@ -1,0 +1,157 @@
+/** `quota-state check`: the language server's diagnostics for each file, in one of four formats, on one thread or several. */
+import { analyzeFile } from '../../../shared/analyze';
+import type { Severity, SeverityOverrides } from '../../../shared/diagnostics';
+import { closestCode, knownCodes, mergeSeverity, ProjectConfigError, resolveStateSchema } from '../../../shared/projectConfig';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../../shared/state/codes';
+import { version as PACKAGE_VERSION } from '../../../package.json';
+import { appIniGroupSources } from '../appIniConfig';
+import { InputError, UsageError } from '../args';
+import { FORMATS, githubReport, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';
+import { commandArguments, displayPath, expandOrFail, formatFlag, kindOf, ProjectConfigs, readOrFail, type CliIO } from '../io';
+
+export const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
+
+Prints the language server's diagnostics for each resource-state, quota or app.ini file. Files that are
+none of these are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
+itself, so quote them.
+
+  --format text     file:line:col: severity code: message (default; the $quota-state problem matcher)
+  --format json     [{file, diagnostics: [{code, severity, message, range}]}], 0-based like LSP
+  --format github   GitHub Actions workflow commands (annotations on the pull request)
+  --format sarif    SARIF 2.1.0, one run, for code-scanning upload
+  --severity C=L    override the severity of code C: error, warning, information, hint or off
+                    (repeatable; wins over .quota-state.json, which wins over the defaults)
+  --schema MODE     read state files as Pulumi's loader does (pulumi, the default) or by the
+                    seed's version-3 record schema, exactly (seed-v3); wins over .quota-state.json
+  --jobs N          analyse files on N threads (default: the available cores); the output and
+                    exit code are the same for every N
+
+Exit codes: 0 no Error diagnostic, 1 some Error diagnostic, 2 usage error or unreadable input.`;
+
+const LEVELS = ['error', 'warning', 'information', 'hint', 'off'];
+
+/** What `check` needs to analyse one file, the same in this thread and in a worker. */
+export interface CheckOptions {
+  cliSeverity: SeverityOverrides;
+  cliSchema: StateSchemaMode | undefined;
+}
+
+/** A file's report, or why it could not be read (printed in file order, as the sequential run does). */
+export type CheckOutcome = { report: FileReport } | { inputError: string };
+
+/** A parsed `check` command line: the files in order and how to report them. */
+export interface CheckPlan {
+  files: string[];
+  format: OutputFormat;
+  options: CheckOptions;
+  /** `--jobs`: how many threads analyse files; undefined when not given. */
+  jobs: number | undefined;
+}
+
+/** Analyses a check's files on several threads; outcomes in the order of `plan.files`. */
+export type ParallelChecker = (plan: CheckPlan, jobs: number) => Promise<CheckOutcome[]>;
+
+function severityFlags(values: string[] = []): SeverityOverrides {
+  const overrides: SeverityOverrides = {};
+  const codes = knownCodes();
+  for (const value of values.flatMap((v) => v.split(','))) {
+    const match = /^\s*([a-z-]+)\s*=\s*([a-z]+)\s*$/.exec(value);
+    if (!match) throw new UsageError(`--severity takes CODE=LEVEL, e.g. unused-rule=off, not "${value}"`);
+    const [, code, level] = match;
+    if (!codes.includes(code)) {
+      const near = closestCode(code, codes);
+      throw new UsageError(`--severity: unknown diagnostic code "${code}"${near ? `; did you mean "${near}"?` : ''}`);
+    }
+    if (!LEVELS.includes(level)) throw new UsageError(`--severity: the level of "${code}" must be one of ${LEVELS.join(', ')}`);
+    overrides[code] = level as Severity | 'off';
+  }
+  return overrides;
+}
+
+/** `--schema`: how state files are read; the command line wins over `.quota-state.json`. */
+function schemaFlag(value: string | undefined): StateSchemaMode | undefined {
+  if (value === undefined) return undefined;
+  if (!isStateSchemaMode(value)) throw new UsageError(`--schema must be ${STATE_SCHEMA_MODES.join(' or ')}, not "${value}"`);
+  return value;
+}
+
+function jobsFlag(value: string | undefined): number | undefined {
+  if (value === undefined) return undefined;
+  if (!/^[1-9][0-9]{0,3}$/.test(value)) throw new UsageError(`--jobs takes a whole number from 1, not "${value}"`);
+  return Number(value);
+}
+
+function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
+  const parsed = commandArguments(CHECK_USAGE, args, { format: 'value', severity: 'values', schema: 'value', jobs: 'value' }, io);
+  if (!parsed) return undefined;
+  const format = formatFlag(parsed.flags.format, FORMATS);
+  const cliSeverity = severityFlags(parsed.lists.severity);
+  const cliSchema = schemaFlag(parsed.flags.schema);
+  const jobs = jobsFlag(parsed.flags.jobs);
+  if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
+  const files = expandOrFail(parsed.positional, io.cwd);
+  return { files, format, options: { cliSeverity, cliSchema }, jobs };
+}
+
+/** Checks one file; `configs` caches the project configuration per folder for the thread that runs it. */
+export function checkOne(file: string, options: CheckOptions, io: CliIO, configs: ProjectConfigs): CheckOutcome {
+  const display = displayPath(io.cwd, file);
+  try {
+    const text = readOrFail(file, io, display);
+    const config = configs.for(file);
+    const kind = kindOf(file, text, config);
+    const severity = mergeSeverity(config?.severity, options.cliSeverity);
+    const stateSchema = resolveStateSchema({ commandLine: options.cliSchema, projectConfig: config });
+    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
+    return { report: { file: display, path: file, kind, diagnostics } };
+  } catch (error) {
+    if (!(error instanceof InputError || error instanceof ProjectConfigError)) throw error;
+    return { inputError: error.message };
+  }
+}
+
+/** Prints the outcomes in file order and returns the exit code: identical whichever threads made them. */
+function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): number {
+  const reports: FileReport[] = [];
+  let failed = false;
+  for (const outcome of outcomes) {
+    if ('report' in outcome) reports.push(outcome.report);
+    else {
+      io.stderr(`quota-state: ${outcome.inputError}`);
+      failed = true;
+    }
+  }
+  const format = plan.format;
+  const output =
+    format === 'json' ? jsonReport(reports) : format === 'github' ? githubReport(reports) : format === 'sarif' ? sarifReport(reports, { cwd: io.cwd, version: PACKAGE_VERSION }) : textReport(reports);
+  io.stdout(output);
+  if (failed) return 2;
+  return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
+}
+
+function checkInThisThread(plan: CheckPlan, io: CliIO): number {
+  const configs = new ProjectConfigs(io);
+  return finishCheck(
+    plan,
+    plan.files.map((file) => checkOne(file, plan.options, io, configs)),
+    io,
+  );
+}
+
+/** `quota-state check` on this thread. */
+export function check(args: string[], io: CliIO): number {
+  const plan = planCheck(args, io);
+  return plan ? checkInThisThread(plan, io) : 0;
+}
+
+/**
+ * `check` spread over `jobs` threads (`--jobs`, else `defaultJobs`) when there is more than one
+ * file and more than one job. Output and exit code are those of the sequential run.
+ */
+export async function checkInParallel(args: string[], io: CliIO, checker: ParallelChecker, defaultJobs: number): Promise<number> {
+  const plan = planCheck(args, io);
+  if (!plan) return 0;
+  const jobs = Math.min(plan.jobs ?? defaultJobs, plan.files.length);
+  if (jobs <= 1) return checkInThisThread(plan, io);
+  return finishCheck(plan, await checker(plan, jobs), io);
+}

@@ -1,0 +1,108 @@
+/** `quota-state evaluate`: the quota engine's verdict for every account of a quota config or instance file. */
+import { resolve } from 'node:path';
+import { stringifyJsonExact } from '../../../shared/api/json';
+import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../../../shared/quota/config';
+import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, resolveForgejoProfile, type ResolvedForgejoProfile } from '../../../shared/quota/forgejoVersion';
+import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../../../shared/quota/report';
+import { formatSize } from '../../../shared/quota/sizes';
+import { canonicalSubject, suggestSubjects } from '../../../shared/quota/subjects';
+import { settingsText, withServerConfig } from '../appIniConfig';
+import { InputError, UsageError, type ParsedArguments } from '../args';
+import { located } from '../formats';
+import { commandArguments, displayPath, formatFlag, kindOf, ProjectConfigs, readOrFail, type CliIO } from '../io';
+
+export const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
+
+Prints the quota engine's verdict for every account (or --account NAME).
+  --config   a Forgejo app.ini whose [quota] ENABLED, DEFAULT_GROUPS and [quota.default] TOTAL
+             override the file's enabled, defaultGroups and defaultTotal (the output names each source)
+  --forgejo-version
+             answer as that Forgejo version does (as GET /api/v1/version reports it, e.g. 11.0.3+gitea-1.22.0);
+             wins over the file's "forgejoVersion"; without either, ${DEFAULT_FORGEJO_VERSION}
+
+Exit codes: 0 evaluated, 1 --subject is given and an evaluated account is over quota for it,
+2 usage error, unreadable input, or a file that is not a valid quota config.`;
+
+export function evaluate(args: string[], io: CliIO): number {
+  const parsed = commandArguments(EVALUATE_USAGE, args, { format: 'value', account: 'value', subject: 'value', config: 'value', 'forgejo-version': 'value' }, io);
+  if (!parsed) return 0;
+  const { flags } = parsed;
+  const { format, file, subject } = evaluateOptions(parsed, io);
+  const display = displayPath(io.cwd, file);
+  const text = readOrFail(file, io, display);
+  if (kindOf(file, text, new ProjectConfigs(io).for(file)) === 'state') {
+    throw new InputError(`${display} is a resource-state file; evaluate takes a quota config or instance file (check a state file with \`quota-state check ${display}\`)`);
+  }
+  const fileAnalysis = analyzeQuotaConfig(text);
+  const configFile = flags.config === undefined ? undefined : resolve(io.cwd, flags.config);
+  const config = configFile === undefined ? undefined : { text: readOrFail(configFile, io, displayPath(io.cwd, configFile)), displayName: displayPath(io.cwd, configFile) };
+  const forgejo = resolveForgejoProfile([
+    { source: 'option', version: flags['forgejo-version'] },
+    { source: 'file', version: fileAnalysis.forgejoVersion?.text },
+  ]);
+  const { analysis, settings, errors: configErrors } = withServerConfig(fileAnalysis, display, config, forgejo.profile);
+  if (config && configErrors.length) {
+    io.stderr([...configErrors, `${config.displayName} cannot be loaded by Forgejo (${configErrors.length} error${configErrors.length === 1 ? '' : 's'})`].join('\n'));
+    return 2;
+  }
+  if (!isEvaluable(analysis)) {
+    const errors = analysis.diagnostics.filter((d) => d.severity === 'error');
+    io.stderr([...errors.map((d) => located(display, d)), `${display} is not a valid quota config (${errors.length} error${errors.length === 1 ? '' : 's'})`].join('\n'));
+    return 2;
+  }
+  if (flags.account !== undefined && !analysis.accountNames.includes(flags.account)) {
+    throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
+  }
+  const report = buildEvaluationReport(analysis, { account: flags.account, subject, forgejo });
+  // A limit beyond 2^53 (a bigint) is written with all its digits, as Forgejo writes an int64.
+  if (format === 'json') io.stdout(stringifyJsonExact(config ? { ...report, settings } : report, 2));
+  else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis, forgejo)].join('\n') : reportText(report, analysis, forgejo));
+  if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
+  return 0;
+}
+
+/** The command line's own mistakes, found before any file is read. */
+function evaluateOptions({ positional, flags }: ParsedArguments, io: CliIO) {
+  const format = formatFlag(flags.format, ['text', 'json']);
+  if (positional.length !== 1) throw new UsageError('evaluate needs exactly one quota config or instance file');
+  const file = resolve(io.cwd, positional[0]);
+  const subject = flags.subject?.trim();
+  if (subject !== undefined && !canonicalSubject(subject)) {
+    const suggestions = suggestSubjects(subject);
+    throw new UsageError(`"${subject}" is not a quota subject${suggestions.length ? `; did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`);
+  }
+  const optionVersion = flags['forgejo-version'];
+  if (optionVersion !== undefined) {
+    const parsedVersion = parseForgejoVersion(optionVersion);
+    if (!parsedVersion.ok) throw new UsageError(`--forgejo-version: ${parsedVersion.message}`);
+  }
+  return { format, file, subject };
+}
+
+function reportText(report: EvaluationReport, analysis: QuotaAnalysis, forgejo: ResolvedForgejoProfile): string {
+  const lines: string[] = [describeResolvedProfile(forgejo), ''];
+  if (report.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
+  if (report.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
+  for (const account of report.accounts) {
+    lines.push(`${account.name}: ${account.stands ? 'within quota' : 'OVER QUOTA'} (${account.groups.length === 1 ? 'group' : 'groups'} ${account.groups.map((g) => g.name).join(', ')})`);
+    for (const group of account.groups) {
+      lines.push(`  group ${group.name}: ${group.stands ? 'stands' : 'fails'}`);
+      for (const rule of group.rules) {
+        lines.push(`    ${rule.stands ? 'ok  ' : 'OVER'} ${rule.name}: ${formatSize(rule.used)} used of ${formatSize(rule.limit)}`);
+      }
+    }
+    const denied = Object.entries(account.checks)
+      .filter(([, allowed]) => !allowed)
+      .map(([s]) => s);
+    const allowed = Object.entries(account.checks)
+      .filter(([, ok]) => ok)
+      .map(([s]) => s);
+    if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
+    else {
+      lines.push(`  over quota for ${denied.join(', ')}`);
+      for (const explanation of explainAccount(analysis, account, undefined, forgejo)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n').trimEnd();
+}
