@@ -31,7 +31,7 @@ interface RuleExplanation {
   headroom: Bytes | null;
 }
 
-interface GroupExplanation {
+export interface GroupExplanation {
   name: string;
   /** The built-in group of an account with no group: one `size:all` rule limited by `defaultTotal`. */
   builtin?: true;

@@ -39,7 +39,7 @@ function assertRepositoriesMatchApi(model: DashboardModel, answer: Repository[],
 /** The dashboard must show exactly what the API answered: bytes per subject, and each group's rule limits. */
 function assertMatchesApi(model: DashboardModel, quota: QuotaInfo): void {
   const expected = usageBySubject(leafUsageFromQuotaUsed(quota.used));
-  for (const row of model.subjects) assert.equal(row.used, expected[row.subject], `${row.subject} in use`);
+  for (const row of model.subjects) assert.equal(row.used, expected[row.subject as keyof typeof expected], `${row.subject} in use`);
   assert.equal(model.subjects.length, Object.keys(expected).length - 1, 'every subject but none');
   const limits = (groups: Array<{ rules: Array<{ limit: number | bigint }> }>) => groups.map((g) => g.rules.map((r) => Number(r.limit)).sort((a, b) => a - b));
   assert.deepEqual(limits(model.groups).sort(), limits(quota.groups).sort());
@@ -188,7 +188,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.equal(model.within, false);
     const row = model.subjects.find((s) => s.subject === 'size:repos:private')!;
     assert.equal(row.percent, 200);
-    assert.equal(row.explanation, 'rule repos-1g of group free fails (2 GiB of 1 GiB), so Forgejo refuses size:repos:private');
+    assert.equal(row.reason, 'rule repos-1g of group free fails (2 GiB of 1 GiB), so Forgejo refuses size:repos:private');
   });
 
   it("shows the signed-in account and server as the Quota view's description, with usage against the binding limit", async () => {
