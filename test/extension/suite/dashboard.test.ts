@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardModel } from '../../../client/dashboard/model';
+import { SHOWN_SUBJECTS, type DashboardModel } from '../../../client/dashboard/model';
 import type { QuotaInfo, Repository } from '../../../shared/api/types';
+import { explainAccount } from '../../../shared/quota/explain';
+import { resolveForgejoProfile } from '../../../shared/quota/forgejoVersion';
 import { leafUsageFromQuotaUsed } from '../../../shared/quota/quotaInfo';
 import { usageBySubject } from '../../../shared/quota/usage';
 import {
@@ -72,6 +74,45 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.match(alice.text, /alice ✓$/);
     await vscode.commands.executeCommand('quotaState.signOut');
     await waitFor('the status bar to hide', () => (hooks.statusBar().visible ? undefined : true), []);
+  });
+
+  it('tells one explanation of the signed-in account in the status bar, the Quota view, the dashboard and Check Quota', async () => {
+    const { hooks } = await activeExtension();
+    await signIn(BOB_TOKEN);
+    // The explanation of what the API answers for bob, in the version the extension follows: the setting, else the server's.
+    const quota = (await apiGet(server.baseUrl, BOB_TOKEN, '/user/quota')).body as QuotaInfo;
+    const version = ((await apiGet(server.baseUrl, BOB_TOKEN, '/version')).body as { version: string }).version;
+    const setting = vscode.workspace.getConfiguration('quotaState').get<string>('forgejoVersion');
+    const { profile } = resolveForgejoProfile([
+      { source: 'setting', version: setting },
+      { source: 'server', version },
+    ]);
+    const explanation = explainAccount('bob', { quota }, { profile, subjects: SHOWN_SUBJECTS });
+    assert.equal(explanation.within, false);
+
+    const status = await waitFor('the status bar for bob', () => (hooks.statusBar().text.includes('bob') ? hooks.statusBar() : undefined), []);
+    assert.equal(status.text, `$(account) bob ✗ ${explanation.failing!.rule.subjects.join(', ')}`);
+
+    const sections = await hooks.treeChildren();
+    const usage = sections.find((n) => n.kind === 'section' && n.label === 'My usage');
+    assert.ok(usage && usage.kind === 'section');
+    assert.deepEqual(
+      usage.children.map((n) => (n.kind === 'usage' ? [n.subject, n.allowed, n.percent, n.explanation] : n.kind)),
+      explanation.subjects.map((s) => [s.subject, s.allowed, s.percent, s.reason]),
+    );
+
+    const model = await vscode.commands.executeCommand<DashboardModel>('quotaState.showDashboard', { show: false });
+    assert.ok(model, 'no dashboard model');
+    assert.deepEqual(model.subjects, explanation.subjects);
+    assert.deepEqual(model.groups, explanation.groups);
+
+    for (const subject of explanation.subjects.filter((s) => ['size:repos:all', 'size:git:lfs', 'size:all'].includes(s.subject))) {
+      const checked = await vscode.commands.executeCommand<{ withinQuota: boolean; message: string }>('quotaState.checkQuota', { subject: subject.subject });
+      assert.equal(checked?.withinQuota, subject.allowed, subject.subject);
+      assert.ok(checked!.message.includes(`(${subject.reason})`), checked!.message);
+    }
+    // Each answer is a notification: clear them, as a person would, so none is left over the later suites' views.
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   it('opens the dashboard for the signed-in account, with the figures the API gives for that account', async () => {
