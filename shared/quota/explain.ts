@@ -126,13 +126,8 @@ export function explainAccount(account: string, source: AccountSource, options: 
   });
   const context: SubjectContext = { profile, usage, groups: resolved.map((entry, i) => ({ rules: entry.rules, explained: groups[i] })), ruleOf };
   const within = groups.some((group) => group.stands);
-  const failingGroup = within ? undefined : groups[0];
-  const failing =
-    failingGroup &&
-    deciderOf(
-      failingGroup,
-      failingGroup.rules.find((rule) => !rule.stands)!,
-    );
+  // Over quota, every group fails: the first failing rule of the first one.
+  const failing = within ? undefined : firstFailing(groups[0]);
   return {
     account,
     forgejo,
@@ -161,6 +156,12 @@ function explainRule(rule: EngineRule & { name: string }, usage: EngineUsage, pr
 
 function deciderOf(group: GroupExplanation, rule: RuleExplanation): Decider {
   return group.builtin ? { group: group.name, builtin: true, rule } : { group: group.name, rule };
+}
+
+/** A failing group's first failing rule (a group fails only when one of its rules does). */
+function firstFailing(group: GroupExplanation): Decider {
+  const rule = group.rules.find((candidate) => !candidate.stands)!;
+  return deciderOf(group, rule);
 }
 
 /** Whether room `a` is less than room `b` (null: unlimited). */
