@@ -3,6 +3,7 @@
  * the large-file fallback, the session (SecretStorage), the quota API commands and the view.
  * Each feature lives in its own module; this file only connects them.
  */
+import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
@@ -61,6 +62,9 @@ let languageClient: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
   const activatedAt = Date.now();
+  // The core's sentences (shared/: the quota explanations the dashboard, status bar and Quota view
+  // show) in the editor's language, from the same bundle; absent in English.
+  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
   const parts = createParts(context, testing);
   context.subscriptions.push(...subscriptions(parts));

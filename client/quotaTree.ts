@@ -10,11 +10,12 @@ import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import type { ApiAccess } from './apiAccess';
 import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
 import { describeRule } from './commands/rules';
-import { dashboardFromQuotaInfo } from './dashboard/model';
+import { SHOWN_SUBJECTS } from './dashboard/model';
+import { explainServerAccount } from './forgejoVersion';
 
 export type QuotaNode =
   | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
-  | { kind: 'usage'; subject: string; bytes: number; allowed: boolean; percent?: number; limit?: number | bigint; explanation: string }
+  | { kind: 'usage'; subject: string; bytes: number | bigint; allowed: boolean; percent?: number; limit?: number | bigint; explanation: string }
   | { kind: 'rule'; rule: QuotaRuleInfo }
   | { kind: 'group'; group: QuotaGroup }
   | { kind: 'message'; text: string; icon: string }
@@ -61,7 +62,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
         const item = new vscode.TreeItem(node.subject);
         const share = node.percent !== undefined && node.limit !== undefined ? vscode.l10n.t(' · {0}% of {1}', node.percent, formatSize(node.limit)) : '';
         item.description = `${formatSize(node.bytes)}${share}${node.allowed ? '' : vscode.l10n.t(' · refused')}`;
-        item.tooltip = vscode.l10n.t('{0}: {1} bytes.\n{2}', SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject, node.bytes, node.explanation);
+        item.tooltip = vscode.l10n.t('{0}: {1} bytes.\n{2}', SUBJECT_DESCRIPTIONS[node.subject as keyof typeof SUBJECT_DESCRIPTIONS] ?? node.subject, node.bytes.toString(), node.explanation);
         // Over quota (or refused) in the theme's error colour.
         item.iconPath = node.allowed ? new vscode.ThemeIcon('pass') : new vscode.ThemeIcon('error', new vscode.ThemeColor('errorForeground'));
         item.contextValue = node.allowed ? 'usage' : 'usage-over';
@@ -101,13 +102,14 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
       return [];
     }
     const { client } = connection.value;
-    const [user, quota, rules, groups] = await Promise.allSettled([client.currentUser(), client.myQuota(), client.listRules(), client.listGroups()]);
+    // The verdicts follow the server's Forgejo version, as the dashboard's and the status bar's do.
+    const [user, quota, rules, groups, version] = await Promise.allSettled([client.currentUser(), client.myQuota(), client.listRules(), client.listGroups(), client.serverVersion()]);
     const account = user.status === 'fulfilled' ? user.value.login : undefined;
     this.accountChanged.fire(account ? { account, server: client.baseUrl } : undefined);
     const nodes: QuotaNode[] = [];
     nodes.push(
       quota.status === 'fulfilled'
-        ? { kind: 'section', label: vscode.l10n.t('My usage'), icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, client.baseUrl) }
+        ? { kind: 'section', label: vscode.l10n.t('My usage'), icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, version.status === 'fulfilled' ? version.value : undefined) }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
     if (this.repositories) nodes.push(this.repositories.section());
@@ -140,17 +142,16 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
   }
 }
 
-/** One node per subject: bytes, share of the limit that binds it, and whether it is refused. */
-function usageNodes(account: string, quota: QuotaInfo, server: string): QuotaNode[] {
-  const model = dashboardFromQuotaInfo(account, quota, { kind: 'self', server });
-  return model.subjects.map((row) => ({
+/** One node per subject of the account's explanation: bytes, share of the limit that decides, and whether it is refused. */
+function usageNodes(account: string, quota: QuotaInfo, serverVersion: string | undefined): QuotaNode[] {
+  return explainServerAccount(account, quota, serverVersion, SHOWN_SUBJECTS).subjects.map((row) => ({
     kind: 'usage',
     subject: row.subject,
     bytes: row.used,
     allowed: row.allowed,
     percent: row.percent,
-    limit: row.binding?.limit,
-    explanation: row.explanation,
+    limit: row.decidedBy?.rule.limit,
+    explanation: row.reason,
   }));
 }
 

@@ -5,8 +5,8 @@
  */
 import * as vscode from 'vscode';
 import type { LiveUsageParams } from '../shared/protocol';
-import { accountVerdict, dashboardFromQuotaInfo } from './dashboard/model';
-import { forgejoProfileFor } from './forgejoVersion';
+import { accountStatus } from './accountStatus';
+import { explainServerAccount } from './forgejoVersion';
 import type { LiveUsage } from './liveUsage';
 
 export interface StatusBarState {
@@ -45,17 +45,11 @@ export class QuotaStatusBar implements vscode.Disposable {
       this.item.hide();
       return;
     }
-    const model = dashboardFromQuotaInfo(live.account, live.quota, { kind: 'self', server: live.server }, forgejoProfileFor({ server: live.version }).profile);
-    const verdict = accountVerdict(model);
-    this.item.text = verdict.within ? vscode.l10n.t('$(account) {0} ✓', live.account) : vscode.l10n.t('$(account) {0} ✗ {1}', live.account, verdict.subject ?? '').trimEnd();
-    this.item.tooltip = verdict.within
-      ? vscode.l10n.t('{0} on {1}: within quota. Click for the quota dashboard.', live.account, live.server)
-      : verdict.subject
-        ? vscode.l10n.t('{0} on {1}: over quota for {2}. Click for the quota dashboard.', live.account, live.server, verdict.subject)
-        : vscode.l10n.t('{0} on {1}: over quota. Click for the quota dashboard.', live.account, live.server);
-    this.item.backgroundColor = verdict.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
-    const state = verdict.within ? vscode.l10n.t('within quota') : verdict.subject ? vscode.l10n.t('over quota for {0}', verdict.subject) : vscode.l10n.t('over quota');
-    this.item.accessibilityInformation = { label: vscode.l10n.t('Quota: {0}, {1}', live.account, state) };
+    const status = accountStatus(explainServerAccount(live.account, live.quota, live.version, []), live.server, vscode.l10n);
+    this.item.text = status.text;
+    this.item.tooltip = status.tooltip;
+    this.item.backgroundColor = status.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
+    this.item.accessibilityInformation = { label: status.label };
     this.visible = true;
     this.item.show();
   }

@@ -6,6 +6,8 @@ import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
 import type { QuotaInfo } from '../../shared/api/types';
 import { formatSize } from '../../shared/quota/sizes';
+import { SHOWN_SUBJECTS } from '../dashboard/model';
+import { explainServerAccount } from '../forgejoVersion';
 import { askSubject } from '../prompts';
 import { describeCheck, explainCheck, formatMyQuota } from '../usageReport';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
@@ -57,11 +59,11 @@ export class MyQuotaCommands {
   /** Opens a readable report; returns it (and the raw answer) for callers such as tests. */
   async showMyQuota(args?: unknown): Promise<{ quota: QuotaInfo; text: string } | undefined> {
     const result = await this.context.api.run('Quota: reading your quota…', async (client, signal) => {
-      const [user, quota] = await Promise.all([client.currentUser({ signal }).catch(() => undefined), client.myQuota({ signal })]);
-      return { account: user?.login, quota, server: client.baseUrl };
+      const [user, quota, version] = await Promise.all([client.currentUser({ signal }).catch(() => undefined), client.myQuota({ signal }), client.serverVersion({ signal }).catch(() => undefined)]);
+      return { explanation: explainServerAccount(user?.login ?? 'your account', quota, version, SHOWN_SUBJECTS), quota, server: client.baseUrl };
     });
     if (!result.ok) return undefined;
-    const text = formatMyQuota(result.value.quota, result.value.account, result.value.server);
+    const text = formatMyQuota(result.value.explanation, result.value.server);
     // Shown in the dashboard (one reused panel), not as an unsaved Markdown document per run.
     if (argumentsOf<{ show: boolean }>(args)?.show !== false) await vscode.commands.executeCommand('quotaState.showDashboard');
     return { quota: result.value.quota, text };
@@ -73,8 +75,13 @@ export class MyQuotaCommands {
       (typeof args === 'string' ? stringArgument(args) : stringArgument(argumentsOf<{ subject: string }>(args)?.subject)) ?? (await askSubject('Quota: check your quota for which subject?'));
     if (subject === undefined) return undefined;
     const result = await this.context.api.run(`Quota: checking "${subject}"…`, async (client, signal) => {
-      const [withinQuota, user, quota] = await Promise.all([client.checkMyQuota(subject, { signal }), client.currentUser({ signal }), client.myQuota({ signal })]);
-      return { withinQuota, server: client.baseUrl, why: explainCheck(user.login, quota, subject, withinQuota) };
+      const [withinQuota, user, quota, version] = await Promise.all([
+        client.checkMyQuota(subject, { signal }),
+        client.currentUser({ signal }),
+        client.myQuota({ signal }),
+        client.serverVersion({ signal }).catch(() => undefined),
+      ]);
+      return { withinQuota, server: client.baseUrl, why: explainCheck(explainServerAccount(user.login, quota, version, [subject]), subject, withinQuota) };
     });
     if (!result.ok) return undefined;
     const message = describeCheck(subject, result.value.withinQuota, result.value.server, result.value.why);

@@ -3,96 +3,140 @@
  * high contrast follow the editor), a strict content security policy, no remote content. One
  * inline style sheet and one small script (sorting, the Refresh button, links the extension opens) are allowed by nonce;
  * there are no style attributes, which the policy would refuse (the bars are SVG).
+ *
+ * It renders the account's explanation (shared/quota/explain.ts) and decides nothing. Every string
+ * shown goes through `options.l10n.t` (`vscode.l10n` in the extension) and is escaped after
+ * translation; markup is put into a translated sentence only through `{N}` placeholders.
  */
+import type * as vscode from 'vscode';
 import { formatSize } from '../../shared/quota/sizes';
-import type { DashboardListItem, DashboardModel, DashboardSubject } from './model';
+import { canonicalSubject, SUBJECT_DESCRIPTIONS } from '../../shared/quota/subjects';
+import type { GroupExplanation, SubjectExplanation } from '../../shared/quota/explain';
+import type { DashboardListItem, DashboardModel, L10n } from './model';
 
 export interface PageOptions {
   /** `webview.cspSource`: the only origin the page may load from (it loads nothing today). */
   cspSource: string;
   nonce: string;
-  /** Shown instead of figures while loading or after a failure. */
+  /** Shown instead of figures while loading or after a failure (already translated). */
   notice?: string;
+  /** `vscode.l10n` (typed from `vscode`, so `npm run l10n:export` reads this file's `l10n.t` calls), or `@vscode/l10n` in tests. */
+  l10n: Pick<typeof vscode.l10n, 't'>;
+  /** The language the strings are in (`vscode.env.language`). */
+  language?: string;
 }
 
 function escapeHtml(value: string): string {
   return value.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 }
 
-/** `12 MiB` with the exact byte count beside it, so both units are on screen. */
-/** Human form and exact bytes; an int64 limit beyond 2^53 (a bigint) keeps every digit. */
-function size(bytes: number | bigint): string {
-  if (bytes === -1 || bytes === -1n) return '<span class="human">unlimited</span>';
+/**
+ * A translated sentence with markup in its placeholders: the translation is escaped, then each
+ * `{N}` gets its piece of HTML, so no translation can add markup.
+ */
+function withMarkup(translated: string, ...html: string[]): string {
+  return escapeHtml(translated).replace(/\{(\d+)\}/g, (whole, index: string) => html[Number(index)] ?? whole);
+}
+
+/** Human form and exact bytes, so both units are on screen; an int64 limit beyond 2^53 (a bigint) keeps every digit. */
+function size(bytes: number | bigint, l10n: L10n): string {
+  if (bytes === -1 || bytes === -1n) return `<span class="human">${escapeHtml(l10n.t('unlimited'))}</span>`;
   return `<span class="human">${escapeHtml(formatSize(bytes))}</span> <span class="bytes">${bytes.toLocaleString('en-US')} B</span>`;
 }
 
-function originText(model: DashboardModel): string {
-  if (model.origin.kind === 'file') return `preview from ${model.origin.file}`;
-  return `${model.origin.kind === 'admin' ? 'as seen by a site administrator on' : 'signed in to'} ${model.origin.server}`;
+function originText(model: DashboardModel, l10n: L10n): string {
+  if (model.origin.kind === 'file') return l10n.t('preview from {0}', model.origin.file);
+  return model.origin.kind === 'admin' ? l10n.t('as seen by a site administrator on {0}', model.origin.server) : l10n.t('signed in to {0}', model.origin.server);
 }
 
-function usageBar(subject: DashboardSubject): string {
-  if (subject.percent === undefined) return '<span class="muted">no limit binds it</span>';
+function usageBar(subject: SubjectExplanation, l10n: L10n): string {
+  const decider = subject.decidedBy;
+  if (subject.percent === undefined || !decider) return `<span class="muted">${escapeHtml(l10n.t('no limit binds it'))}</span>`;
   const shown = Math.min(100, Math.max(0, subject.percent));
   const state = subject.allowed ? (shown >= 90 ? 'near' : 'ok') : 'over';
-  const label = `${subject.percent}% of ${formatSize(subject.binding!.limit)} (rule ${subject.binding!.rule})`;
-  return `<div class="bar ${state}" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${shown}" aria-label="${escapeHtml(label)}"><svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect class="fill" x="0" y="0" height="10" width="${shown}"></rect></svg></div><span class="pct">${escapeHtml(label)}</span>`;
+  const label = escapeHtml(l10n.t('{0}% of {1} (rule {2})', subject.percent, formatSize(decider.rule.limit), decider.rule.name));
+  return `<div class="bar ${state}" role="meter" aria-valuemin="0" aria-valuemax="100" aria-valuenow="${shown}" aria-label="${label}"><svg viewBox="0 0 100 10" preserveAspectRatio="none" aria-hidden="true"><rect class="fill" x="0" y="0" height="10" width="${shown}"></rect></svg></div><span class="pct">${label}</span>`;
 }
 
-function subjectsTable(model: DashboardModel): string {
+function subjectsTable(model: DashboardModel, l10n: L10n): string {
   const rows = model.subjects.map((s) => {
-    const verdict = s.allowed ? '<span class="ok">✓ within</span>' : '<span class="over">✗ refused</span>';
-    const headroom = s.headroom === null ? 'unlimited' : size(s.headroom);
+    const verdict = s.allowed ? `<span class="ok">${escapeHtml(l10n.t('✓ within'))}</span>` : `<span class="over">${escapeHtml(l10n.t('✗ refused'))}</span>`;
+    const headroom = s.headroom === null ? escapeHtml(l10n.t('unlimited')) : size(s.headroom, l10n);
+    const canonical = canonicalSubject(s.subject);
+    const description = canonical ? `<div class="muted small">${escapeHtml(SUBJECT_DESCRIPTIONS[canonical])}</div>` : '';
     return `<tr class="${s.allowed ? '' : 'is-over'}">
-<th scope="row" data-sort="${escapeHtml(s.subject)}"><code>${escapeHtml(s.subject)}</code><div class="muted small">${escapeHtml(s.description)}</div></th>
-<td data-sort="${s.used}">${size(s.used)}</td>
-<td data-sort="${s.percent ?? -1}">${usageBar(s)}</td>
+<th scope="row" data-sort="${escapeHtml(s.subject)}"><code>${escapeHtml(s.subject)}</code>${description}</th>
+<td data-sort="${s.used}">${size(s.used, l10n)}</td>
+<td data-sort="${s.percent ?? -1}">${usageBar(s, l10n)}</td>
 <td data-sort="${s.headroom ?? Number.MAX_SAFE_INTEGER}">${headroom}</td>
-<td data-sort="${s.allowed ? 1 : 0}">${verdict}<div class="small">${escapeHtml(s.explanation)}</div></td>
+<td data-sort="${s.allowed ? 1 : 0}">${verdict}<div class="small">${escapeHtml(s.reason)}</div></td>
 </tr>`;
   });
-  return table('subjects', 'Usage per subject', ['Subject', 'Used', 'Against the binding limit', 'Can still upload', 'Verdict'], rows);
+  const headers = [l10n.t('Subject'), l10n.t('Used'), l10n.t('Against the binding limit'), l10n.t('Can still upload'), l10n.t('Verdict')];
+  return table('subjects', l10n.t('Usage per subject'), headers, rows);
 }
 
-function groupsSection(model: DashboardModel): string {
-  if (model.noGroups) return `<p>${escapeHtml(`No quota group is listed for ${model.account}: the server's default total limit decides, which the API does not show.`)}</p>`;
-  const intro = '<p class="muted">Within quota when any one group stands; a group stands when all its rules stand. Failing first.</p>';
-  const groups = model.groups.map((group) => {
-    const rules = group.rules.length
-      ? group.rules
-          .map(
-            (rule) =>
-              `<li class="${rule.stands ? '' : 'is-over'}">${rule.stands ? '<span class="ok">✓ stands</span>' : '<span class="over">✗ fails</span>'} <strong>${escapeHtml(rule.name)}</strong>: ${size(rule.used)} of ${size(rule.limit)} on ${rule.subjects.map((s) => `<code>${escapeHtml(s)}</code>`).join(' + ') || 'no subject'}</li>`,
-          )
-          .join('')
-      : '<li>No rules: an empty group always stands.</li>';
-    return `<section class="group" aria-label="group ${escapeHtml(group.name)}"><h3>${group.stands ? '<span class="ok">✓</span>' : '<span class="over">✗</span>'} ${escapeHtml(group.name)} ${group.stands ? 'stands' : 'fails'}</h3><ul>${rules}</ul></section>`;
-  });
-  return intro + groups.join('');
+/** Failing first, as the reader looks for what to fix. */
+function failingFirst<T extends { stands: boolean }>(items: readonly T[]): T[] {
+  return [...items.filter((item) => !item.stands), ...items.filter((item) => item.stands)];
+}
+
+function groupSection(group: GroupExplanation, l10n: L10n): string {
+  const rules = group.rules.length
+    ? failingFirst(group.rules)
+        .map((rule) => {
+          const verdict = rule.stands ? `<span class="ok">${escapeHtml(l10n.t('✓ stands'))}</span>` : `<span class="over">${escapeHtml(l10n.t('✗ fails'))}</span>`;
+          const subjects = rule.subjects.map((s) => `<code>${escapeHtml(s)}</code>`).join(' + ') || escapeHtml(l10n.t('no subject'));
+          const figures = withMarkup(
+            l10n.t('{0}: {1} of {2} on {3}', '{0}', '{1}', '{2}', '{3}'),
+            `<strong>${escapeHtml(rule.name)}</strong>`,
+            size(rule.used, l10n),
+            size(rule.limit, l10n),
+            subjects,
+          );
+          return `<li class="${rule.stands ? '' : 'is-over'}">${verdict} ${figures}</li>`;
+        })
+        .join('')
+    : `<li>${escapeHtml(l10n.t('No rules: an empty group always stands.'))}</li>`;
+  const mark = group.stands ? '<span class="ok">✓</span>' : '<span class="over">✗</span>';
+  const heading = escapeHtml(group.stands ? l10n.t('{0} stands', group.name) : l10n.t('{0} fails', group.name));
+  return `<section class="group" aria-label="${escapeHtml(l10n.t('group {0}', group.name))}"><h3>${mark} ${heading}</h3><ul>${rules}</ul></section>`;
+}
+
+function groupsSection(model: DashboardModel, l10n: L10n): string {
+  if (model.groupList === 'unlisted') return `<p>${escapeHtml(model.reason)}</p>`;
+  const intro = `<p class="muted">${escapeHtml(l10n.t('Within quota when any one group stands; a group stands when all its rules stand. Failing first.'))}</p>`;
+  return (
+    intro +
+    failingFirst(model.groups)
+      .map((group) => groupSection(group, l10n))
+      .join('')
+  );
 }
 
 /**
  * A row's name; with a page on the server, a button that asks the extension to open it (the
  * webview itself navigates nowhere).
  */
-function itemName(item: DashboardListItem): string {
+function itemName(item: DashboardListItem, l10n: L10n): string {
   if (!item.url) return escapeHtml(item.name);
-  return `<button type="button" class="link" data-url="${escapeHtml(item.url)}" title="${escapeHtml(`Open ${item.url}`)}">${escapeHtml(item.name)}</button>`;
+  return `<button type="button" class="link" data-url="${escapeHtml(item.url)}" title="${escapeHtml(l10n.t('Open {0}', item.url))}">${escapeHtml(item.name)}</button>`;
 }
 
-function listTable(id: string, title: string, items: DashboardListItem[], headers = ['Name', 'Size', 'Where'], caption = `${title} (${items.length})`): string {
-  if (items.length === 0) return `<h3>${escapeHtml(title)}</h3><p class="muted">None.</p>`;
+function listTable(id: string, title: string, items: DashboardListItem[], l10n: L10n, headers?: string[], caption?: string): string {
+  if (items.length === 0) return `<h3>${escapeHtml(title)}</h3><p class="muted">${escapeHtml(l10n.t('None.'))}</p>`;
   const rows = items.map(
     (item) =>
-      `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${itemName(item)}</th><td data-sort="${item.size}">${size(item.size)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
+      `<tr><th scope="row" data-sort="${escapeHtml(item.name)}">${itemName(item, l10n)}</th><td data-sort="${item.size}">${size(item.size, l10n)}</td><td data-sort="${escapeHtml(item.detail)}">${escapeHtml(item.detail)}</td></tr>`,
   );
-  return table(id, caption, headers, rows);
+  return table(id, caption ?? l10n.t('{0} ({1})', title, items.length), headers ?? [l10n.t('Name'), l10n.t('Size'), l10n.t('Where')], rows);
 }
 
-function repositoriesSection(repositories: NonNullable<DashboardModel['repositories']>): string {
+function repositoriesSection(repositories: NonNullable<DashboardModel['repositories']>, l10n: L10n): string {
   const { items, total } = repositories;
-  const caption = items.length < total ? `The ${items.length} largest of ${total}` : `All ${total}, largest first`;
-  return `<h2>Largest repositories</h2>${listTable('repositories', 'Repositories', items, ['Repository', 'Size (git and LFS)', 'Visibility'], caption)}`;
+  const caption = items.length < total ? l10n.t('The {0} largest of {1}', items.length, total) : l10n.t('All {0}, largest first', total);
+  const headers = [l10n.t('Repository'), l10n.t('Size (git and LFS)'), l10n.t('Visibility')];
+  return `<h2>${escapeHtml(l10n.t('Largest repositories'))}</h2>${listTable('repositories', l10n.t('Repositories'), items, l10n, headers, caption)}`;
 }
 
 /** A table whose column headers are buttons: Enter or Space sorts by that column. */
@@ -101,25 +145,32 @@ function table(id: string, caption: string, headers: string[], rows: string[]): 
   return `<table id="${id}"><caption>${escapeHtml(caption)}</caption><thead><tr>${head}</tr></thead><tbody>${rows.join('')}</tbody></table>`;
 }
 
+function listsSection(lists: NonNullable<DashboardModel['lists']>, l10n: L10n): string {
+  const tables = [
+    listTable('attachments', l10n.t('Attachments'), lists.attachments, l10n),
+    listTable('packages', l10n.t('Packages'), lists.packages, l10n),
+    listTable('artifacts', l10n.t('Artifacts'), lists.artifacts, l10n),
+  ];
+  return `<h2>${escapeHtml(l10n.t('Attachments, packages and artifacts'))}</h2>${tables.join('')}`;
+}
+
 export function renderDashboard(model: DashboardModel | undefined, options: PageOptions): string {
-  const title = model ? `Quota of ${model.account}` : 'Quota';
+  const { l10n } = options;
+  const title = model ? l10n.t('Quota of {0}', model.account) : l10n.t('Quota');
   let body: string;
   if (!model) {
-    body = `<p role="status">${escapeHtml(options.notice ?? 'Loading…')}</p>`;
+    body = `<p role="status">${escapeHtml(options.notice ?? l10n.t('Loading…'))}</p>`;
   } else {
-    const verdict = model.within ? '<span class="ok">✓ within quota</span>' : '<span class="over">✗ over quota</span>';
-    const lists = model.lists
-      ? `<h2>Attachments, packages and artifacts</h2>${listTable('attachments', 'Attachments', model.lists.attachments)}${listTable('packages', 'Packages', model.lists.packages)}${listTable('artifacts', 'Artifacts', model.lists.artifacts)}`
-      : '';
-    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model))} · ${escapeHtml(model.rules)}</p>
+    const verdict = model.within ? `<span class="ok">${escapeHtml(l10n.t('✓ within quota'))}</span>` : `<span class="over">${escapeHtml(l10n.t('✗ over quota'))}</span>`;
+    body = `<p class="summary">${verdict} · ${escapeHtml(originText(model, l10n))} · ${escapeHtml(model.forgejo.rules)}</p>
 ${options.notice ? `<p role="status" class="notice">${escapeHtml(options.notice)}</p>` : ''}
-<h2>Usage</h2>${subjectsTable(model)}
-<h2>Groups and rules</h2>${groupsSection(model)}
-${model.repositories ? repositoriesSection(model.repositories) : ''}
-${lists}`;
+<h2>${escapeHtml(l10n.t('Usage'))}</h2>${subjectsTable(model, l10n)}
+<h2>${escapeHtml(l10n.t('Groups and rules'))}</h2>${groupsSection(model, l10n)}
+${model.repositories ? repositoriesSection(model.repositories, l10n) : ''}
+${model.lists ? listsSection(model.lists, l10n) : ''}`;
   }
   return `<!DOCTYPE html>
-<html lang="en">
+<html lang="${escapeHtml(options.language ?? 'en')}">
 <head>
 <meta charset="UTF-8">
 <meta http-equiv="Content-Security-Policy" content="default-src 'none'; img-src ${options.cspSource}; style-src 'nonce-${options.nonce}'; script-src 'nonce-${options.nonce}';">
@@ -128,7 +179,7 @@ ${lists}`;
 <style nonce="${options.nonce}">${STYLE}</style>
 </head>
 <body>
-<header><h1>${escapeHtml(title)}</h1><button type="button" id="refresh">Refresh</button></header>
+<header><h1>${escapeHtml(title)}</h1><button type="button" id="refresh">${escapeHtml(l10n.t('Refresh'))}</button></header>
 <main>${body}</main>
 <script nonce="${options.nonce}">${SCRIPT}</script>
 </body>

@@ -5,13 +5,13 @@
  */
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
-import { zeroUsage } from '../../shared/quota/usage';
-import { forgejoProfileFor } from '../forgejoVersion';
+import { explainAccount } from '../../shared/quota/explain';
+import { explainServerAccount, forgejoProfileFor } from '../forgejoVersion';
 import type { ApiAccess } from '../apiAccess';
 import type { Notifier } from '../notifier';
 import type { QuotaFileReader } from '../quotaFile';
 import { renderDashboard } from './html';
-import { dashboardFromModel, dashboardFromQuotaInfo, repositoryListItem, type DashboardListItem, type DashboardModel } from './model';
+import { repositoryListItem, SHOWN_SUBJECTS, type DashboardListItem, type DashboardModel } from './model';
 
 export type DashboardTarget = { kind: 'self' } | { kind: 'admin'; account: string } | { kind: 'file'; uri: vscode.Uri; account: string };
 
@@ -73,7 +73,7 @@ export class QuotaDashboard implements vscode.Disposable {
       null,
       this.disposables,
     );
-    this.render(undefined, 'Loading…');
+    this.render(undefined);
   }
 
   /**
@@ -113,7 +113,7 @@ export class QuotaDashboard implements vscode.Disposable {
     // Web Crypto: the same in Node and in a browser worker.
     const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
     const cspSource = this.panel?.webview.cspSource ?? 'vscode-webview:';
-    this.html = renderDashboard(model, { cspSource, nonce, notice });
+    this.html = renderDashboard(model, { cspSource, nonce, notice, l10n: vscode.l10n, language: vscode.env.language });
     if (!this.panel) return;
     this.panel.title = model ? vscode.l10n.t('Quota: {0}', model.account) : vscode.l10n.t('Quota');
     this.panel.webview.html = this.html;
@@ -142,8 +142,8 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
   // `/user/quota` hides group and rule names; a site admin may read its own through the admin
   // route, which shows them, so the verdicts name "group pro" rather than "group #1".
   const named = user.is_admin ? await client.userQuota(user.login, { signal }).catch(() => undefined) : undefined;
-  let model = dashboardFromQuotaInfo(user.login, named ?? quota, { kind: 'self', server: client.baseUrl }, forgejoProfileFor({ server: version }).profile);
-  if (repositories) model = { ...model, repositories: { items: repositories.items.map(repositoryListItem), total: repositories.total } };
+  let model: DashboardModel = { ...explainServerAccount(user.login, named ?? quota, version, SHOWN_SUBJECTS), origin: { kind: 'self', server: client.baseUrl } };
+  if (repositories) model = { ...model, repositories: { items: repositories.items.map((repo) => repositoryListItem(repo, vscode.l10n)), total: repositories.total } };
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
     attachments: attachments.items.map((a): DashboardListItem => ({ name: a.name, size: a.size, detail: a.contained_in.html_url, url: a.contained_in.html_url })),
@@ -155,16 +155,17 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
 
 async function adminDashboard(client: QuotaApiClient, account: string, signal: AbortSignal): Promise<DashboardModel> {
   const [quota, version] = await Promise.all([client.userQuota(account, { signal }), client.serverVersion({ signal }).catch(() => undefined)]);
-  return dashboardFromQuotaInfo(account, quota, { kind: 'admin', server: client.baseUrl }, forgejoProfileFor({ server: version }).profile);
+  return { ...explainServerAccount(account, quota, version, SHOWN_SUBJECTS), origin: { kind: 'admin', server: client.baseUrl } };
 }
 
 /** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
 async function fileDashboard(uri: vscode.Uri, account: string, readQuotaFile: QuotaFileReader): Promise<DashboardModel | string> {
   const summary = await readQuotaFile(uri);
   const name = vscode.workspace.asRelativePath(uri);
-  if (!summary) return `Could not show ${name}: the language server could not read it (see the Quota & State output).`;
-  if (summary.errors.length) return `Could not show ${name}: it has errors that stop evaluation (see the Problems view).`;
-  return dashboardFromModel(account, summary.model, summary.usage[account] ?? zeroUsage(), { kind: 'file', file: name }, forgejoProfileFor({ file: summary.forgejoVersion }).profile);
+  if (!summary) return vscode.l10n.t('Could not show {0}: the language server could not read it (see the Quota & State output).', name);
+  if (summary.errors.length) return vscode.l10n.t('Could not show {0}: it has errors that stop evaluation (see the Problems view).', name);
+  const profile = forgejoProfileFor({ file: summary.forgejoVersion }).profile;
+  return { ...explainAccount(account, { model: summary.model, usage: summary.usage[account] }, { profile, subjects: SHOWN_SUBJECTS }), origin: { kind: 'file', file: name } };
 }
 
 /** Accounts a quota file can preview: those with usage first, then every other named account. */

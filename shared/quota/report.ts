@@ -1,26 +1,41 @@
 /**
- * The evaluation report: exactly the JSON of `quota-state evaluate --format json`
- * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
+ * A quota file's accounts, explained (`explainFile`), and the evaluation report: exactly the JSON
+ * of `quota-state evaluate --format json`, also returned by the language server's preview request.
+ * The report is a rendering of the explanations (./explain.ts); it decides nothing of its own.
  */
 import type { QuotaAnalysis } from './config';
-import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, ruleUsedExact, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
-import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoProfile, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
-import type { LeafUsage, QuotaRule } from './model';
-import { formatSize, UNLIMITED } from './sizes';
-import { canonicalSubject, type Subject } from './subjects';
-import { exactBytes, zeroUsage } from './usage';
+import type { Bytes } from './evaluate';
+import { explainAccount, type AccountExplanation } from './explain';
+import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
+import type { LeafUsage } from './model';
 
-export interface AccountReport extends AccountVerdict {
-  /** Present on the signed-in user's account when its usage came live from a quota API. */
-  live?: { server: string };
+/** Present on the signed-in user's account when its usage came live from a quota API. */
+type Live = { live?: { server: string } };
+
+interface AccountReport extends Live {
+  name: string;
+  /** The account's resolved group list; the built-in group appears as `{"name": "(default)", "builtin": true, …}`. */
+  groups: Array<{ name: string; builtin?: true; stands: boolean; rules: Array<{ name: string; used: Bytes; limit: Bytes; stands: boolean }> }>;
+  stands: boolean;
+  /** The check verdict per subject, keyed as asked. */
+  checks: Record<string, boolean>;
 }
 
+/** The Forgejo version whose rules decided, and where it came from. */
+type ReportHeader = { version: string; rules: string; generation: EvaluationGeneration; source: ForgejoVersionSource };
+
 export interface EvaluationReport {
-  /** The Forgejo version whose rules decided, and where it came from. */
-  forgejo: { version: string; rules: string; generation: EvaluationGeneration; source: ForgejoVersionSource };
+  forgejo: ReportHeader;
   /** Present (false) only when the file disables quota: verdicts then show what the rules would decide. */
   enabled?: false;
   accounts: AccountReport[];
+}
+
+/** A file's accounts, each explained, under the same header as the report. */
+export interface FileExplanation {
+  forgejo: ReportHeader;
+  enabled?: false;
+  accounts: Array<AccountExplanation & Live>;
 }
 
 export interface ReportOptions {
@@ -46,150 +61,41 @@ function reportAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live']): 
   return names;
 }
 
-export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOptions = {}): EvaluationReport {
+/** Every account of the file (or the one asked), explained with the file's usage (or the live usage) in the version in force. */
+export function explainFile(analysis: QuotaAnalysis, options: ReportOptions = {}): FileExplanation {
   const forgejo = options.forgejo ?? fileForgejoProfile(analysis);
-  const index = new QuotaIndex(analysis.model, forgejo.profile);
   const subjects = options.subject !== undefined ? [options.subject] : undefined;
   const names = options.account !== undefined ? [options.account] : reportAccounts(analysis, options.live);
-  const accounts = names.map((name): AccountReport => {
-    const isLive = options.live?.account === name;
-    const usage = isLive ? options.live!.usage : (analysis.usage.get(name) ?? zeroUsage());
-    const verdict = evaluateAccount(index, name, usage, subjects);
-    return isLive ? { ...verdict, live: { server: options.live!.server } } : verdict;
+  const live = options.live;
+  const accounts = names.map((name) => {
+    const usage = live?.account === name ? live.usage : analysis.usage.get(name);
+    const explained = explainAccount(name, { model: analysis.model, usage }, { profile: forgejo.profile, subjects });
+    return live?.account === name ? { ...explained, live: { server: live.server } } : explained;
   });
-  const header = { version: forgejo.profile.version, rules: rulesLabel(forgejo.profile), generation: forgejo.profile.generation, source: forgejo.source };
+  const { profile, source } = forgejo;
+  const header = { version: profile.version, rules: rulesLabel(profile), generation: profile.generation, source };
   return analysis.model.enabled ? { forgejo: header, accounts } : { forgejo: header, enabled: false, accounts };
 }
 
-// ---------------------------------------------------------------------------------------------
-// Verdicts in words: one sentence per subject, shared by the CLI, hovers, the dashboard and the
-// check command, so a refusal never looks like a contradiction ("over quota" at 0 B used).
-
-/** Why a subject is allowed or refused for an account (group names as in the model). */
-type SubjectReason =
-  /** Some group allows it; `binding` is the applicable rule with the least room in that group. */
-  | { kind: 'allowed'; group: string; binding: RuleVerdict; headroom: number }
-  /** No rule of any of the account's groups applies to the subject: Forgejo refuses what no rule covers. */
-  | { kind: 'uncovered'; groups: string[] }
-  /** Every group refuses: each either has a failing applicable rule or covers nothing. */
-  | { kind: 'fails'; failing: Array<{ group: string; rule: RuleVerdict }>; uncovered: string[] };
-
-export interface SubjectExplanation {
-  subject: string;
-  allowed: boolean;
-  /** Bytes of the subject the account could still add before a rule fails (Infinity when unlimited, 0 when refused). */
-  headroom: number;
-  reason: SubjectReason;
-  sentence: string;
-}
-
-function groupLabel(name: string): string {
-  return name === BUILTIN_GROUP_NAME ? 'the built-in default group' : `group ${name}`;
-}
-
-function groupsPhrase(names: string[]): string {
-  const labels = names.map(groupLabel);
-  if (labels.length <= 1) return labels[0] ?? 'any group';
-  return `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
-}
-
-function headroomOf(rule: RuleVerdict): number {
-  const limit = Number(rule.limit);
-  return limit === UNLIMITED ? Infinity : Math.max(0, limit - rule.used);
-}
-
-/**
- * What the generation of the index's Forgejo version adds to an explanation, where the answer
- * depends on it: the reader of a Gen-1 verdict must not take it for the newest behaviour.
- */
-function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer<QuotaRule>, usage: LeafUsage): string | undefined {
-  const { consulted, answeredFrom } = answer;
-  const profile = index.profile;
-  const notes = uploadTargetNotes(profile, subject);
-  if (profile.generation !== 1) return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
-  const unlimitedElsewhere = consulted.some((rule) => exactBytes(rule.limit) === -1n && !rule.subjects.some((s) => canonicalSubject(s) === subject));
-  if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
-  if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
-  if (consulted.some((rule) => exactBytes(rule.limit) !== -1n && ruleUsedExact(rule, usage, profile) === exactBytes(rule.limit))) {
-    notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
-  }
-  return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
-}
-
-/**
- * Whose quota an upload is checked against changed at 14.0.4 (packages) and 15.0.3 (LFS): the
- * usage sums stay the same, but the account a verdict is about may not be the one Forgejo asks.
- */
-function uploadTargetNotes(profile: ForgejoProfile, subject: Subject): string[] {
-  if (subject === 'size:assets:packages:all' && profile.packageUploadChargedTo === 'uploader') {
-    return ["before 14.0.4 Forgejo checks a package upload against the uploader's quota, not the package owner's"];
-  }
-  if (subject === 'size:git:lfs' && profile.lfsUploadChargedTo === 'pusher') {
-    return ["before 15.0.3 Forgejo checks an LFS upload against the pusher's quota, not the repository owner's"];
-  }
-  return [];
-}
-
-/** The check verdict for one subject, with the reason and a sentence saying it, in the index's Forgejo generation. */
-export function explainSubject(index: QuotaIndex, account: string, subject: string, usage: LeafUsage): SubjectExplanation {
-  const canonical = canonicalSubject(subject);
-  const groups = index.groupListOf(account);
-  let best: { resolved: ResolvedGroup; binding: RuleVerdict; headroom: number } | undefined;
-  const failing: Array<{ group: string; rule: RuleVerdict }> = [];
-  const uncovered: string[] = [];
-  const notes = new Set<string>();
-  for (const resolved of groups) {
-    const answer = canonical ? groupAnswer(resolved.rules, usage, canonical, index.profile) : undefined;
-    if (!answer || !answer.matches) {
-      uncovered.push(resolved.group.name);
-      continue;
-    }
-    const note = generationNote(index, canonical!, answer, usage);
-    if (note) notes.add(note);
-    const consulted = answer.consulted.map((rule) => evaluateRule(rule, usage, index.profile));
-    if (!answer.allows) {
-      failing.push({ group: resolved.group.name, rule: consulted.find((rule) => !rule.stands) ?? consulted[0] });
-      continue;
-    }
-    const binding = consulted.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
-    if (!best || headroomOf(binding) > best.headroom) best = { resolved, binding, headroom: headroomOf(binding) };
-  }
-  const noteText = notes.size ? ` (${[...notes].join('; ')})` : '';
-  const untracked = canonical === 'none' || canonical === 'size:assets:wiki' ? `${subject} is not measured (always 0 bytes), but Forgejo still asks the rules covering it; ` : '';
-  if (best) {
-    const group = best.resolved.group.name;
-    const room = best.headroom === Infinity ? 'no limit' : `${formatSize(best.headroom)} left`;
-    return {
-      subject,
-      allowed: true,
-      headroom: best.headroom,
-      reason: { kind: 'allowed', group, binding: best.binding, headroom: best.headroom },
-      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}${noteText}`,
+/** The JSON report of explained accounts. */
+export function reportOf(file: FileExplanation): EvaluationReport {
+  const accounts = file.accounts.map((account): AccountReport => {
+    const report: AccountReport = {
+      name: account.account,
+      groups: account.groups.map((group) => ({
+        name: group.name,
+        ...(group.builtin ? { builtin: group.builtin } : {}),
+        stands: group.stands,
+        rules: group.rules.map((rule) => ({ name: rule.name, used: rule.used, limit: rule.limit, stands: rule.stands })),
+      })),
+      stands: account.within,
+      checks: Object.fromEntries(account.subjects.map((subject) => [subject.subject, subject.allowed])),
     };
-  }
-  if (failing.length === 0) {
-    return {
-      subject,
-      allowed: false,
-      headroom: 0,
-      reason: { kind: 'uncovered', groups: uncovered },
-      sentence: `${untracked}no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it${noteText}`,
-    };
-  }
-  const parts = failing.map(({ group, rule }) => `rule ${rule.name} of ${groupLabel(group)} fails (${formatSize(rule.used)} of ${formatSize(rule.limit)})`);
-  if (uncovered.length) parts.push(`no rule of ${groupsPhrase(uncovered)} covers it`);
-  return {
-    subject,
-    allowed: false,
-    headroom: 0,
-    reason: { kind: 'fails', failing, uncovered },
-    sentence: `${untracked}${parts.join('; ')}, so Forgejo refuses ${subject}${noteText}`,
-  };
+    return account.live ? { ...report, live: account.live } : report;
+  });
+  return file.enabled === false ? { forgejo: file.forgejo, enabled: false, accounts } : { forgejo: file.forgejo, accounts };
 }
 
-/** Explanations for every subject the report checked for one account, in the report's order. */
-export function explainAccount(analysis: QuotaAnalysis, account: AccountReport, live?: ReportOptions['live'], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): SubjectExplanation[] {
-  const index = new QuotaIndex(analysis.model, forgejo.profile);
-  const usage = live?.account === account.name ? live.usage : (analysis.usage.get(account.name) ?? zeroUsage());
-  return Object.keys(account.checks).map((subject) => explainSubject(index, account.name, subject, usage));
+export function buildEvaluationReport(analysis: QuotaAnalysis, options: ReportOptions = {}): EvaluationReport {
+  return reportOf(explainFile(analysis, options));
 }

@@ -1,9 +1,9 @@
 /** `quota-state evaluate`: the quota engine's verdict for every account of a quota config or instance file. */
 import { resolve } from 'node:path';
 import { stringifyJsonExact } from '../../../shared/api/json';
-import { analyzeQuotaConfig, isEvaluable, type QuotaAnalysis } from '../../../shared/quota/config';
+import { analyzeQuotaConfig, isEvaluable } from '../../../shared/quota/config';
 import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, resolveForgejoProfile, type ResolvedForgejoProfile } from '../../../shared/quota/forgejoVersion';
-import { buildEvaluationReport, explainAccount, type EvaluationReport } from '../../../shared/quota/report';
+import { explainFile, reportOf, type FileExplanation } from '../../../shared/quota/report';
 import { formatSize } from '../../../shared/quota/sizes';
 import { canonicalSubject, suggestSubjects } from '../../../shared/quota/subjects';
 import { settingsText, withServerConfig } from '../appIniConfig';
@@ -53,11 +53,12 @@ export function evaluate(args: string[], io: CliIO): number {
   if (flags.account !== undefined && !analysis.accountNames.includes(flags.account)) {
     throw new InputError(`${display} names no account "${flags.account}"; accounts: ${analysis.accountNames.join(', ') || '(none)'}`);
   }
-  const report = buildEvaluationReport(analysis, { account: flags.account, subject, forgejo });
+  const explained = explainFile(analysis, { account: flags.account, subject, forgejo });
+  const report = reportOf(explained);
   // A limit beyond 2^53 (a bigint) is written with all its digits, as Forgejo writes an int64.
   if (format === 'json') io.stdout(stringifyJsonExact(config ? { ...report, settings } : report, 2));
-  else io.stdout(config ? [...settingsText(settings), '', reportText(report, analysis, forgejo)].join('\n') : reportText(report, analysis, forgejo));
-  if (subject !== undefined && report.accounts.some((a) => a.checks[subject] === false)) return 1;
+  else io.stdout(config ? [...settingsText(settings), '', explainedText(explained, forgejo)].join('\n') : explainedText(explained, forgejo));
+  if (subject !== undefined && explained.accounts.some((a) => !a.subjects[0].allowed)) return 1;
   return 0;
 }
 
@@ -79,28 +80,25 @@ function evaluateOptions({ positional, flags }: ParsedArguments, io: CliIO) {
   return { format, file, subject };
 }
 
-function reportText(report: EvaluationReport, analysis: QuotaAnalysis, forgejo: ResolvedForgejoProfile): string {
+/** The explanations as text: each account's groups and rules, then the subjects it is refused, each with its reason. */
+function explainedText(explained: FileExplanation, forgejo: ResolvedForgejoProfile): string {
   const lines: string[] = [describeResolvedProfile(forgejo), ''];
-  if (report.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
-  if (report.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
-  for (const account of report.accounts) {
-    lines.push(`${account.name}: ${account.stands ? 'within quota' : 'OVER QUOTA'} (${account.groups.length === 1 ? 'group' : 'groups'} ${account.groups.map((g) => g.name).join(', ')})`);
+  if (explained.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
+  if (explained.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
+  for (const account of explained.accounts) {
+    lines.push(`${account.account}: ${account.within ? 'within quota' : 'OVER QUOTA'} (${account.groups.length === 1 ? 'group' : 'groups'} ${account.groups.map((g) => g.name).join(', ')})`);
     for (const group of account.groups) {
       lines.push(`  group ${group.name}: ${group.stands ? 'stands' : 'fails'}`);
       for (const rule of group.rules) {
         lines.push(`    ${rule.stands ? 'ok  ' : 'OVER'} ${rule.name}: ${formatSize(rule.used)} used of ${formatSize(rule.limit)}`);
       }
     }
-    const denied = Object.entries(account.checks)
-      .filter(([, allowed]) => !allowed)
-      .map(([s]) => s);
-    const allowed = Object.entries(account.checks)
-      .filter(([, ok]) => ok)
-      .map(([s]) => s);
-    if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0] : `all ${allowed.length} subjects`}`);
+    const denied = account.subjects.filter((s) => !s.allowed);
+    const allowed = account.subjects.filter((s) => s.allowed);
+    if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0].subject : `all ${allowed.length} subjects`}`);
     else {
-      lines.push(`  over quota for ${denied.join(', ')}`);
-      for (const explanation of explainAccount(analysis, account, undefined, forgejo)) if (!explanation.allowed) lines.push(`    ${explanation.sentence}`);
+      lines.push(`  over quota for ${denied.map((s) => s.subject).join(', ')}`);
+      for (const subject of denied) lines.push(`    ${subject.reason}`);
     }
     lines.push('');
   }

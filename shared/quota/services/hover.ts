@@ -1,8 +1,8 @@
 /** Hovers in quota files: sizes, subjects, rules, groups and accounts. */
 import type { HoverResult, Markdown } from '../../features';
 import type { QuotaAnalysis } from '../config';
-import { QuotaIndex } from '../evaluate';
-import { explainSubject, fileForgejoProfile } from '../report';
+import { explainAccount } from '../explain';
+import { fileForgejoProfile } from '../report';
 import { rulesLabel, type ResolvedForgejoProfile } from '../forgejoVersion';
 import { versionDocumentation } from './completion';
 import { describeSize, formatSize, parseSizeExact } from '../sizes';
@@ -65,9 +65,9 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
   const occurrence = occurrenceAt(analysis, offset);
   if (!occurrence) return null;
   const range = analysis.lines.rangeOf(occurrence.span);
-  const index = new QuotaIndex(analysis.model, forgejo.profile);
+  // The first definition of a name is the one that counts, as in evaluation.
   if (occurrence.kind === 'rule') {
-    const rule = index.rules.get(occurrence.name);
+    const rule = analysis.model.rules.find((r) => r.name === occurrence.name);
     if (!rule) return { contents: markdown([`Rule **${occurrence.name}** is not defined.`]), range };
     const groups = analysis.model.groups.filter((g) => g.rules.includes(rule.name)).map((g) => g.name);
     const lines = [
@@ -76,21 +76,21 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
       groups.length ? `Used by ${groups.length === 1 ? 'group' : 'groups'} ${groups.map((g) => `**${g}**`).join(', ')}.` : 'Not used by any group.',
     ];
     for (const account of accounts) {
-      const verdict = account.report.groups.flatMap((g) => g.rules).find((r) => r.name === rule.name);
-      if (verdict) lines.push(`- ${account.report.name}${account.source === 'live' ? ' (live)' : ''}: ${ruleFigure(verdict)} — ${verdict.stands ? 'stands' : 'fails'}`);
+      const verdict = account.explanation.groups.flatMap((g) => g.rules).find((r) => r.name === rule.name);
+      if (verdict) lines.push(`- ${account.explanation.account}${account.source === 'live' ? ' (live)' : ''}: ${ruleFigure(verdict)} — ${verdict.stands ? 'stands' : 'fails'}`);
     }
     return { contents: markdown(lines), range };
   }
   if (occurrence.kind === 'group') {
-    const group = index.groups.get(occurrence.name);
+    const group = analysis.model.groups.find((g) => g.name === occurrence.name);
     if (!group) return { contents: markdown([`Group **${occurrence.name}** is not defined.`]), range };
     const lines = [`Group **${group.name}**: ${group.rules.length ? group.rules.map((r) => `\`${r}\``).join(', ') : 'no rules (an empty group always stands)'}`];
     if (analysis.model.defaultGroups.includes(group.name)) lines.push('', 'A default group: it stands for every account with no assigned group.');
     for (const account of accounts) {
-      const verdict = account.report.groups.find((g) => g.name === group.name && !g.builtin);
+      const verdict = account.explanation.groups.find((g) => g.name === group.name && !g.builtin);
       if (verdict)
         lines.push(
-          `- ${account.report.name}: ${
+          `- ${account.explanation.account}: ${
             verdict.stands
               ? 'stands'
               : `fails (${verdict.rules
@@ -104,11 +104,12 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
   }
   if (occurrence.kind === 'account') {
     const name = occurrence.name;
-    const preview = accounts.find((a) => a.report.name === name);
-    const source = index.groupListSource(name);
-    const list = index.groupListOf(name).map((g) => g.group.name);
+    const preview = accounts.find((a) => a.explanation.account === name);
+    // Without preview usage the group list is still worth showing: explained at zero usage.
+    const explanation = preview?.explanation ?? explainAccount(name, { model: analysis.model }, { profile: forgejo.profile, subjects: [] });
+    const source = explanation.groupList;
     const lines = [
-      `Account **${name}**: ${source === 'assigned' ? 'assigned groups' : source === 'default' ? 'default groups' : 'no group: the built-in group'} ${list.map((g) => `**${g}**`).join(', ')}`,
+      `Account **${name}**: ${source === 'assigned' ? 'assigned groups' : source === 'default' ? 'default groups' : 'no group: the built-in group'} ${explanation.groups.map((g) => `**${g.name}**`).join(', ')}`,
     ];
     if (!preview) {
       lines.push('', 'No preview usage for this account: add it to `usage`, or give it repositories or assets.');
@@ -116,15 +117,12 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     }
     lines.push(
       '',
-      `${preview.report.stands ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`,
+      `${explanation.within ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`,
       '',
       '| subject | verdict | why |',
       '|---|---|---|',
     );
-    for (const [subject, allowed] of Object.entries(preview.report.checks)) {
-      const why = explainSubject(index, name, subject, preview.usage).sentence;
-      lines.push(`| \`${subject}\` | ${allowed ? 'within quota' : 'over quota'} | ${why} |`);
-    }
+    for (const subject of explanation.subjects) lines.push(`| \`${subject.subject}\` | ${subject.allowed ? 'within quota' : 'over quota'} | ${subject.reason} |`);
     return { contents: markdown(lines), range };
   }
   return null;

@@ -1,39 +1,36 @@
 /**
  * Evaluation previews inside a quota file: per account with preview usage
  * (the `usage` section, usage computed from instance content, or the signed-in user's live
- * usage), an inlay hint at each rule's limit and a code lens on each group.
+ * usage), an inlay hint at each rule's limit and a code lens on each group. They render the
+ * accounts' explanations (../explain.ts), as the hovers do.
  */
 import type { Range } from '../../diagnostics';
 import type { InlayHintEntry, Lens } from '../../features';
 import type { QuotaAnalysis } from '../config';
-import { buildEvaluationReport, type AccountReport, type ReportOptions } from '../report';
-import type { LeafUsage } from '../model';
+import type { AccountExplanation } from '../explain';
+import { explainFile, type ReportOptions } from '../report';
 import { formatSize } from '../sizes';
-import { zeroUsage } from '../usage';
 import { compactFigure, ruleFigure } from './describe';
 
 export interface PreviewAccount {
-  report: AccountReport;
+  explanation: AccountExplanation;
   source: 'usage' | 'content' | 'live';
-  /** The usage the verdicts were computed from, so hovers can explain them. */
-  usage: LeafUsage;
+  /** The quota API the live usage came from. */
+  server?: string;
 }
 
-/** Accounts that have preview usage, evaluated; the live account (if any) last and marked. */
+/** Accounts that have preview usage, explained; the live account (if any) last and marked. */
 export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['live'], forgejo?: ReportOptions['forgejo']): PreviewAccount[] {
   const names = [...analysis.usage.keys()].filter((name) => name !== live?.account);
   if (live) names.push(live.account);
   if (names.length === 0) return [];
-  const report = buildEvaluationReport({ ...analysis, accountNames: names }, { live, forgejo });
-  return report.accounts.map((account) => ({
-    report: account,
-    source: account.live ? 'live' : (analysis.usageSource.get(account.name) ?? 'usage'),
-    usage: account.live && live ? live.usage : (analysis.usage.get(account.name) ?? zeroUsage()),
-  }));
+  return explainFile({ ...analysis, accountNames: names }, { live, forgejo }).accounts.map(({ live: from, ...explanation }) =>
+    from ? { explanation, source: 'live', server: from.server } : { explanation, source: analysis.usageSource.get(explanation.account) ?? 'usage' },
+  );
 }
 
 function accountLabel(account: PreviewAccount): string {
-  return account.source === 'live' ? `${account.report.name} (live)` : account.report.name;
+  return account.source === 'live' ? `${account.explanation.account} (live)` : account.explanation.account;
 }
 
 function within(range: Range | undefined, line: number): boolean {
@@ -48,7 +45,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
     const position = analysis.lines.positionAt(layout.limitSpan.offset + layout.limitSpan.length);
     if (!within(range, position.line)) continue;
     for (const account of accounts) {
-      const verdict = account.report.groups.flatMap((g) => g.rules).find((r) => r.name === layout.rule.name);
+      const verdict = account.explanation.groups.flatMap((g) => g.rules).find((r) => r.name === layout.rule.name);
       if (!verdict) continue;
       hints.push({
         position,
@@ -56,7 +53,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
         label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
         kind: 'parameter',
         paddingLeft: true,
-        tooltip: `${account.report.name} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.report.live?.server})` : ''}`,
+        tooltip: `${account.explanation.account} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.server})` : ''}`,
       });
     }
   }
@@ -72,7 +69,7 @@ export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAcco
     const standsFor: string[] = [];
     const failsFor: string[] = [];
     for (const account of accounts) {
-      const group = account.report.groups.find((g) => g.name === layout.group.name && !g.builtin);
+      const group = account.explanation.groups.find((g) => g.name === layout.group.name && !g.builtin);
       if (!group) continue;
       if (group.stands) standsFor.push(accountLabel(account));
       else {

@@ -3,8 +3,10 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
-import type { DashboardModel } from '../../../client/dashboard/model';
+import { SHOWN_SUBJECTS, type DashboardModel } from '../../../client/dashboard/model';
 import type { QuotaInfo, Repository } from '../../../shared/api/types';
+import { explainAccount } from '../../../shared/quota/explain';
+import { resolveForgejoProfile } from '../../../shared/quota/forgejoVersion';
 import { leafUsageFromQuotaUsed } from '../../../shared/quota/quotaInfo';
 import { usageBySubject } from '../../../shared/quota/usage';
 import {
@@ -39,7 +41,7 @@ function assertRepositoriesMatchApi(model: DashboardModel, answer: Repository[],
 /** The dashboard must show exactly what the API answered: bytes per subject, and each group's rule limits. */
 function assertMatchesApi(model: DashboardModel, quota: QuotaInfo): void {
   const expected = usageBySubject(leafUsageFromQuotaUsed(quota.used));
-  for (const row of model.subjects) assert.equal(row.used, expected[row.subject], `${row.subject} in use`);
+  for (const row of model.subjects) assert.equal(row.used, expected[row.subject as keyof typeof expected], `${row.subject} in use`);
   assert.equal(model.subjects.length, Object.keys(expected).length - 1, 'every subject but none');
   const limits = (groups: Array<{ rules: Array<{ limit: number | bigint }> }>) => groups.map((g) => g.rules.map((r) => Number(r.limit)).sort((a, b) => a - b));
   assert.deepEqual(limits(model.groups).sort(), limits(quota.groups).sort());
@@ -72,6 +74,45 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.match(alice.text, /alice ✓$/);
     await vscode.commands.executeCommand('quotaState.signOut');
     await waitFor('the status bar to hide', () => (hooks.statusBar().visible ? undefined : true), []);
+  });
+
+  it('tells one explanation of the signed-in account in the status bar, the Quota view, the dashboard and Check Quota', async () => {
+    const { hooks } = await activeExtension();
+    await signIn(BOB_TOKEN);
+    // The explanation of what the API answers for bob, in the version the extension follows: the setting, else the server's.
+    const quota = (await apiGet(server.baseUrl, BOB_TOKEN, '/user/quota')).body as QuotaInfo;
+    const version = ((await apiGet(server.baseUrl, BOB_TOKEN, '/version')).body as { version: string }).version;
+    const setting = vscode.workspace.getConfiguration('quotaState').get<string>('forgejoVersion');
+    const { profile } = resolveForgejoProfile([
+      { source: 'setting', version: setting },
+      { source: 'server', version },
+    ]);
+    const explanation = explainAccount('bob', { quota }, { profile, subjects: SHOWN_SUBJECTS });
+    assert.equal(explanation.within, false);
+
+    const status = await waitFor('the status bar for bob', () => (hooks.statusBar().text.includes('bob') ? hooks.statusBar() : undefined), []);
+    assert.equal(status.text, `$(account) bob ✗ ${explanation.failing!.rule.subjects.join(', ')}`);
+
+    const sections = await hooks.treeChildren();
+    const usage = sections.find((n) => n.kind === 'section' && n.label === 'My usage');
+    assert.ok(usage && usage.kind === 'section');
+    assert.deepEqual(
+      usage.children.map((n) => (n.kind === 'usage' ? [n.subject, n.allowed, n.percent, n.explanation] : n.kind)),
+      explanation.subjects.map((s) => [s.subject, s.allowed, s.percent, s.reason]),
+    );
+
+    const model = await vscode.commands.executeCommand<DashboardModel>('quotaState.showDashboard', { show: false });
+    assert.ok(model, 'no dashboard model');
+    assert.deepEqual(model.subjects, explanation.subjects);
+    assert.deepEqual(model.groups, explanation.groups);
+
+    for (const subject of explanation.subjects.filter((s) => ['size:repos:all', 'size:git:lfs', 'size:all'].includes(s.subject))) {
+      const checked = await vscode.commands.executeCommand<{ withinQuota: boolean; message: string }>('quotaState.checkQuota', { subject: subject.subject });
+      assert.equal(checked?.withinQuota, subject.allowed, subject.subject);
+      assert.ok(checked!.message.includes(`(${subject.reason})`), checked!.message);
+    }
+    // Each answer is a notification: clear them, as a person would, so none is left over the later suites' views.
+    await vscode.commands.executeCommand('notifications.clearAll');
   });
 
   it('opens the dashboard for the signed-in account, with the figures the API gives for that account', async () => {
@@ -188,7 +229,7 @@ describe('quota dashboard, status bar and walkthrough', function () {
     assert.equal(model.within, false);
     const row = model.subjects.find((s) => s.subject === 'size:repos:private')!;
     assert.equal(row.percent, 200);
-    assert.equal(row.explanation, 'rule repos-1g of group free fails (2 GiB of 1 GiB), so Forgejo refuses size:repos:private');
+    assert.equal(row.reason, 'rule repos-1g of group free fails (2 GiB of 1 GiB), so Forgejo refuses size:repos:private');
   });
 
   it("shows the signed-in account and server as the Quota view's description, with usage against the binding limit", async () => {
