@@ -3,6 +3,7 @@ import { strict as assert } from 'node:assert';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { activeExtension, waitFor, workspaceUri } from './helpers';
+import { figures } from '../startupFigure';
 
 const MATCHER_SOURCE = 'quota-state check';
 
@@ -25,20 +26,34 @@ describe('$quota-state problem matcher', () => {
       env: { ELECTRON_RUN_AS_NODE: '1' },
     });
     const task = new vscode.Task({ type: 'process', purpose: 'quota-state problem matcher test' }, folder, 'quota-state check', 'quota-state', execution, ['$quota-state']);
-    const ended = new Promise<number | undefined>((resolve) => {
-      const subscription = vscode.tasks.onDidEndTaskProcess((event) => {
-        if (event.execution.task.name !== task.name) return;
-        subscription.dispose();
-        resolve(event.exitCode);
+    const runTask = async () => {
+      const ended = new Promise<number | undefined>((resolve) => {
+        const subscription = vscode.tasks.onDidEndTaskProcess((event) => {
+          if (event.execution.task.name !== task.name) return;
+          subscription.dispose();
+          resolve(event.exitCode);
+        });
       });
-    });
-    await vscode.tasks.executeTask(task);
-    assert.equal(await ended, 1, 'the CLI found errors');
+      await vscode.tasks.executeTask(task);
+      assert.equal(await ended, 1, 'the CLI found errors');
+    };
 
     const stack = workspaceUri('stack.state.json');
     const team = workspaceUri('team.quota.jsonc');
     const push = workspaceUri('push.quota.jsonc');
-    await waitFor('the task problems', () => (fromTask(stack).length >= 2 && fromTask(team).length >= 2 && fromTask(push).length >= 1 ? true : undefined), [vscode.languages.onDidChangeDiagnostics]);
+    const matched = () => (fromTask(stack).length >= 2 && fromTask(team).length >= 2 && fromTask(push).length >= 1 ? true : undefined);
+    // Once in 20 loaded runs the workbench matched nothing of a finished run's output (the matcher reads
+    // the task's terminal, which a process this short can leave before it is read): run it again then,
+    // at most twice, and count it in the figures the suite reports.
+    for (let attempt = 1; ; attempt++) {
+      await runTask();
+      const found = await waitFor('the task problems', matched, [vscode.languages.onDidChangeDiagnostics], attempt < 3 ? 30_000 : 150_000).catch((error: Error) => {
+        if (attempt >= 3) throw error;
+        return undefined;
+      });
+      if (found) break;
+      figures().problemMatcherReruns = attempt;
+    }
 
     const magic = fromTask(stack).find((d) => codeOf(d) === 'magic-mismatch');
     assert.ok(magic, 'magic-mismatch reported on the state file');
