@@ -100,10 +100,14 @@ describe('ready for translation', () => {
     );
   });
 
-  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client and the server', () => {
+  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client, the server and the core they share', () => {
+    // The script's own folders, so the test and `npm run l10n:export` cannot scan different code.
+    const script = String((manifest.scripts as Json)['l10n:export']).split(/\s+/);
+    const folders = script.filter((arg) => arg.startsWith('./') && arg !== './l10n');
+    assert.deepEqual(folders, ['./client', './server', './shared']);
     const out = mkdtempSync(join(tmpdir(), 'quota-state-l10n-'));
     try {
-      const exported = spawnSync(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', out, './client', './server'], { cwd: ROOT, encoding: 'utf8' });
+      const exported = spawnSync(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', out, ...folders], { cwd: ROOT, encoding: 'utf8' });
       assert.equal(exported.status, 0, exported.stderr);
       const fresh = JSON.parse(readFileSync(join(out, 'bundle.l10n.json'), 'utf8'));
       const committed = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8'));
