@@ -18,7 +18,7 @@ import type { LookupIo } from '../shared/ini/quotaFileLookup';
 import type { ProjectConfig } from '../shared/projectConfig';
 import type { DocumentAnalyzer } from './state/documentAnalyzer';
 import { EditLog } from './state/editLog';
-import { useL10nBundle, type L10nBundle } from './l10n';
+import { useL10nBundle, type L10nBundle } from '../shared/l10n';
 import { ServerWorkspace } from './workspace';
 
 /** What differs between Node and the browser. */

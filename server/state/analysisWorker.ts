@@ -6,7 +6,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { readRegularFile } from '../regularFiles';
 import { AnalysisHost } from './analysisHost';
-import { useL10nBundle } from '../l10n';
+import { useL10nBundle } from '../../shared/l10n';
 import type { WorkerData, WorkerRequest } from './workerMessages';
 
 // The server's language (absent in English): the worker's diagnostics are the ones the editor shows.

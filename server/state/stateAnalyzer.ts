@@ -13,7 +13,7 @@ import type { StateSchemaMode } from '../../shared/state/codes';
 import { AnalysisHost } from './analysisHost';
 import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
-import { l10nBundle } from '../l10n';
+import { l10nBundle } from '../../shared/l10n';
 import type { WorkerAnalysis, WorkerData, WorkerRequest, WorkerResponse } from './workerMessages';
 
 type Pending = { resolve: (response: WorkerResponse) => void; reject: (error: Error) => void };

@@ -3,7 +3,7 @@ import type { Diagnostic } from '../../shared/diagnostics';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model';
 import type { OffsetEdit } from './editLog';
-import type { L10nBundle } from '../l10n';
+import type { L10nBundle } from '../../shared/l10n';
 
 /** What the worker is started with: the server's l10n bundle, so its diagnostics speak the editor's language. */
 export interface WorkerData {

@@ -1,8 +1,8 @@
 /**
- * The server's language: the client's l10n bundle (`vscode.l10n.bundle`, absent in English), given
- * at initialize. Every thread that writes messages configures `@vscode/l10n` with it: the server's
- * own (serverMain.ts) and the state analysis worker (stateAnalyzer.ts passes it as workerData). The
- * CLI never configures it, so it speaks English.
+ * The language of the messages: `@vscode/l10n` translates every `l10n.t` of the core once it has a
+ * bundle. The language server gives it the client's (`vscode.l10n.bundle`, absent in English) on
+ * every thread that writes messages: its own (serverMain.ts) and the state analysis worker's
+ * (stateAnalyzer.ts passes it on). The CLI gives it none, so it speaks English.
  */
 import * as l10n from '@vscode/l10n';
 
@@ -21,3 +21,4 @@ export function useL10nBundle(bundle: L10nBundle | undefined): void {
 export function l10nBundle(): L10nBundle | undefined {
   return configured;
 }
+
