@@ -2,6 +2,7 @@
  * Small helpers over jsonc-parser's syntax tree, for documents small enough to hold one
  * (quota files). Large state files use their own scan instead.
  */
+import * as l10n from '@vscode/l10n';
 import { findNodeAtLocation, type Node, type Segment } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 
@@ -51,10 +52,31 @@ export function headSpan(node: Node): Span {
 }
 
 export function describeJsonType(node: Node | undefined): string {
-  if (!node) return 'nothing';
-  if (node.type === 'number') return Number.isInteger(node.value) ? 'an integer' : 'a number';
-  if (node.type === 'null') return 'null';
-  return node.type === 'array' || node.type === 'object' ? `an ${node.type}` : `a ${node.type}`;
+  switch (node?.type) {
+    case undefined:
+      return l10n.t('nothing');
+    case 'number':
+      return Number.isInteger(node.value) ? l10n.t('an integer') : l10n.t('a number');
+    case 'null':
+      return 'null';
+    case 'array':
+      return l10n.t('an array');
+    case 'object':
+      return l10n.t('an object');
+    case 'string':
+      return l10n.t('a string');
+    case 'boolean':
+      return l10n.t('a boolean');
+    case 'property':
+      return l10n.t('a property');
+  }
+}
+
+/** A schema error without a message of our own: where it is, and ajv's words for it (English). */
+export function schemaErrorMessage(where: string, ajvMessage: string | undefined): string {
+  return ajvMessage !== undefined
+    ? l10n.t({ message: '{0} {1}', args: [where, ajvMessage], comment: ['{0} is a place in the file; {1} is what the schema validator says of it, in English'] })
+    : l10n.t('{0} is invalid', where);
 }
 
 /** The innermost node covering `offset` (includes the end, as cursors sit after words). */

@@ -2,6 +2,7 @@
  * The evaluation report: exactly the JSON of `quota-state evaluate --format json`
  * (what `quota-state evaluate --format json` prints), also returned by the language server's preview request.
  */
+import * as l10n from '@vscode/l10n';
 import type { QuotaAnalysis } from './config';
 import { BUILTIN_GROUP_NAME, evaluateAccount, evaluateRule, groupAnswer, QuotaIndex, ruleUsedExact, type AccountVerdict, type GroupAnswer, type ResolvedGroup, type RuleVerdict } from './evaluate';
 import { resolveForgejoProfile, rulesLabel, type EvaluationGeneration, type ForgejoProfile, type ForgejoVersionSource, type ResolvedForgejoProfile } from './forgejoVersion';
@@ -84,13 +85,18 @@ export interface SubjectExplanation {
 }
 
 function groupLabel(name: string): string {
-  return name === BUILTIN_GROUP_NAME ? 'the built-in default group' : `group ${name}`;
+  return name === BUILTIN_GROUP_NAME ? l10n.t('the built-in default group') : l10n.t('group {0}', name);
 }
 
 function groupsPhrase(names: string[]): string {
   const labels = names.map(groupLabel);
-  if (labels.length <= 1) return labels[0] ?? 'any group';
-  return `${labels.slice(0, -1).join(', ')} or ${labels[labels.length - 1]}`;
+  if (labels.length <= 1) return labels[0] ?? l10n.t('any group');
+  return l10n.t('{0} or {1}', labels.slice(0, -1).join(', '), labels[labels.length - 1]);
+}
+
+/** A Forgejo version's notes on a verdict: "Forgejo 11.0: a; b". */
+function profileNotes(profile: ForgejoProfile, notes: string[]): string | undefined {
+  return notes.length ? l10n.t('{0}: {1}', profile.label, notes.join('; ')) : undefined;
 }
 
 function headroomOf(rule: RuleVerdict): number {
@@ -106,14 +112,14 @@ function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer
   const { consulted, answeredFrom } = answer;
   const profile = index.profile;
   const notes = uploadTargetNotes(profile, subject);
-  if (profile.generation !== 1) return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+  if (profile.generation !== 1) return profileNotes(profile, notes);
   const unlimitedElsewhere = consulted.some((rule) => exactBytes(rule.limit) === -1n && !rule.subjects.some((s) => canonicalSubject(s) === subject));
-  if (unlimitedElsewhere) notes.push('on Forgejo before 13.0 a rule with limit -1 covers every subject');
-  if (answeredFrom?.length) notes.push(`on Forgejo before 13.0 a subject no rule names is answered from its children (${answeredFrom.join(', ')})`);
+  if (unlimitedElsewhere) notes.push(l10n.t('on Forgejo before 13.0 a rule with limit -1 covers every subject'));
+  if (answeredFrom?.length) notes.push(l10n.t('on Forgejo before 13.0 a subject no rule names is answered from its children ({0})', answeredFrom.join(', ')));
   if (consulted.some((rule) => exactBytes(rule.limit) !== -1n && ruleUsedExact(rule, usage, profile) === exactBytes(rule.limit))) {
-    notes.push('on Forgejo before 13.0 usage equal to the limit is still within it');
+    notes.push(l10n.t('on Forgejo before 13.0 usage equal to the limit is still within it'));
   }
-  return notes.length ? `${profile.label}: ${notes.join('; ')}` : undefined;
+  return profileNotes(profile, notes);
 }
 
 /**
@@ -122,10 +128,10 @@ function generationNote(index: QuotaIndex, subject: Subject, answer: GroupAnswer
  */
 function uploadTargetNotes(profile: ForgejoProfile, subject: Subject): string[] {
   if (subject === 'size:assets:packages:all' && profile.packageUploadChargedTo === 'uploader') {
-    return ["before 14.0.4 Forgejo checks a package upload against the uploader's quota, not the package owner's"];
+    return [l10n.t("before 14.0.4 Forgejo checks a package upload against the uploader's quota, not the package owner's")];
   }
   if (subject === 'size:git:lfs' && profile.lfsUploadChargedTo === 'pusher') {
-    return ["before 15.0.3 Forgejo checks an LFS upload against the pusher's quota, not the repository owner's"];
+    return [l10n.t("before 15.0.3 Forgejo checks an LFS upload against the pusher's quota, not the repository owner's")];
   }
   return [];
 }
@@ -154,17 +160,24 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
     const binding = consulted.reduce((least, rule) => (headroomOf(rule) < headroomOf(least) ? rule : least));
     if (!best || headroomOf(binding) > best.headroom) best = { resolved, binding, headroom: headroomOf(binding) };
   }
-  const noteText = notes.size ? ` (${[...notes].join('; ')})` : '';
-  const untracked = canonical === 'none' || canonical === 'size:assets:wiki' ? `${subject} is not measured (always 0 bytes), but Forgejo still asks the rules covering it; ` : '';
+  /** The sentence, with the version's notes after it in parentheses. */
+  const noted = (sentence: string) => (notes.size ? l10n.t('{0} ({1})', sentence, [...notes].join('; ')) : sentence);
+  /** A refusal; for a subject Forgejo does not measure, said first. */
+  const refusal = (sentence: string) =>
+    canonical === 'none' || canonical === 'size:assets:wiki' ? l10n.t('{0} is not measured (always 0 bytes), but Forgejo still asks the rules covering it; {1}', subject, sentence) : sentence;
   if (best) {
     const group = best.resolved.group.name;
-    const room = best.headroom === Infinity ? 'no limit' : `${formatSize(best.headroom)} left`;
+    const { name, used, limit } = best.binding;
     return {
       subject,
       allowed: true,
       headroom: best.headroom,
       reason: { kind: 'allowed', group, binding: best.binding, headroom: best.headroom },
-      sentence: `${groupLabel(group)} allows ${subject}: rule ${best.binding.name} ${formatSize(best.binding.used)} of ${formatSize(best.binding.limit)}, ${room}${noteText}`,
+      sentence: noted(
+        best.headroom === Infinity
+          ? l10n.t('{0} allows {1}: rule {2} {3} of {4}, no limit', groupLabel(group), subject, name, formatSize(used), formatSize(limit))
+          : l10n.t('{0} allows {1}: rule {2} {3} of {4}, {5} left', groupLabel(group), subject, name, formatSize(used), formatSize(limit), formatSize(best.headroom)),
+      ),
     };
   }
   if (failing.length === 0) {
@@ -173,17 +186,17 @@ export function explainSubject(index: QuotaIndex, account: string, subject: stri
       allowed: false,
       headroom: 0,
       reason: { kind: 'uncovered', groups: uncovered },
-      sentence: `${untracked}no rule of ${groupsPhrase(uncovered)} covers ${subject}, so Forgejo refuses it${noteText}`,
+      sentence: noted(refusal(l10n.t('no rule of {0} covers {1}, so Forgejo refuses it', groupsPhrase(uncovered), subject))),
     };
   }
-  const parts = failing.map(({ group, rule }) => `rule ${rule.name} of ${groupLabel(group)} fails (${formatSize(rule.used)} of ${formatSize(rule.limit)})`);
-  if (uncovered.length) parts.push(`no rule of ${groupsPhrase(uncovered)} covers it`);
+  const parts = failing.map(({ group, rule }) => l10n.t('rule {0} of {1} fails ({2} of {3})', rule.name, groupLabel(group), formatSize(rule.used), formatSize(rule.limit)));
+  if (uncovered.length) parts.push(l10n.t('no rule of {0} covers it', groupsPhrase(uncovered)));
   return {
     subject,
     allowed: false,
     headroom: 0,
     reason: { kind: 'fails', failing, uncovered },
-    sentence: `${untracked}${parts.join('; ')}, so Forgejo refuses ${subject}${noteText}`,
+    sentence: noted(refusal(l10n.t('{0}, so Forgejo refuses {1}', parts.join('; '), subject))),
   };
 }
 

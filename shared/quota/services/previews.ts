@@ -3,6 +3,7 @@
  * (the `usage` section, usage computed from instance content, or the signed-in user's live
  * usage), an inlay hint at each rule's limit and a code lens on each group.
  */
+import * as l10n from '@vscode/l10n';
 import { InlayHintKind, type CodeLens, type InlayHint, type Range } from 'vscode-languageserver-types';
 import type { QuotaAnalysis } from '../config';
 import { buildEvaluationReport, type AccountReport, type ReportOptions } from '../report';
@@ -10,6 +11,7 @@ import type { LeafUsage } from '../model';
 import { formatSize } from '../sizes';
 import { zeroUsage } from '../usage';
 import { compactFigure, ruleFigure } from './describe';
+import type { RuleVerdict } from '../evaluate';
 
 export interface PreviewAccount {
   report: AccountReport;
@@ -32,11 +34,20 @@ export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['l
 }
 
 function accountLabel(account: PreviewAccount): string {
-  return account.source === 'live' ? `${account.report.name} (live)` : account.report.name;
+  return account.source === 'live' ? l10n.t('{0} (live)', account.report.name) : account.report.name;
 }
 
 function within(range: Range | undefined, line: number): boolean {
   return !range || (line >= range.start.line && line <= range.end.line);
+}
+
+/** What an inlay hint says in full: the account's usage of the rule, its limit and the verdict. */
+function hintTooltip(account: PreviewAccount, verdict: RuleVerdict): string {
+  const args = [account.report.name, verdict.used, formatSize(verdict.used), verdict.name, formatSize(verdict.limit)];
+  const sentence = verdict.stands
+    ? l10n.t('{0} uses {1} bytes ({2}) of rule "{3}" whose limit is {4}: the rule stands', ...args)
+    : l10n.t('{0} uses {1} bytes ({2}) of rule "{3}" whose limit is {4}: the rule fails', ...args);
+  return account.source === 'live' ? l10n.t('{0} (live usage from {1})', sentence, String(account.report.live?.server)) : sentence;
 }
 
 /** One hint per account whose group list contains the rule, placed after the rule's limit. */
@@ -55,7 +66,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
         label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
         kind: InlayHintKind.Parameter,
         paddingLeft: true,
-        tooltip: `${account.report.name} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.report.live?.server})` : ''}`,
+        tooltip: hintTooltip(account, verdict),
       });
     }
   }
@@ -80,9 +91,9 @@ export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAcco
       }
     }
     const parts: string[] = [];
-    if (standsFor.length) parts.push(`✓ stands for ${standsFor.join(', ')}`);
-    if (failsFor.length) parts.push(`✗ fails for ${failsFor.join(', ')}`);
-    if (parts.length === 0) parts.push(accounts.length ? 'no previewed account is in this group' : 'no account has preview usage');
+    if (standsFor.length) parts.push(l10n.t('✓ stands for {0}', standsFor.join(', ')));
+    if (failsFor.length) parts.push(l10n.t('✗ fails for {0}', failsFor.join(', ')));
+    if (parts.length === 0) parts.push(accounts.length ? l10n.t('no previewed account is in this group') : l10n.t('no account has preview usage'));
     lenses.push({ range, command: { title: parts.join(' · '), command: '' } });
   }
   return lenses;
