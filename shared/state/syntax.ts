@@ -3,6 +3,7 @@
  * messages, and whatever value could be recovered. Used for a whole document, or for one
  * resource record whose edit broke the syntax while the rest of the document stayed valid.
  */
+import * as l10n from '@vscode/l10n';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 
@@ -18,7 +19,8 @@ export interface TolerantParse {
   errors: SyntaxError[];
 }
 
-const EMPTY_STATE_MESSAGE = 'The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: { "version": 3, "deployment": { "manifest": { … }, "resources": [] } }';
+const emptyStateMessage = () =>
+  l10n.t('The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: {0}', '{ "version": 3, "deployment": { "manifest": { … }, "resources": [] } }');
 
 const OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
 
@@ -27,10 +29,10 @@ export function parseTolerant(text: string, reason: string): TolerantParse {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, OPTIONS);
   // An empty file is a file not yet written, not a broken one: say what belongs in it.
-  if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: EMPTY_STATE_MESSAGE }] };
+  if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: emptyStateMessage() }] };
   const syntax = errors.map(toSyntaxError);
   // jsonc-parser accepted what JSON.parse refused (e.g. a byte-order mark): report JSON.parse's reason.
-  if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: `JSON syntax error: ${reason}` });
+  if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: l10n.t('JSON syntax error: {0}', reason) });
   return { tree, value: tree ? safeNodeValue(tree) : undefined, errors: syntax };
 }
 
@@ -52,30 +54,47 @@ export function parseTolerantElement(text: string): TolerantParse | undefined {
 }
 
 function toSyntaxError(error: ParseError): SyntaxError {
-  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: `JSON syntax error: ${describeParseError(error)}` };
+  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: l10n.t('JSON syntax error: {0}', describeParseError(error)) };
 }
 
 function describeParseError(error: ParseError): string {
   const name = printParseErrorCode(error.error);
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'property name expected',
-    ValueExpected: 'value expected',
-    ColonExpected: 'colon expected',
-    CommaExpected: 'comma expected',
-    CloseBraceExpected: 'closing brace expected',
-    CloseBracketExpected: 'closing bracket expected',
-    EndOfFileExpected: 'end of file expected',
-    InvalidCommentToken: 'comments are not allowed in JSON',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character in string',
-  };
-  return words[name] ?? name;
+  switch (name) {
+    case 'InvalidSymbol':
+      return l10n.t('unexpected character');
+    case 'InvalidNumberFormat':
+      return l10n.t('invalid number');
+    case 'PropertyNameExpected':
+      return l10n.t('property name expected');
+    case 'ValueExpected':
+      return l10n.t('value expected');
+    case 'ColonExpected':
+      return l10n.t('colon expected');
+    case 'CommaExpected':
+      return l10n.t('comma expected');
+    case 'CloseBraceExpected':
+      return l10n.t('closing brace expected');
+    case 'CloseBracketExpected':
+      return l10n.t('closing bracket expected');
+    case 'EndOfFileExpected':
+      return l10n.t('end of file expected');
+    case 'InvalidCommentToken':
+      return l10n.t('comments are not allowed in JSON');
+    case 'UnexpectedEndOfComment':
+      return l10n.t('unterminated comment');
+    case 'UnexpectedEndOfString':
+      return l10n.t('unterminated string');
+    case 'UnexpectedEndOfNumber':
+      return l10n.t('unterminated number');
+    case 'InvalidUnicode':
+      return l10n.t('invalid unicode escape');
+    case 'InvalidEscapeCharacter':
+      return l10n.t('invalid escape character');
+    case 'InvalidCharacter':
+      return l10n.t('invalid character in string');
+    default:
+      return name;
+  }
 }
 
 function safeNodeValue(tree: Node): unknown {
