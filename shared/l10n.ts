@@ -22,3 +22,18 @@ export function l10nBundle(): L10nBundle | undefined {
   return configured;
 }
 
+/**
+ * `compute` with English messages, whatever the bundle: for code that compares messages by their
+ * words (surgery's before/after error budget), not for showing them. Synchronous, so nothing else
+ * runs in between.
+ */
+export function inEnglish<T>(compute: () => T): T {
+  const bundle = configured;
+  if (!bundle) return compute();
+  l10n.config({ contents: {} });
+  try {
+    return compute();
+  } finally {
+    l10n.config({ contents: bundle });
+  }
+}
