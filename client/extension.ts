@@ -5,6 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { useL10nBundle } from '../shared/l10n';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
 import { ApiAccess } from './apiAccess';
 import { AuthCommands } from './auth';
@@ -60,6 +61,8 @@ let languageClient: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
   const activatedAt = Date.now();
+  // The core's own words (API errors, sizes, subjects, name rules) come through @vscode/l10n: the same bundle as vscode.l10n's.
+  useL10nBundle(vscode.l10n.bundle);
   const log = vscode.window.createOutputChannel('Quota & State', { log: true });
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
   const notifier = new Notifier(log, testing);
