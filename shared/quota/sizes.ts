@@ -27,7 +27,7 @@ export function parseSize(value: unknown): SizeResult {
     return { ok: true, bytes: value };
   }
   if (typeof value !== 'string') {
-    return { ok: false, error: notASize(value) };
+    return { ok: false, error: l10n.t('a size must be a number of bytes or a string such as "1 GiB", not {0}', describe(value)) };
   }
   const match = SIZE_RE.exec(value);
   if (!match) {
@@ -47,22 +47,15 @@ export function parseSize(value: unknown): SizeResult {
   return { ok: true, bytes: bytes === 0 ? 0 : bytes };
 }
 
-function tooLarge(what: string): string {
-  return l10n.t('{0} is too large: sizes up to {1} bytes (8 PiB) are supported', what, String(Number.MAX_SAFE_INTEGER));
+/** What a value that is not a size is: "null", "an array", "a boolean" (and "a object", as it has always said). */
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return l10n.t('an array');
+  return l10n.t('a {0}', typeof value);
 }
 
-/** Why a value that is neither a number nor a string is not a size, naming what it is. */
-function notASize(value: unknown): string {
-  if (value === null) return l10n.t('a size must be a number of bytes or a string such as "1 GiB", not null');
-  if (Array.isArray(value)) return l10n.t('a size must be a number of bytes or a string such as "1 GiB", not an array');
-  switch (typeof value) {
-    case 'boolean':
-      return l10n.t('a size must be a number of bytes or a string such as "1 GiB", not a boolean');
-    case 'object':
-      return l10n.t('a size must be a number of bytes or a string such as "1 GiB", not an object');
-    default:
-      return l10n.t('a size must be a number of bytes or a string such as "1 GiB", not a {0}', typeof value);
-  }
+function tooLarge(what: string): string {
+  return l10n.t('{0} is too large: sizes up to {1} bytes (8 PiB) are supported', what, String(Number.MAX_SAFE_INTEGER));
 }
 
 const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
