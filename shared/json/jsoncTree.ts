@@ -5,6 +5,7 @@
 import * as l10n from '@vscode/l10n';
 import { findNodeAtLocation, type Node, type Segment } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
+import { typeName } from './words';
 
 /** Splits an ajv `instancePath` (a JSON Pointer) into jsonc-parser path segments. */
 export function pointerToPath(pointer: string): Segment[] {
@@ -52,24 +53,9 @@ export function headSpan(node: Node): Span {
 }
 
 export function describeJsonType(node: Node | undefined): string {
-  switch (node?.type) {
-    case undefined:
-      return l10n.t('nothing');
-    case 'number':
-      return Number.isInteger(node.value) ? l10n.t('an integer') : l10n.t('a number');
-    case 'null':
-      return 'null';
-    case 'array':
-      return l10n.t('an array');
-    case 'object':
-      return l10n.t('an object');
-    case 'string':
-      return l10n.t('a string');
-    case 'boolean':
-      return l10n.t('a boolean');
-    case 'property':
-      return l10n.t('a property');
-  }
+  if (!node) return l10n.t('nothing');
+  if (node.type === 'property') return l10n.t('a property');
+  return node.type === 'number' && Number.isInteger(node.value) ? typeName('integer') : node.type === 'null' ? 'null' : typeName(node.type);
 }
 
 /** A schema error without a message of our own: where it is, and ajv's words for it (English). */

@@ -14,6 +14,7 @@ import { limitNesting, nestingMessage } from '../json/nesting';
 import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, schemaErrorMessage, spanOf } from '../json/jsoncTree';
 import { LineIndex } from '../text/lineIndex';
 import { orList } from '../text/lists';
+import { parseErrorWords, typeName } from '../json/words';
 import { emptyInstanceContent, defaultQuotaModel, type LeafUsage } from './model';
 import type { QuotaAnalysis } from './analysis';
 import { runSemanticChecks } from './semantics';
@@ -104,47 +105,7 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
 
 function syntaxMessage(error: ParseError): string {
   const code = printParseErrorCode(error.error);
-  return l10n.t('JSON syntax error: {0}', readableParseError(code) ?? code);
-}
-
-/** jsonc-parser's error, in words. */
-function readableParseError(code: string): string | undefined {
-  switch (code) {
-    case 'InvalidSymbol':
-      return l10n.t('unexpected character');
-    case 'InvalidNumberFormat':
-      return l10n.t('invalid number');
-    case 'PropertyNameExpected':
-      return l10n.t('a property name in double quotes is expected');
-    case 'ValueExpected':
-      return l10n.t('a value is expected');
-    case 'ColonExpected':
-      return l10n.t('a colon is expected after the property name');
-    case 'CommaExpected':
-      return l10n.t('a comma is expected');
-    case 'CloseBraceExpected':
-      return l10n.t('a closing brace } is expected');
-    case 'CloseBracketExpected':
-      return l10n.t('a closing bracket ] is expected');
-    case 'EndOfFileExpected':
-      return l10n.t('the file should end here');
-    case 'InvalidCommentToken':
-      return l10n.t('invalid comment');
-    case 'UnexpectedEndOfComment':
-      return l10n.t('the comment is not closed');
-    case 'UnexpectedEndOfString':
-      return l10n.t('the string is not closed');
-    case 'UnexpectedEndOfNumber':
-      return l10n.t('the number is incomplete');
-    case 'InvalidUnicode':
-      return l10n.t('invalid unicode escape');
-    case 'InvalidEscapeCharacter':
-      return l10n.t('invalid escape character');
-    case 'InvalidCharacter':
-      return l10n.t('invalid character in string');
-    default:
-      return undefined;
-  }
+  return l10n.t('JSON syntax error: {0}', parseErrorWords(code, 'jsonc'));
 }
 
 /**
@@ -244,28 +205,9 @@ function schemaDiagnostic(root: Node, error: ErrorObject, at: (span: Span) => Di
   return { code: 'schema', severity: 'error', message, range: at(span) };
 }
 
-/** The JSON Schema type(s) `type` names, in words: "a string", "a string or null". */
+/** The JSON Schema type(s) `type` names, in words: "a string", "a string or null"; a person reads booleans and integers plainly. */
 function article(type: string): string {
-  return orList(type.split(',').map(typeName));
-}
-
-function typeName(type: string): string {
-  switch (type) {
-    case 'object':
-      return l10n.t('an object');
-    case 'array':
-      return l10n.t('an array');
-    case 'string':
-      return l10n.t('a string');
-    case 'boolean':
-      return l10n.t('true or false');
-    case 'integer':
-      return l10n.t('a whole number');
-    case 'number':
-      return l10n.t('a number');
-    default:
-      return type;
-  }
+  return orList(type.split(',').map((t) => (t === 'boolean' ? l10n.t('true or false') : t === 'integer' ? l10n.t('a whole number') : typeName(t))));
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

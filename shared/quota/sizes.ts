@@ -5,6 +5,7 @@
  * Forgejo's humanized sizes; unit letters are case-insensitive.
  */
 import * as l10n from '@vscode/l10n';
+import { typeName } from '../json/words';
 
 export const UNLIMITED = -1;
 
@@ -50,7 +51,7 @@ export function parseSize(value: unknown): SizeResult {
 /** What a value that is not a size is: "null", "an array", "a boolean" (and "a object", as it has always said). */
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return l10n.t('an array');
+  if (Array.isArray(value)) return typeName('array');
   return l10n.t('a {0}', typeof value);
 }
 

@@ -4,6 +4,7 @@
  * and finds resource references for navigation.
  */
 import * as l10n from '@vscode/l10n';
+import { valueTypeName } from '../json/words';
 import type { JsonPath } from './locate';
 import { isObject, ReferenceSite } from './model';
 
@@ -31,7 +32,7 @@ const fitsUint64Hex = (hex: string): boolean => /^[0-9a-fA-F]+$/.test(hex) && he
 
 /** `value` when it is absent or a string, else the name of its JSON type. */
 function nonString(value: Record<string, unknown>, field: string): string | undefined {
-  return field in value && typeof value[field] !== 'string' ? jsonType(value[field]) : undefined;
+  return field in value && typeof value[field] !== 'string' ? valueTypeName(value[field]) : undefined;
 }
 
 /**
@@ -77,7 +78,7 @@ function specialValueProblem(value: Record<string, unknown>): string | undefined
         if (type) return l10n.t('unexpected archive {0} of type {1}: it must be a string', field === 'uri' ? 'URI' : field, type);
         if (value[field] !== undefined && value[field] !== '') return undefined;
       }
-      if ('assets' in value && !isObject(value.assets)) return l10n.t('unexpected archive contents of type {0}: `assets` must be an object', jsonType(value.assets));
+      if ('assets' in value && !isObject(value.assets)) return l10n.t('unexpected archive contents of type {0}: `assets` must be an object', valueTypeName(value.assets));
       return undefined;
     }
     case 'resourceReference': {
@@ -99,23 +100,6 @@ function specialValueProblem(value: Record<string, unknown>): string | undefined
 /** Pulumi's archive.Deserialize returns at the first non-empty `path` or `uri`, before `assets` is read. */
 function archiveTakesPathOrUri(value: Record<string, unknown>): boolean {
   return (typeof value.path === 'string' && value.path !== '') || (typeof value.uri === 'string' && value.uri !== '');
-}
-
-export function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return l10n.t('an array');
-  switch (typeof value) {
-    case 'object':
-      return l10n.t('an object');
-    case 'string':
-      return l10n.t('a string');
-    case 'number':
-      return Number.isInteger(value) ? l10n.t('an integer') : l10n.t('a number');
-    case 'boolean':
-      return l10n.t('a boolean');
-    default:
-      return l10n.t('a {0}', typeof value);
-  }
 }
 
 /** Every malformed special value inside one property value (iterative: nesting depth is unbounded). */

@@ -10,7 +10,8 @@ import type { JsonPath } from './locate';
 import { pathKey } from './locate';
 import { isObject, valueAt, type StateDocument } from './model';
 import type { PendingDiagnostic } from './pending';
-import { findMalformedValues, jsonType } from './propertyValues';
+import { findMalformedValues } from './propertyValues';
+import { typeName, valueTypeName } from '../json/words';
 import type { StateSchemaMode } from './codes';
 import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
 import { pointerToPath, schemaErrorMessage } from '../json/jsoncTree';
@@ -26,31 +27,11 @@ function describePath(path: JsonPath): string {
   return `"${last}"`;
 }
 
-/** A JSON Schema type, in words. */
-function typeWord(type: string): string {
-  switch (type) {
-    case 'string':
-      return l10n.t('a string');
-    case 'boolean':
-      return l10n.t('a boolean');
-    case 'object':
-      return l10n.t('an object');
-    case 'array':
-      return l10n.t('an array');
-    case 'number':
-      return l10n.t('a number');
-    case 'integer':
-      return l10n.t('an integer');
-    default:
-      return type;
-  }
-}
-
 function expectedTypes(type: unknown): string {
   // Null is accepted wherever Go reads it as empty; naming it in "must be an array or null" only distracts.
   const all = Array.isArray(type) ? type : [type];
   const list = all.length > 1 ? all.filter((t) => t !== 'null') : all;
-  return orList(list.map((t) => typeWord(String(t))));
+  return orList(list.map((t) => typeName(String(t))));
 }
 
 /** What kind of object holds a property, for "not allowed in a …" messages. */
@@ -127,7 +108,7 @@ export function schemaDiagnostics(errors: ErrorObject[], document: StateDocument
         continue;
       }
       case 'type': {
-        const actual = jsonType(valueAt(document.root, path));
+        const actual = valueTypeName(valueAt(document.root, path));
         push({
           code: 'schema',
 

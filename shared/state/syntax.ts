@@ -6,6 +6,7 @@
 import * as l10n from '@vscode/l10n';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
+import { parseErrorWords } from '../json/words';
 
 export interface SyntaxError {
   span: Span;
@@ -54,47 +55,7 @@ export function parseTolerantElement(text: string): TolerantParse | undefined {
 }
 
 function toSyntaxError(error: ParseError): SyntaxError {
-  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: l10n.t('JSON syntax error: {0}', describeParseError(error)) };
-}
-
-function describeParseError(error: ParseError): string {
-  const name = printParseErrorCode(error.error);
-  switch (name) {
-    case 'InvalidSymbol':
-      return l10n.t('unexpected character');
-    case 'InvalidNumberFormat':
-      return l10n.t('invalid number');
-    case 'PropertyNameExpected':
-      return l10n.t('property name expected');
-    case 'ValueExpected':
-      return l10n.t('value expected');
-    case 'ColonExpected':
-      return l10n.t('colon expected');
-    case 'CommaExpected':
-      return l10n.t('comma expected');
-    case 'CloseBraceExpected':
-      return l10n.t('closing brace expected');
-    case 'CloseBracketExpected':
-      return l10n.t('closing bracket expected');
-    case 'EndOfFileExpected':
-      return l10n.t('end of file expected');
-    case 'InvalidCommentToken':
-      return l10n.t('comments are not allowed in JSON');
-    case 'UnexpectedEndOfComment':
-      return l10n.t('unterminated comment');
-    case 'UnexpectedEndOfString':
-      return l10n.t('unterminated string');
-    case 'UnexpectedEndOfNumber':
-      return l10n.t('unterminated number');
-    case 'InvalidUnicode':
-      return l10n.t('invalid unicode escape');
-    case 'InvalidEscapeCharacter':
-      return l10n.t('invalid escape character');
-    case 'InvalidCharacter':
-      return l10n.t('invalid character in string');
-    default:
-      return name;
-  }
+  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: l10n.t('JSON syntax error: {0}', parseErrorWords(printParseErrorCode(error.error), 'json')) };
 }
 
 function safeNodeValue(tree: Node): unknown {
