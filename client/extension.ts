@@ -3,9 +3,9 @@
  * the large-file fallback, the session (SecretStorage), the quota API commands and the view.
  * Each feature lives in its own module; this file only connects them.
  */
-import * as l10n from '@vscode/l10n';
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
+import { useL10nBundle } from '../shared/l10n';
 import type { DocumentStatusParams, LiveUsageParams } from '../shared/protocol';
 import { ApiAccess } from './apiAccess';
 import { AuthCommands } from './auth';
@@ -62,9 +62,9 @@ let languageClient: LanguageClient | undefined;
 
 export async function activate(context: vscode.ExtensionContext): Promise<TestHooks | undefined> {
   const activatedAt = Date.now();
-  // The core's sentences (shared/: the quota explanations the dashboard, status bar and Quota view
-  // show) in the editor's language, from the same bundle; absent in English.
-  if (vscode.l10n.bundle) l10n.config({ contents: vscode.l10n.bundle });
+  // The core's own words (the quota explanations the dashboard, status bar and Quota view show, API
+  // errors, sizes, subjects, name rules) come through @vscode/l10n: the same bundle as vscode.l10n's.
+  useL10nBundle(vscode.l10n.bundle);
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
   const parts = createParts(context, testing);
   context.subscriptions.push(...subscriptions(parts));

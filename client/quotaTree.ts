@@ -9,7 +9,7 @@ import { describeSize, formatSize } from '../shared/quota/sizes';
 import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
 import type { ApiAccess } from './apiAccess';
 import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
-import { describeRule } from './commands/rules';
+import { describeRule, ruleCount } from './commands/rules';
 import { SHOWN_SUBJECTS } from './dashboard/model';
 import { explainServerAccount } from './forgejoVersion';
 
@@ -80,7 +80,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
       }
       case 'group': {
         const item = new vscode.TreeItem(node.group.name ?? '(unnamed group)', vscode.TreeItemCollapsibleState.Collapsed);
-        item.description = vscode.l10n.t('{0} rule{1}', node.group.rules.length, node.group.rules.length === 1 ? '' : 's');
+        item.description = ruleCount(node.group.rules.length);
         item.contextValue = 'group';
         item.iconPath = new vscode.ThemeIcon('organization');
         return item;

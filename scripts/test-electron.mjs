@@ -40,7 +40,8 @@ try {
     version: process.env.VSCODE_VERSION ?? '1.100.3',
     extensionDevelopmentPath: repoRoot,
     extensionTestsPath: join(repoRoot, 'dist', 'test', 'extension'),
-    launchArgs: [workspace, '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', join(scratch, 'user-data')],
+    // English, whatever the machine's language: the suites compare messages with the CLI's, which is always English.
+    launchArgs: [workspace, '--locale=en', '--disable-extensions', '--disable-workspace-trust', '--user-data-dir', join(scratch, 'user-data')],
   });
   console.log('extension tests passed in desktop VS Code');
 } catch (error) {

@@ -503,7 +503,8 @@ async function runInBrowser(port, workspace, scratch, extensionPath, testsDir, w
     env: { ...process.env, TMPDIR: join(scratch, 'tmp'), XDG_CONFIG_HOME: join(scratch, 'xdg-config'), XDG_CACHE_HOME: join(scratch, 'xdg-cache') },
   });
   cleanups.push(() => Promise.race([browser.close(), new Promise((done) => setTimeout(done, 5_000))]));
-  const page = await browser.newPage();
+  // English, whatever the machine's language: the suites compare messages with the CLI's, which is always English.
+  const page = await browser.newPage({ locale: 'en-US' });
   const browserLog = createWriteStream(join(scratch, 'workbench.log'));
 
   let finish;

@@ -2,6 +2,7 @@
  * Reading a file the servers were pointed at, safely: the language server's analysis from disk and the
  * CLI both read through here, so neither imports the other.
  */
+import * as l10n from '@vscode/l10n';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
 
 /** The largest file read (state files over VS Code's 50 MB sync limit are read too; a string holds at most ~512 MiB). */
@@ -12,17 +13,17 @@ export class FileRefusedError extends Error {}
 
 function describeSpecial(stats: Stats): string | undefined {
   if (stats.isFile()) return undefined;
-  if (stats.isDirectory()) return 'a folder';
-  if (stats.isFIFO()) return 'a named pipe (FIFO)';
-  if (stats.isSocket()) return 'a socket';
-  if (stats.isCharacterDevice() || stats.isBlockDevice()) return 'a device';
-  return 'not a regular file';
+  if (stats.isDirectory()) return l10n.t('a folder');
+  if (stats.isFIFO()) return l10n.t('a named pipe (FIFO)');
+  if (stats.isSocket()) return l10n.t('a socket');
+  if (stats.isCharacterDevice() || stats.isBlockDevice()) return l10n.t('a device');
+  return l10n.t('not a regular file');
 }
 
 function refuseUnlessReadable(path: string, stats: Stats, maxBytes: number): void {
   const special = describeSpecial(stats);
-  if (special) throw new FileRefusedError(`${path} is ${special}, not a regular file`);
-  if (stats.size > maxBytes) throw new FileRefusedError(`${path} is ${formatMiB(stats.size)}, over the ${formatMiB(maxBytes)} limit`);
+  if (special) throw new FileRefusedError(l10n.t('{0} is {1}, not a regular file', path, special));
+  if (stats.size > maxBytes) throw new FileRefusedError(l10n.t('{0} is {1}, over the {2} limit', path, formatMiB(stats.size), formatMiB(maxBytes)));
 }
 
 function formatMiB(bytes: number): string {
@@ -48,7 +49,7 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
       if (read === 0) break;
       length += read;
       if (length === buffer.length) {
-        if (length > maxBytes) throw new FileRefusedError(`${path} grew past the ${formatMiB(maxBytes)} limit while being read`);
+        if (length > maxBytes) throw new FileRefusedError(l10n.t('{0} grew past the {1} limit while being read', path, formatMiB(maxBytes)));
         break;
       }
     }

@@ -3,7 +3,6 @@
  * language mode per document kind to the feature modules. The platform (Node in server/server.ts,
  * a browser worker in server/web/server.ts) supplies the connection and everything that reads files.
  */
-import * as l10n from '@vscode/l10n';
 import { CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerDependents } from './features/dependents';
@@ -19,6 +18,7 @@ import type { LookupIo } from '../shared/ini/quotaFileLookup';
 import type { ProjectConfig } from '../shared/projectConfig';
 import type { DocumentAnalyzer } from './state/documentAnalyzer';
 import { EditLog } from './state/editLog';
+import { useL10nBundle, type L10nBundle } from '../shared/l10n';
 import { ServerWorkspace } from './workspace';
 
 /** What differs between Node and the browser. */
@@ -77,10 +77,10 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
     workspace.supportsInlayHintRefresh = capabilities.workspace?.inlayHint?.refreshSupport === true;
     workspace.supportsCodeLensRefresh = capabilities.workspace?.codeLens?.refreshSupport === true;
     workspace.supportsCodeActionResolve = capabilities.textDocument?.codeAction?.resolveSupport?.properties?.includes('edit') === true;
-    const initial = params.initializationOptions as { settings?: typeof workspace.settings; l10nBundle?: Record<string, string> } | undefined;
+    const initial = params.initializationOptions as { settings?: typeof workspace.settings; l10nBundle?: L10nBundle } | undefined;
     if (initial?.settings) workspace.settings = initial.settings;
-    // The client's bundle (vscode.l10n.bundle; absent in English): the server's own messages in the editor's language.
-    if (initial?.l10nBundle) l10n.config({ contents: initial.l10nBundle });
+    // The client's bundle (vscode.l10n.bundle; absent in English): the server's messages in the editor's language, on every thread.
+    useL10nBundle(initial?.l10nBundle);
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,

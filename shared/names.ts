@@ -15,6 +15,7 @@
  *   and every lookup normalises the same way.
  * - `/` is refused because names are path segments of the API.
  */
+import * as l10n from '@vscode/l10n';
 
 export type NameKind = 'rule' | 'group' | 'user' | 'organization';
 
@@ -70,25 +71,41 @@ function loneSurrogateIndex(value: string): number {
  * Checks a name and returns it in its canonical (NFC) spelling, or a reason that names the
  * kind of thing, e.g. `a rule name must not contain U+202E RIGHT-TO-LEFT OVERRIDE (at character 3)`.
  */
+/** "a rule name": the subject of the reasons. */
+function nameOf(kind: NameKind): string {
+  switch (kind) {
+    case 'rule':
+      return l10n.t('a rule name');
+    case 'group':
+      return l10n.t('a group name');
+    case 'user':
+      return l10n.t('a user name');
+    case 'organization':
+      return l10n.t('a organization name');
+  }
+}
+
 export function validateName(kind: NameKind, value: unknown): NameCheck {
-  const what = `a ${kind} name`;
-  if (typeof value !== 'string' || value === '') return { ok: false, reason: `${what} is required` };
+  const what = nameOf(kind);
+  if (typeof value !== 'string' || value === '') return { ok: false, reason: l10n.t('{0} is required', what) };
   const surrogate = loneSurrogateIndex(value);
   if (surrogate !== -1) {
-    return { ok: false, reason: `${what} must be valid Unicode text: it has a lone surrogate (at character ${surrogate + 1})` };
+    return { ok: false, reason: l10n.t('{0} must be valid Unicode text: it has a lone surrogate (at character {1})', what, surrogate + 1) };
   }
-  if (value.trim() === '') return { ok: false, reason: `${what} must not be only white space` };
+  if (value.trim() === '') return { ok: false, reason: l10n.t('{0} must not be only white space', what) };
   const chars = [...value];
   const hiddenAt = chars.findIndex((char) => HIDDEN_OR_CONTROL.test(char));
   if (hiddenAt !== -1) {
-    const kindOfChar = /\p{Cc}/u.test(chars[hiddenAt]) ? 'the control character' : 'the invisible character';
-    return { ok: false, reason: `${what} must not contain ${kindOfChar} ${describeCodePoint(chars[hiddenAt])} (at character ${hiddenAt + 1})` };
+    const reason = /\p{Cc}/u.test(chars[hiddenAt])
+      ? l10n.t('{0} must not contain the control character {1} (at character {2})', what, describeCodePoint(chars[hiddenAt]), hiddenAt + 1)
+      : l10n.t('{0} must not contain the invisible character {1} (at character {2})', what, describeCodePoint(chars[hiddenAt]), hiddenAt + 1);
+    return { ok: false, reason };
   }
-  if (/^\s|\s$/u.test(value)) return { ok: false, reason: `${what} must not begin or end with white space` };
-  if (value.includes('/')) return { ok: false, reason: `${what} must not contain "/" (names are part of the API's URLs)` };
+  if (/^\s|\s$/u.test(value)) return { ok: false, reason: l10n.t('{0} must not begin or end with white space', what) };
+  if (value.includes('/')) return { ok: false, reason: l10n.t('{0} must not contain "/" (names are part of the API\'s URLs)', what) };
   const name = value.normalize('NFC');
   if ([...name].length > MAX_NAME_LENGTH) {
-    return { ok: false, reason: `${what} must be at most ${MAX_NAME_LENGTH} characters long` };
+    return { ok: false, reason: l10n.t('{0} must be at most {1} characters long', what, MAX_NAME_LENGTH) };
   }
   return { ok: true, name };
 }

@@ -4,11 +4,13 @@
  * Found by walking up from each checked file; the nearest one applies to the files below it.
  * Parsing and validation are pure; finding the file takes an injected reader (shared/ does no I/O).
  */
+import * as l10n from '@vscode/l10n';
 import { parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Severity, SeverityOverrides } from './diagnostics';
 import { DEFAULT_FILE_PATTERNS, matchesAny, type DocumentKind, type FilePatterns } from './documentKind';
 import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
+import { orList } from './text/lists';
 import { allDiagnosticCodes } from './fileKinds';
 import { isStateSchemaMode, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './state/codes';
 
@@ -61,8 +63,8 @@ export function parseProjectConfig(path: string, text: string): ProjectConfig {
   };
   const errors: ParseError[] = [];
   const root = parseTree(text, errors, { allowTrailingComma: true, disallowComments: false });
-  if (errors.length > 0) fail(errors[0].offset, `not valid JSON (${printParseErrorCode(errors[0].error)})`);
-  if (!root || root.type !== 'object') fail(root?.offset ?? 0, 'the configuration must be a JSON object');
+  if (errors.length > 0) fail(errors[0].offset, l10n.t('not valid JSON ({0})', printParseErrorCode(errors[0].error)));
+  if (!root || root.type !== 'object') fail(root?.offset ?? 0, l10n.t('the configuration must be a JSON object'));
   const folder = path.replace(/[\\/][^\\/]*$/, '') || '/';
   const config: ProjectConfig = { path, folder, severity: {}, files: {} };
   const codes = knownCodes();
@@ -70,33 +72,33 @@ export function parseProjectConfig(path: string, text: string): ProjectConfig {
     const [keyNode, value] = member.children as [Node, Node];
     const key = keyNode.value as string;
     if (key === 'severity') {
-      if (value.type !== 'object') fail(value.offset, '"severity" must be an object of code → level');
+      if (value.type !== 'object') fail(value.offset, l10n.t('{0} must be an object of code → level', '"severity"'));
       for (const entry of value.children ?? []) {
         const [codeNode, levelNode] = entry.children as [Node, Node];
         const code = codeNode.value as string;
         if (!codes.includes(code)) {
           const near = closestCode(code, codes);
-          fail(codeNode.offset, `unknown diagnostic code "${code}"${near ? `; did you mean "${near}"?` : ''}`);
+          fail(codeNode.offset, near ? l10n.t('unknown diagnostic code "{0}"; did you mean "{1}"?', code, near) : l10n.t('unknown diagnostic code "{0}"', code));
         }
-        if (!LEVELS.includes(levelNode.value)) fail(levelNode.offset, `the level of "${code}" must be one of ${LEVELS.join(', ')}`);
+        if (!LEVELS.includes(levelNode.value)) fail(levelNode.offset, l10n.t('the level of "{0}" must be one of {1}', code, LEVELS.join(', ')));
         config.severity[code] = levelNode.value;
       }
     } else if (key === 'files') {
-      if (value.type !== 'object') fail(value.offset, '"files" must be an object with "state" and/or "quota" glob lists');
+      if (value.type !== 'object') fail(value.offset, l10n.t('{0} must be an object with {1} and/or {2} glob lists', '"files"', '"state"', '"quota"'));
       for (const entry of value.children ?? []) {
         const [kindNode, globs] = entry.children as [Node, Node];
         const kind = kindNode.value as string;
-        if (kind !== 'state' && kind !== 'quota') fail(kindNode.offset, `unknown file kind "${kind}"; use "state" or "quota"`);
+        if (kind !== 'state' && kind !== 'quota') fail(kindNode.offset, l10n.t('unknown file kind "{0}"; use {1} or {2}', kind, '"state"', '"quota"'));
         if (globs.type !== 'array' || (globs.children ?? []).some((g) => g.type !== 'string' || g.value === '')) {
-          fail(globs.offset, `"files.${kind}" must be a list of non-empty glob strings`);
+          fail(globs.offset, l10n.t('{0} must be a list of non-empty glob strings', `"files.${kind}"`));
         }
         config.files[kind as DocumentKind] = (globs.children ?? []).map((g) => g.value as string);
       }
     } else if (key === 'stateSchema') {
-      if (!isStateSchemaMode(value.value)) fail(value.offset, `"stateSchema" must be ${STATE_SCHEMA_MODES.map((m) => `"${m}"`).join(' or ')}`);
+      if (!isStateSchemaMode(value.value)) fail(value.offset, l10n.t('{0} must be {1}', '"stateSchema"', orList(STATE_SCHEMA_MODES.map((m) => `"${m}"`))));
       config.stateSchema = value.value as StateSchemaMode;
     } else if (key !== '$schema') {
-      fail(keyNode.offset, `unknown key "${key}"; the file may hold "severity", "files" and "stateSchema"`);
+      fail(keyNode.offset, l10n.t('unknown key "{0}"; the file may hold {1}, {2} and {3}', key, '"severity"', '"files"', '"stateSchema"'));
     }
   }
   return config;

@@ -7,7 +7,7 @@ import type { QuotaApiClient } from '../../shared/api/client';
 import type { QuotaGroup } from '../../shared/api/types';
 import { nameProblem } from '../prompts';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
-import { describeRule } from './rules';
+import { describeRule, ruleCount } from './rules';
 
 const DELETE = vscode.l10n.t('Delete');
 const RETRY = vscode.l10n.t('Retry');
@@ -198,7 +198,7 @@ export class GroupCommands {
     const result = await this.context.api.run('Quota: listing groups…', (client, signal) => client.listGroups({ signal }));
     if (!result.ok) return undefined;
     const picked = await vscode.window.showQuickPick(
-      result.value.map((group) => ({ label: group.name ?? '', description: `${group.rules.length} rule${group.rules.length === 1 ? '' : 's'}` })),
+      result.value.map((group) => ({ label: group.name ?? '', description: ruleCount(group.rules.length) })),
       { title },
     );
     return picked?.label;

@@ -37,6 +37,11 @@ export function describeRule(rule: QuotaRuleInfo): string {
   return `${rule.name ?? '(unnamed)'}: ${formatSize(rule.limit)} on ${subjects}`;
 }
 
+/** "3 rules": a group's size, for the tree and the group picker. */
+export function ruleCount(count: number): string {
+  return count === 1 ? vscode.l10n.t('1 rule') : vscode.l10n.t('{0} rules', count);
+}
+
 /** The tree view passes its node; tests and keybindings pass `{name}` or the name itself. */
 function ruleNameOf(argument: unknown): string | undefined {
   if (typeof argument === 'string') return stringArgument(argument);

@@ -72,7 +72,7 @@ export class SyncCommands {
     const confirmed =
       argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
       (await vscode.window.showWarningMessage(
-        vscode.l10n.t('Apply {0} change{1} to {2}?', steps.length, steps.length === 1 ? '' : 's', server),
+        steps.length === 1 ? vscode.l10n.t('Apply 1 change to {0}?', server) : vscode.l10n.t('Apply {0} changes to {1}?', steps.length, server),
         { modal: true, detail: plan.map((line) => `• ${line}`).join('\n') },
         APPLY,
       )) === APPLY;
@@ -100,14 +100,9 @@ export class SyncCommands {
     const { errors, model } = summary;
     if (errors.length) {
       void this.context.notifier.error(
-        vscode.l10n.t(
-          'Could not push {0}: it has {1} error{2} (first: line {3}: {4}). Fix them first.',
-          fileName,
-          errors.length,
-          errors.length === 1 ? '' : 's',
-          errors[0].line + 1,
-          errors[0].message,
-        ),
+        errors.length === 1
+          ? vscode.l10n.t('Could not push {0}: it has 1 error (first: line {1}: {2}). Fix them first.', fileName, errors[0].line + 1, errors[0].message)
+          : vscode.l10n.t('Could not push {0}: it has {1} errors (first: line {2}: {3}). Fix them first.', fileName, errors.length, errors[0].line + 1, errors[0].message),
       );
       return undefined;
     }
@@ -158,7 +153,9 @@ export class SyncCommands {
     const failed = results.filter((r) => !r.ok);
     this.context.log.info(`Push report:\n${results.map((r) => `  ${r.ok ? 'done' : 'FAILED'}: ${r.step}${r.message ? ` — ${r.message}` : ''}`).join('\n')}`);
     if (failed.length === 0) {
-      void this.context.notifier.info(vscode.l10n.t('Pushed {0} to {1}: {2} change{3} applied.', fileName, server, results.length, results.length === 1 ? '' : 's'));
+      void this.context.notifier.info(
+        results.length === 1 ? vscode.l10n.t('Pushed {0} to {1}: 1 change applied.', fileName, server) : vscode.l10n.t('Pushed {0} to {1}: {2} changes applied.', fileName, server, results.length),
+      );
     } else {
       void this.context.notifier.error(
         vscode.l10n.t(
@@ -192,17 +189,15 @@ export class SyncCommands {
       return undefined;
     }
     await vscode.window.showTextDocument(document);
-    void this.context.notifier.info(
-      vscode.l10n.t(
-        'Pulled {0} rule{1} and {2} group{3} from {4} into {5} (not saved yet). Assignments are not listed by the API and were left as they were.',
-        rules.length,
-        rules.length === 1 ? '' : 's',
-        groups.length,
-        groups.length === 1 ? '' : 's',
-        server,
-        vscode.workspace.asRelativePath(document.uri),
-      ),
-    );
+    void this.context.notifier.info(pulledMessage(rules.length, groups.length, server, vscode.workspace.asRelativePath(document.uri)));
     return text;
   }
+}
+
+/** What a pull brought, one sentence per combination of one and many (a translation words each its own way). */
+function pulledMessage(rules: number, groups: number, server: string, file: string): string {
+  if (rules === 1 && groups === 1) return vscode.l10n.t('Pulled 1 rule and 1 group from {0} into {1} (not saved yet). Assignments are not listed by the API and were left as they were.', server, file);
+  if (rules === 1) return vscode.l10n.t('Pulled 1 rule and {0} groups from {1} into {2} (not saved yet). Assignments are not listed by the API and were left as they were.', groups, server, file);
+  if (groups === 1) return vscode.l10n.t('Pulled {0} rules and 1 group from {1} into {2} (not saved yet). Assignments are not listed by the API and were left as they were.', rules, server, file);
+  return vscode.l10n.t('Pulled {0} rules and {1} groups from {2} into {3} (not saved yet). Assignments are not listed by the API and were left as they were.', rules, groups, server, file);
 }

@@ -96,7 +96,7 @@ function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryRe
   if (dest && !refused) {
     report.referencesCut = [...source.referencesCut, ...dest.referencesCut];
     report.notes = [...new Set([...source.notes, ...dest.notes])];
-    report.remainingErrors = [...source.remainingErrors, ...dest.remainingErrors.map((e) => `destination ${e}`)];
+    report.remainingErrors = [...source.remainingErrors, ...dest.remainingErrors.map((e) => l10n.t('destination {0}', e))];
   }
   const description = describeReport(report);
   const result: SurgeryResult = {
@@ -147,7 +147,7 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
   const pending = pendingAt(current, start, end);
   if (pending && wants(CodeActionKind.QuickFix)) {
     actions.push(
-      action(`Clear pending operation '${pending.type}' on ${resourceName(pending.urn)}`, CodeActionKind.QuickFix, {
+      action(l10n.t("Clear pending operation '{0}' on {1}", pending.type, resourceName(pending.urn)), CodeActionKind.QuickFix, {
         uri: document.uri,
         operation: 'clear-pending',
         targets: [pending.target],
@@ -157,7 +157,8 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
   const target = pending ? undefined : surgeryTargetAt(current, start);
   if (target) {
     const name = resourceName(target.urn);
-    const copy = target.copies > 1 ? ` (copy ${target.target.slice(target.urn.length + 1)} of ${target.copies})` : '';
+    // One of several records with this urn: which copy.
+    const named = target.copies > 1 ? l10n.t('{0} (copy {1} of {2})', name, target.target.slice(target.urn.length + 1), target.copies) : name;
     const uri = document.uri;
     const targets = [target.target];
     const protectedRecord = target.record.protect === true;
@@ -167,9 +168,9 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
       if (wants(kind)) actions.push(action(title, kind, { uri, targets, ...params }));
     };
     if (target.dependents === 0)
-      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}', `${name}${copy}`) : l10n.t('Remove resource {0}', `${name}${copy}`), { operation: 'remove', force: protectedRecord });
+      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}', named) : l10n.t('Remove resource {0}', named), { operation: 'remove', force: protectedRecord });
     else {
-      offer('removeWithDependents', l10n.t('Remove {0} with its dependents ({1} direct)', `${name}${copy}`, target.dependents), {
+      offer('removeWithDependents', l10n.t('Remove {0} with its dependents ({1} direct)', named, target.dependents), {
         operation: 'remove',
         targetDependents: true,
         force: protectedRecord,

@@ -10,6 +10,7 @@ import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared
 import { forgejoStatus } from './quotaMode';
 import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
 import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
+import { andList } from '../../shared/text/lists';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
 
@@ -37,7 +38,7 @@ export function createIniMode(context: ModeContext, lookupFor: (uri: string) => 
       }
     }
     const live = context.liveGroups();
-    if (live) sources.push({ label: `the server ${live.server}`, names: live.groups });
+    if (live) sources.push({ label: l10n.t('the server {0}', live.server), names: live.groups });
     return sources;
   };
 
@@ -72,11 +73,11 @@ export function createIniMode(context: ModeContext, lookupFor: (uri: string) => 
     validate: (document) => analysis(document, true).diagnostics,
     status: (document) => {
       const result = analysis(document);
-      const checkedAgainst = result.groupSources.map((source) => source.label).join(' and ');
+      const checkedAgainst = andList(result.groupSources.map((source) => source.label));
       const forgejo = knownForgejo();
       return {
         ...(forgejo ? { forgejo: forgejoStatus(forgejo) } : {}),
-        shape: checkedAgainst ? `groups from ${checkedAgainst}` : 'quota settings',
+        shape: checkedAgainst ? l10n.t('groups from {0}', checkedAgainst) : l10n.t('quota settings'),
         unavailable: result.groupsUnchecked ? [{ feature: 'group check', reason: couldNotCheckReason() }] : undefined,
       };
     },

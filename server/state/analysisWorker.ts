@@ -3,10 +3,14 @@
  * and every other request are answered while a large file is being analysed. It keeps each
  * open document's last analysis and text, and re-analyses from the edits it is sent.
  */
-import { parentPort } from 'node:worker_threads';
+import { parentPort, workerData } from 'node:worker_threads';
 import { readRegularFile } from '../regularFiles';
 import { AnalysisHost } from './analysisHost';
-import type { WorkerRequest } from './workerMessages';
+import { useL10nBundle } from '../../shared/l10n';
+import type { WorkerData, WorkerRequest } from './workerMessages';
+
+// The server's language (absent in English): the worker's diagnostics are the ones the editor shows.
+useL10nBundle((workerData as WorkerData | undefined)?.l10nBundle);
 
 const host = new AnalysisHost(readRegularFile);
 

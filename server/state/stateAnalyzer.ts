@@ -14,7 +14,8 @@ import { AnalysisHost } from './analysisHost';
 import type { StateSnapshot } from '../../shared/state/model/snapshot';
 import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
-import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
+import { l10nBundle } from '../../shared/l10n';
+import type { WorkerAnalysis, WorkerData, WorkerRequest, WorkerResponse } from './workerMessages';
 
 type Pending = { resolve: (response: WorkerResponse) => void; reject: (error: Error) => void };
 type WithoutId<T> = T extends unknown ? Omit<T, 'id'> : never;
@@ -42,6 +43,8 @@ export class StateAnalyzer implements DocumentAnalyzer {
     private readonly log: (message: string) => void,
     private readonly script = join(__dirname, 'stateWorker.js'),
     private readonly mainThreadLimit = MAIN_THREAD_LIMIT,
+    /** The l10n bundle each worker starts with: the one the client gave at initialize. */
+    private readonly bundle: () => WorkerData['l10nBundle'] = l10nBundle,
   ) {}
 
   /** Starts the worker ahead of the first large document, so its open does not pay the worker's start. */
@@ -110,7 +113,7 @@ export class StateAnalyzer implements DocumentAnalyzer {
   }
 
   private start(): Worker {
-    const worker = new Worker(this.script);
+    const worker = new Worker(this.script, { workerData: { l10nBundle: this.bundle() } satisfies WorkerData });
     worker.on('message', (response: WorkerResponse) => {
       const pending = this.waiting.get(response.id);
       this.waiting.delete(response.id);

@@ -3,6 +3,12 @@ import type { Diagnostic } from '../../shared/diagnostics';
 import type { StateSchemaMode } from '../../shared/state/codes';
 import type { StateShape } from '../../shared/state/model/structure';
 import type { TextEdit } from '../../shared/edits';
+import type { L10nBundle } from '../../shared/l10n';
+
+/** What the worker is started with: the server's l10n bundle, so its diagnostics speak the editor's language. */
+export interface WorkerData {
+  l10nBundle?: L10nBundle;
+}
 
 export type WorkerRequest =
   /** An open document: its whole text, or the edits since the version the worker last saw. */

@@ -4,6 +4,7 @@
  * an optional cancellation signal, sends `Authorization: token …`, and turns failures into a
  * `QuotaApiError` whose message a person understands (see errors.ts).
  */
+import * as l10n from '@vscode/l10n';
 import { QuotaApiError, kindOfStatus, serverMessageOf } from './errors';
 import { parseJsonExact, stringifyJsonExact } from './json';
 import {
@@ -80,7 +81,7 @@ export class QuotaApiClient {
 
   /** `GET /user`: who the token belongs to. */
   currentUser(options?: CallOptions): Promise<User> {
-    return this.json({ method: 'GET', path: '/user', action: 'find out who is signed in' }, options);
+    return this.json({ method: 'GET', path: '/user', action: l10n.t('find out who is signed in') }, options);
   }
 
   /**
@@ -88,34 +89,34 @@ export class QuotaApiClient {
    * token, because a server that requires sign-in answers 403 to anonymous callers.
    */
   async serverVersion(options?: CallOptions): Promise<string> {
-    const answer = await this.json<{ version?: unknown }>({ method: 'GET', path: '/version', action: 'read the server version' }, options);
-    if (typeof answer?.version !== 'string') throw this.invalidResponse('read the server version', this.url('/version'), 'expected {"version": "…"}');
+    const answer = await this.json<{ version?: unknown }>({ method: 'GET', path: '/version', action: l10n.t('read the server version') }, options);
+    if (typeof answer?.version !== 'string') throw this.invalidResponse(l10n.t('read the server version'), this.url('/version'), l10n.t('expected {0}', '{"version": "…"}'));
     return answer.version;
   }
 
   myQuota(options?: CallOptions): Promise<QuotaInfo> {
-    return this.json({ method: 'GET', path: '/user/quota', action: 'read your quota' }, options);
+    return this.json({ method: 'GET', path: '/user/quota', action: l10n.t('read your quota') }, options);
   }
 
   /** `GET /user/quota/check`: true when the signed-in user is within quota for the subject. */
   async checkMyQuota(subject: string, options?: CallOptions): Promise<boolean> {
-    const answer = await this.json<unknown>({ method: 'GET', path: '/user/quota/check', query: { subject }, action: `check your quota for "${subject}"` }, options);
+    const answer = await this.json<unknown>({ method: 'GET', path: '/user/quota/check', query: { subject }, action: l10n.t('check your quota for "{0}"', subject) }, options);
     if (typeof answer !== 'boolean') {
-      throw this.invalidResponse(`check your quota for "${subject}"`, this.url('/user/quota/check', { subject }), 'expected true or false');
+      throw this.invalidResponse(l10n.t('check your quota for "{0}"', subject), this.url('/user/quota/check', { subject }), l10n.t('expected true or false'));
     }
     return answer;
   }
 
   myAttachments(page: number, limit?: number, options?: CallOptions): Promise<Page<QuotaUsedAttachment>> {
-    return this.page('/user/quota/attachments', 'list your attachments', page, limit, options);
+    return this.page('/user/quota/attachments', l10n.t('list your attachments'), page, limit, options);
   }
 
   myPackages(page: number, limit?: number, options?: CallOptions): Promise<Page<QuotaUsedPackage>> {
-    return this.page('/user/quota/packages', 'list your packages', page, limit, options);
+    return this.page('/user/quota/packages', l10n.t('list your packages'), page, limit, options);
   }
 
   myArtifacts(page: number, limit?: number, options?: CallOptions): Promise<Page<QuotaUsedArtifact>> {
-    return this.page('/user/quota/artifacts', 'list your artifacts', page, limit, options);
+    return this.page('/user/quota/artifacts', l10n.t('list your artifacts'), page, limit, options);
   }
 
   /**
@@ -125,48 +126,48 @@ export class QuotaApiClient {
    */
   async listMyRepositories(params: { orderBy?: string; page?: number; limit?: number }, options?: CallOptions): Promise<Page<Repository>> {
     const page = params.page ?? 1;
-    const result = await this.page<unknown>('/user/repos', 'list your repositories', page, params.limit, options, { order_by: params.orderBy });
+    const result = await this.page<unknown>('/user/repos', l10n.t('list your repositories'), page, params.limit, options, { order_by: params.orderBy });
     return { ...result, items: result.items.map(parseRepository).filter((repo): repo is Repository => repo !== undefined) };
   }
 
   // -- rules (site administrators) -----------------------------------------------------------
 
   listRules(options?: CallOptions): Promise<QuotaRuleInfo[]> {
-    return this.json({ method: 'GET', path: '/admin/quota/rules', action: 'list the quota rules' }, options);
+    return this.json({ method: 'GET', path: '/admin/quota/rules', action: l10n.t('list the quota rules') }, options);
   }
 
   getRule(name: string, options?: CallOptions): Promise<QuotaRuleInfo> {
-    return this.json({ method: 'GET', path: `/admin/quota/rules/${segment(name)}`, action: `read the rule "${name}"` }, options);
+    return this.json({ method: 'GET', path: `/admin/quota/rules/${segment(name)}`, action: l10n.t('read the rule "{0}"', name) }, options);
   }
 
   createRule(rule: CreateQuotaRuleOptions, options?: CallOptions): Promise<QuotaRuleInfo> {
-    return this.json({ method: 'POST', path: '/admin/quota/rules', body: rule, action: `create the rule "${rule.name}"` }, options);
+    return this.json({ method: 'POST', path: '/admin/quota/rules', body: rule, action: l10n.t('create the rule "{0}"', rule.name) }, options);
   }
 
   editRule(name: string, change: EditQuotaRuleOptions, options?: CallOptions): Promise<QuotaRuleInfo> {
-    return this.json({ method: 'PATCH', path: `/admin/quota/rules/${segment(name)}`, body: change, action: `edit the rule "${name}"` }, options);
+    return this.json({ method: 'PATCH', path: `/admin/quota/rules/${segment(name)}`, body: change, action: l10n.t('edit the rule "{0}"', name) }, options);
   }
 
   deleteRule(name: string, options?: CallOptions): Promise<void> {
-    return this.empty({ method: 'DELETE', path: `/admin/quota/rules/${segment(name)}`, action: `delete the rule "${name}"` }, options);
+    return this.empty({ method: 'DELETE', path: `/admin/quota/rules/${segment(name)}`, action: l10n.t('delete the rule "{0}"', name) }, options);
   }
 
   // -- groups (site administrators) ----------------------------------------------------------
 
   listGroups(options?: CallOptions): Promise<QuotaGroupList> {
-    return this.json({ method: 'GET', path: '/admin/quota/groups', action: 'list the quota groups' }, options);
+    return this.json({ method: 'GET', path: '/admin/quota/groups', action: l10n.t('list the quota groups') }, options);
   }
 
   getGroup(name: string, options?: CallOptions): Promise<QuotaGroup> {
-    return this.json({ method: 'GET', path: `/admin/quota/groups/${segment(name)}`, action: `read the group "${name}"` }, options);
+    return this.json({ method: 'GET', path: `/admin/quota/groups/${segment(name)}`, action: l10n.t('read the group "{0}"', name) }, options);
   }
 
   createGroup(group: CreateQuotaGroupOptions, options?: CallOptions): Promise<QuotaGroup> {
-    return this.json({ method: 'POST', path: '/admin/quota/groups', body: group, action: `create the group "${group.name}"` }, options);
+    return this.json({ method: 'POST', path: '/admin/quota/groups', body: group, action: l10n.t('create the group "{0}"', group.name) }, options);
   }
 
   deleteGroup(name: string, options?: CallOptions): Promise<void> {
-    return this.empty({ method: 'DELETE', path: `/admin/quota/groups/${segment(name)}`, action: `delete the group "${name}"` }, options);
+    return this.empty({ method: 'DELETE', path: `/admin/quota/groups/${segment(name)}`, action: l10n.t('delete the group "{0}"', name) }, options);
   }
 
   addRuleToGroup(group: string, rule: string, options?: CallOptions): Promise<void> {
@@ -174,7 +175,7 @@ export class QuotaApiClient {
       {
         method: 'PUT',
         path: `/admin/quota/groups/${segment(group)}/rules/${segment(rule)}`,
-        action: `add the rule "${rule}" to the group "${group}"`,
+        action: l10n.t('add the rule "{0}" to the group "{1}"', rule, group),
       },
       options,
     );
@@ -185,14 +186,14 @@ export class QuotaApiClient {
       {
         method: 'DELETE',
         path: `/admin/quota/groups/${segment(group)}/rules/${segment(rule)}`,
-        action: `remove the rule "${rule}" from the group "${group}"`,
+        action: l10n.t('remove the rule "{0}" from the group "{1}"', rule, group),
       },
       options,
     );
   }
 
   groupUsers(group: string, options?: CallOptions): Promise<User[]> {
-    return this.json({ method: 'GET', path: `/admin/quota/groups/${segment(group)}/users`, action: `list the members of the group "${group}"` }, options);
+    return this.json({ method: 'GET', path: `/admin/quota/groups/${segment(group)}/users`, action: l10n.t('list the members of the group "{0}"', group) }, options);
   }
 
   addUserToGroup(group: string, user: string, options?: CallOptions): Promise<void> {
@@ -200,7 +201,7 @@ export class QuotaApiClient {
       {
         method: 'PUT',
         path: `/admin/quota/groups/${segment(group)}/users/${segment(user)}`,
-        action: `add "${user}" to the group "${group}"`,
+        action: l10n.t('add "{0}" to the group "{1}"', user, group),
       },
       options,
     );
@@ -211,7 +212,7 @@ export class QuotaApiClient {
       {
         method: 'DELETE',
         path: `/admin/quota/groups/${segment(group)}/users/${segment(user)}`,
-        action: `remove "${user}" from the group "${group}"`,
+        action: l10n.t('remove "{0}" from the group "{1}"', user, group),
       },
       options,
     );
@@ -219,7 +220,7 @@ export class QuotaApiClient {
 
   /** `GET /admin/users/{user}/quota`: an account's usage and groups, with names. */
   userQuota(user: string, options?: CallOptions): Promise<QuotaInfo> {
-    return this.json({ method: 'GET', path: `/admin/users/${segment(user)}/quota`, action: `read the quota of "${user}"` }, options);
+    return this.json({ method: 'GET', path: `/admin/users/${segment(user)}/quota`, action: l10n.t('read the quota of "{0}"', user) }, options);
   }
 
   /** Replaces the account's explicit groups (all or nothing). */
@@ -229,7 +230,7 @@ export class QuotaApiClient {
         method: 'POST',
         path: `/admin/users/${segment(user)}/quota/groups`,
         body: { groups },
-        action: `set the quota groups of "${user}"`,
+        action: l10n.t('set the quota groups of "{0}"', user),
       },
       options,
     );
@@ -249,7 +250,7 @@ export class QuotaApiClient {
     const spec: RequestSpec = { method: 'GET', path, query: { ...extraQuery, page, limit }, action };
     const response = await this.send(spec, options);
     const items = await this.parseJson<T[]>(response, spec);
-    if (!Array.isArray(items)) throw this.invalidResponse(action, response.url || this.url(path, spec.query), 'expected a list');
+    if (!Array.isArray(items)) throw this.invalidResponse(action, response.url || this.url(path, spec.query), l10n.t('expected a list'));
     const total = Number(response.headers.get(TOTAL_COUNT_HEADER) ?? items.length);
     const pageSize = limit ?? items.length;
     const link = response.headers.get('link') ?? '';
@@ -273,7 +274,7 @@ export class QuotaApiClient {
       // Limits are int64: a JSON number beyond 2^53 is kept exact, as a bigint.
       return parseJsonExact(text) as T;
     } catch {
-      throw this.invalidResponse(spec.action, this.url(spec.path, spec.query), 'the body is not JSON');
+      throw this.invalidResponse(spec.action, this.url(spec.path, spec.query), l10n.t('the body is not JSON'));
     }
   }
 

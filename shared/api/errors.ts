@@ -3,6 +3,7 @@
  * was being done, the server, and what the server said; it never contains the token (the client
  * sends it only in a header, and nothing here reads headers).
  */
+import * as l10n from '@vscode/l10n';
 import { isAPIError } from './types';
 
 export type QuotaApiFailureKind =
@@ -59,34 +60,43 @@ export class QuotaApiError extends Error {
 
 /** One sentence: "Could not <action>: <why>." */
 function describeFailure(failure: QuotaApiFailure): string {
-  return `Could not ${failure.action}: ${reason(failure)}`;
+  return l10n.t('Could not {0}: {1}', failure.action, reason(failure));
 }
 
 function reason(failure: QuotaApiFailure): string {
-  const said = failure.serverMessage ? ` (the server said: ${failure.serverMessage})` : '';
+  const { server, url, serverMessage: said, cause } = failure;
   switch (failure.kind) {
     case 'unauthorized':
-      return `you are not signed in to ${failure.server}, or your token is no longer valid${said}. Run "Quota: Sign In" with a token for that server.`;
+      return said
+        ? l10n.t('you are not signed in to {0}, or your token is no longer valid (the server said: {1}). Run "{2}" with a token for that server.', server, said, 'Quota: Sign In')
+        : l10n.t('you are not signed in to {0}, or your token is no longer valid. Run "{1}" with a token for that server.', server, 'Quota: Sign In');
     case 'forbidden':
-      return isAdminPath(failure.url, failure.server) ? `your account is not a site administrator on ${failure.server}${said}.` : `${failure.server} does not allow your account to do this${said}.`;
+      if (isAdminPath(url, server)) {
+        return said ? l10n.t('your account is not a site administrator on {0} (the server said: {1}).', server, said) : l10n.t('your account is not a site administrator on {0}.', server);
+      }
+      return said ? l10n.t('{0} does not allow your account to do this (the server said: {1}).', server, said) : l10n.t('{0} does not allow your account to do this.', server);
     case 'not-found':
-      return `${failure.server} has no such item${said}.`;
+      return said ? l10n.t('{0} has no such item (the server said: {1}).', server, said) : l10n.t('{0} has no such item.', server);
     case 'conflict':
-      return `it conflicts with what already exists on ${failure.server}${said}.`;
+      return said ? l10n.t('it conflicts with what already exists on {0} (the server said: {1}).', server, said) : l10n.t('it conflicts with what already exists on {0}.', server);
     case 'validation':
-      return `${failure.server} rejected the request as invalid: ${failure.serverMessage ?? 'no reason given'}.`;
+      return l10n.t('{0} rejected the request as invalid: {1}.', server, said ?? l10n.t('no reason given'));
     case 'bad-request':
-      return `${failure.server} could not read the request (HTTP 400)${said}.`;
+      return said ? l10n.t('{0} could not read the request (HTTP 400) (the server said: {1}).', server, said) : l10n.t('{0} could not read the request (HTTP 400).', server);
     case 'server':
-      return `${failure.server} failed with HTTP ${failure.status ?? '?'}${said}.`;
+      return said ? l10n.t('{0} failed with HTTP {1} (the server said: {2}).', server, failure.status ?? '?', said) : l10n.t('{0} failed with HTTP {1}.', server, failure.status ?? '?');
     case 'network':
-      return `${failure.url} could not be reached${failure.cause ? ` (${failure.cause})` : ''}. Check quotaState.api.baseUrl and your connection.`;
+      return cause
+        ? l10n.t('{0} could not be reached ({1}). Check {2} and your connection.', url, cause, 'quotaState.api.baseUrl')
+        : l10n.t('{0} could not be reached. Check {1} and your connection.', url, 'quotaState.api.baseUrl');
     case 'timeout':
-      return `${failure.url} did not answer within ${formatSeconds(failure.timeoutMs)}. The timeout is the setting quotaState.api.timeout.`;
+      return l10n.t('{0} did not answer within {1}. The timeout is the setting {2}.', url, formatSeconds(failure.timeoutMs), 'quotaState.api.timeout');
     case 'cancelled':
-      return `the request to ${failure.url} was cancelled.`;
+      return l10n.t('the request to {0} was cancelled.', url);
     case 'invalid-response':
-      return `${failure.url} answered with something that is not the quota API's JSON${failure.cause ? ` (${failure.cause})` : ''}. Is quotaState.api.baseUrl the API's base URL (ending in /api/v1)?`;
+      return cause
+        ? l10n.t("{0} answered with something that is not the quota API's JSON ({1}). Is {2} the API's base URL (ending in {3})?", url, cause, 'quotaState.api.baseUrl', '/api/v1')
+        : l10n.t("{0} answered with something that is not the quota API's JSON. Is {1} the API's base URL (ending in {2})?", url, 'quotaState.api.baseUrl', '/api/v1');
   }
 }
 
@@ -96,7 +106,7 @@ function isAdminPath(url: string, server: string): boolean {
 }
 
 function formatSeconds(ms: number | undefined): string {
-  if (ms === undefined) return 'the time allowed';
+  if (ms === undefined) return l10n.t('the time allowed');
   const seconds = ms / 1000;
   return `${Number.isInteger(seconds) ? seconds : seconds.toFixed(1)} s`;
 }

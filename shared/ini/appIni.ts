@@ -3,9 +3,12 @@
  * (as `modules/setting/quota.go` maps them) and the diagnostics for what it would silently ignore.
  * The rest of the file is left alone, except lines that stop Forgejo from loading the file at all.
  */
+import * as l10n from '@vscode/l10n';
 import { compareDiagnostics, type Diagnostic, type Range, type Span } from '../diagnostics';
 import { describeSize } from '../quota/sizes';
 import { editDistance } from '../text/editDistance';
+import { lazyTable } from '../text/lazyTable';
+import { andList, orList } from '../text/lists';
 import { LineIndex } from '../text/lineIndex';
 import { APP_INI_CODES, type AppIniCode } from './codes';
 import type { ForgejoProfile } from '../quota/forgejoVersion';
@@ -16,15 +19,17 @@ export const QUOTA_SECTION = 'quota';
 export const QUOTA_DEFAULT_SECTION = 'quota.default';
 
 /** The keys Forgejo reads in each quota section, with what they mean. */
-export const QUOTA_KEYS: Record<string, Record<string, string>> = {
-  [QUOTA_SECTION]: {
-    ENABLED: 'Turns the quota engine on. Default `false`: every quota API route answers 404 and nothing is enforced.',
-    DEFAULT_GROUPS: 'Comma-separated quota groups for users and organizations without a group of their own. Names that match no group are silently skipped. Default: none.',
-  },
-  [QUOTA_DEFAULT_SECTION]: {
-    TOTAL:
-      'Limit of the built-in `size:all` rule used when an account has no group at all (not even a default one). `-1` (the default) is unlimited. Newer servers accept sizes such as `10G` or `500MiB`; older ones only a plain number of bytes.',
-  },
+export const QUOTA_KEYS: Record<string, Readonly<Record<string, string>>> = {
+  [QUOTA_SECTION]: lazyTable({
+    ENABLED: () => l10n.t('Turns the quota engine on. Default `false`: every quota API route answers 404 and nothing is enforced.'),
+    DEFAULT_GROUPS: () => l10n.t('Comma-separated quota groups for users and organizations without a group of their own. Names that match no group are silently skipped. Default: none.'),
+  }),
+  [QUOTA_DEFAULT_SECTION]: lazyTable({
+    TOTAL: () =>
+      l10n.t(
+        'Limit of the built-in `size:all` rule used when an account has no group at all (not even a default one). `-1` (the default) is unlimited. Newer servers accept sizes such as `10G` or `500MiB`; older ones only a plain number of bytes.',
+      ),
+  }),
 };
 
 /** A list of group names that exist somewhere: the workspace's quota file, or a live server. */
@@ -102,7 +107,7 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
   const fixes = (list: FixData[]) => ({ data: { fixes: list } });
 
   for (const error of document.errors) {
-    report('ini-syntax', error.span, `Forgejo cannot load this file: ${error.message}. go-ini refuses the whole file, so the server does not start.`);
+    report('ini-syntax', error.span, l10n.t('Forgejo cannot load this file: {0}. go-ini refuses the whole file, so the server does not start.', error.message));
   }
 
   // Section headers: repeats of the quota sections, and names close to them.
@@ -116,9 +121,9 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
         report(
           'duplicate-section',
           header.span,
-          `[${header.name}] appears again (first on line ${lineOf(firstSpan)}): Forgejo merges both into one section, and a key set in both keeps the later value.`,
+          l10n.t('[{0}] appears again (first on line {1}): Forgejo merges both into one section, and a key set in both keeps the later value.', header.name, lineOf(firstSpan)),
           {
-            relatedInformation: [{ range: at(firstSpan), message: `first [${header.name}]` }],
+            relatedInformation: [{ range: at(firstSpan), message: l10n.t('first [{0}]', header.name) }],
           },
         );
       }
@@ -129,8 +134,8 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     report(
       'misspelt-section',
       header.nameSpan,
-      `[${header.name}] is not a section Forgejo reads; did you mean [${suggestions[0]}]? Section names are case-sensitive and not trimmed, so its keys are ignored.`,
-      fixes(suggestions.map((name, i) => ({ title: `Rename the section to [${name}]`, range: at(header.nameSpan), newText: name, preferred: i === 0 }))),
+      l10n.t('[{0}] is not a section Forgejo reads; did you mean [{1}]? Section names are case-sensitive and not trimmed, so its keys are ignored.', header.name, suggestions[0]),
+      fixes(suggestions.map((name, i) => ({ title: l10n.t('Rename the section to [{0}]', name), range: at(header.nameSpan), newText: name, preferred: i === 0 }))),
     );
   });
 
@@ -146,11 +151,13 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     report(
       'duplicate-key',
       entry.keySpan,
-      `${entry.key} is set again on line ${lineOf(winner.keySpan)}: Forgejo reads only the last value (${JSON.stringify(winner.value)}), so this one is ignored.`,
+      l10n.t('{0} is set again on line {1}: Forgejo reads only the last value ({2}), so this one is ignored.', entry.key, lineOf(winner.keySpan), JSON.stringify(winner.value)),
       {
         tags: ['unnecessary'],
-        relatedInformation: [{ range: at(winner.keySpan), message: `the ${entry.key} Forgejo reads` }],
-        ...fixes([{ title: `Remove the ignored ${entry.key}`, range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' }]),
+        relatedInformation: [{ range: at(winner.keySpan), message: l10n.t('the {0} Forgejo reads', entry.key) }],
+        ...fixes([
+          { title: l10n.t('Remove the ignored {0}', entry.key), range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' },
+        ]),
       },
     );
   }
@@ -164,8 +171,12 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     if (QUOTA_KEYS[otherSection][entry.key] !== undefined) {
       const message =
         entry.key === 'TOTAL'
-          ? `TOTAL belongs in [${QUOTA_DEFAULT_SECTION}]. Forgejo reads it from [${QUOTA_SECTION}] only through section inheritance, when [${QUOTA_DEFAULT_SECTION}] sets no TOTAL itself (and older servers only when a [${QUOTA_DEFAULT_SECTION}] section exists).`
-          : `${entry.key} belongs in [${QUOTA_SECTION}]: Forgejo does not read it in [${QUOTA_DEFAULT_SECTION}].`;
+          ? l10n.t(
+              'TOTAL belongs in [{0}]. Forgejo reads it from [{1}] only through section inheritance, when [{0}] sets no TOTAL itself (and older servers only when a [{0}] section exists).',
+              QUOTA_DEFAULT_SECTION,
+              QUOTA_SECTION,
+            )
+          : l10n.t('{0} belongs in [{1}]: Forgejo does not read it in [{2}].', entry.key, QUOTA_SECTION, QUOTA_DEFAULT_SECTION);
       report('misplaced-key', entry.keySpan, message, { data: { key: entry.key, section: otherSection } });
       continue;
     }
@@ -173,8 +184,10 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     report(
       'unknown-key',
       entry.keySpan,
-      `Forgejo does not read ${entry.key} in [${entry.section}]${suggestions.length ? `; did you mean ${suggestions[0]}? Key names are case-sensitive` : `; it reads only ${Object.keys(known).join(' and ')} there`}.`,
-      fixes(suggestions.map((key, i) => ({ title: `Rename to ${key}`, range: at(entry.keySpan), newText: key, preferred: i === 0 }))),
+      suggestions.length
+        ? l10n.t('Forgejo does not read {0} in [{1}]; did you mean {2}? Key names are case-sensitive.', entry.key, entry.section, suggestions[0])
+        : l10n.t('Forgejo does not read {0} in [{1}]; it reads only {2} there.', entry.key, entry.section, andList(Object.keys(known))),
+      fixes(suggestions.map((key, i) => ({ title: l10n.t('Rename to {0}', key), range: at(entry.keySpan), newText: key, preferred: i === 0 }))),
     );
   }
 
@@ -185,9 +198,17 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       report(
         'value-cut-by-comment',
         entry.comment,
-        `"${text[entry.comment.offset]}" starts a comment: Forgejo reads ${entry.key} as ${JSON.stringify(entry.value)} and ignores ${JSON.stringify(text.slice(entry.comment.offset, entry.comment.offset + entry.comment.length))}. Wrap the value in backticks to keep the character.`,
+        l10n.t(
+          '"{0}" starts a comment: Forgejo reads {1} as {2} and ignores {3}. Wrap the value in backticks to keep the character.',
+          text[entry.comment.offset],
+          entry.key,
+          JSON.stringify(entry.value),
+          JSON.stringify(text.slice(entry.comment.offset, entry.comment.offset + entry.comment.length)),
+        ),
         {
-          ...fixes(full.includes('`') ? [] : [{ title: 'Wrap the value in backticks', range: at({ offset: entry.valueSpan.offset, length: full.length }), newText: `\`${full}\``, preferred: true }]),
+          ...fixes(
+            full.includes('`') ? [] : [{ title: l10n.t('Wrap the value in backticks'), range: at({ offset: entry.valueSpan.offset, length: full.length }), newText: `\`${full}\``, preferred: true }],
+          ),
         },
       );
     }
@@ -195,7 +216,7 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       report(
         'continuation-ignored',
         { offset: entry.valueSpan.offset + entry.valueSpan.length - 1, length: 1 },
-        `Forgejo does not join lines ending in a backslash: the "\\" is part of ${entry.key}'s value and the next line is read on its own.`,
+        l10n.t('Forgejo does not join lines ending in a backslash: the "\\" is part of {0}\'s value and the next line is read on its own.', entry.key),
       );
     }
   }
@@ -212,20 +233,25 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       report(
         'invalid-boolean',
         enabledEntry.valueSpan.length ? enabledEntry.valueSpan : enabledEntry.keySpan,
-        `ENABLED = ${JSON.stringify(enabledEntry.value)} is not a boolean go-ini reads (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled, so every quota route answers 404.`,
-        fixes(suggestions.map((word, i) => ({ title: `Change to ${word}`, range: at(enabledEntry.valueSpan), newText: word, preferred: i === 0 }))),
+        l10n.t(
+          'ENABLED = {0} is not a boolean go-ini reads (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled, so every quota route answers 404.',
+          JSON.stringify(enabledEntry.value),
+        ),
+        fixes(suggestions.map((word, i) => ({ title: l10n.t('Change to {0}', word), range: at(enabledEntry.valueSpan), newText: word, preferred: i === 0 }))),
       );
     } else if (!value) {
-      report('quota-disabled', enabledEntry.valueSpan, 'Quota is disabled: every quota API route answers 404 and no limit is enforced, whatever the other quota settings say.');
+      report('quota-disabled', enabledEntry.valueSpan, l10n.t('Quota is disabled: every quota API route answers 404 and no limit is enforced, whatever the other quota settings say.'));
     }
   } else if (headerExists(QUOTA_SECTION) || headerExists(QUOTA_DEFAULT_SECTION)) {
     const header = document.headers[firstHeader.get(QUOTA_SECTION) ?? firstHeader.get(QUOTA_DEFAULT_SECTION)!];
     report(
       'quota-disabled',
       header.span,
-      'Quota is disabled: ENABLED is not set and defaults to false, so every quota API route answers 404 and no limit is enforced.',
+      l10n.t('Quota is disabled: ENABLED is not set and defaults to false, so every quota API route answers 404 and no limit is enforced.'),
       fixes(
-        headerExists(QUOTA_SECTION) ? [{ title: 'Add ENABLED = true', range: at({ offset: header.span.offset + header.span.length, length: 0 }), newText: '\nENABLED = true', preferred: true }] : [],
+        headerExists(QUOTA_SECTION)
+          ? [{ title: l10n.t('Add {0}', 'ENABLED = true'), range: at({ offset: header.span.offset + header.span.length, length: 0 }), newText: '\nENABLED = true', preferred: true }]
+          : [],
       ),
     );
   }
@@ -246,11 +272,14 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     if (missingFrom.length === 0) continue;
     const candidates = [...new Set(missingFrom.flatMap((source) => source.names))];
     const suggestions = closest(item.name, candidates).slice(0, 3);
+    const where = orList(missingFrom.map((source) => source.label));
     report(
       'unknown-default-group',
       item.span,
-      `No group "${item.name}" in ${missingFrom.map((source) => source.label).join(' or ')}: Forgejo silently skips it${suggestions.length ? `. Did you mean "${suggestions[0]}"?` : '.'}`,
-      { data: { name: item.name, fixes: suggestions.map((name, i) => ({ title: `Change to group "${name}"`, range: at(item.span), newText: name, preferred: i === 0 })) } },
+      suggestions.length
+        ? l10n.t('No group "{0}" in {1}: Forgejo silently skips it. Did you mean "{2}"?', item.name, where, suggestions[0])
+        : l10n.t('No group "{0}" in {1}: Forgejo silently skips it.', item.name, where),
+      { data: { name: item.name, fixes: suggestions.map((name, i) => ({ title: l10n.t('Change to group "{0}"', name), range: at(item.span), newText: name, preferred: i === 0 })) } },
     );
   }
 
@@ -262,9 +291,16 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     // Older servers map the [quota.default] section only when it exists.
     const older = headerExists(QUOTA_DEFAULT_SECTION) ? olderServerTotal(value) : undefined;
     settings.defaultTotal = { value: Number(newer.bytes), older: older === undefined ? -1 : Number(older), entry: totalEntry };
-    const olderText = older === undefined ? 'ignore it (unlimited)' : older < 0n && older !== -1n ? `read it as ${older}, a limit no one can meet` : `read it as ${older} bytes`;
+    /** What older servers make of the value: "read it as 1000 bytes". */
+    const olderText =
+      older === undefined
+        ? l10n.t('ignore it (unlimited)')
+        : older < 0n && older !== -1n
+          ? l10n.t('read it as {0}, a limit no one can meet', String(older))
+          : l10n.t('read it as {0} bytes', String(older));
     const span = totalEntry.valueSpan.length ? totalEntry.valueSpan : totalEntry.keySpan;
-    const plainFix = (plain: string) => fixes([{ title: `Write TOTAL as plain bytes (${plain})`, range: at(totalEntry.valueSpan), newText: plain, preferred: true }]);
+    const written = JSON.stringify(value);
+    const plainFix = (plain: string) => fixes([{ title: l10n.t('Write TOTAL as plain bytes ({0})', plain), range: at(totalEntry.valueSpan), newText: plain, preferred: true }]);
     const forgejo = options.forgejo;
     if (forgejo?.totalParsing === 'integer') {
       // v11 modules/setting/quota.go maps TOTAL into an int64 with go-ini's non-strict MapTo: a
@@ -274,23 +310,46 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
         report(
           'total-ignored',
           span,
-          `TOTAL = ${JSON.stringify(value)}: ${forgejo.label} (before 12.0.4) reads TOTAL as a plain integer and silently ignores this value, so the built-in limit stays -1 (unlimited).${sized ? ` Write ${sized}.` : ' Write a number of bytes, or -1.'}`,
+          sized
+            ? l10n.t(
+                'TOTAL = {0}: {1} (before 12.0.4) reads TOTAL as a plain integer and silently ignores this value, so the built-in limit stays -1 (unlimited). Write {2}.',
+                written,
+                forgejo.label,
+                sized,
+              )
+            : l10n.t(
+                'TOTAL = {0}: {1} (before 12.0.4) reads TOTAL as a plain integer and silently ignores this value, so the built-in limit stays -1 (unlimited). Write a number of bytes, or -1.',
+                written,
+                forgejo.label,
+              ),
           sized ? plainFix(sized) : {},
         );
       }
     } else if (newer.reason) {
-      const readers = forgejo ? `${forgejo.label} reads` : 'newer Forgejo servers read';
       report(
         'invalid-total',
         span,
-        `TOTAL = ${JSON.stringify(value)}: ${readers} it as -1 (unlimited) because ${newer.reason}${forgejo ? '' : `; older servers ${olderText}`}. Write a number of bytes, a size such as 10G, or -1.`,
+        forgejo
+          ? l10n.t('TOTAL = {0}: {1} reads it as -1 (unlimited) because {2}. Write a number of bytes, a size such as 10G, or -1.', written, forgejo.label, newer.reason)
+          : l10n.t(
+              'TOTAL = {0}: newer Forgejo servers read it as -1 (unlimited) because {1}; older servers {2}. Write a number of bytes, a size such as 10G, or -1.',
+              written,
+              newer.reason,
+              olderText,
+            ),
       );
     } else if (!forgejo && value !== '' && (older === undefined || older !== newer.bytes) && headerExists(QUOTA_DEFAULT_SECTION)) {
       const plain = newer.bytes.toString();
       report(
         'total-older-servers',
         span,
-        `TOTAL = ${JSON.stringify(value)}: newer Forgejo servers read ${describeSize(Number(newer.bytes))}, but older servers (which read TOTAL as a plain integer) ${olderText}. Write ${plain} to be read the same by every version.`,
+        l10n.t(
+          'TOTAL = {0}: newer Forgejo servers read {1}, but older servers (which read TOTAL as a plain integer) {2}. Write {3} to be read the same by every version.',
+          written,
+          describeSize(Number(newer.bytes)),
+          olderText,
+          plain,
+        ),
         plainFix(plain),
       );
     }

@@ -3,6 +3,7 @@
  * go-ini's boolean and comma-list readers, Go's `strconv.ParseInt(s, 0, 64)` (how older servers
  * read `[quota.default] TOTAL`) and go-humanize's `ParseBytes` (how newer servers read it).
  */
+import * as l10n from '@vscode/l10n';
 
 /** go-ini's `parseBool`: the exact spellings it accepts; anything else is not a boolean. */
 const TRUE_WORDS = ['1', 't', 'T', 'true', 'TRUE', 'True', 'YES', 'yes', 'Yes', 'y', 'ON', 'on', 'On'];
@@ -147,22 +148,22 @@ function parseGoHumanBytes(value: string): BytesResult {
   let end = 0;
   while (end < value.length && /[0-9.,]/.test(value[end])) end++;
   const number = value.slice(0, end).replace(/,/g, '');
-  if (!/^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/.test(number)) return { ok: false, reason: 'it does not start with a number' };
+  if (!/^(?:[0-9]+\.?[0-9]*|\.[0-9]+)$/.test(number)) return { ok: false, reason: l10n.t('it does not start with a number') };
   const unit = value.slice(end).trim().toLowerCase();
   const factor = UNIT_FACTORS[unit];
-  if (factor === undefined) return { ok: false, reason: `"${value.slice(end).trim()}" is not a size unit` };
+  if (factor === undefined) return { ok: false, reason: l10n.t('"{0}" is not a size unit', value.slice(end).trim()) };
   const bytes = Number.parseFloat(number) * factor;
-  if (bytes >= 2 ** 64) return { ok: false, reason: 'it is too large' };
+  if (bytes >= 2 ** 64) return { ok: false, reason: l10n.t('it is too large') };
   return { ok: true, bytes: BigInt(Math.trunc(bytes)) };
 }
 
 /** How a `[quota.default] TOTAL` string comes out on a newer Forgejo (`mustBytes`): −1 for anything it cannot use. */
 export function newerServerTotal(value: string): { bytes: bigint; reason?: string } {
   if (value === '' || value === '-1') return { bytes: -1n };
-  if (value.startsWith('-')) return { bytes: -1n, reason: 'it is negative' };
+  if (value.startsWith('-')) return { bytes: -1n, reason: l10n.t('it is negative') };
   const parsed = parseGoHumanBytes(value);
   if (!parsed.ok) return { bytes: -1n, reason: parsed.reason };
-  if (parsed.bytes > INT64_MAX) return { bytes: -1n, reason: 'it is larger than the largest 64-bit limit' };
+  if (parsed.bytes > INT64_MAX) return { bytes: -1n, reason: l10n.t('it is larger than the largest 64-bit limit') };
   return { bytes: parsed.bytes };
 }
 

@@ -18,6 +18,7 @@
  * No INI package on npm returns positions, and each one reads comments, quotes and duplicates
  * differently from go-ini, so this one is written here. It never throws.
  */
+import * as l10n from '@vscode/l10n';
 import type { Span } from '../diagnostics';
 
 export const DEFAULT_SECTION = 'DEFAULT';
@@ -147,13 +148,13 @@ export function parseIni(text: string): IniDocument {
       const nameStart = start + keyQuote.length;
       const close = text.indexOf(keyQuote, nameStart);
       if (close === -1 || close >= line.end) {
-        errors.push({ message: 'missing closing quote of the key name', span: { offset: start, length: keyQuote.length } });
+        errors.push({ message: l10n.t('missing closing quote of the key name'), span: { offset: start, length: keyQuote.length } });
         continue;
       }
       const delimiter = indexOfAny(text, '=:', close + keyQuote.length, line.end);
       if (delimiter === -1) {
         errors.push({
-          message: `"${text.slice(start, trimEndIndex(text, start, line.end))}" has no "=" (Forgejo reads key = value lines only)`,
+          message: l10n.t('"{0}" has no "=" (Forgejo reads key = value lines only)', text.slice(start, trimEndIndex(text, start, line.end))),
           span: { offset: start, length: trimEndIndex(text, start, line.end) - start },
         });
         continue;
@@ -164,18 +165,18 @@ export function parseIni(text: string): IniDocument {
       keySpan = { offset: keyStart, length: keyEnd - keyStart };
       valueStart = delimiter + 1;
       if (key.length === 0) {
-        errors.push({ message: 'empty key name', span: { offset: start, length: close + keyQuote.length - start } });
+        errors.push({ message: l10n.t('empty key name'), span: { offset: start, length: close + keyQuote.length - start } });
         continue;
       }
     } else {
       const delimiter = indexOfAny(text, '=:', start, line.end);
       if (delimiter === -1) {
         const end = trimEndIndex(text, start, line.end);
-        errors.push({ message: `"${text.slice(start, end)}" has no "=" (Forgejo reads key = value lines only)`, span: { offset: start, length: end - start } });
+        errors.push({ message: l10n.t('"{0}" has no "=" (Forgejo reads key = value lines only)', text.slice(start, end)), span: { offset: start, length: end - start } });
         continue;
       }
       if (delimiter === start) {
-        errors.push({ message: `a value without a key name`, span: { offset: start, length: trimEndIndex(text, start, line.end) - start } });
+        errors.push({ message: l10n.t('a value without a key name'), span: { offset: start, length: trimEndIndex(text, start, line.end) - start } });
         continue;
       }
       const keyEnd = trimEndIndex(text, start, delimiter);
@@ -243,7 +244,7 @@ function readValue(text: string, from: number, line: Line, readLine: (from: numb
       }
       next = following.next;
     }
-    return { error: { message: `the value opened with ${valueQuote} is never closed`, span: { offset: start, length: valueQuote.length } } };
+    return { error: { message: l10n.t('the value opened with {0} is never closed', valueQuote), span: { offset: start, length: valueQuote.length } } };
   }
 
   let valueEnd = lineEnd;

@@ -4,10 +4,12 @@
  * quota sections, group names in DEFAULT_GROUPS) and quick fixes (read from the diagnostics'
  * precomputed `data.fixes`).
  */
+import * as l10n from '@vscode/l10n';
 import type { Fix } from '../edits';
 import { markdown, type CompletionEntry, type HoverResult, type Markdown } from '../features';
 import { describeSize, formatSize } from '../quota/sizes';
 import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION, type AppIniAnalysis, type FixData } from './appIni';
+import { andList, orList } from '../text/lists';
 import { newerServerTotal, olderServerTotal } from './goValues';
 import { DEFAULT_SECTION, type IniEntry } from './parse';
 
@@ -33,12 +35,12 @@ function totalHover(entry: IniEntry, defaultSectionExists: boolean): string[] {
   const newer = newerServerTotal(entry.value);
   const older = defaultSectionExists ? olderServerTotal(entry.value) : undefined;
   const lines: string[] = [];
-  if (newer.bytes === -1n) lines.push(newer.reason ? `**unlimited (-1)** on newer servers: ${newer.reason}` : '**unlimited (-1)**');
+  if (newer.bytes === -1n) lines.push(newer.reason ? l10n.t('**unlimited (-1)** on newer servers: {0}', newer.reason) : l10n.t('**unlimited (-1)**'));
   else {
     const bytes = Number(newer.bytes);
-    lines.push(`**${newer.bytes} bytes** — ${decimalSize(bytes)} = ${formatSize(bytes)}`);
+    lines.push(l10n.t('**{0} bytes** — {1} = {2}', String(newer.bytes), decimalSize(bytes), formatSize(bytes)));
   }
-  lines.push('', `Older servers (plain integer): ${older === undefined ? 'ignored, so unlimited (-1)' : describeSize(Number(older))}.`);
+  lines.push('', older === undefined ? l10n.t('Older servers (plain integer): ignored, so unlimited (-1).') : l10n.t('Older servers (plain integer): {0}.', describeSize(Number(older))));
   return lines;
 }
 
@@ -47,7 +49,7 @@ export function appIniHover(analysis: AppIniAnalysis, offset: number): HoverResu
   if (!entry) return null;
   const range = (span: { offset: number; length: number }) => analysis.lines.rangeOf(span);
   if (entry.comment && contains(entry.comment, offset)) {
-    return { contents: hoverText(['Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.']), range: range(entry.comment) };
+    return { contents: hoverText([l10n.t('Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.')]), range: range(entry.comment) };
   }
   if (contains(entry.keySpan, offset)) {
     const description = QUOTA_KEYS[entry.section][entry.key];
@@ -64,10 +66,10 @@ export function appIniHover(analysis: AppIniAnalysis, offset: number): HoverResu
     if (!item) return null;
     const found = analysis.groupSources.filter((source) => source.names.includes(item.name)).map((source) => source.label);
     const missing = analysis.groupSources.filter((source) => !source.names.includes(item.name)).map((source) => source.label);
-    const lines = [`Default group **${item.name}**`, ''];
-    if (analysis.groupSources.length === 0) lines.push('Could not check whether this group exists: no quota file in the workspace and not signed in to a server as a site admin.');
-    if (found.length) lines.push(`Defined in ${found.join(' and ')}.`);
-    if (missing.length) lines.push(`Not defined in ${missing.join(' or ')}: Forgejo skips it there.`);
+    const lines = [l10n.t('Default group **{0}**', item.name), ''];
+    if (analysis.groupSources.length === 0) lines.push(l10n.t('Could not check whether this group exists: no quota file in the workspace and not signed in to a server as a site admin.'));
+    if (found.length) lines.push(l10n.t('Defined in {0}.', andList(found)));
+    if (missing.length) lines.push(l10n.t('Not defined in {0}: Forgejo skips it there.', orList(missing)));
     return { contents: hoverText(lines), range: range(item.span) };
   }
   return null;
@@ -129,10 +131,13 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     .map((name) => ({
       label: name,
       kind: 'value' as const,
-      detail: `group in ${analysis.groupSources
-        .filter((s) => s.names.includes(name))
-        .map((s) => s.label)
-        .join(', ')}`,
+      detail: l10n.t(
+        'group in {0}',
+        analysis.groupSources
+          .filter((s) => s.names.includes(name))
+          .map((s) => s.label)
+          .join(', '),
+      ),
       textEdit: { range: { start: analysis.lines.positionAt(wordStart), end: position }, newText: name },
     }));
 }

@@ -2,8 +2,10 @@
  * Small helpers over jsonc-parser's syntax tree, for documents small enough to hold one
  * (quota files). Large state files use their own scan instead.
  */
+import * as l10n from '@vscode/l10n';
 import { findNodeAtLocation, type Node, type Segment } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
+import { typeName } from './words';
 
 /** Splits an ajv `instancePath` (a JSON Pointer) into jsonc-parser path segments. */
 export function pointerToPath(pointer: string): Segment[] {
@@ -51,10 +53,16 @@ export function headSpan(node: Node): Span {
 }
 
 export function describeJsonType(node: Node | undefined): string {
-  if (!node) return 'nothing';
-  if (node.type === 'number') return Number.isInteger(node.value) ? 'an integer' : 'a number';
-  if (node.type === 'null') return 'null';
-  return node.type === 'array' || node.type === 'object' ? `an ${node.type}` : `a ${node.type}`;
+  if (!node) return l10n.t('nothing');
+  if (node.type === 'property') return l10n.t('a property');
+  return node.type === 'number' && Number.isInteger(node.value) ? typeName('integer') : node.type === 'null' ? 'null' : typeName(node.type);
+}
+
+/** A schema error without a message of our own: where it is, and ajv's words for it (English). */
+export function schemaErrorMessage(where: string, ajvMessage: string | undefined): string {
+  return ajvMessage !== undefined
+    ? l10n.t({ message: '{0} {1}', args: [where, ajvMessage], comment: ['{0} is a place in the file; {1} is what the schema validator says of it, in English'] })
+    : l10n.t('{0} is invalid', where);
 }
 
 /** The innermost node covering `offset` (includes the end, as cursors sit after words). */

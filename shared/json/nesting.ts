@@ -5,6 +5,7 @@
  * becomes spaces, line breaks kept) so offsets and lines stay true and the rest of the document
  * is analysed as usual, with one located diagnostic per refused container.
  */
+import * as l10n from '@vscode/l10n';
 import type { Span } from '../diagnostics';
 
 /** Deeper than any hand-written or generated config or state in practice, far below any stack limit. */
@@ -18,7 +19,7 @@ export interface NestingLimit {
 }
 
 export function nestingMessage(max = MAX_NESTING_DEPTH): string {
-  return `The document is nested deeper than ${max} levels; what lies deeper is not analysed`;
+  return l10n.t('The document is nested deeper than {0} levels; what lies deeper is not analysed', max);
 }
 
 const OPEN_BRACE = 0x7b;

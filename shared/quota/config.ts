@@ -4,14 +4,17 @@
  * content, preview usage, and a name index for navigation. Parse once; everything else is
  * derived from this one analysis.
  */
+import * as l10n from '@vscode/l10n';
 import type { ErrorObject } from 'ajv';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 // ajv standalone code generated from schemas/ at build time (scripts/generate-validators.mjs).
 import { config as quotaConfigValidator } from '../validators/quotaConfigValidator';
 import { compareDiagnostics, type Diagnostic, type Span } from '../diagnostics';
 import { limitNesting, nestingMessage } from '../json/nesting';
-import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, spanOf } from '../json/jsoncTree';
+import { describeJsonType, headSpan, nodeAtPath, pointerToPath, propertyKeyNode, schemaErrorMessage, spanOf } from '../json/jsoncTree';
 import { LineIndex } from '../text/lineIndex';
+import { orList } from '../text/lists';
+import { parseErrorWords, typeName } from '../json/words';
 import { emptyInstanceContent, defaultQuotaModel, type LeafUsage } from './model';
 import type { QuotaAnalysis } from './analysis';
 import { runSemanticChecks } from './semantics';
@@ -66,7 +69,7 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
       diagnostics.push({
         code: 'schema',
         severity: 'error',
-        message: 'The file is empty: a quota config is a JSON object such as { "rules": [], "groups": [] }',
+        message: l10n.t('The file is empty: a quota config is a JSON object such as {0}', '{ "rules": [], "groups": [] }'),
         range: at({ offset: 0, length: 0 }),
       });
     }
@@ -76,7 +79,7 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
     diagnostics.push({
       code: 'schema',
       severity: 'error',
-      message: `A quota config must be a JSON object, not ${describeJsonType(root)}`,
+      message: l10n.t('A quota config must be a JSON object, not {0}', describeJsonType(root)),
       range: at(headSpan(root)),
     });
     return { ...base, diagnostics: diagnostics.sort(compareDiagnostics) };
@@ -101,26 +104,8 @@ export function analyzeQuotaConfig(text: string): QuotaAnalysis {
 }
 
 function syntaxMessage(error: ParseError): string {
-  const readable: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'a property name in double quotes is expected',
-    ValueExpected: 'a value is expected',
-    ColonExpected: 'a colon is expected after the property name',
-    CommaExpected: 'a comma is expected',
-    CloseBraceExpected: 'a closing brace } is expected',
-    CloseBracketExpected: 'a closing bracket ] is expected',
-    EndOfFileExpected: 'the file should end here',
-    InvalidCommentToken: 'invalid comment',
-    UnexpectedEndOfComment: 'the comment is not closed',
-    UnexpectedEndOfString: 'the string is not closed',
-    UnexpectedEndOfNumber: 'the number is incomplete',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character in string',
-  };
   const code = printParseErrorCode(error.error);
-  return `JSON syntax error: ${readable[code] ?? code}`;
+  return l10n.t('JSON syntax error: {0}', parseErrorWords(code, 'jsonc'));
 }
 
 /**
@@ -141,29 +126,39 @@ function relevantSchemaErrors(errors: ErrorObject[]): ErrorObject[] {
 function lastSegment(pointer: string): string {
   const segments = pointerToPath(pointer);
   const last = segments[segments.length - 1];
-  return last === undefined ? 'the file' : typeof last === 'number' ? `item ${last}` : `"${last}"`;
+  return last === undefined ? l10n.t('the file') : typeof last === 'number' ? l10n.t('item {0}', last) : `"${last}"`;
+}
+
+/** An item of one of the file's lists, by its name or its index: `rule "free"`, `account 2`. */
+function itemLabel(collection: string | number | undefined, name: string | undefined, index: string | number): string | undefined {
+  switch (collection) {
+    case 'rules':
+      return name !== undefined ? l10n.t('rule "{0}"', name) : l10n.t('rule {0}', index);
+    case 'groups':
+      return name !== undefined ? l10n.t('group "{0}"', name) : l10n.t('group {0}', index);
+    case 'accounts':
+      return name !== undefined ? l10n.t('account "{0}"', name) : l10n.t('account {0}', index);
+    case 'repos':
+      return name !== undefined ? l10n.t('repo "{0}"', name) : l10n.t('repo {0}', index);
+    case 'attachments':
+      return name !== undefined ? l10n.t('attachment "{0}"', name) : l10n.t('attachment {0}', index);
+    case 'packages':
+      return name !== undefined ? l10n.t('package "{0}"', name) : l10n.t('package {0}', index);
+    case 'artifacts':
+      return name !== undefined ? l10n.t('artifact "{0}"', name) : l10n.t('artifact {0}', index);
+    default:
+      return undefined;
+  }
 }
 
 /** What an object at a path is, for messages: `rule "free"`, `the file`, `account 2`. */
 function describeContainer(root: Node, pointer: string): string {
   const segments = pointerToPath(pointer);
-  if (segments.length === 0) return 'the quota config';
+  if (segments.length === 0) return l10n.t('the quota config');
   const node = nodeAtPath(root, segments);
   const nameNode = node.type === 'object' ? node.children?.find((p) => p.children?.[0]?.value === 'name')?.children?.[1] : undefined;
-  const collection = segments[segments.length - 2];
-  const singular: Record<string, string> = {
-    rules: 'rule',
-    groups: 'group',
-    accounts: 'account',
-    repos: 'repo',
-    attachments: 'attachment',
-    packages: 'package',
-    artifacts: 'artifact',
-  };
-  const kind = typeof collection === 'string' ? singular[collection] : undefined;
-  if (kind && nameNode && typeof nameNode.value === 'string') return `${kind} "${nameNode.value}"`;
-  if (kind) return `${kind} ${segments[segments.length - 1]}`;
-  return lastSegment(pointer);
+  const name = nameNode && typeof nameNode.value === 'string' ? nameNode.value : undefined;
+  return itemLabel(segments[segments.length - 2], name, segments[segments.length - 1]) ?? lastSegment(pointer);
 }
 
 function schemaDiagnostic(root: Node, error: ErrorObject, at: (span: Span) => Diagnostic['range']): Diagnostic | undefined {
@@ -173,57 +168,46 @@ function schemaDiagnostic(root: Node, error: ErrorObject, at: (span: Span) => Di
   let message: string;
   switch (error.keyword) {
     case 'type':
-      message = `${property} must be ${article(String(error.params.type))}, not ${describeJsonType(node)}`;
+      message = l10n.t('{0} must be {1}, not {2}', property, article(String(error.params.type)), describeJsonType(node));
       span = spanOf(node);
       break;
     case 'required':
-      message = `${describeContainer(root, error.instancePath)} is missing the required property "${error.params.missingProperty}"`;
+      message = l10n.t('{0} is missing the required property "{1}"', describeContainer(root, error.instancePath), String(error.params.missingProperty));
       break;
     case 'additionalProperties': {
       const key = String(error.params.additionalProperty);
       const keyNode = node.type === 'object' ? propertyKeyNode(node, key) : undefined;
       if (keyNode) span = spanOf(keyNode);
-      message = `Property "${key}" is not allowed in ${describeContainer(root, error.instancePath)}`;
+      message = l10n.t('Property "{0}" is not allowed in {1}', key, describeContainer(root, error.instancePath));
       break;
     }
     case 'minLength':
-      message = `${property} must not be empty`;
+      message = l10n.t('{0} must not be empty', property);
       span = spanOf(node);
       break;
     case 'pattern':
       message = /\[\^\/\]\*/.test(String(error.params.pattern))
-        ? `"${node.value}" cannot be used as a name: it must not contain "/" (names are URL path segments)`
-        : `"${node.value}" must be written as "owner/name"`;
+        ? l10n.t('"{0}" cannot be used as a name: it must not contain "/" (names are URL path segments)', String(node.value))
+        : l10n.t('"{0}" must be written as "owner/name"', String(node.value));
       span = spanOf(node);
       break;
     case 'enum':
-      message = `${property} must be one of ${(error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', ')}`;
+      message = l10n.t('{0} must be one of {1}', property, (error.params.allowedValues as unknown[]).map((v) => JSON.stringify(v)).join(', '));
       span = spanOf(node);
       break;
     case 'minimum':
-      message = `${property} must be at least ${error.params.limit}`;
+      message = l10n.t('{0} must be at least {1}', property, String(error.params.limit));
       span = spanOf(node);
       break;
     default:
-      message = `${property} ${error.message ?? 'is invalid'}`;
+      message = schemaErrorMessage(property, error.message);
   }
   return { code: 'schema', severity: 'error', message, range: at(span) };
 }
 
+/** The JSON Schema type(s) `type` names, in words: "a string", "a string or null"; a person reads booleans and integers plainly. */
 function article(type: string): string {
-  const names: Record<string, string> = {
-    object: 'an object',
-    array: 'an array',
-    string: 'a string',
-    boolean: 'true or false',
-    integer: 'a whole number',
-    number: 'a number',
-    null: 'null',
-  };
-  return type
-    .split(',')
-    .map((t) => names[t] ?? t)
-    .join(' or ');
+  return orList(type.split(',').map((t) => (t === 'boolean' ? l10n.t('true or false') : t === 'integer' ? l10n.t('a whole number') : typeName(t))));
 }
 
 function dedupe(diagnostics: Diagnostic[]): Diagnostic[] {

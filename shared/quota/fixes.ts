@@ -4,6 +4,7 @@
  * accounts, the canonical spelling of an alias, a stub for a missing rule or group, the removal of
  * an unused rule.
  */
+import * as l10n from '@vscode/l10n';
 import { modify, type Edit, type JSONPath } from 'jsonc-parser';
 import type { Fix, FixRequest, TextEdit } from '../edits';
 import { propertyValueNode } from '../json/jsoncTree';
@@ -48,31 +49,31 @@ function suggestionFixes(request: FixRequest, title: (name: string) => string, p
 }
 
 export function unknownSubjectFixes(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {
-  return suggestionFixes(request, (subject) => `Change to "${subject}"`, true);
+  return suggestionFixes(request, (subject) => l10n.t('Change to "{0}"', subject), true);
 }
 
 export function canonicalSubjectFix(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {
   const { canonical } = nameData(request);
-  return canonical ? [{ title: `Use the canonical spelling "${canonical}"`, edits: replaceString(request, canonical), preferred: true }] : [];
+  return canonical ? [{ title: l10n.t('Use the canonical spelling "{0}"', canonical), edits: replaceString(request, canonical), preferred: true }] : [];
 }
 
 export function unknownRuleFixes(analysis: QuotaAnalysis, request: FixRequest): Fix[] {
   const { name } = nameData(request);
-  const fixes = suggestionFixes(request, (rule) => `Change to rule "${rule}"`);
+  const fixes = suggestionFixes(request, (rule) => l10n.t('Change to rule "{0}"', rule));
   // jsonc-parser's edits re-read (and reformat around) content the analysis refused to read.
-  if (name && !analysis.nestingLimited) fixes.push({ title: `Create rule "${name}"`, edits: appendTo(analysis, 'rules', { name, limit: -1, subjects: ['size:all'] }), preferred: false });
+  if (name && !analysis.nestingLimited) fixes.push({ title: l10n.t('Create rule "{0}"', name), edits: appendTo(analysis, 'rules', { name, limit: -1, subjects: ['size:all'] }), preferred: false });
   return fixes;
 }
 
 export function unknownGroupFixes(analysis: QuotaAnalysis, request: FixRequest): Fix[] {
   const { name } = nameData(request);
-  const fixes = suggestionFixes(request, (group) => `Change to group "${group}"`);
-  if (name && !analysis.nestingLimited) fixes.push({ title: `Create group "${name}"`, edits: appendTo(analysis, 'groups', { name, rules: [] }), preferred: false });
+  const fixes = suggestionFixes(request, (group) => l10n.t('Change to group "{0}"', group));
+  if (name && !analysis.nestingLimited) fixes.push({ title: l10n.t('Create group "{0}"', name), edits: appendTo(analysis, 'groups', { name, rules: [] }), preferred: false });
   return fixes;
 }
 
 export function unknownNameFixes(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {
-  return suggestionFixes(request, (name) => `Change to "${name}"`);
+  return suggestionFixes(request, (name) => l10n.t('Change to "{0}"', name));
 }
 
 export function removeUnusedRuleFix(analysis: QuotaAnalysis, request: FixRequest): Fix[] {
@@ -83,11 +84,11 @@ export function removeUnusedRuleFix(analysis: QuotaAnalysis, request: FixRequest
   const position = rulesNode?.children?.findIndex((child) => propertyValueNode(child, 'name')?.value === name);
   if (index === -1 || position === undefined || position < 0 || analysis.nestingLimited) return [];
   const edits = modify(analysis.text, ['rules', position], undefined, { formattingOptions: detectFormatting(analysis.text) });
-  return [{ title: `Remove unused rule "${name}"`, edits: toTextEdits(edits), preferred: false }];
+  return [{ title: l10n.t('Remove unused rule "{0}"', String(name)), edits: toTextEdits(edits), preferred: false }];
 }
 
 /** `forgejo-version-mismatch`: declare the connected server's version instead. */
 export function serverVersionFix(_analysis: QuotaAnalysis, request: FixRequest): Fix[] {
   const { serverVersion } = request.data as { serverVersion?: string };
-  return serverVersion ? [{ title: `Use the connected server's version ${serverVersion}`, edits: replaceString(request, serverVersion), preferred: false }] : [];
+  return serverVersion ? [{ title: l10n.t("Use the connected server's version {0}", serverVersion), edits: replaceString(request, serverVersion), preferred: false }] : [];
 }

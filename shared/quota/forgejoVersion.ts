@@ -8,6 +8,7 @@
  * `reference/forgejo-versions.md` §1.2; the commit counts come from `git describe` of each
  * squash commit in Forgejo's history.
  */
+import * as l10n from '@vscode/l10n';
 import type { Subject } from './subjects';
 
 /** The version assumed when nothing says otherwise: the supported LTS line, whose behaviour the reference documents. */
@@ -54,7 +55,7 @@ export function parseForgejoVersion(input: string): ParsedForgejoVersion {
       ok: false,
       text,
       reason: 'invalid',
-      message: `"${text}" is not a Forgejo version: expected MAJOR.MINOR.PATCH as Forgejo reports it, e.g. 11.0.3+gitea-1.22.0, 12.0.4-3-abcdef or 13.0.0-dev-443-9354efceb1`,
+      message: l10n.t('"{0}" is not a Forgejo version: expected MAJOR.MINOR.PATCH as Forgejo reports it, e.g. 11.0.3+gitea-1.22.0, 12.0.4-3-abcdef or 13.0.0-dev-443-9354efceb1', text),
     };
   }
   const build: ForgejoBuild = devTag
@@ -68,11 +69,11 @@ export function parseForgejoVersion(input: string): ParsedForgejoVersion {
         };
   const major = build.kind === 'dev' ? build.major : build.version.major;
   if (major === 1) {
-    return { ok: false, text, reason: 'no-quota-api', message: `${text} is a Gitea version: Gitea has no quota API (Forgejo added it in 9.0)` };
+    return { ok: false, text, reason: 'no-quota-api', message: l10n.t('{0} is a Gitea version: Gitea has no quota API (Forgejo added it in 9.0)', text) };
   }
   const beforeQuota = build.kind === 'dev' ? major < 9 || (major === 9 && build.commits < QUOTA_ENGINE_DEV_COMMITS) : major < 9;
   if (beforeQuota) {
-    return { ok: false, text, reason: 'no-quota-api', message: `Forgejo ${text} has no quota API: quota arrived in Forgejo 9.0` };
+    return { ok: false, text, reason: 'no-quota-api', message: l10n.t('Forgejo {0} has no quota API: quota arrived in Forgejo 9.0', text) };
   }
   return { ok: true, text, build };
 }
@@ -131,7 +132,7 @@ export interface ForgejoProfile {
 }
 
 function labelOf(build: ForgejoBuild): string {
-  return build.kind === 'dev' ? `Forgejo ${build.major}.0 (dev build)` : `Forgejo ${build.version.major}.${build.version.minor}`;
+  return build.kind === 'dev' ? l10n.t('Forgejo {0} (dev build)', `${build.major}.0`) : `Forgejo ${build.version.major}.${build.version.minor}`;
 }
 
 function profileOfBuild(text: string, build: ForgejoBuild): ForgejoProfile {
@@ -158,7 +159,7 @@ export const DEFAULT_FORGEJO_PROFILE: ForgejoProfile = (forgejoProfile(DEFAULT_F
 
 /** "Forgejo 11.0 rules": the language status and report headers. */
 export function rulesLabel(profile: ForgejoProfile): string {
-  return `${profile.label} rules`;
+  return l10n.t({ message: '{0} rules', args: [profile.label], comment: ['{0} names a Forgejo version ("Forgejo 11.0"): the quota rules that version follows'] });
 }
 
 /** What a profile does differently from the newest behaviour, one sentence each (hover, explanations). */
@@ -166,16 +167,16 @@ export function profileDifferences(profile: ForgejoProfile): string[] {
   const lines: string[] = [];
   if (profile.generation === 1) {
     lines.push(
-      'a rule stands while usage is at most its limit (`used <= limit`; from 13.0 usage must stay below it)',
-      'a rule with limit -1 covers every subject (from 13.0 only its own subjects and their children)',
-      'a question about a subject is answered by rules on its children when no rule names it, never by rules on its parents (from 13.0 rules on its ancestors answer it)',
+      l10n.t('a rule stands while usage is at most its limit (`used <= limit`; from 13.0 usage must stay below it)'),
+      l10n.t('a rule with limit -1 covers every subject (from 13.0 only its own subjects and their children)'),
+      l10n.t('a question about a subject is answered by rules on its children when no rule names it, never by rules on its parents (from 13.0 rules on its ancestors answer it)'),
     );
   }
-  if (profile.sizeAllCountsReposTwice) lines.push('`size:all` counts repositories twice (fixed in 12.0.4)');
-  if (profile.totalParsing === 'integer') lines.push('`[quota.default] TOTAL` must be a plain number of bytes; a size such as `2G` is silently ignored (sizes accepted from 12.0.4)');
-  if (profile.packageUploadChargedTo === 'uploader') lines.push("package uploads are checked against the uploader's quota, not the package owner's (changed in 14.0.4)");
-  if (profile.lfsUploadChargedTo === 'pusher') lines.push("LFS uploads are checked against the pusher's quota, not the repository owner's (changed in 15.0.3)");
-  if (profile.branchCreationSubject !== 'size:repos:all') lines.push(`API branch creation asks \`${profile.branchCreationSubject}\` (from 13.0 \`size:repos:all\`)`);
+  if (profile.sizeAllCountsReposTwice) lines.push(l10n.t('`size:all` counts repositories twice (fixed in 12.0.4)'));
+  if (profile.totalParsing === 'integer') lines.push(l10n.t('`[quota.default] TOTAL` must be a plain number of bytes; a size such as `2G` is silently ignored (sizes accepted from 12.0.4)'));
+  if (profile.packageUploadChargedTo === 'uploader') lines.push(l10n.t("package uploads are checked against the uploader's quota, not the package owner's (changed in 14.0.4)"));
+  if (profile.lfsUploadChargedTo === 'pusher') lines.push(l10n.t("LFS uploads are checked against the pusher's quota, not the repository owner's (changed in 15.0.3)"));
+  if (profile.branchCreationSubject !== 'size:repos:all') lines.push(l10n.t('API branch creation asks `{0}` (from 13.0 `size:repos:all`)', profile.branchCreationSubject));
   return lines;
 }
 
@@ -210,24 +211,41 @@ export function resolveForgejoProfile(sources: ReadonlyArray<{ source: ForgejoVe
   return { profile: DEFAULT_FORGEJO_PROFILE, source: 'default', ignored };
 }
 
-const IGNORED_FROM: Record<ForgejoVersionSource, string> = {
-  file: "the file's forgejoVersion",
-  option: '--forgejo-version',
-  setting: 'the quotaState.forgejoVersion setting',
-  server: "the connected server's version",
-  default: 'the default',
-};
+/** Where a version that could not be used came from, in words. */
+function ignoredFrom(source: ForgejoVersionSource): string {
+  switch (source) {
+    case 'file':
+      return l10n.t("the file's forgejoVersion");
+    case 'option':
+      return '--forgejo-version';
+    case 'setting':
+      return l10n.t('the quotaState.forgejoVersion setting');
+    case 'server':
+      return l10n.t("the connected server's version");
+    case 'default':
+      return l10n.t('the default');
+  }
+}
+
+/** Where the version in force came from, with the version. */
+function versionFrom(source: ForgejoVersionSource, version: string): string {
+  switch (source) {
+    case 'file':
+      return l10n.t("the file's forgejoVersion {0}", version);
+    case 'option':
+      return `--forgejo-version ${version}`;
+    case 'setting':
+      return l10n.t('the quotaState.forgejoVersion setting {0}', version);
+    case 'server':
+      return l10n.t('the connected server, {0}', version);
+    case 'default':
+      return l10n.t('no version given: the default {0}, the supported LTS line', version);
+  }
+}
 
 /** "Forgejo 11.0 rules (from the file's forgejoVersion 11.0.3)": the status line and report headers. */
 export function describeResolvedProfile(resolved: ResolvedForgejoProfile): string {
-  const from: Record<ForgejoVersionSource, string> = {
-    file: `the file's forgejoVersion ${resolved.profile.version}`,
-    option: `--forgejo-version ${resolved.profile.version}`,
-    setting: `the quotaState.forgejoVersion setting ${resolved.profile.version}`,
-    server: `the connected server, ${resolved.profile.version}`,
-    default: `no version given: the default ${resolved.profile.version}, the supported LTS line`,
-  };
   // A version that was given but cannot be used is said, not silently replaced: e.g. a Gitea server has no quota API.
-  const ignored = resolved.ignored.map((entry) => `; ${IGNORED_FROM[entry.source]} ignored: ${entry.message}`).join('');
-  return `${rulesLabel(resolved.profile)} (${from[resolved.source]}${ignored})`;
+  const ignored = resolved.ignored.map((entry) => l10n.t('{0} ignored: {1}', ignoredFrom(entry.source), entry.message));
+  return l10n.t('{0} ({1})', rulesLabel(resolved.profile), [versionFrom(resolved.source, resolved.profile.version), ...ignored].join('; '));
 }

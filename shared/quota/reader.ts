@@ -4,6 +4,7 @@
  * groups. It reports nothing: it records what the checks (./checks) judge, so the model comes
  * without running them. Works on whatever parsed, so a half-typed file still yields what it can.
  */
+import * as l10n from '@vscode/l10n';
 import type { Node } from 'jsonc-parser';
 import type { Span } from '../diagnostics';
 import { propertyValueNode, spanOf } from '../json/jsoncTree';
@@ -95,13 +96,14 @@ export interface QuotaReading {
   rules: RuleReading[];
   /** Every name definition, first ones and repeats, in file order per kind. */
   definitions: NameDefinition[];
-  /** Every size the file gives, with what it is the size of; `error` when it is not a size. */
+  /** Every size the file gives, with what it is the size of (words, or the file's key); `error` when it is not a size. */
   sizes: Array<{ node: Node; what: string; error?: string }>;
-  /** Every subject spelt in the file: a rule's subjects and the usage section's keys. */
+  /** Every subject spelt in the file: a rule's subjects and the usage section's keys; `where`, in words. */
   subjects: Array<Located & { where: string }>;
   /** Usage keys naming an aggregate subject instead of a leaf. */
   aggregateUsage: Array<{ key: Node; subject: string }>;
   ruleReferences: Array<Located & { group?: string }>;
+  /** `where` names the place a name is written: in words (`The assignment of "alice"`), or the file's key (`defaultGroups`). */
   groupReferences: Array<Located & { where: string }>;
   /** Account references; `checked` is false where accounts are only checked when the file declares some. */
   accountReferences: Array<Located & { where: string; checked: boolean }>;
@@ -180,10 +182,10 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
   for (const ruleNode of items(propertyValueNode(root, 'rules'))) {
     if (ruleNode.type !== 'object') continue;
     const name = stringAt(ruleNode, 'name');
-    const label = name ? `rule "${name.value}"` : 'this rule';
+    const label = name ? l10n.t('rule "{0}"', name.value) : l10n.t('this rule');
     if (name) define('rule', name.value, name.node);
     const limitNode = propertyValueNode(ruleNode, 'limit');
-    const limit = limitNode && limitNode.type !== 'null' ? limitAt(limitNode, `the limit of ${label}`) : undefined;
+    const limit = limitNode && limitNode.type !== 'null' ? limitAt(limitNode, name ? l10n.t('the limit of rule "{0}"', name.value) : l10n.t('the limit of this rule')) : undefined;
     const subjectsNode = propertyValueNode(ruleNode, 'subjects');
     const subjectNodes = stringItems(subjectsNode);
     for (const subject of subjectNodes) reading.subjects.push({ ...subject, where: label });
@@ -263,7 +265,7 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
     assignments[account] = [];
     for (const ref of stringItems(value)) {
       assignments[account].push(ref.value);
-      groupReference(ref, `The assignment of "${account}"`);
+      groupReference(ref, l10n.t('The assignment of "{0}"', account));
     }
   }
 
@@ -277,9 +279,9 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
     const leafUsage = zeroUsage();
     for (const entry of properties(value)) {
       const subject = entry.key.value as string;
-      reading.subjects.push({ value: subject, node: entry.key, where: `the usage of "${account}"` });
+      reading.subjects.push({ value: subject, node: entry.key, where: l10n.t('the usage of "{0}"', account) });
       const canonical = canonicalSubject(subject);
-      const bytes = sizeAt(entry.value, `the usage of "${account}" for ${subject}`);
+      const bytes = sizeAt(entry.value, l10n.t('the usage of "{0}" for {1}', account, subject));
       if (!canonical) continue;
       if (!isLeafSubject(canonical)) {
         reading.aggregateUsage.push({ key: entry.key, subject });
@@ -341,14 +343,14 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
   };
   for (const node of accountNodes) {
     const name = stringAt(node, 'name')?.value ?? 'account';
-    for (const owner of stringItems(propertyValueNode(node, 'owners'))) accountRef(owner, `The owners of "${name}"`);
+    for (const owner of stringItems(propertyValueNode(node, 'owners'))) accountRef(owner, l10n.t('The owners of "{0}"', name));
   }
 
   for (const node of items(propertyValueNode(root, 'repos'))) {
     const owner = stringAt(node, 'owner');
     const name = stringAt(node, 'name');
     if (!owner || !name) continue;
-    accountRef(owner, `Repo "${owner.value}/${name.value}"`);
+    accountRef(owner, l10n.t('Repo "{0}"', `${owner.value}/${name.value}`));
     const fullName = `${owner.value}/${name.value}`;
     if (!define('repo', fullName, name.node)) continue;
     const privateNode = propertyValueNode(node, 'private');
@@ -356,8 +358,8 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
       owner: owner.value,
       name: name.value,
       private: privateNode?.type === 'boolean' ? (privateNode.value as boolean) : false,
-      gitSize: sizeAt(propertyValueNode(node, 'gitSize'), `the git size of repo "${fullName}"`) ?? 0,
-      lfsSize: sizeAt(propertyValueNode(node, 'lfsSize'), `the LFS size of repo "${fullName}"`) ?? 0,
+      gitSize: sizeAt(propertyValueNode(node, 'gitSize'), l10n.t('the git size of repo "{0}"', fullName)) ?? 0,
+      lfsSize: sizeAt(propertyValueNode(node, 'lfsSize'), l10n.t('the LFS size of repo "{0}"', fullName)) ?? 0,
     });
   }
   const repoRef = (ref: Located | undefined, where: string) => {
@@ -368,11 +370,11 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
   for (const node of items(propertyValueNode(root, 'attachments'))) {
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
-    const label = `Attachment "${name}"`;
+    const label = l10n.t('Attachment "{0}"', name);
     const uploader = stringAt(node, 'uploader');
     repoRef(repo, label);
     accountRef(uploader, label);
-    const size = sizeAt(propertyValueNode(node, 'size'), `the size of attachment "${name}"`);
+    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of attachment "{0}"', name));
     const release = stringAt(node, 'release');
     const issue = propertyValueNode(node, 'issue');
     const comment = propertyValueNode(node, 'comment');
@@ -392,10 +394,10 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
     const owner = stringAt(node, 'owner');
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
-    const label = `Package "${name}"`;
+    const label = l10n.t('Package "{0}"', name);
     accountRef(owner, label);
     repoRef(repo, label);
-    const size = sizeAt(propertyValueNode(node, 'size'), `the size of package "${name}"`);
+    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of package "{0}"', name));
     if (owner && size !== undefined) {
       content.packages.push({
         owner: owner.value,
@@ -410,8 +412,8 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
   for (const node of items(propertyValueNode(root, 'artifacts'))) {
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
-    repoRef(repo, `Artifact "${name}"`);
-    const size = sizeAt(propertyValueNode(node, 'size'), `the size of artifact "${name}"`);
+    repoRef(repo, l10n.t('Artifact "{0}"', name));
+    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of artifact "{0}"', name));
     const runId = propertyValueNode(node, 'runId');
     const expired = propertyValueNode(node, 'expired');
     if (repo && size !== undefined) {

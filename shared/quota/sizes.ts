@@ -4,6 +4,8 @@
  * Decimal units are powers of 1000 and binary units (`Ki`, `KiB`, …) powers of 1024, as
  * Forgejo's humanized sizes; unit letters are case-insensitive.
  */
+import * as l10n from '@vscode/l10n';
+import { typeName } from '../json/words';
 
 export const UNLIMITED = -1;
 
@@ -20,40 +22,41 @@ export type SizeResult = { ok: true; bytes: number } | { ok: false; error: strin
 export function parseSize(value: unknown): SizeResult {
   if (typeof value === 'number') {
     if (!Number.isFinite(value) || !Number.isInteger(value)) {
-      return { ok: false, error: `${value} is not a whole number of bytes` };
+      return { ok: false, error: l10n.t('{0} is not a whole number of bytes', String(value)) };
     }
     if (!Number.isSafeInteger(value)) return { ok: false, error: tooLarge(String(value)) };
     return { ok: true, bytes: value };
   }
   if (typeof value !== 'string') {
-    return { ok: false, error: `a size must be a number of bytes or a string such as "1 GiB", not ${describe(value)}` };
+    return { ok: false, error: l10n.t('a size must be a number of bytes or a string such as "1 GiB", not {0}', describe(value)) };
   }
   const match = SIZE_RE.exec(value);
   if (!match) {
     return {
       ok: false,
-      error: `"${value}" is not a size: write bytes (500), a decimal unit (2k, 3G, 10 MB) or a binary unit (3GiB, "1 GiB"); -1 means unlimited`,
+      error: l10n.t('"{0}" is not a size: write bytes (500), a decimal unit (2k, 3G, 10 MB) or a binary unit (3GiB, "1 GiB"); -1 means unlimited', value),
     };
   }
   const [, sign, digits, unit, binary] = match;
   const multiplier = unit ? (binary ? 2 ** BINARY_EXPONENT[unit.toLowerCase()] : DECIMAL[unit.toLowerCase()]) : 1;
   const magnitude = Number(digits) * multiplier;
   if (!Number.isInteger(magnitude) && !unit) {
-    return { ok: false, error: `"${value}" is not a whole number of bytes` };
+    return { ok: false, error: l10n.t('{0} is not a whole number of bytes', `"${value}"`) };
   }
   const bytes = Math.floor(magnitude) * (sign ? -1 : 1);
   if (!Number.isSafeInteger(bytes)) return { ok: false, error: tooLarge(`"${value}"`) };
   return { ok: true, bytes: bytes === 0 ? 0 : bytes };
 }
 
-function tooLarge(what: string): string {
-  return `${what} is too large: sizes up to ${Number.MAX_SAFE_INTEGER} bytes (8 PiB) are supported`;
-}
-
+/** What a value that is not a size is: "null", "an array", "a boolean" (and "a object", as it has always said). */
 function describe(value: unknown): string {
   if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return `a ${typeof value}`;
+  if (Array.isArray(value)) return typeName('array');
+  return l10n.t('a {0}', typeof value);
+}
+
+function tooLarge(what: string): string {
+  return l10n.t('{0} is too large: sizes up to {1} bytes (8 PiB) are supported', what, String(Number.MAX_SAFE_INTEGER));
 }
 
 const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
@@ -63,7 +66,7 @@ const BINARY_UNITS = ['KiB', 'MiB', 'GiB', 'TiB', 'PiB', 'EiB'];
  * A bigint (a limit beyond 2^53) is rounded only in the unit's two decimals.
  */
 export function formatSize(exact: number | bigint): string {
-  if (exact === UNLIMITED || exact === -1n) return 'unlimited';
+  if (exact === UNLIMITED || exact === -1n) return l10n.t('unlimited');
   const bytes = Number(exact);
   const negative = bytes < 0;
   let magnitude = Math.abs(bytes);
@@ -101,9 +104,9 @@ export function formatSizeExact(exact: number | bigint): string | number {
 
 /** `1073741824 bytes (1 GiB)` — used by hovers and messages; the byte count is exact, also beyond 2^53. */
 export function describeSize(bytes: number | bigint): string {
-  if (bytes === UNLIMITED || bytes === -1n) return 'unlimited (-1)';
+  if (bytes === UNLIMITED || bytes === -1n) return l10n.t('unlimited (-1)');
   const human = formatSize(bytes);
-  return Math.abs(Number(bytes)) < 1024 ? `${bytes} bytes` : `${bytes} bytes (${human})`;
+  return Math.abs(Number(bytes)) < 1024 ? l10n.t('{0} bytes', String(bytes)) : l10n.t('{0} bytes ({1})', String(bytes), human);
 }
 
 const INT64_MIN = -(2n ** 63n);
@@ -126,7 +129,7 @@ export function parseSizeExact(value: unknown, rawNumber?: string): ExactSizeRes
   if (exact < INT64_MIN || exact > INT64_MAX) {
     return {
       ok: false,
-      error: `${typeof value === 'string' ? `"${value}"` : (rawNumber ?? String(value))} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes`,
+      error: l10n.t('{0} is beyond int64: Forgejo stores a limit as a 64-bit integer, at most 9223372036854775807 bytes', typeof value === 'string' ? `"${value}"` : (rawNumber ?? String(value))),
     };
   }
   const asNumber = Number(exact);

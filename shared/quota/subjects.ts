@@ -3,7 +3,9 @@
  * the seed's alias spellings, what each one measures, and the ancestry a rule on a parent covers.
  */
 
+import * as l10n from '@vscode/l10n';
 import { editDistance } from '../text/editDistance';
+import { lazyTable } from '../text/lazyTable';
 
 export const CANONICAL_SUBJECTS = [
   'none',
@@ -34,22 +36,44 @@ export const SUBJECT_ALIASES: Readonly<Record<string, Subject>> = {
 /** Every string accepted as a subject: canonical spellings first, then aliases. */
 export const ACCEPTED_SUBJECTS: readonly string[] = [...CANONICAL_SUBJECTS, ...Object.keys(SUBJECT_ALIASES)];
 
-export const SUBJECT_DESCRIPTIONS: Readonly<Record<Subject, string>> = {
-  none: 'Nothing; its usage is always 0 and checks for it are always allowed',
-  'size:all': 'Total size of everything tracked (git data and assets, without double counting)',
-  'size:repos:all': 'All repositories, excluding LFS',
-  'size:repos:public': 'All public repositories, excluding LFS',
-  'size:repos:private': 'All private repositories, excluding LFS',
-  'size:git:all': 'All git data: repositories and LFS together',
-  'size:git:lfs': 'All git LFS data, in private or public repositories',
-  'size:assets:all': 'All assets tracked: attachments, artifacts and packages',
-  'size:assets:attachments:all': 'All kinds of attachments',
-  'size:assets:attachments:issues': 'Attachments on issues, including issue comments',
-  'size:assets:attachments:releases': 'Attachments on releases; automatically generated archives are excluded',
-  'size:assets:artifacts': 'Action artifacts (expired artifacts are not counted)',
-  'size:assets:packages:all': 'All packages',
-  'size:assets:wiki': 'Wiki size; not tracked, so always within quota',
-};
+/** What a subject measures, in words. */
+export function subjectDescription(subject: Subject): string {
+  switch (subject) {
+    case 'none':
+      return l10n.t('Nothing; its usage is always 0 and checks for it are always allowed');
+    case 'size:all':
+      return l10n.t('Total size of everything tracked (git data and assets, without double counting)');
+    case 'size:repos:all':
+      return l10n.t('All repositories, excluding LFS');
+    case 'size:repos:public':
+      return l10n.t('All public repositories, excluding LFS');
+    case 'size:repos:private':
+      return l10n.t('All private repositories, excluding LFS');
+    case 'size:git:all':
+      return l10n.t('All git data: repositories and LFS together');
+    case 'size:git:lfs':
+      return l10n.t('All git LFS data, in private or public repositories');
+    case 'size:assets:all':
+      return l10n.t('All assets tracked: attachments, artifacts and packages');
+    case 'size:assets:attachments:all':
+      return l10n.t('All kinds of attachments');
+    case 'size:assets:attachments:issues':
+      return l10n.t('Attachments on issues, including issue comments');
+    case 'size:assets:attachments:releases':
+      return l10n.t('Attachments on releases; automatically generated archives are excluded');
+    case 'size:assets:artifacts':
+      return l10n.t('Action artifacts (expired artifacts are not counted)');
+    case 'size:assets:packages:all':
+      return l10n.t('All packages');
+    case 'size:assets:wiki':
+      return l10n.t('Wiki size; not tracked, so always within quota');
+  }
+}
+
+/** `subjectDescription` as a table (the client's tree and reports read it). */
+export const SUBJECT_DESCRIPTIONS: Readonly<Record<Subject, string>> = lazyTable(
+  Object.fromEntries(CANONICAL_SUBJECTS.map((subject) => [subject, () => subjectDescription(subject)])) as Record<Subject, () => string>,
+);
 
 /**
  * The parent of each subject: its usage is summed into the parent, and a rule on the parent covers it.

@@ -3,19 +3,20 @@
  * rules differ from those of the server the editor is connected to. The file wins (its previews
  * follow it), so this is information, not an error: the admin may be planning an upgrade.
  */
+import * as l10n from '@vscode/l10n';
 import type { Diagnostic } from '../diagnostics';
 import type { QuotaAnalysis } from './config';
-import { forgejoProfile, profileDifferences, type ForgejoProfile } from './forgejoVersion';
+import { forgejoProfile, profileDifferences, rulesLabel, type ForgejoProfile } from './forgejoVersion';
 import { QUOTA_CODES } from './codes';
 
 /** What differs between two profiles, in the order a reader cares about. */
 function ruleDifferences(file: ForgejoProfile, server: ForgejoProfile): string[] {
   const differences: string[] = [];
-  if (file.generation !== server.generation) differences.push(`evaluation (generation ${file.generation} vs ${server.generation})`);
-  if (file.sizeAllCountsReposTwice !== server.sizeAllCountsReposTwice) differences.push('what size:all counts');
-  if (file.totalParsing !== server.totalParsing) differences.push('how [quota.default] TOTAL is read');
-  if (file.packageUploadChargedTo !== server.packageUploadChargedTo) differences.push('whose quota package uploads are checked against');
-  if (file.lfsUploadChargedTo !== server.lfsUploadChargedTo) differences.push('whose quota LFS uploads are checked against');
+  if (file.generation !== server.generation) differences.push(l10n.t('evaluation (generation {0} vs {1})', file.generation, server.generation));
+  if (file.sizeAllCountsReposTwice !== server.sizeAllCountsReposTwice) differences.push(l10n.t('what size:all counts'));
+  if (file.totalParsing !== server.totalParsing) differences.push(l10n.t('how [quota.default] TOTAL is read'));
+  if (file.packageUploadChargedTo !== server.packageUploadChargedTo) differences.push(l10n.t('whose quota package uploads are checked against'));
+  if (file.lfsUploadChargedTo !== server.lfsUploadChargedTo) differences.push(l10n.t('whose quota LFS uploads are checked against'));
   return differences;
 }
 
@@ -32,9 +33,17 @@ export function versionMismatchDiagnostic(analysis: QuotaAnalysis, serverVersion
   return {
     code: 'forgejo-version-mismatch',
     severity: QUOTA_CODES['forgejo-version-mismatch'].severity,
-    message:
-      `This file declares Forgejo ${declared.text} (${declared.profile.label} rules), but ${server ?? 'the connected server'} runs ${serverVersion} ` +
-      `(${connected.profile.label} rules): they differ in ${differences.join(', ')}. The previews follow the file. On ${older.label}, ${profileDifferences(older)[0] ?? 'the rules differ'}.`,
+    message: l10n.t(
+      'This file declares Forgejo {0} ({1}), but {2} runs {3} ({4}): they differ in {5}. The previews follow the file. On {6}, {7}.',
+      declared.text,
+      rulesLabel(declared.profile),
+      server ?? l10n.t('the connected server'),
+      serverVersion,
+      rulesLabel(connected.profile),
+      differences.join(', '),
+      older.label,
+      profileDifferences(older)[0] ?? l10n.t('the rules differ'),
+    ),
     range: analysis.lines.rangeOf(declared.span),
     data: { fileVersion: declared.text, serverVersion, fileGeneration: declared.profile.generation, serverGeneration: connected.profile.generation },
   };

@@ -10,6 +10,7 @@
  * schema diagnostics are carried over; the cross-resource checks run on the updated object.
  * The result equals `analyzeState(text)` (property-tested).
  */
+import * as l10n from '@vscode/l10n';
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { DEFAULT_STATE_SCHEMA_MODE, defaultSeverity, type StateSchemaMode } from './codes';
 import { registeredChecks } from './rules';
@@ -72,7 +73,7 @@ function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateA
     } catch (error) {
       if (!(error instanceof RangeError)) throw error;
       complete = false;
-      schema.push({ code: 'schema', message: 'The document is nested too deeply to validate against the schema', at: { path: [], part: 'head' } });
+      schema.push({ code: 'schema', message: l10n.t('The document is nested too deeply to validate against the schema'), at: { path: [], part: 'head' } });
     }
   }
   return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schema, mode), schemaFindings: complete ? schema : undefined };
@@ -106,8 +107,8 @@ function unknownShape(root: unknown): StateFinding {
     code: 'schema',
 
     message: isObject
-      ? 'Not a recognised state shape: expected a resource record (urn), a deployment (manifest, resources), an export (version, deployment) or a checkpoint (version, checkpoint)'
-      : `A state file must be a JSON object (a resource record, deployment, export or checkpoint), not ${root === null ? 'null' : Array.isArray(root) ? 'an array' : typeof root}`,
+      ? l10n.t('Not a recognised state shape: expected a resource record (urn), a deployment (manifest, resources), an export (version, deployment) or a checkpoint (version, checkpoint)')
+      : l10n.t('A state file must be a JSON object (a resource record, deployment, export or checkpoint), not {0}', root === null ? 'null' : Array.isArray(root) ? l10n.t('an array') : typeof root),
     at: { path: [], part: 'head' },
   };
 }

@@ -32,6 +32,10 @@ export interface LspClientOptions {
   capabilities?: ClientCapabilities;
   /** Another build of the server, e.g. the one unpacked from the .vsix; dist/server/server.js by default. */
   serverModule?: string;
+  /**
+   * Without an `l10nBundle` (the client's `vscode.l10n.bundle`) the server speaks English, as the CLI
+   * always does: the editor–CLI parity tests compare messages word for word and rely on it.
+   */
   initializationOptions?: unknown;
 }
 

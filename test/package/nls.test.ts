@@ -1,15 +1,17 @@
 /**
  * Ready for translation, the way VS Code's own extensions are: every contributed title and
  * description is a `%key%` of package.nls.json, every string shown at run time is in the l10n
- * bundle that `npm run l10n:export` (`@vscode/l10n-dev export`) writes, and code names (command
- * ids, setting ids, diagnostic codes) are never translated.
+ * bundle that `npm run l10n:export` (`@vscode/l10n-dev export`) writes, the core's (shared/) as
+ * much as the client's and the server's, and code names (command ids, setting ids, diagnostic
+ * codes) are never translated.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT } from '../helpers/processes';
+import type { Probed } from './l10nProbe';
 
 type Json = Record<string, unknown>;
 const manifest = JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as Json;
@@ -57,6 +59,13 @@ function contributedStrings(): Array<[string, string]> {
 
 const KEY = /^%([^%]+)%$/;
 
+/** What test/package/l10nProbe.ts prints for the fixtures, in a process of its own, with the bundle at `bundle` (none: English). */
+function probe(bundle?: string): Probed[] {
+  const run = spawnSync(process.execPath, ['--require', 'tsx/cjs', join(__dirname, 'l10nProbe.ts'), ...(bundle ? [bundle] : [])], { cwd: ROOT, encoding: 'utf8', maxBuffer: 256 * 1024 * 1024 });
+  assert.equal(run.status, 0, run.stderr);
+  return JSON.parse(run.stdout) as Probed[];
+}
+
 describe('ready for translation', () => {
   it('every contributed title and description is a key of package.nls.json', () => {
     const strings = contributedStrings();
@@ -100,16 +109,43 @@ describe('ready for translation', () => {
     );
   });
 
-  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client, the server and the core', () => {
+  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client, the server and the core they share', () => {
+    // The script's own folders, so the test and `npm run l10n:export` cannot scan different code.
+    const script = String((manifest.scripts as Json)['l10n:export']).split(/\s+/);
+    const folders = script.filter((arg) => arg.startsWith('./') && arg !== './l10n');
+    assert.deepEqual(folders, ['./client', './server', './shared']);
     const out = mkdtempSync(join(tmpdir(), 'quota-state-l10n-'));
     try {
-      const exported = spawnSync(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', out, './client', './server', './shared'], { cwd: ROOT, encoding: 'utf8' });
+      const exported = spawnSync(join(ROOT, 'node_modules', '.bin', 'vscode-l10n-dev'), ['export', '--outDir', out, ...folders], { cwd: ROOT, encoding: 'utf8' });
       assert.equal(exported.status, 0, exported.stderr);
       const fresh = JSON.parse(readFileSync(join(out, 'bundle.l10n.json'), 'utf8'));
       const committed = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8'));
       assert.deepEqual(committed, fresh, 'l10n/bundle.l10n.json is stale: run `npm run l10n:export`');
       assert.ok(Object.keys(fresh).length > 80, 'the runtime strings go through vscode.l10n.t and @vscode/l10n');
       assert.equal(manifest.l10n, './l10n');
+    } finally {
+      rmSync(out, { recursive: true, force: true });
+    }
+  });
+
+  it("the core's messages come from the bundle: a pseudo-translation of it reaches every diagnostic, fix, lens, hover and report of the fixtures", () => {
+    // Every message of the bundle, marked: ⟪No group "{0}" in {1}⟫. A string the core builds without l10n.t stays unmarked.
+    const committed = JSON.parse(readFileSync(join(ROOT, 'l10n', 'bundle.l10n.json'), 'utf8')) as Record<string, string | { message: string }>;
+    const pseudo = Object.fromEntries(Object.entries(committed).map(([key, value]) => [key, `⟪${typeof value === 'string' ? value : value.message}⟫`]));
+    const out = mkdtempSync(join(tmpdir(), 'quota-state-pseudo-'));
+    try {
+      writeFileSync(join(out, 'bundle.json'), JSON.stringify(pseudo));
+      const english = probe();
+      const translated = probe(join(out, 'bundle.json'));
+      assert.ok(english.length > 3000, `only ${english.length} strings probed`);
+      assert.equal(translated.length, english.length);
+      // A message is translated as a whole; a hover mixes translated lines with data (urns, figures).
+      const untranslated = translated.filter((p) => (p.whole ? !p.text.startsWith('⟪') : !p.text.includes('⟪'))).map((p) => `${p.where}: ${p.text.slice(0, 120)}`);
+      assert.deepEqual(untranslated, [], 'strings the bundle does not reach');
+      // Without its marks, each translated string is the English one: the keys are the very templates, placeholders filled alike.
+      const differing = translated.filter((p, i) => p.text.replace(/[⟪⟫]/g, '') !== english[i].text || p.where !== english[i].where).map((p) => p.where);
+      assert.deepEqual(differing, []);
+      assert.ok(english.every((p) => !/[⟪⟫]/.test(p.text)));
     } finally {
       rmSync(out, { recursive: true, force: true });
     }

@@ -1,4 +1,5 @@
 /** A rule with no subjects applies to nothing. */
+import * as l10n from '@vscode/l10n';
 import { headSpan, spanOf } from '../../json/jsoncTree';
 import type { QuotaCheck } from './finding';
 
@@ -7,7 +8,7 @@ export const emptySubjects: QuotaCheck = (reading) =>
     .filter(({ subjects, subjectsNode }) => subjects.length === 0 && (!subjectsNode || subjectsNode.type === 'array'))
     .map(({ name, node, subjectsNode }) => ({
       code: 'empty-subjects',
-      message: `Rule${name ? ` "${name.value}"` : ''} has no subjects, so it applies to nothing`,
+      message: name ? l10n.t('Rule "{0}" has no subjects, so it applies to nothing', name.value) : l10n.t('Rule has no subjects, so it applies to nothing'),
       at: subjectsNode ? spanOf(subjectsNode) : name ? spanOf(name.node) : headSpan(node),
       data: { name: name?.value },
     }));

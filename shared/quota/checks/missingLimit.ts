@@ -1,4 +1,5 @@
 /** Every rule has a limit (a size, or -1 for unlimited). */
+import * as l10n from '@vscode/l10n';
 import { headSpan, spanOf } from '../../json/jsoncTree';
 import type { QuotaCheck } from './finding';
 
@@ -7,7 +8,7 @@ export const missingLimit: QuotaCheck = (reading) =>
     .filter((rule) => !rule.limitNode || rule.limitNode.type === 'null')
     .map(({ name, node }) => ({
       code: 'missing-limit',
-      message: `Rule${name ? ` "${name.value}"` : ''} has no limit: give a size such as "1 GiB", or -1 for unlimited`,
+      message: name ? l10n.t('Rule "{0}" has no limit: give a size such as "1 GiB", or -1 for unlimited', name.value) : l10n.t('Rule has no limit: give a size such as "1 GiB", or -1 for unlimited'),
       at: name ? spanOf(name.node) : headSpan(node),
       data: { name: name?.value },
     }));

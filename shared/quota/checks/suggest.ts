@@ -1,4 +1,5 @@
 /** Did-you-mean suggestions for names: the closest by edit distance, case-insensitive. */
+import * as l10n from '@vscode/l10n';
 import { editDistance } from '../../text/editDistance';
 
 export function closest(value: string, candidates: string[]): string[] {
@@ -11,9 +12,10 @@ export function closest(value: string, candidates: string[]): string[] {
     .map(({ c }) => c);
 }
 
-export function didYouMean(value: string, candidates: string[]): string {
+/** `message`, and when one of `candidates` is close to `value`, the question whether it was meant. */
+export function didYouMean(message: string, value: string, candidates: string[]): string {
   const best = closest(value, candidates);
-  return best.length ? `. Did you mean "${best[0]}"?` : '';
+  return best.length ? l10n.t('{0}. Did you mean "{1}"?', message, best[0]) : message;
 }
 
 /** The names of `kind` defined first (a repeat is not a second candidate), in file order. */

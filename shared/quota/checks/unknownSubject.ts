@@ -1,7 +1,24 @@
 /** Every subject is one Forgejo accepts; the closest ones are suggested. */
+import * as l10n from '@vscode/l10n';
 import { spanOf } from '../../json/jsoncTree';
 import { canonicalSubject, suggestSubjects } from '../subjects';
 import type { QuotaCheck } from './finding';
+
+/** The closest subjects are offered as alternatives: `"a"`, `"a" or "b"`, `"a" or "b" or "c"`. */
+function notASubject(value: string, where: string, suggestions: string[]): string {
+  const message = l10n.t('"{0}" in {1} is not a quota subject', value, where);
+  const quoted = suggestions.map((s) => `"${s}"`);
+  switch (quoted.length) {
+    case 0:
+      return message;
+    case 1:
+      return l10n.t('{0}. Did you mean {1}?', message, quoted[0]);
+    case 2:
+      return l10n.t('{0}. Did you mean {1} or {2}?', message, quoted[0], quoted[1]);
+    default:
+      return l10n.t('{0}. Did you mean {1} or {2} or {3}?', message, quoted[0], quoted[1], quoted[2]);
+  }
+}
 
 export const unknownSubjects: QuotaCheck = (reading) =>
   reading.subjects
@@ -10,7 +27,7 @@ export const unknownSubjects: QuotaCheck = (reading) =>
       const suggestions = suggestSubjects(value);
       return {
         code: 'unknown-subject',
-        message: `"${value}" in ${where} is not a quota subject${suggestions.length ? `. Did you mean ${suggestions.map((s) => `"${s}"`).join(' or ')}?` : ''}`,
+        message: notASubject(value, where, suggestions),
         at: spanOf(node),
         data: { value, suggestions },
       };

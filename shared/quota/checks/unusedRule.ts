@@ -1,4 +1,5 @@
 /** A rule no group lists is never applied (reported once, on its first definition). */
+import * as l10n from '@vscode/l10n';
 import type { QuotaCheck } from './finding';
 
 export const unusedRules: QuotaCheck = (reading) => {
@@ -8,7 +9,7 @@ export const unusedRules: QuotaCheck = (reading) => {
     .filter((layout) => !used.has(layout.rule.name) && layout.nameSpan && first.get(layout.rule.name) === layout.nameSpan.offset)
     .map((layout) => ({
       code: 'unused-rule',
-      message: `Rule "${layout.rule.name}" is not used by any group`,
+      message: l10n.t('Rule "{0}" is not used by any group', layout.rule.name),
       at: layout.nameSpan!,
       tags: ['unnecessary' as const],
       data: { name: layout.rule.name },

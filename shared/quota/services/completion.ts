@@ -1,16 +1,20 @@
 /** Completion in quota files: subjects, rule names, group names and account names. */
+import * as l10n from '@vscode/l10n';
 import type { Range } from '../../diagnostics';
 import { markdown, type CompletionEntry, type CompletionKind } from '../../features';
 import type { QuotaAnalysis } from '../config';
-import { CANONICAL_SUBJECTS, LEAF_SUBJECTS, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
+import { CANONICAL_SUBJECTS, LEAF_SUBJECTS, subjectAncestors, subjectDescription } from '../subjects';
 import { quotaContextAt } from './location';
 import { DEFAULT_FORGEJO_VERSION, FORGEJO_RELEASE_VERSIONS, forgejoProfile, profileDifferences, rulesLabel, type ForgejoProfile } from '../forgejoVersion';
 
 /** What a version's rules do differently from the newest, for completion and hover. */
 export function versionDocumentation(profile: ForgejoProfile, differences = profileDifferences(profile)): string {
   return differences.length
-    ? `On ${profile.label}, unlike the newest Forgejo:\n\n${differences.map((d) => `- ${d}`).join('\n')}`
-    : `${profile.label} follows the newest quota rules: a rule stands while usage is below its limit, a rule on a subject also covers the subjects below it, and uploads are checked against the owner's quota.`;
+    ? `${l10n.t('On {0}, unlike the newest Forgejo:', profile.label)}\n\n${differences.map((d) => `- ${d}`).join('\n')}`
+    : l10n.t(
+        "{0} follows the newest quota rules: a rule stands while usage is below its limit, a rule on a subject also covers the subjects below it, and uploads are checked against the owner's quota.",
+        profile.label,
+      );
 }
 
 function uniqueNames(analysis: QuotaAnalysis, kind: 'rule' | 'group' | 'account'): string[] {
@@ -38,7 +42,13 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
     return FORGEJO_RELEASE_VERSIONS.map((version, i) => {
       const profile = (forgejoProfile(version) as { profile: ForgejoProfile }).profile;
       const differences = profileDifferences(profile);
-      return item(version, 'constant', `${rulesLabel(profile)}${version === DEFAULT_FORGEJO_VERSION ? ' (the default)' : ''}`, versionDocumentation(profile, differences), String(i).padStart(2, '0'));
+      return item(
+        version,
+        'constant',
+        version === DEFAULT_FORGEJO_VERSION ? l10n.t('{0} (the default)', rulesLabel(profile)) : rulesLabel(profile),
+        versionDocumentation(profile, differences),
+        String(i).padStart(2, '0'),
+      );
     });
   }
   if (context.kind === 'subject') {
@@ -48,8 +58,8 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
       return item(
         subject,
         'enum-member',
-        SUBJECT_DESCRIPTIONS[subject],
-        `${SUBJECT_DESCRIPTIONS[subject]}${ancestors.length ? `\n\nAncestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')}` : ''}`,
+        subjectDescription(subject),
+        ancestors.length ? `${subjectDescription(subject)}\n\n${l10n.t('Ancestors: {0}', ancestors.map((a) => `\`${a}\``).join(' → '))}` : subjectDescription(subject),
         String(i).padStart(2, '0'),
       );
     });
@@ -58,18 +68,22 @@ export function quotaCompletion(analysis: QuotaAnalysis, offset: number): Comple
   if (context.nameKind === 'rule') {
     return analysis.model.rules
       .filter((rule, i, all) => all.findIndex((r) => r.name === rule.name) === i)
-      .map((rule) => item(rule.name, 'reference', `rule: ${rule.subjects.join(' + ') || 'no subject'}`));
+      .map((rule) => {
+        const subjects = rule.subjects.join(' + ');
+        return item(rule.name, 'reference', subjects ? l10n.t('rule: {0}', subjects) : l10n.t('rule: no subject'));
+      });
   }
   if (context.nameKind === 'group') {
     return uniqueNames(analysis, 'group').map((name) => {
       const group = analysis.model.groups.find((g) => g.name === name);
-      return item(name, 'module', `group: ${group?.rules.join(', ') || 'no rules'}`);
+      const rules = group?.rules.join(', ');
+      return item(name, 'module', rules ? l10n.t('group: {0}', rules) : l10n.t('group: no rules'));
     });
   }
   if (context.nameKind === 'account') {
     return uniqueNames(analysis, 'account').map((name) => {
       const account = analysis.content.accounts.find((a) => a.name === name);
-      return item(name, 'value', account ? `${account.type}${account.admin ? ', site admin' : ''}` : 'account');
+      return item(name, 'value', account ? (account.admin ? l10n.t('{0}, site admin', account.type) : account.type) : l10n.t('account'));
     });
   }
   return [];

@@ -1,4 +1,5 @@
 /** Hovers in quota files: sizes, subjects, rules, groups and accounts. */
+import * as l10n from '@vscode/l10n';
 import type { HoverResult, Markdown } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { explainAccount } from '../explain';
@@ -6,7 +7,7 @@ import { fileForgejoProfile } from '../report';
 import { rulesLabel, type ResolvedForgejoProfile } from '../forgejoVersion';
 import { versionDocumentation } from './completion';
 import { describeSize, formatSize, parseSizeExact } from '../sizes';
-import { canonicalSubject, isSubjectAlias, SUBJECT_DESCRIPTIONS, subjectAncestors } from '../subjects';
+import { canonicalSubject, isSubjectAlias, subjectAncestors, subjectDescription } from '../subjects';
 import { ruleFigure } from './describe';
 import { occurrenceAt, quotaContextAt } from './location';
 import type { PreviewAccount } from './previews';
@@ -22,7 +23,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     if (!declared?.profile) return declared?.error ? { contents: markdown([declared.error]), range: analysis.lines.rangeOf(context.node) } : null;
     return {
       contents: markdown([
-        `**${rulesLabel(declared.profile)}** — the previews, hovers and \`quota-state evaluate\` answer as Forgejo ${declared.text} does.`,
+        l10n.t('**{0}** — the previews, hovers and `quota-state evaluate` answer as Forgejo {1} does.', rulesLabel(declared.profile), declared.text),
         '',
         versionDocumentation(declared.profile),
       ]),
@@ -35,7 +36,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     const parsed = parseSizeExact(node.value, node.type === 'number' ? analysis.parsedText.slice(node.offset, node.offset + node.length) : undefined);
     if (!parsed.ok) return null;
     return {
-      contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', `The ${context.owner}.`]),
+      contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', context.description]),
       range: analysis.lines.rangeOf(context.node),
     };
   }
@@ -46,17 +47,20 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     const ancestors = subjectAncestors(canonical);
     return {
       contents: markdown([
-        `**${canonical}** — ${SUBJECT_DESCRIPTIONS[canonical]}`,
-        ...(isSubjectAlias(value) ? ['', `\`${value}\` is the seed's spelling of \`${canonical}\`; real Forgejo servers accept only \`${canonical}\`.`] : []),
+        `**${canonical}** — ${subjectDescription(canonical)}`,
+        ...(isSubjectAlias(value) ? ['', l10n.t("`{0}` is the seed's spelling of `{1}`; real Forgejo servers accept only `{1}`.", value, canonical)] : []),
         '',
         forgejo.profile.generation === 1
-          ? `${rulesLabel(forgejo.profile)}: only rules listing this subject, and rules with limit -1, apply to it; when none does, rules on the subjects below it answer (rules on its parents never do).`
+          ? l10n.t(
+              '{0}: only rules listing this subject, and rules with limit -1, apply to it; when none does, rules on the subjects below it answer (rules on its parents never do).',
+              rulesLabel(forgejo.profile),
+            )
           : ancestors.length
-            ? `Ancestors: ${ancestors.map((a) => `\`${a}\``).join(' → ')} (a rule on any of them also applies here)`
-            : 'No ancestors: only rules listing this subject apply to it.',
+            ? l10n.t('Ancestors: {0} (a rule on any of them also applies here)', ancestors.map((a) => `\`${a}\``).join(' → '))
+            : l10n.t('No ancestors: only rules listing this subject apply to it.'),
         // Enforcement changed with the generation too: the API's branch creation asks a different subject.
         ...(canonical === forgejo.profile.branchCreationSubject
-          ? ['', `${forgejo.profile.label} asks this subject when a branch is created through the API (\`POST /repos/{owner}/{repo}/branches\`).`]
+          ? ['', l10n.t('{0} asks this subject when a branch is created through the API ({1}).', forgejo.profile.label, '`POST /repos/{owner}/{repo}/branches`')]
           : []),
       ]),
       range: analysis.lines.rangeOf(context.node),
@@ -68,37 +72,37 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
   // The first definition of a name is the one that counts, as in evaluation.
   if (occurrence.kind === 'rule') {
     const rule = analysis.model.rules.find((r) => r.name === occurrence.name);
-    if (!rule) return { contents: markdown([`Rule **${occurrence.name}** is not defined.`]), range };
-    const groups = analysis.model.groups.filter((g) => g.rules.includes(rule.name)).map((g) => g.name);
+    if (!rule) return { contents: markdown([l10n.t('Rule **{0}** is not defined.', occurrence.name)]), range };
+    const groups = analysis.model.groups.filter((g) => g.rules.includes(rule.name)).map((g) => `**${g.name}**`);
+    const limit = Number.isNaN(rule.limit) ? l10n.t('no valid limit') : l10n.t('limit {0}', formatSize(rule.limit));
     const lines = [
-      `Rule **${rule.name}**: ${Number.isNaN(rule.limit) ? 'no valid limit' : `limit ${formatSize(rule.limit)}`} on ${rule.subjects.length ? rule.subjects.map((s) => `\`${s}\``).join(' + ') : 'no subject'}`,
+      rule.subjects.length ? l10n.t('Rule **{0}**: {1} on {2}', rule.name, limit, rule.subjects.map((s) => `\`${s}\``).join(' + ')) : l10n.t('Rule **{0}**: {1} on no subject', rule.name, limit),
       '',
-      groups.length ? `Used by ${groups.length === 1 ? 'group' : 'groups'} ${groups.map((g) => `**${g}**`).join(', ')}.` : 'Not used by any group.',
+      groups.length === 0 ? l10n.t('Not used by any group.') : groups.length === 1 ? l10n.t('Used by group {0}.', groups[0]) : l10n.t('Used by groups {0}.', groups.join(', ')),
     ];
     for (const account of accounts) {
       const verdict = account.explanation.groups.flatMap((g) => g.rules).find((r) => r.name === rule.name);
-      if (verdict) lines.push(`- ${account.explanation.account}${account.source === 'live' ? ' (live)' : ''}: ${ruleFigure(verdict)} — ${verdict.stands ? 'stands' : 'fails'}`);
+      if (!verdict) continue;
+      const who = account.source === 'live' ? l10n.t('{0} (live)', account.explanation.account) : account.explanation.account;
+      lines.push(verdict.stands ? l10n.t('- {0}: {1} — stands', who, ruleFigure(verdict)) : l10n.t('- {0}: {1} — fails', who, ruleFigure(verdict)));
     }
     return { contents: markdown(lines), range };
   }
   if (occurrence.kind === 'group') {
     const group = analysis.model.groups.find((g) => g.name === occurrence.name);
-    if (!group) return { contents: markdown([`Group **${occurrence.name}** is not defined.`]), range };
-    const lines = [`Group **${group.name}**: ${group.rules.length ? group.rules.map((r) => `\`${r}\``).join(', ') : 'no rules (an empty group always stands)'}`];
-    if (analysis.model.defaultGroups.includes(group.name)) lines.push('', 'A default group: it stands for every account with no assigned group.');
+    if (!group) return { contents: markdown([l10n.t('Group **{0}** is not defined.', occurrence.name)]), range };
+    const lines = [
+      group.rules.length ? l10n.t('Group **{0}**: {1}', group.name, group.rules.map((r) => `\`${r}\``).join(', ')) : l10n.t('Group **{0}**: no rules (an empty group always stands)', group.name),
+    ];
+    if (analysis.model.defaultGroups.includes(group.name)) lines.push('', l10n.t('A default group: it stands for every account with no assigned group.'));
     for (const account of accounts) {
       const verdict = account.explanation.groups.find((g) => g.name === group.name && !g.builtin);
-      if (verdict)
-        lines.push(
-          `- ${account.explanation.account}: ${
-            verdict.stands
-              ? 'stands'
-              : `fails (${verdict.rules
-                  .filter((r) => !r.stands)
-                  .map((r) => r.name)
-                  .join(', ')})`
-          }`,
-        );
+      if (!verdict) continue;
+      const failing = verdict.rules
+        .filter((r) => !r.stands)
+        .map((r) => r.name)
+        .join(', ');
+      lines.push(verdict.stands ? l10n.t('- {0}: stands', account.explanation.account) : l10n.t('- {0}: fails ({1})', account.explanation.account, failing));
     }
     return { contents: markdown(lines), range };
   }
@@ -108,21 +112,21 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     // Without preview usage the group list is still worth showing: explained at zero usage.
     const explanation = preview?.explanation ?? explainAccount(name, { model: analysis.model }, { profile: forgejo.profile, subjects: [] });
     const source = explanation.groupList;
+    const groups = explanation.groups.map((g) => `**${g.name}**`).join(', ');
     const lines = [
-      `Account **${name}**: ${source === 'assigned' ? 'assigned groups' : source === 'default' ? 'default groups' : 'no group: the built-in group'} ${explanation.groups.map((g) => `**${g.name}**`).join(', ')}`,
+      source === 'assigned'
+        ? l10n.t('Account **{0}**: assigned groups {1}', name, groups)
+        : source === 'default'
+          ? l10n.t('Account **{0}**: default groups {1}', name, groups)
+          : l10n.t('Account **{0}**: no group: the built-in group {1}', name, groups),
     ];
     if (!preview) {
-      lines.push('', 'No preview usage for this account: add it to `usage`, or give it repositories or assets.');
+      lines.push('', l10n.t('No preview usage for this account: add it to `usage`, or give it repositories or assets.'));
       return { contents: markdown(lines), range };
     }
-    lines.push(
-      '',
-      `${explanation.within ? 'Within quota' : '**Over quota**'} (${preview.source === 'content' ? 'usage computed from the instance content' : preview.source === 'live' ? 'live usage' : 'usage from the `usage` section'}).`,
-      '',
-      '| subject | verdict | why |',
-      '|---|---|---|',
-    );
-    for (const subject of explanation.subjects) lines.push(`| \`${subject.subject}\` | ${subject.allowed ? 'within quota' : 'over quota'} | ${subject.reason} |`);
+    const usage = preview.source === 'content' ? l10n.t('usage computed from the instance content') : preview.source === 'live' ? l10n.t('live usage') : l10n.t('usage from the `usage` section');
+    lines.push('', explanation.within ? l10n.t('Within quota ({0}).', usage) : l10n.t('**Over quota** ({0}).', usage), '', l10n.t('| subject | verdict | why |'), '|---|---|---|');
+    for (const subject of explanation.subjects) lines.push(`| \`${subject.subject}\` | ${subject.allowed ? l10n.t('within quota') : l10n.t('over quota')} | ${subject.reason} |`);
     return { contents: markdown(lines), range };
   }
   return null;

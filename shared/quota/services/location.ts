@@ -2,6 +2,7 @@
  * What the cursor is on in a quota file: a subject, a size, a rule/group/account name (as a
  * definition or a reference), or a key. Completion, hover and navigation all start here.
  */
+import * as l10n from '@vscode/l10n';
 import { getLocation, type JSONPath, type Node } from 'jsonc-parser';
 import { nodeAtOffset } from '../../json/jsoncTree';
 import type { QuotaAnalysis } from '../config';
@@ -9,7 +10,8 @@ import type { NameKind, NameOccurrence } from '../reader';
 
 export type QuotaContext =
   | { kind: 'subject'; leafOnly: boolean; node?: Node; isKey: boolean }
-  | { kind: 'size'; node: Node; owner: string }
+  /** `description`: what the size is of, as a sentence (`The limit of rule "free".`). */
+  | { kind: 'size'; node: Node; description: string }
   | { kind: 'name'; nameKind: NameKind; role: 'definition' | 'reference'; node?: Node; isKey: boolean }
   | { kind: 'forgejoVersion'; node?: Node }
   | { kind: 'other' };
@@ -51,19 +53,28 @@ export function quotaContextAt(analysis: QuotaAnalysis, offset: number): QuotaCo
     ((top === 'defaultTotal' && path.length === 1) ||
       (top === 'usage' && path.length === 3) ||
       (path.length === 3 && typeof third === 'string' && SIZE_KEYS.has(third) && ['rules', 'repos', 'attachments', 'packages', 'artifacts'].includes(String(top))));
-  if (isSize) return { kind: 'size', node: valueNode, owner: describeSizeOwner(analysis, path, valueNode.offset) };
+  if (isSize) return { kind: 'size', node: valueNode, description: describeSizeOwner(analysis, path, valueNode.offset) };
   return { kind: 'other' };
 }
 
 function describeSizeOwner(analysis: QuotaAnalysis, path: JSONPath, offset: number): string {
   const [top, index, key] = path;
-  if (top === 'defaultTotal') return 'defaultTotal: the limit of the built-in size:all group';
-  if (top === 'usage') return `usage of ${String(index)} for ${String(key)}`;
+  if (top === 'defaultTotal') return l10n.t('The defaultTotal: the limit of the built-in size:all group.');
+  if (top === 'usage') return l10n.t('The usage of {0} for {1}.', String(index), String(key));
   if (top === 'rules') {
     const layout = analysis.ruleLayout.find((r) => offset >= r.node.offset && offset < r.node.offset + r.node.length);
-    return layout ? `limit of rule "${layout.rule.name}"` : 'rule limit';
+    return layout ? l10n.t('The limit of rule "{0}".', layout.rule.name) : l10n.t('The rule limit.');
   }
-  return `${String(key)} of ${String(top).replace(/s$/, '')} ${String(index)}`;
+  switch (top) {
+    case 'repos':
+      return l10n.t('The {0} of repo {1}.', String(key), String(index));
+    case 'attachments':
+      return l10n.t('The {0} of attachment {1}.', String(key), String(index));
+    case 'packages':
+      return l10n.t('The {0} of package {1}.', String(key), String(index));
+    default:
+      return l10n.t('The {0} of artifact {1}.', String(key), String(index));
+  }
 }
 
 /** The name occurrence (rule, group, account, repo) covering an offset. */

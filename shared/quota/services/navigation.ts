@@ -1,4 +1,5 @@
 /** Definition, references and rename for rule, group and account names in quota files. */
+import * as l10n from '@vscode/l10n';
 import type { Range } from '../../diagnostics';
 import type { Location } from '../../features';
 import type { TextEdit } from '../../edits';
@@ -38,14 +39,31 @@ export function prepareRename(analysis: QuotaAnalysis, offset: number): { range:
 
 export class RenameError extends Error {}
 
+/** Why a rule, group or account cannot take a new name, one sentence per kind. */
+function renameRefusal(kind: NameOccurrence['kind'], why: 'empty' | 'slash' | 'taken', newName: string): string {
+  if (kind === 'rule') {
+    if (why === 'empty') return l10n.t('A rule name cannot be empty');
+    if (why === 'slash') return l10n.t('A rule name cannot contain "/": it is used as a URL path segment');
+    return l10n.t('There is already a rule named "{0}"', newName);
+  }
+  if (kind === 'group') {
+    if (why === 'empty') return l10n.t('A group name cannot be empty');
+    if (why === 'slash') return l10n.t('A group name cannot contain "/": it is used as a URL path segment');
+    return l10n.t('There is already a group named "{0}"', newName);
+  }
+  // An account, the only other kind renamed here: a "/" in its new name is not refused.
+  if (why === 'empty') return l10n.t('A account name cannot be empty');
+  return l10n.t('There is already a account named "{0}"', newName);
+}
+
 /** Renames every occurrence of the name under the cursor; the new name is JSON-escaped. */
 export function rename(analysis: QuotaAnalysis, offset: number, newName: string): TextEdit[] | null {
   const at = occurrenceAt(analysis, offset);
   if (!at || !RENAMEABLE.has(at.kind)) return null;
-  if (newName.trim() === '') throw new RenameError(`A ${at.kind} name cannot be empty`);
-  if (at.kind !== 'account' && newName.includes('/')) throw new RenameError(`A ${at.kind} name cannot contain "/": it is used as a URL path segment`);
+  if (newName.trim() === '') throw new RenameError(renameRefusal(at.kind, 'empty', newName));
+  if (at.kind !== 'account' && newName.includes('/')) throw new RenameError(renameRefusal(at.kind, 'slash', newName));
   if (newName !== at.name && occurrencesOf(analysis, at.kind, newName).some((o) => o.role === 'definition')) {
-    throw new RenameError(`There is already a ${at.kind} named "${newName}"`);
+    throw new RenameError(renameRefusal(at.kind, 'taken', newName));
   }
   const escaped = JSON.stringify(newName).slice(1, -1);
   return occurrencesOf(analysis, at.kind, at.name).map((o) => ({ offset: o.span.offset + 1, length: Math.max(0, o.span.length - 2), newText: escaped }));

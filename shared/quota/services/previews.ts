@@ -4,6 +4,7 @@
  * usage), an inlay hint at each rule's limit and a code lens on each group. They render the
  * accounts' explanations (../explain.ts), as the hovers do.
  */
+import * as l10n from '@vscode/l10n';
 import type { Range } from '../../diagnostics';
 import type { InlayHintEntry, Lens } from '../../features';
 import type { QuotaAnalysis } from '../config';
@@ -30,11 +31,20 @@ export function previewAccounts(analysis: QuotaAnalysis, live?: ReportOptions['l
 }
 
 function accountLabel(account: PreviewAccount): string {
-  return account.source === 'live' ? `${account.explanation.account} (live)` : account.explanation.account;
+  return account.source === 'live' ? l10n.t('{0} (live)', account.explanation.account) : account.explanation.account;
 }
 
 function within(range: Range | undefined, line: number): boolean {
   return !range || (line >= range.start.line && line <= range.end.line);
+}
+
+/** What an inlay hint says in full: the account's usage of the rule, its limit and the verdict. */
+function hintTooltip(account: PreviewAccount, verdict: AccountExplanation['groups'][number]['rules'][number]): string {
+  const args = [account.explanation.account, String(verdict.used), formatSize(verdict.used), verdict.name, formatSize(verdict.limit)];
+  const sentence = verdict.stands
+    ? l10n.t('{0} uses {1} bytes ({2}) of rule "{3}" whose limit is {4}: the rule stands', ...args)
+    : l10n.t('{0} uses {1} bytes ({2}) of rule "{3}" whose limit is {4}: the rule fails', ...args);
+  return account.source === 'live' ? l10n.t('{0} (live usage from {1})', sentence, String(account.server)) : sentence;
 }
 
 /** One hint per account whose group list contains the rule, placed after the rule's limit. */
@@ -53,7 +63,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
         label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
         kind: 'parameter',
         paddingLeft: true,
-        tooltip: `${account.explanation.account} uses ${verdict.used} bytes (${formatSize(verdict.used)}) of rule "${verdict.name}" whose limit is ${formatSize(verdict.limit)}: the rule ${verdict.stands ? 'stands' : 'fails'}${account.source === 'live' ? ` (live usage from ${account.server})` : ''}`,
+        tooltip: hintTooltip(account, verdict),
       });
     }
   }
@@ -78,9 +88,9 @@ export function previewCodeLenses(analysis: QuotaAnalysis, accounts: PreviewAcco
       }
     }
     const parts: string[] = [];
-    if (standsFor.length) parts.push(`✓ stands for ${standsFor.join(', ')}`);
-    if (failsFor.length) parts.push(`✗ fails for ${failsFor.join(', ')}`);
-    if (parts.length === 0) parts.push(accounts.length ? 'no previewed account is in this group' : 'no account has preview usage');
+    if (standsFor.length) parts.push(l10n.t('✓ stands for {0}', standsFor.join(', ')));
+    if (failsFor.length) parts.push(l10n.t('✗ fails for {0}', failsFor.join(', ')));
+    if (parts.length === 0) parts.push(accounts.length ? l10n.t('no previewed account is in this group') : l10n.t('no account has preview usage'));
     lenses.push({ range, command: { title: parts.join(' · '), command: '' } });
   }
   return lenses;

@@ -4,6 +4,8 @@
  * by content alone. It is one part of a snapshot (snapshot.ts); the state document the services
  * read is `StateDocument` (services/context.ts).
  */
+import * as l10n from '@vscode/l10n';
+import { lazyTable } from '../../text/lazyTable';
 import type { JsonPath } from './locate';
 
 export type StateShape = 'record' | 'deployment' | 'export' | 'checkpoint' | 'unknown';
@@ -295,13 +297,13 @@ export function providerSite(resource: ResourceEntry, urn: string, id: string): 
   return new ReferenceSite('provider', urn, resource.index, resource.path, 'provider', undefined, undefined, id);
 }
 
-export const REFERENCE_KIND_LABEL: Record<ReferenceKind, string> = {
-  parent: 'parent',
-  dependency: 'dependency',
-  propertyDependency: 'property dependency',
-  deletedWith: 'deletedWith',
-  replaceWith: 'replaceWith',
-  provider: 'provider',
-  alias: 'alias',
-  resourceReference: 'resource reference',
-};
+export const REFERENCE_KIND_LABEL: Readonly<Record<ReferenceKind, string>> = lazyTable({
+  parent: () => l10n.t('parent'),
+  dependency: () => l10n.t('dependency'),
+  propertyDependency: () => l10n.t('property dependency'),
+  deletedWith: () => 'deletedWith',
+  replaceWith: () => 'replaceWith',
+  provider: () => l10n.t('provider'),
+  alias: () => l10n.t('alias'),
+  resourceReference: () => l10n.t('resource reference'),
+});

@@ -3,8 +3,10 @@
  * messages, and whatever value could be recovered. Used for a whole document, or for one
  * resource record whose edit broke the syntax while the rest of the document stayed valid.
  */
+import * as l10n from '@vscode/l10n';
 import { getNodeValue, parseTree, printParseErrorCode, type Node, type ParseError } from 'jsonc-parser';
 import type { Span } from '../../diagnostics';
+import { parseErrorWords } from '../../json/words';
 
 export interface SyntaxError {
   span: Span;
@@ -18,7 +20,8 @@ export interface TolerantParse {
   errors: SyntaxError[];
 }
 
-const EMPTY_STATE_MESSAGE = 'The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: { "version": 3, "deployment": { "manifest": { … }, "resources": [] } }';
+const emptyStateMessage = () =>
+  l10n.t('The file is empty: a state file is a JSON object such as the output of `pulumi stack export`: {0}', '{ "version": 3, "deployment": { "manifest": { … }, "resources": [] } }');
 
 const OPTIONS = { allowTrailingComma: false, disallowComments: true, allowEmptyContent: false };
 
@@ -27,10 +30,10 @@ export function parseTolerant(text: string, reason: string): TolerantParse {
   const errors: ParseError[] = [];
   const tree = parseTree(text, errors, OPTIONS);
   // An empty file is a file not yet written, not a broken one: say what belongs in it.
-  if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: EMPTY_STATE_MESSAGE }] };
+  if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: emptyStateMessage() }] };
   const syntax = errors.map(toSyntaxError);
   // jsonc-parser accepted what JSON.parse refused (e.g. a byte-order mark): report JSON.parse's reason.
-  if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: `JSON syntax error: ${reason}` });
+  if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: l10n.t('JSON syntax error: {0}', reason) });
   return { tree, value: tree ? safeNodeValue(tree) : undefined, errors: syntax };
 }
 
@@ -52,30 +55,7 @@ export function parseTolerantElement(text: string): TolerantParse | undefined {
 }
 
 function toSyntaxError(error: ParseError): SyntaxError {
-  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: `JSON syntax error: ${describeParseError(error)}` };
-}
-
-function describeParseError(error: ParseError): string {
-  const name = printParseErrorCode(error.error);
-  const words: Record<string, string> = {
-    InvalidSymbol: 'unexpected character',
-    InvalidNumberFormat: 'invalid number',
-    PropertyNameExpected: 'property name expected',
-    ValueExpected: 'value expected',
-    ColonExpected: 'colon expected',
-    CommaExpected: 'comma expected',
-    CloseBraceExpected: 'closing brace expected',
-    CloseBracketExpected: 'closing bracket expected',
-    EndOfFileExpected: 'end of file expected',
-    InvalidCommentToken: 'comments are not allowed in JSON',
-    UnexpectedEndOfComment: 'unterminated comment',
-    UnexpectedEndOfString: 'unterminated string',
-    UnexpectedEndOfNumber: 'unterminated number',
-    InvalidUnicode: 'invalid unicode escape',
-    InvalidEscapeCharacter: 'invalid escape character',
-    InvalidCharacter: 'invalid character in string',
-  };
-  return words[name] ?? name;
+  return { span: { offset: error.offset, length: Math.max(error.length, 1) }, message: l10n.t('JSON syntax error: {0}', parseErrorWords(printParseErrorCode(error.error), 'json')) };
 }
 
 function safeNodeValue(tree: Node): unknown {

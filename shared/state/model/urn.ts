@@ -1,4 +1,5 @@
 /** URNs (`urn:pulumi:<stack>::<project>::<type>::<name>`) and provider references (`<provider urn>::<id>`). */
+import * as l10n from '@vscode/l10n';
 
 /** The provider "unknown ID", also the unknown property-value sentinel. */
 export const UNKNOWN_ID = '04da6b54-80e4-46f7-96ec-b56ff0331ba9';
@@ -49,13 +50,13 @@ export function isProviderType(type: string): boolean {
 
 /** Why a urn cannot name a provider, or undefined when it can. */
 export function providerUrnProblem(urn: string): string | undefined {
-  if (!isPulumiValidUrn(urn)) return `${urn} is not a valid URN`;
+  if (!isPulumiValidUrn(urn)) return l10n.t('{0} is not a valid URN', urn);
   const parsed = parseUrn(urn);
   const type = parsed?.type ?? '';
   const colon = type.lastIndexOf(':');
   const module = colon === -1 ? '' : type.slice(0, colon);
-  if (module !== 'pulumi:providers') return `invalid module in type: expected 'pulumi:providers', got '${module}'`;
-  if (!type.slice(colon + 1)) return 'provider URNs must specify a type name';
+  if (module !== 'pulumi:providers') return l10n.t("invalid module in type: expected '{0}', got '{1}'", 'pulumi:providers', module);
+  if (!type.slice(colon + 1)) return l10n.t('provider URNs must specify a type name');
   return undefined;
 }
 
@@ -64,12 +65,13 @@ export type ProviderReference = { urn: string; id: string } | { error: string };
 /** A file has few distinct provider references, each written by thousands of records. */
 const providerReferences = new Map<string, ProviderReference>();
 
-/** `<provider urn>::<id>`, split at the last `::` (memoised: the function is pure). */
+/** `<provider urn>::<id>`, split at the last `::` (memoised: the function is pure; errors are not kept, their words are translated). */
 export function parseProviderReference(reference: string): ProviderReference {
   let parsed = providerReferences.get(reference);
   if (!parsed) {
-    if (providerReferences.size >= 4096) providerReferences.clear();
     parsed = splitProviderReference(reference);
+    if ('error' in parsed) return parsed;
+    if (providerReferences.size >= 4096) providerReferences.clear();
     providerReferences.set(reference, parsed);
   }
   return parsed;
@@ -77,7 +79,7 @@ export function parseProviderReference(reference: string): ProviderReference {
 
 function splitProviderReference(reference: string): ProviderReference {
   const separator = reference.lastIndexOf('::');
-  if (separator === -1) return { error: `expected '::' in provider reference '${reference}'` };
+  if (separator === -1) return { error: l10n.t("expected '::' in provider reference '{0}'", reference) };
   const urn = reference.slice(0, separator);
   const id = reference.slice(separator + 2);
   const problem = providerUrnProblem(urn);

@@ -7,6 +7,7 @@
  * which reference they came from: a 30k-resource file has ~150k edges, and an object per edge
  * kept alive for the whole pass was a large share of the analysis's garbage collection.
  */
+import * as l10n from '@vscode/l10n';
 import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from '../model/structure';
 import type { StateFinding } from './findings';
 import { parseProviderReference } from '../model/urn';
@@ -182,16 +183,20 @@ export function findCycles(resources: ResourceEntry[], graph: DependencyGraph): 
     const steps = cycleThrough(start, new Set(component), graph);
     if (!steps.length) continue;
     const cycle = steps.map((step) => ({ to: graph.target(step.edge), site: graph.site(resources, step.from, step.edge) }));
-    const name = (i: number) => resources[i].urn ?? `resource at index ${i}`;
+    const name = (i: number) => resources[i].urn ?? l10n.t('resource at index {0}', i);
     const names = [name(start), ...cycle.map((edge) => name(edge.to))];
     out.push({
       code: 'dependency-cycle',
 
-      message: `Dependency cycle: ${names.join(' → ')}`,
+      message: l10n.t('Dependency cycle: {0}', names.join(' → ')),
       at: { path: cycle[0].site.path, part: 'value' },
       related: cycle.map((edge) => ({
         at: { path: edge.site.path, part: 'value' as const },
-        message: `${name(edge.site.from)} → ${name(edge.to)} (${REFERENCE_KIND_LABEL[edge.site.kind]})`,
+        message: l10n.t({
+          message: '{0} → {1} ({2})',
+          args: [name(edge.site.from), name(edge.to), REFERENCE_KIND_LABEL[edge.site.kind]],
+          comment: ['A step of a dependency cycle: resource → resource (the kind of reference)'],
+        }),
       })),
       data: { cycle: names, path: cycle[0].site.path },
     });

@@ -6,6 +6,8 @@
  * `CheckpointV1`, `DeploymentV1`). Go's `encoding/json` ignores members a struct does not declare,
  * so a field outside these lists is read as absent, never refused.
  */
+import * as l10n from '@vscode/l10n';
+import { lazyTable } from '../../text/lazyTable';
 import type { JsonPath } from '../model/locate';
 import { isObject, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
@@ -37,54 +39,58 @@ export const SEED_RECORD_FIELDS: ReadonlySet<string> = new Set([
  * Fields `apitype.ResourceV3` declares beyond the seed's schema, with what writes them
  * (`pkg/resource/stack/deployment.go` `SerializeResource`; version-4 features from `ApplyFeatures`).
  */
-const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = {
-  created: 'the engine: time the resource was created (since 2023)',
-  modified: 'the engine: time the resource was last modified (since 2023)',
-  sourcePosition: 'the engine: where the program registered the resource',
-  stackTrace: 'the engine: the call stack of the registration',
-  ignoreChanges: 'the `ignoreChanges` resource option',
-  replaceOnChanges: 'the `replaceOnChanges` resource option',
-  hideDiff: 'the `hideDiffs` resource option',
-  deletedWith: 'the `deletedWith` resource option',
-  retainOnDelete: 'the `retainOnDelete` resource option',
-  replacementTrigger: 'the `replacementTrigger` resource option',
-  refreshBeforeUpdate: 'providers that ask for a refresh before update (version-4 feature `refreshBeforeUpdate`)',
-  taint: '`pulumi state taint` (version-4 feature `taint`)',
-  replaceWith: 'the `replaceWith` resource option (version-4 feature `replaceWith`)',
-  viewOf: 'resource views (version-4 feature `views`)',
-  resourceHooks: 'resource hooks (version-4 feature `hooks`)',
-  extensionRef: 'parameterized extensions (version-4 feature `extensionParameterization`)',
-  snippetID: 'snippets (version-4 feature `snippets-prototype`)',
-};
+const NEWER_ENGINE_FIELDS: Readonly<Record<string, string>> = lazyTable({
+  created: () => l10n.t('the engine: time the resource was created (since 2023)'),
+  modified: () => l10n.t('the engine: time the resource was last modified (since 2023)'),
+  sourcePosition: () => l10n.t('the engine: where the program registered the resource'),
+  stackTrace: () => l10n.t('the engine: the call stack of the registration'),
+  ignoreChanges: () => resourceOption('ignoreChanges'),
+  replaceOnChanges: () => resourceOption('replaceOnChanges'),
+  hideDiff: () => resourceOption('hideDiffs'),
+  deletedWith: () => resourceOption('deletedWith'),
+  retainOnDelete: () => resourceOption('retainOnDelete'),
+  replacementTrigger: () => resourceOption('replacementTrigger'),
+  refreshBeforeUpdate: () => l10n.t('providers that ask for a refresh before update (version-4 feature `{0}`)', 'refreshBeforeUpdate'),
+  taint: () => l10n.t('`{0}` (version-4 feature `{1}`)', 'pulumi state taint', 'taint'),
+  replaceWith: () => l10n.t('the `{0}` resource option (version-4 feature `{1}`)', 'replaceWith', 'replaceWith'),
+  viewOf: () => l10n.t('resource views (version-4 feature `{0}`)', 'views'),
+  resourceHooks: () => l10n.t('resource hooks (version-4 feature `{0}`)', 'hooks'),
+  extensionRef: () => l10n.t('parameterized extensions (version-4 feature `{0}`)', 'extensionParameterization'),
+  snippetID: () => l10n.t('snippets (version-4 feature `{0}`)', 'snippets-prototype'),
+});
 
 /** Record fields older engines wrote and Pulumi now ignores, with who wrote them. */
-const LEGACY_RECORD_FIELDS: Readonly<Record<string, string>> = {
-  sequenceNumber: 'Pulumi v3.33–v3.34; ignored since',
-  defaults: 'version-1 engines (`ResourceV1.Defaults`); dropped by the migration to version 2',
-  children: 'the 2017 engines ("Lumi"), which listed each resource\'s children; `ResourceV1` does not declare it',
-};
+const LEGACY_RECORD_FIELDS: Readonly<Record<string, string>> = lazyTable({
+  sequenceNumber: () => l10n.t('Pulumi v3.33–v3.34; ignored since'),
+  defaults: () => l10n.t('version-1 engines (`{0}`); dropped by the migration to version 2', 'ResourceV1.Defaults'),
+  children: () => l10n.t('the 2017 engines ("Lumi"), which listed each resource\'s children; `{0}` does not declare it', 'ResourceV1'),
+});
 
 /** Deployment and checkpoint members of version-1 files that `CheckpointV1`/`DeploymentV1` do not declare. */
-const LEGACY_WRAPPER_FIELDS: Readonly<Record<string, { where: 'deployment' | 'checkpoint'; writtenBy: string }>> = {
-  time: { where: 'deployment', writtenBy: 'version-1 engines (deployment time); `DeploymentV1` reads `manifest.time` instead' },
-  info: { where: 'deployment', writtenBy: 'the 2017 engines ("Lumi"), which recorded engine details here; `DeploymentV1` does not declare it' },
-  target: { where: 'checkpoint', writtenBy: 'version-1 engines (stack name); `CheckpointV1` reads `stack` instead' },
+const LEGACY_WRAPPER_FIELDS: Readonly<Record<string, { where: 'deployment' | 'checkpoint'; writtenBy: () => string }>> = {
+  time: { where: 'deployment', writtenBy: () => l10n.t('version-1 engines (deployment time); `{0}` reads `{1}` instead', 'DeploymentV1', 'manifest.time') },
+  info: { where: 'deployment', writtenBy: () => l10n.t('the 2017 engines ("Lumi"), which recorded engine details here; `{0}` does not declare it', 'DeploymentV1') },
+  target: { where: 'checkpoint', writtenBy: () => l10n.t('version-1 engines (stack name); `{0}` reads `{1}` instead', 'CheckpointV1', 'stack') },
 };
+
+function resourceOption(option: string): string {
+  return l10n.t('the `{0}` resource option', option);
+}
 
 /** Every record field Pulumi reads, for "did you mean" suggestions. */
 export const DECLARED_RECORD_FIELDS: readonly string[] = [...SEED_RECORD_FIELDS, ...Object.keys(NEWER_ENGINE_FIELDS)];
 
+const own = Object.prototype.hasOwnProperty;
+
 /** What writes `field`, for hovers; undefined when it is neither newer nor legacy. */
 export function fieldWriter(field: string): string | undefined {
-  return NEWER_ENGINE_FIELDS[field] ?? LEGACY_RECORD_FIELDS[field] ?? LEGACY_WRAPPER_FIELDS[field]?.writtenBy;
+  return NEWER_ENGINE_FIELDS[field] ?? LEGACY_RECORD_FIELDS[field] ?? (own.call(LEGACY_WRAPPER_FIELDS, field) ? LEGACY_WRAPPER_FIELDS[field].writtenBy() : undefined);
 }
 
 interface Tally {
   counts: Map<string, number>;
   first?: JsonPath;
 }
-
-const own = Object.prototype.hasOwnProperty;
 
 /**
  * The `newer-engine-property` and `legacy-property` summaries of a document: each names its
@@ -124,7 +130,12 @@ export function fieldSummaries(structure: StateStructure): StateFinding[] {
   if (newer.first) {
     out.push({
       code: 'newer-engine-property',
-      message: `Fields Pulumi declares but the seed's v3 record schema lacks: ${listOf(newer)}. Pulumi reads them; set "quotaState.state.schema" to "seed-v3" to enforce the seed schema`,
+      message: l10n.t(
+        "Fields Pulumi declares but the seed's v3 record schema lacks: {0}. Pulumi reads them; set {1} to {2} to enforce the seed schema",
+        listOf(newer),
+        '"quotaState.state.schema"',
+        '"seed-v3"',
+      ),
       at: { path: newer.first, part: 'key' },
       data: { path: newer.first, fields: fieldsOf(newer) },
     });
@@ -132,7 +143,7 @@ export function fieldSummaries(structure: StateStructure): StateFinding[] {
   if (legacy.first) {
     out.push({
       code: 'legacy-property',
-      message: `Fields older Pulumi engines wrote and Pulumi now ignores: ${listOf(legacy)}`,
+      message: l10n.t('Fields older Pulumi engines wrote and Pulumi now ignores: {0}', listOf(legacy)),
       at: { path: legacy.first, part: 'key' },
       data: { path: legacy.first, fields: fieldsOf(legacy) },
     });

@@ -3,6 +3,7 @@
  * codes.ts names it), as offset-based edits. Every edit keeps the JSON valid and reuses the file's
  * own indentation.
  */
+import * as l10n from '@vscode/l10n';
 import type { Fix, FixRequest, TextEdit } from '../../edits';
 import { occurrencesOf } from './fields';
 import type { StateSnapshot } from '../model/snapshot';
@@ -78,32 +79,32 @@ const located = (analysis: StateSnapshot, data: Record<string, unknown>) => {
 export function removeReferenceFix(analysis: StateSnapshot, { code, data }: FixRequest): Fix[] {
   const node = located(analysis, data);
   if (!node || data.kind === 'provider') return [];
-  return [{ title: `Remove the reference to ${String(data.target)}`, edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' }];
+  return [{ title: l10n.t('Remove the reference to {0}', String(data.target)), edits: [removalEdit(analysis.text, node)], preferred: code === 'missing-reference' }];
 }
 
 /** A copy pending deletion loses the protect flag Pulumi ignores for it. */
 export function unprotectPendingDeleteFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
   const node = located(analysis, data);
-  return node ? [{ title: 'Remove "protect": true (the pending deletion happens regardless)', edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
+  return node ? [{ title: l10n.t('Remove {0} (the pending deletion happens regardless)', '"protect": true'), edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
 }
 
 /** Referenced resources move before their referrers. */
 export function reorderFix(analysis: StateSnapshot): Fix[] {
   const edit = reorderEdit(analysis);
-  return edit ? [{ title: 'Reorder resources into dependency order', edits: [edit], preferred: true, id: 'reorder-resources' }] : [];
+  return edit ? [{ title: l10n.t('Reorder resources into dependency order'), edits: [edit], preferred: true, id: 'reorder-resources' }] : [];
 }
 
 export function recomputeMagicFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
   const node = located(analysis, data);
   if (!node || typeof data.expected !== 'string') return [];
-  return [{ title: 'Recompute the manifest magic', edits: [replaceValue(node, data.expected)], preferred: true }];
+  return [{ title: l10n.t('Recompute the manifest magic'), edits: [replaceValue(node, data.expected)], preferred: true }];
 }
 
 /** A second copy of a urn becomes the pending deletion Pulumi allows beside the live copy. */
 export function markDuplicateDeletedFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
   const path = pathOf(data);
   const edit = path && markDeletedEdit(analysis, path);
-  return edit ? [{ title: 'Mark this duplicate "delete": true', edits: [edit], preferred: true }] : [];
+  return edit ? [{ title: l10n.t('Mark this duplicate {0}', '"delete": true'), edits: [edit], preferred: true }] : [];
 }
 
 export function unknownProviderFixes(analysis: StateSnapshot, request: FixRequest): Fix[] {
@@ -111,7 +112,7 @@ export function unknownProviderFixes(analysis: StateSnapshot, request: FixReques
   const fixes: Fix[] = [];
   const node = located(analysis, data);
   if (node && typeof data.suggestion === 'string') {
-    fixes.push({ title: `Point the provider reference at ${data.suggestion}`, edits: [replaceValue(node, data.suggestion)], preferred: true });
+    fixes.push({ title: l10n.t('Point the provider reference at {0}', String(data.suggestion)), edits: [replaceValue(node, data.suggestion)], preferred: true });
   }
   if (data.later === true) fixes.push(...reorderFix(analysis));
   return fixes;
@@ -123,9 +124,9 @@ export function unknownPropertyFixes(analysis: StateSnapshot, { data }: FixReque
   const fixes: Fix[] = [];
   const suggestion = typeof data.suggestion === 'string' ? data.suggestion : undefined;
   if (suggestion && node.key) {
-    fixes.push({ title: `Rename to "${suggestion}"`, edits: [{ offset: node.key.offset, length: node.key.length, newText: JSON.stringify(suggestion) }], preferred: true });
+    fixes.push({ title: l10n.t('Rename to "{0}"', suggestion), edits: [{ offset: node.key.offset, length: node.key.length, newText: JSON.stringify(suggestion) }], preferred: true });
   }
-  fixes.push({ title: `Remove property "${String(data.property)}"`, edits: [removalEdit(analysis.text, node)], preferred: !suggestion });
+  fixes.push({ title: l10n.t('Remove property "{0}"', String(data.property)), edits: [removalEdit(analysis.text, node)], preferred: !suggestion });
   return fixes;
 }
 
@@ -141,7 +142,11 @@ export function removeLegacyPropertyFixes(analysis: StateSnapshot, { data }: Fix
       .filter((n): n is LocatedNode => n !== undefined)
       .map((n) => removalEdit(analysis.text, n));
     if (edits.length) {
-      fixes.push({ title: `Remove the legacy property "${field}" (${edits.length} ${edits.length === 1 ? 'occurrence' : 'occurrences'})`, edits, preferred: fields.length === 1 });
+      fixes.push({
+        title: edits.length === 1 ? l10n.t('Remove the legacy property "{0}" (1 occurrence)', field) : l10n.t('Remove the legacy property "{0}" ({1} occurrences)', field, edits.length),
+        edits,
+        preferred: fields.length === 1,
+      });
     }
   }
   return fixes;
@@ -149,7 +154,7 @@ export function removeLegacyPropertyFixes(analysis: StateSnapshot, { data }: Fix
 
 export function removeUnsupportedFeatureFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
   const node = located(analysis, data);
-  return node ? [{ title: `Remove the unsupported feature "${String(data.feature)}"`, edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
+  return node ? [{ title: l10n.t('Remove the unsupported feature "{0}"', String(data.feature)), edits: [removalEdit(analysis.text, node)], preferred: true }] : [];
 }
 
 export function addSnippetUuidFix(analysis: StateSnapshot, { data }: FixRequest): Fix[] {
@@ -159,7 +164,7 @@ export function addSnippetUuidFix(analysis: StateSnapshot, { data }: FixRequest)
   // Web Crypto's randomUUID is synchronous and global in Node 20 and in browser workers alike.
   const uuid = globalThis.crypto.randomUUID();
   const edit = existing ? replaceValue(existing, uuid) : insertFirstMemberEdit(analysis, path, 'uuid', uuid);
-  return edit ? [{ title: 'Add a snippet uuid', edits: [edit], preferred: true }] : [];
+  return edit ? [{ title: l10n.t('Add a snippet uuid'), edits: [edit], preferred: true }] : [];
 }
 
 /**

@@ -3,6 +3,7 @@
  * duplicates, types, ids, magic) and the product's additions (cycles, aliases, stacks, urn
  * shape), reporting every violation rather than the first. Linear in the number of references.
  */
+import * as l10n from '@vscode/l10n';
 // Pure JS and synchronous, so the same code runs in Node and in a browser worker (WebCrypto is asynchronous).
 import { sha256 } from '@noble/hashes/sha2.js';
 import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
@@ -29,6 +30,10 @@ function magicOf(version: string): string {
 }
 
 const valueAnchor = (path: JsonPath): Anchor => ({ path, part: 'value' });
+
+/** How messages name a resource: its urn, or where it is when it has none. */
+const resourceLabel = (resource: ResourceEntry): string => resource.urn ?? atIndex(resource.index);
+const atIndex = (index: number): string => l10n.t('at index {0}', index);
 
 /** Indices of every copy of each urn, in array order. */
 export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
@@ -67,34 +72,34 @@ export function integrityDiagnostics(structure: StateStructure, mode: StateSchem
     const urn = resource.urn;
     const parsedUrn = urn ? parseUrn(urn) : undefined;
     parsedUrns[resource.index] = parsedUrn;
-    const name = urn ?? `at index ${resource.index}`;
+    const name = resourceLabel(resource);
     // VerifyIntegrity: "resource at index <i> missing required 'urn' field"; Go reads a null urn as "".
     if (record.urn === null) {
       out.push({
         code: 'schema',
-        message: `Resource at index ${resource.index} is missing the required property "urn" (it is null)`,
+        message: l10n.t('Resource at index {0} is missing the required property "urn" (it is null)', resource.index),
         at: { path: [...resource.path, 'urn'], part: 'value' },
         data: { path: resource.path },
       });
     } else if (urn === '') {
-      out.push({ code: 'schema', message: `Resource at index ${resource.index} has an empty urn`, at: resourceAnchor(resource.path, true), data: { path: resource.path } });
+      out.push({ code: 'schema', message: l10n.t('Resource at index {0} has an empty urn', resource.index), at: resourceAnchor(resource.path, true), data: { path: resource.path } });
     } else if (urn !== undefined && !parsedUrn) {
       out.push({
         code: 'invalid-urn',
 
-        message: `"${urn}" is not a urn of the form urn:pulumi:<stack>::<project>::<type>::<name>`,
+        message: l10n.t('"{0}" is not a urn of the form {1}', urn, 'urn:pulumi:<stack>::<project>::<type>::<name>'),
         at: resourceAnchor(resource.path, true),
         data: { urn },
       });
     }
     if (resource.type === undefined || resource.type === '') {
-      out.push({ code: 'missing-type', message: `Resource ${name} has no "type" (import requires it)`, at: resourceAnchor(resource.path, urn !== undefined), data: { path: resource.path } });
+      out.push({ code: 'missing-type', message: l10n.t('Resource {0} has no "type" (import requires it)', name), at: resourceAnchor(resource.path, urn !== undefined), data: { path: resource.path } });
     }
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
       out.push({
         code: 'component-with-id',
 
-        message: `Resource ${name} has "custom" false but a non-empty id "${record.id}"`,
+        message: l10n.t('Resource {0} has "custom" false but a non-empty id "{1}"', name, record.id),
         at: valueAnchor([...resource.path, 'id']),
         data: { path: [...resource.path, 'id'] },
       });
@@ -102,7 +107,7 @@ export function integrityDiagnostics(structure: StateStructure, mode: StateSchem
     if (urn && resource.type && isProviderType(resource.type)) {
       const problem = providerUrnProblem(urn);
       if (problem) {
-        out.push({ code: 'invalid-provider-reference', message: `Provider ${urn} is not referenceable: ${problem}`, at: resourceAnchor(resource.path, true), data: { urn } });
+        out.push({ code: 'invalid-provider-reference', message: l10n.t('Provider {0} is not referenceable: {1}', urn, problem), at: resourceAnchor(resource.path, true), data: { urn } });
       } else {
         const id = typeof record.id === 'string' && record.id !== '' ? record.id : UNKNOWN_ID;
         const key = `${urn}::${id}`;
@@ -165,7 +170,7 @@ function checkManifest(structure: StateStructure, mode: StateSchemaMode, out: St
     const path = [...structure.deploymentPath, 'manifest', typeof manifest.magic === 'string' ? 'magic' : 'version'];
     out.push({
       code: 'magic-mismatch',
-      message: `Manifest magic does not match the SHA-256 of version "${version}" (expected "${expected}")`,
+      message: l10n.t('Manifest magic does not match the SHA-256 of version "{0}" (expected "{1}")', version, expected),
       at: valueAnchor(path),
       data: { path: [...structure.deploymentPath, 'manifest', 'magic'], expected },
     });
@@ -179,10 +184,10 @@ function definitionAnchor(resources: ResourceEntry[], index: number): Anchor {
 
 /** `copies`: the indices of the resources named `site.target` (undefined when none). */
 function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: number[] | undefined, resources: ResourceEntry[], isolated: boolean, out: StateFinding[]): void {
-  const urn = resource.urn ?? `at index ${resource.index}`;
+  const urn = resourceLabel(resource);
   // An earlier copy of the same urn (a live record before its `delete: true` copy) satisfies Pulumi's check.
   if (site.target === resource.urn && !(copies && copies[0] < resource.index)) {
-    out.push({ code: 'self-reference', message: `Resource ${urn} lists itself as its ${labelOf(site)}`, at: valueAnchor(site.path), data: dataOf(site) });
+    out.push({ code: 'self-reference', message: l10n.t('Resource {0} lists itself as its {1}', urn, labelOf(site)), at: valueAnchor(site.path), data: dataOf(site) });
     return;
   }
   // Import requires every reference to name a resource that comes earlier.
@@ -192,16 +197,16 @@ function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: nu
     out.push({
       code: 'forward-reference',
 
-      message: `Resource ${urn}'s ${labelOf(site)} ${site.target} comes after it (at index ${later}); import requires it to come first`,
+      message: l10n.t("Resource {0}'s {1} {2} comes after it (at index {3}); import requires it to come first", urn, labelOf(site), site.target, later),
       at: valueAnchor(site.path),
-      related: [{ at: definitionAnchor(resources, later), message: `${site.target} is defined here` }],
+      related: [{ at: definitionAnchor(resources, later), message: l10n.t('{0} is defined here', site.target) }],
       data: dataOf(site),
     });
   } else {
     out.push({
       code: 'missing-reference',
 
-      message: `Resource ${urn}'s ${labelOf(site)} ${site.target} is not in this file`,
+      message: l10n.t("Resource {0}'s {1} {2} is not in this file", urn, labelOf(site), site.target),
       at: valueAnchor(site.path),
       data: dataOf(site),
     });
@@ -209,7 +214,7 @@ function checkReference(resource: ResourceEntry, site: ReferenceSite, copies: nu
 }
 
 function labelOf(site: ReferenceSite): string {
-  return site.kind === 'propertyDependency' ? `property dependency (from property "${site.property}")` : REFERENCE_KIND_LABEL[site.kind];
+  return site.kind === 'propertyDependency' ? l10n.t('property dependency (from property "{0}")', String(site.property)) : REFERENCE_KIND_LABEL[site.kind];
 }
 
 function dataOf(site: ReferenceSite): Record<string, unknown> {
@@ -226,13 +231,13 @@ function checkProviderReference(
   out: StateFinding[],
 ): void {
   const path = [...resource.path, 'provider'];
-  const urn = resource.urn ?? `at index ${resource.index}`;
+  const urn = resourceLabel(resource);
   const parsed = parseProviderReference(reference);
   if ('error' in parsed) {
     out.push({
       code: 'invalid-provider-reference',
 
-      message: `Resource ${urn}'s provider reference is not <provider urn>::<id>: ${parsed.error}`,
+      message: l10n.t("Resource {0}'s provider reference is not {1}: {2}", urn, '<provider urn>::<id>', parsed.error),
       at: valueAnchor(path),
       data: { path, reference },
     });
@@ -249,18 +254,18 @@ function checkProviderReference(
   let message: string;
   const data: Record<string, unknown> = { path, reference, from: resource.index, target: parsed.urn, kind: 'provider' };
   if (sameId !== undefined && sameId > resource.index) {
-    message = `Resource ${urn} refers to provider ${reference}, which is declared after it (at index ${sameId}); import requires providers to come first`;
-    related.push({ at: definitionAnchor(resources, sameId), message: `Provider ${parsed.urn} is defined here` });
+    message = l10n.t('Resource {0} refers to provider {1}, which is declared after it (at index {2}); import requires providers to come first', urn, reference, sameId);
+    related.push({ at: definitionAnchor(resources, sameId), message: l10n.t('Provider {0} is defined here', parsed.urn) });
     data.later = true;
   } else if (earlierOther !== undefined) {
     const currentId = providerIdOf(resources[earlierOther]);
     const suggestion = `${parsed.urn}::${currentId}`;
-    message = `Resource ${urn} refers to unknown provider ${reference}: provider ${parsed.urn} has id "${currentId}"`;
-    related.push({ at: definitionAnchor(resources, earlierOther), message: `Provider ${parsed.urn} is defined here` });
+    message = l10n.t('Resource {0} refers to unknown provider {1}: provider {2} has id "{3}"', urn, reference, parsed.urn, currentId);
+    related.push({ at: definitionAnchor(resources, earlierOther), message: l10n.t('Provider {0} is defined here', parsed.urn) });
     data.suggestion = suggestion;
   } else {
-    message = `Resource ${urn} refers to unknown provider ${reference}`;
-    if (candidates.length) related.push({ at: definitionAnchor(resources, candidates[0]), message: `Provider ${parsed.urn} is defined here, after the resource` });
+    message = l10n.t('Resource {0} refers to unknown provider {1}', urn, reference);
+    if (candidates.length) related.push({ at: definitionAnchor(resources, candidates[0]), message: l10n.t('Provider {0} is defined here, after the resource', parsed.urn) });
   }
   out.push({ code: 'unknown-provider', message, at: valueAnchor(path), related: related.length ? related : undefined, data });
 }
@@ -282,9 +287,9 @@ function checkDuplicates(resources: ResourceEntry[], byUrn: Map<string, number[]
       out.push({
         code: 'duplicate-urn',
 
-        message: `Duplicate resource ${urn} (not marked for deletion); it is also defined at index ${first}`,
+        message: l10n.t('Duplicate resource {0} (not marked for deletion); it is also defined at index {1}', urn, first),
         at: resourceAnchor(resource.path, true),
-        related: [{ at: definitionAnchor(resources, first), message: `First definition of ${urn}` }],
+        related: [{ at: definitionAnchor(resources, first), message: l10n.t('First definition of {0}', urn) }],
         data: { path: resource.path, urn },
       });
     }
@@ -304,7 +309,7 @@ function checkUrnsPulumiParses(resource: ResourceEntry, parentIndex: number, out
   if (crashing === undefined) return;
   out.push({
     code: 'schema',
-    message: `Pulumi crashes on "${crashing}" (an assertion in its integrity check): a child's urn and its parent's must start with "urn:pulumi:"`,
+    message: l10n.t('Pulumi crashes on "{0}" (an assertion in its integrity check): a child\'s urn and its parent\'s must start with "{1}"', crashing, 'urn:pulumi:'),
     at: resourceAnchor(resource.path, true),
     data: { path: resource.path },
   });
@@ -319,11 +324,11 @@ function checkPendingRecords(pending: ResourceEntry[], out: StateFinding[]): voi
   for (const resource of pending) {
     const record = resource.value;
     if (!isObject(record)) continue;
-    const name = resource.urn || 'in a pending operation';
+    const name = resource.urn || l10n.t('in a pending operation');
     if (typeof record.urn !== 'string' || record.urn === '') {
       out.push({
         code: 'schema',
-        message: `The pending operation's resource is missing the required property "urn" (Pulumi refuses the file)`,
+        message: l10n.t('The pending operation\'s resource is missing the required property "urn" (Pulumi refuses the file)'),
         at: resourceAnchor(resource.path, false),
         data: { path: resource.path },
       });
@@ -331,7 +336,7 @@ function checkPendingRecords(pending: ResourceEntry[], out: StateFinding[]): voi
     if (resource.type === undefined || resource.type === '') {
       out.push({
         code: 'missing-type',
-        message: `Pending operation resource ${name} has no "type" (Pulumi refuses the file)`,
+        message: l10n.t('Pending operation resource {0} has no "type" (Pulumi refuses the file)', name),
         at: resourceAnchor(resource.path, resource.urn !== undefined),
         data: { path: resource.path },
       });
@@ -339,7 +344,7 @@ function checkPendingRecords(pending: ResourceEntry[], out: StateFinding[]): voi
     if (record.custom !== true && typeof record.id === 'string' && record.id !== '') {
       out.push({
         code: 'component-with-id',
-        message: `Pending operation resource ${name} has "custom" false but a non-empty id "${record.id}"`,
+        message: l10n.t('Pending operation resource {0} has "custom" false but a non-empty id "{1}"', name, record.id),
         at: valueAnchor([...resource.path, 'id']),
         data: { path: [...resource.path, 'id'] },
       });
@@ -357,13 +362,19 @@ function checkAliases(resources: ResourceEntry[], out: StateFinding[]): void {
         continue;
       }
       if (owner.from === site.from) continue;
-      const first = resources[owner.from].urn ?? `at index ${owner.from}`;
+      const first = resourceLabel(resources[owner.from]);
       out.push({
         code: 'duplicate-alias',
 
-        message: `Two resources (${first} and ${resource.urn ?? `at index ${resource.index}`}) have the same alias ${site.target}; Pulumi loads this, but \`pulumi up\` refuses it ("aliased to the same")`,
+        message: l10n.t(
+          'Two resources ({0} and {1}) have the same alias {2}; Pulumi loads this, but `pulumi up` refuses it ({3})',
+          first,
+          resourceLabel(resource),
+          site.target,
+          '"aliased to the same"',
+        ),
         at: valueAnchor(site.path),
-        related: [{ at: valueAnchor(owner.path), message: `${first} also claims alias ${site.target}` }],
+        related: [{ at: valueAnchor(owner.path), message: l10n.t('{0} also claims alias {1}', first, site.target) }],
         data: { path: site.path, alias: site.target },
       });
     }
@@ -388,9 +399,9 @@ function checkParentUrns(resources: ResourceEntry[], parsedUrns: Array<ParsedUrn
       out.push({
         code: 'parent-urn-mismatch',
 
-        message: `The urn's qualified type "${child.qualifiedType}" does not match its parent ${record.parent}: expected "${expected}"`,
+        message: l10n.t('The urn\'s qualified type "{0}" does not match its parent {1}: expected "{2}"', child.qualifiedType, String(record.parent), expected),
         at: resourceAnchor(resource.path, true),
-        related: [{ at: definitionAnchor(resources, parentIndex), message: 'Parent defined here' }],
+        related: [{ at: definitionAnchor(resources, parentIndex), message: l10n.t('Parent defined here') }],
         data: { path: resource.path, expected },
       });
     }
@@ -414,12 +425,12 @@ function checkpointStackName(stack: string): string {
 
 function checkStacks(structure: StateStructure, parsedUrns: Array<ParsedUrn | undefined>, out: StateFinding[]): void {
   let stack = structure.checkpointStack ? checkpointStackName(structure.checkpointStack) : undefined;
-  let source = 'the checkpoint';
+  let source = l10n.t('the checkpoint');
   if (!stack) {
     const root = structure.resources.find((r) => r.type === ROOT_STACK_TYPE && parsedUrns[r.index]);
     if (root) {
       stack = parsedUrns[root.index]!.stack;
-      source = 'the pulumi:pulumi:Stack resource';
+      source = l10n.t('the {0} resource', ROOT_STACK_TYPE);
     }
   }
   if (!stack) {
@@ -430,7 +441,7 @@ function checkStacks(structure: StateStructure, parsedUrns: Array<ParsedUrn | un
     }
     let best = 0;
     for (const [name, count] of counts) if (count > best) [stack, best] = [name, count];
-    source = 'most urns';
+    source = l10n.t('most urns');
   }
   if (!stack) return;
   for (const resource of structure.resources) {
@@ -439,7 +450,7 @@ function checkStacks(structure: StateStructure, parsedUrns: Array<ParsedUrn | un
       out.push({
         code: 'foreign-stack',
 
-        message: `Resource ${resource.urn} is from stack "${parsed.stack}", but this file's stack is "${stack}" (from ${source})`,
+        message: l10n.t('Resource {0} is from stack "{1}", but this file\'s stack is "{2}" (from {3})', String(resource.urn), parsed.stack, stack, source),
         at: resourceAnchor(resource.path, true),
         data: { path: resource.path, stack },
       });

@@ -3,6 +3,7 @@
  * features it supports, and the snippets' ids. Each rule names the Pulumi source that decides it
  * (repository pulumi/pulumi).
  */
+import * as l10n from '@vscode/l10n';
 import type { StateSchemaMode } from '../codes';
 import { isObject, recordVersion, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
@@ -29,7 +30,7 @@ function checkVersion(structure: StateStructure, mode: StateSchemaMode, out: Sta
     if (mode === 'seed-v3') {
       out.push({
         code: 'unsupported-version',
-        message: 'A legacy checkpoint (no "version", "latest" at the top) is not supported in seed-v3 mode (only version 3); the records are still checked',
+        message: l10n.t('A legacy checkpoint (no "version", "latest" at the top) is not supported in seed-v3 mode (only version 3); the records are still checked'),
         at: { path: [], part: 'head' },
         data: { version: 0 },
       });
@@ -43,7 +44,7 @@ function checkVersion(structure: StateStructure, mode: StateSchemaMode, out: Sta
     if (version !== 3) {
       out.push({
         code: 'unsupported-version',
-        message: `Version ${version} is not supported in seed-v3 mode (only version 3); the records are still checked against the v3 schema`,
+        message: l10n.t('Version {0} is not supported in seed-v3 mode (only version 3); the records are still checked against the v3 schema', version),
         at,
         data: { version },
       });
@@ -54,15 +55,18 @@ function checkVersion(structure: StateStructure, mode: StateSchemaMode, out: Sta
     // pkg/resource/stack/checkpoint.go UnmarshalVersionedCheckpointToLatestCheckpoint: 0 (legacy), 1 and 2
     // (migrated to 3), 3 and 4 load; any other version fails with "unsupported checkpoint version".
     if (version < 0 || version > 4) {
-      out.push({ code: 'unsupported-version', message: `Pulumi refuses this file: unsupported checkpoint version ${version} (it loads versions 1 to 4)`, at, data: { version } });
+      out.push({ code: 'unsupported-version', message: l10n.t('Pulumi refuses this file: unsupported checkpoint version {0} (it loads versions 1 to 4)', version), at, data: { version } });
     }
     return;
   }
   // pkg/resource/stack/deployment.go UnmarshalUntypedDeployment: DeploymentSchemaVersionOldestSupported (1)
   // to DeploymentSchemaVersionLatest (4); outside, ErrDeploymentSchemaVersionTooOld / TooNew.
   if (version < 1 || version > 4) {
-    const reason = version < 1 ? "this stack's deployment is too old" : "this stack's deployment version is too new";
-    out.push({ code: 'unsupported-version', message: `Pulumi refuses this file: ${reason} (version ${version}; it loads versions 1 to 4)`, at, data: { version } });
+    const message =
+      version < 1
+        ? l10n.t("Pulumi refuses this file: this stack's deployment is too old (version {0}; it loads versions 1 to 4)", version)
+        : l10n.t("Pulumi refuses this file: this stack's deployment version is too new (version {0}; it loads versions 1 to 4)", version);
+    out.push({ code: 'unsupported-version', message, at, data: { version } });
   }
 }
 
@@ -79,7 +83,7 @@ function checkFeatures(structure: StateStructure, out: StateFinding[]): void {
     const path = ['features', index];
     out.push({
       code: 'unsupported-feature',
-      message: `Pulumi refuses this file: this stack's deployment needs support for the following features: ${unsupported.join(', ')} ("${feature}" is not one Pulumi supports)`,
+      message: l10n.t('Pulumi refuses this file: this stack\'s deployment needs support for the following features: {0} ("{1}" is not one Pulumi supports)', unsupported.join(', '), feature),
       at: { path, part: 'value' },
       data: { path, feature },
     });
@@ -103,7 +107,7 @@ function checkSnippets(structure: StateStructure, out: StateFinding[]): void {
     if (typeof uuid !== 'string' || uuid === '') {
       out.push({
         code: 'invalid-snippet',
-        message: `Snippet at index ${index} is missing the required "uuid" field`,
+        message: l10n.t('Snippet at index {0} is missing the required "uuid" field', index),
         at: typeof uuid === 'string' ? { path: [...path, 'uuid'], part: 'value' } : { path, part: 'head' },
         data: { path, missing: true },
       });
@@ -116,9 +120,9 @@ function checkSnippets(structure: StateStructure, out: StateFinding[]): void {
     }
     out.push({
       code: 'invalid-snippet',
-      message: `Duplicate snippet uuid "${uuid}" at indexes ${other} and ${index}`,
+      message: l10n.t('Duplicate snippet uuid "{0}" at indexes {1} and {2}', uuid, other, index),
       at: { path: [...path, 'uuid'], part: 'value' },
-      related: [{ at: { path: [...snippetsPath, other, 'uuid'], part: 'value' }, message: `Snippet ${other} has uuid "${uuid}"` }],
+      related: [{ at: { path: [...snippetsPath, other, 'uuid'], part: 'value' }, message: l10n.t('Snippet {0} has uuid "{1}"', other, uuid) }],
       data: { path, uuid, duplicateOf: other },
     });
   });

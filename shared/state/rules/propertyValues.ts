@@ -3,6 +3,8 @@
  * malformed special value once, by its signature (the "best branch" of the schema's oneOf),
  * and finds resource references for navigation.
  */
+import * as l10n from '@vscode/l10n';
+import { valueTypeName } from '../../json/words';
 import type { JsonPath } from '../model/locate';
 import { isObject, ReferenceSite } from '../model/structure';
 
@@ -30,7 +32,7 @@ const fitsUint64Hex = (hex: string): boolean => /^[0-9a-fA-F]+$/.test(hex) && he
 
 /** `value` when it is absent or a string, else the name of its JSON type. */
 function nonString(value: Record<string, unknown>, field: string): string | undefined {
-  return field in value && typeof value[field] !== 'string' ? jsonType(value[field]) : undefined;
+  return field in value && typeof value[field] !== 'string' ? valueTypeName(value[field]) : undefined;
 }
 
 /**
@@ -43,20 +45,20 @@ function nonString(value: Record<string, unknown>, field: string): string | unde
 function specialValueProblem(value: Record<string, unknown>): string | undefined {
   const signature = value[SIGNATURE_KEY];
   const kind = typeof signature === 'string' ? SIGNATURE_NAMES.get(signature) : undefined;
-  if (!kind) return `unrecognized signature '${typeof signature === 'string' ? signature : JSON.stringify(signature)}' in property map`;
+  if (!kind) return l10n.t("unrecognized signature '{0}' in property map", typeof signature === 'string' ? signature : String(JSON.stringify(signature)));
   switch (kind) {
     case 'secret': {
       const cipher = typeof value.ciphertext === 'string' ? value.ciphertext : undefined;
       const plain = typeof value.plaintext === 'string' ? value.plaintext : undefined;
       // Both typed checks (ok flags) and deserializeSecret's emptiness check.
       if ((cipher === undefined) === (plain === undefined) || (cipher ?? plain) === '') {
-        return 'malformed secret value: exactly one of `ciphertext` or `plaintext` must be supplied';
+        return l10n.t('malformed secret value: exactly one of `ciphertext` or `plaintext` must be supplied');
       }
       if (plain !== undefined) {
         try {
           JSON.parse(plain);
         } catch {
-          return 'malformed secret value: `plaintext` must be JSON text (Pulumi parses it as JSON)';
+          return l10n.t('malformed secret value: `plaintext` must be JSON text (Pulumi parses it as JSON)');
         }
       }
       return undefined;
@@ -64,49 +66,40 @@ function specialValueProblem(value: Record<string, unknown>): string | undefined
     case 'asset': {
       for (const field of ['hash', 'text', 'path', 'uri']) {
         const type = nonString(value, field);
-        if (type) return `unexpected asset ${field === 'uri' ? 'URI' : field} of type ${type}: it must be a string`;
+        if (type) return l10n.t('unexpected asset {0} of type {1}: it must be a string', field === 'uri' ? 'URI' : field, type);
       }
       return undefined;
     }
     case 'archive': {
       const hashType = nonString(value, 'hash');
-      if (hashType) return `unexpected archive hash of type ${hashType}: it must be a string`;
+      if (hashType) return l10n.t('unexpected archive {0} of type {1}: it must be a string', 'hash', hashType);
       for (const field of ['path', 'uri']) {
         const type = nonString(value, field);
-        if (type) return `unexpected archive ${field === 'uri' ? 'URI' : field} of type ${type}: it must be a string`;
+        if (type) return l10n.t('unexpected archive {0} of type {1}: it must be a string', field === 'uri' ? 'URI' : field, type);
         if (value[field] !== undefined && value[field] !== '') return undefined;
       }
-      if ('assets' in value && !isObject(value.assets)) return `unexpected archive contents of type ${jsonType(value.assets)}: \`assets\` must be an object`;
+      if ('assets' in value && !isObject(value.assets)) return l10n.t('unexpected archive contents of type {0}: `assets` must be an object', valueTypeName(value.assets));
       return undefined;
     }
     case 'resourceReference': {
-      if ('packageVersion' in value && typeof value.packageVersion !== 'string') return 'malformed resource reference: packageVersion must be a string';
-      if (typeof value.urn !== 'string') return 'malformed resource reference: missing urn';
+      if ('packageVersion' in value && typeof value.packageVersion !== 'string') return l10n.t('malformed resource reference: {0} must be a string', 'packageVersion');
+      if (typeof value.urn !== 'string') return l10n.t('malformed resource reference: missing {0}', 'urn');
       const id = value.id;
       const idOk = id === undefined || typeof id === 'string' || (isObject(id) && (id.V === undefined || id.V === null || typeof id.V === 'string' || isObject(id.V)));
-      return idOk ? undefined : 'malformed resource reference: id must be a string';
+      return idOk ? undefined : l10n.t('malformed resource reference: {0} must be a string', 'id');
     }
     case 'float':
-      if (typeof value.value !== 'string') return "malformed float value: missing or non-string 'value' field";
-      return fitsUint64Hex(value.value) ? undefined : "malformed float value: unable to parse 'value' field: it must be the hex digits of the IEEE-754 bits";
+      if (typeof value.value !== 'string') return l10n.t("malformed float value: missing or non-string '{0}' field", 'value');
+      return fitsUint64Hex(value.value) ? undefined : l10n.t("malformed float value: unable to parse '{0}' field: it must be the hex digits of the IEEE-754 bits", 'value');
     case 'byteString':
-      if (typeof value.value !== 'string') return "malformed byte string: missing or non-string 'value' field";
-      return BASE64.test(value.value) ? undefined : "malformed byte string: unable to parse 'value' field: it must be padded base64";
+      if (typeof value.value !== 'string') return l10n.t("malformed byte string: missing or non-string '{0}' field", 'value');
+      return BASE64.test(value.value) ? undefined : l10n.t("malformed byte string: unable to parse '{0}' field: it must be padded base64", 'value');
   }
 }
 
 /** Pulumi's archive.Deserialize returns at the first non-empty `path` or `uri`, before `assets` is read. */
 function archiveTakesPathOrUri(value: Record<string, unknown>): boolean {
   return (typeof value.path === 'string' && value.path !== '') || (typeof value.uri === 'string' && value.uri !== '');
-}
-
-export function jsonType(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  if (typeof value === 'object') return 'an object';
-  if (typeof value === 'string') return 'a string';
-  if (typeof value === 'number') return Number.isInteger(value) ? 'an integer' : 'a number';
-  return `a ${typeof value}`;
 }
 
 /** Every malformed special value inside one property value (iterative: nesting depth is unbounded). */
@@ -122,7 +115,7 @@ export function findMalformedValues(value: unknown, path: JsonPath, options: { s
         let problem = specialValueProblem(current);
         // DeserializeDeploymentV3 decrypts every ciphertext; with no secrets_providers there is no manager to ask.
         if (!problem && options.secretsProvider === false && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.ciphertext === 'string') {
-          problem = 'decrypting secret value: failed to decrypt: snapshot contains encrypted secrets but no secrets manager could be found (the deployment has no secrets_providers)';
+          problem = l10n.t('decrypting secret value: failed to decrypt: snapshot contains encrypted secrets but no secrets manager could be found (the deployment has no {0})', 'secrets_providers');
         }
         if (problem) problems.push({ path: at, message: problem });
         // Pulumi deserializes every member of the map (an archive's assets included) before it looks at the signature.
@@ -130,7 +123,7 @@ export function findMalformedValues(value: unknown, path: JsonPath, options: { s
         if (!problem && current[SIGNATURE_KEY] === SIGNATURES.archive && isObject(current.assets) && !archiveTakesPathOrUri(current)) {
           for (const [name, member] of Object.entries(current.assets)) {
             if (!isObject(member) || !(SIGNATURE_KEY in member)) {
-              problems.push({ path: [...at, 'assets', name], message: `archive member '${name}' is not an asset or archive` });
+              problems.push({ path: [...at, 'assets', name], message: l10n.t("archive member '{0}' is not an asset or archive", name) });
             }
           }
         } else if (!problem && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.plaintext === 'string') {
@@ -142,7 +135,7 @@ export function findMalformedValues(value: unknown, path: JsonPath, options: { s
             inner = undefined;
           }
           if (typeof inner === 'object' && inner !== null) {
-            for (const nested of findMalformedValues(inner, [...at, 'plaintext'])) problems.push({ path: [...at, 'plaintext'], message: `in the secret's plaintext: ${nested.message}` });
+            for (const nested of findMalformedValues(inner, [...at, 'plaintext'])) problems.push({ path: [...at, 'plaintext'], message: l10n.t("in the secret's plaintext: {0}", nested.message) });
           }
         }
       } else {

@@ -4,51 +4,44 @@
  * `malformed-property-value` per malformed special value (the oneOf branch its signature
  * selects), instead of ajv's list of every failed alternative.
  */
+import * as l10n from '@vscode/l10n';
 import type { ErrorObject } from 'ajv';
 import type { JsonPath } from '../model/locate';
 import { pathKey } from '../model/locate';
 import { isObject, valueAt, type StateStructure } from '../model/structure';
 import type { StateFinding } from './findings';
-import { findMalformedValues, jsonType } from './propertyValues';
+import { findMalformedValues } from './propertyValues';
+import { typeName, valueTypeName } from '../../json/words';
 import type { StateSchemaMode } from '../codes';
 import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
-import { pointerToPath } from '../../json/jsoncTree';
+import { pointerToPath, schemaErrorMessage } from '../../json/jsoncTree';
+import { orList } from '../../text/lists';
 
 function describePath(path: JsonPath): string {
   const last = path[path.length - 1];
-  if (last === undefined) return 'The document';
+  if (last === undefined) return l10n.t('The document');
   if (typeof last === 'number') {
     const owner = path[path.length - 2];
-    return typeof owner === 'string' ? `"${owner}[${last}]"` : `Item ${last}`;
+    return typeof owner === 'string' ? `"${owner}[${last}]"` : l10n.t('Item {0}', last);
   }
   return `"${last}"`;
 }
-
-const TYPE_WORDS: Record<string, string> = {
-  string: 'a string',
-  boolean: 'a boolean',
-  object: 'an object',
-  array: 'an array',
-  number: 'a number',
-  integer: 'an integer',
-  null: 'null',
-};
 
 function expectedTypes(type: unknown): string {
   // Null is accepted wherever Go reads it as empty; naming it in "must be an array or null" only distracts.
   const all = Array.isArray(type) ? type : [type];
   const list = all.length > 1 ? all.filter((t) => t !== 'null') : all;
-  return list.map((t) => TYPE_WORDS[String(t)] ?? String(t)).join(' or ');
+  return orList(list.map((t) => typeName(String(t))));
 }
 
 /** What kind of object holds a property, for "not allowed in a …" messages. */
 function containerLabel(path: JsonPath, recordPaths: Set<string>): string {
-  if (recordPaths.has(pathKey(path))) return 'a resource record';
+  if (recordPaths.has(pathKey(path))) return l10n.t('a resource record');
   const last = path[path.length - 1];
-  if (last === 'manifest') return 'the manifest';
-  if (last === 'deployment' || last === 'latest' || path.length === 0) return path.length === 0 ? 'this document' : 'the deployment';
-  if (last === 'checkpoint') return 'the checkpoint';
-  return typeof last === 'string' ? `"${last}"` : 'this object';
+  if (last === 'manifest') return l10n.t('the manifest');
+  if (last === 'deployment' || last === 'latest' || path.length === 0) return path.length === 0 ? l10n.t('this document') : l10n.t('the deployment');
+  if (last === 'checkpoint') return l10n.t('the checkpoint');
+  return typeof last === 'string' ? `"${last}"` : l10n.t('this object');
 }
 
 export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructure, mode: StateSchemaMode): StateFinding[] {
@@ -91,11 +84,13 @@ export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructu
         const writer = mode === 'seed-v3' && isRecord ? fieldWriter(property) : undefined;
         const message =
           mode === 'pulumi'
-            ? `Property "${property}" is not part of ${container}: Pulumi ignores this property`
-            : `Property "${property}" is not allowed in ${container}${writer ? ` (the seed's v3 schema lacks it; written by ${writer})` : ''}`;
+            ? l10n.t('Property "{0}" is not part of {1}: Pulumi ignores this property', property, container)
+            : writer
+              ? l10n.t('Property "{0}" is not allowed in {1} (the seed\'s v3 schema lacks it; written by {2})', property, container, writer)
+              : l10n.t('Property "{0}" is not allowed in {1}', property, container);
         push({
           code: 'unknown-property',
-          message: suggestion ? `${message}. Did you mean "${suggestion}"?` : message,
+          message: suggestion ? l10n.t('{0}. Did you mean "{1}"?', message, suggestion) : message,
           at: { path: [...path, property], part: 'key' },
           data: { path: [...path, property], property, ...(suggestion ? { suggestion } : {}) },
         });
@@ -103,16 +98,21 @@ export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructu
       }
       case 'required': {
         const property = String((error.params as { missingProperty: string }).missingProperty);
-        const owner = recordPaths.has(pathKey(path)) ? `Resource ${typeof path[path.length - 1] === 'number' ? `at index ${path[path.length - 1]} ` : ''}is` : `${describePath(path)} is`;
-        push({ code: 'schema', message: `${owner} missing the required property "${property}"`, at: { path, part: 'name' }, data: { path, property } });
+        const index = path[path.length - 1];
+        const message = !recordPaths.has(pathKey(path))
+          ? l10n.t('{0} is missing the required property "{1}"', describePath(path), property)
+          : typeof index === 'number'
+            ? l10n.t('Resource at index {0} is missing the required property "{1}"', index, property)
+            : l10n.t('Resource is missing the required property "{0}"', property);
+        push({ code: 'schema', message, at: { path, part: 'name' }, data: { path, property } });
         continue;
       }
       case 'type': {
-        const actual = jsonType(valueAt(structure.root, path));
+        const actual = valueTypeName(valueAt(structure.root, path));
         push({
           code: 'schema',
 
-          message: `${describePath(path)} must be ${expectedTypes((error.params as { type: unknown }).type)}, not ${actual}`,
+          message: l10n.t('{0} must be {1}, not {2}', describePath(path), expectedTypes((error.params as { type: unknown }).type), actual),
           at: { path, part: 'value' },
           data: { path },
         });
@@ -120,7 +120,7 @@ export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructu
       }
       case 'false schema': {
         const last = path[path.length - 1];
-        const message = last === 'features' ? `"features" is only allowed with version 4 or later` : `${describePath(path)} is not allowed here`;
+        const message = last === 'features' ? l10n.t('{0} is only allowed with version 4 or later', '"features"') : l10n.t('{0} is not allowed here', describePath(path));
         push({ code: 'schema', message, at: { path, part: 'key' }, data: { path } });
         continue;
       }
@@ -129,14 +129,14 @@ export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructu
         push({
           code: 'schema',
 
-          message: `${describePath(path)} must be one of ${allowed.map((v) => JSON.stringify(v)).join(', ')}`,
+          message: l10n.t('{0} must be one of {1}', describePath(path), allowed.map((v) => JSON.stringify(v)).join(', ')),
           at: { path, part: 'value' },
           data: { path },
         });
         continue;
       }
       default:
-        push({ code: 'schema', message: `${describePath(path)} ${error.message ?? 'is invalid'}`, at: { path, part: 'value' }, data: { path } });
+        push({ code: 'schema', message: schemaErrorMessage(describePath(path), error.message), at: { path, part: 'value' }, data: { path } });
     }
   }
 
@@ -146,7 +146,12 @@ export function schemaDiagnostics(errors: ErrorObject[], structure: StateStructu
     // The seed's schema is stricter than Pulumi's loader (one content key per asset, no extra keys).
     for (const [key, root] of propertyValueRoots) {
       if (values.some((d) => pathKey(d.at.path).startsWith(key))) continue;
-      push({ code: 'malformed-property-value', message: `${describePath(root)} does not follow the seed schema's property-value encoding`, at: { path: root, part: 'name' }, data: { path: root } });
+      push({
+        code: 'malformed-property-value',
+        message: l10n.t("{0} does not follow the seed schema's property-value encoding", describePath(root)),
+        at: { path: root, part: 'name' },
+        data: { path: root },
+      });
     }
   }
   return diagnostics;

@@ -3,6 +3,7 @@
  * and beside it, when there are any, "remove with dependents…" (previewed before it applies). The
  * commands they run are the adapter's to name (the protocol lives above the core).
  */
+import * as l10n from '@vscode/l10n';
 import type { Lens } from '../../features';
 import type { StateDocument } from './context';
 
@@ -35,10 +36,10 @@ export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: st
     const count = navigation.dependentCount(urn);
     const range = snapshot.lines.rangeOf(definition.span);
     const show: DependentsLensTarget = { uri, urn, position: range.start };
-    lenses.push({ range, command: { title: count === 1 ? '1 dependent' : `${count} dependents`, command: commands.showDependents, arguments: [show] } });
+    lenses.push({ range, command: { title: count === 1 ? l10n.t('1 dependent') : l10n.t('{0} dependents', count), command: commands.showDependents, arguments: [show] } });
     if (count > 0) {
       const remove: RemoveWithDependentsTarget = { uri, operation: 'remove', targets: [definitions.length > 1 ? `${urn}#1` : urn], targetDependents: true };
-      lenses.push({ range, command: { title: 'remove with dependents…', command: commands.removeWithDependents, arguments: [remove] } });
+      lenses.push({ range, command: { title: l10n.t('remove with dependents…'), command: commands.removeWithDependents, arguments: [remove] } });
     }
   }
   return lenses;

@@ -3,11 +3,13 @@
  * cursor offers, running one of them through shared/state/surgery, and the words the preview and
  * the hover show. Pure: the server turns the result into a WorkspaceEdit with change annotations.
  */
+import * as l10n from '@vscode/l10n';
 import type { Span } from '../../diagnostics';
 import { pathKey } from '../model/locate';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../surgery';
 import { resourceName, type StateDocument } from './context';
+import { lazyTable } from '../../text/lazyTable';
 
 export type SurgeryOperation = 'remove' | 'protect' | 'unprotect' | 'taint' | 'untaint' | 'rename' | 'repair' | 'clear-pending' | 'move';
 
@@ -45,13 +47,15 @@ export function reportOf(outcome: SurgeryOutcome): SurgeryReport {
 /** The preview's description: what the operation did besides its edits, one clause per kind. */
 export function describeReport(report: SurgeryReport): string {
   const parts = [report.message];
-  if (report.dependentsRemoved.length) parts.push(`dependents removed: ${report.dependentsRemoved.map(resourceName).join(', ')}`);
+  if (report.dependentsRemoved.length) parts.push(l10n.t('dependents removed: {0}', report.dependentsRemoved.map(resourceName).join(', ')));
   if (report.referencesCut.length) {
-    parts.push(`references cut: ${report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`).join(', ')}`);
+    parts.push(l10n.t('references cut: {0}', report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`).join(', ')));
   }
-  if (report.pendingCleared.length) parts.push(`pending operations cleared: ${report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`).join(', ')}`);
-  if (report.remainingErrors.length)
-    parts.push(`errors that remain: ${report.remainingErrors.length} (${report.remainingErrors.slice(0, 3).join('; ')}${report.remainingErrors.length > 3 ? '; …' : ''})`);
+  if (report.pendingCleared.length) parts.push(l10n.t('pending operations cleared: {0}', report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`).join(', ')));
+  if (report.remainingErrors.length) {
+    const shown = `${report.remainingErrors.slice(0, 3).join('; ')}${report.remainingErrors.length > 3 ? '; …' : ''}`;
+    parts.push(l10n.t('errors that remain: {0} ({1})', report.remainingErrors.length, shown));
+  }
   if (report.notes.length) parts.push(report.notes.join(' '));
   return parts.join(' · ');
 }
@@ -159,26 +163,35 @@ export function pendingAt(doc: Pick<StateDocument, 'snapshot'>, start: number, e
 }
 
 /** What Pulumi does with a pending operation of `type`, for the hover. */
-const PENDING_EXPLAINED: Record<string, string> = {
-  creating:
-    'An update was interrupted while **creating** this resource: the cloud resource may exist, but Pulumi never learnt its id. `pulumi refresh` does not clear a pending create: clear it here, then check the provider and `pulumi import` the resource if it was created (otherwise the next `pulumi up` creates it again).',
-  updating:
-    'An update was interrupted while **updating** this resource: the change may or may not have reached the cloud. `pulumi refresh` clears it and reads the actual state; clearing it here is safe too, and the next `pulumi up` retries the update.',
-  deleting:
-    'An update was interrupted while **deleting** this resource: it may already be gone. `pulumi refresh` clears it (and drops the resource if it is gone); clearing it here is safe, and the next `pulumi up` retries the delete.',
-  reading: 'An update was interrupted while **reading** this resource. Nothing changed in the cloud: clear it here, or `pulumi refresh` clears it; the next update reads it again.',
-  importing: 'An update was interrupted while **importing** this resource. Nothing was created: clear it here, or `pulumi refresh` clears it; the next `pulumi up` retries the import.',
-};
+const PENDING_EXPLAINED: Readonly<Record<string, string>> = lazyTable({
+  creating: () =>
+    l10n.t(
+      'An update was interrupted while **creating** this resource: the cloud resource may exist, but Pulumi never learnt its id. `pulumi refresh` does not clear a pending create: clear it here, then check the provider and `pulumi import` the resource if it was created (otherwise the next `pulumi up` creates it again).',
+    ),
+  updating: () =>
+    l10n.t(
+      'An update was interrupted while **updating** this resource: the change may or may not have reached the cloud. `pulumi refresh` clears it and reads the actual state; clearing it here is safe too, and the next `pulumi up` retries the update.',
+    ),
+  deleting: () =>
+    l10n.t(
+      'An update was interrupted while **deleting** this resource: it may already be gone. `pulumi refresh` clears it (and drops the resource if it is gone); clearing it here is safe, and the next `pulumi up` retries the delete.',
+    ),
+  reading: () => l10n.t('An update was interrupted while **reading** this resource. Nothing changed in the cloud: clear it here, or `pulumi refresh` clears it; the next update reads it again.'),
+  importing: () => l10n.t('An update was interrupted while **importing** this resource. Nothing was created: clear it here, or `pulumi refresh` clears it; the next `pulumi up` retries the import.'),
+});
 
 export function pendingHoverText(pending: PendingAt): string {
-  const explained = PENDING_EXPLAINED[pending.type] ?? `A pending operation of an unknown type (${JSON.stringify(pending.type)}): Pulumi refuses to update the stack while it is here; clear it.`;
+  const explained =
+    PENDING_EXPLAINED[pending.type] ?? l10n.t('A pending operation of an unknown type ({0}): Pulumi refuses to update the stack while it is here; clear it.', JSON.stringify(pending.type));
   return [
-    `**Pending operation: ${pending.type || '(no type)'}** on \`${resourceName(pending.urn)}\``,
+    l10n.t('**Pending operation: {0}** on `{1}`', pending.type || l10n.t('(no type)'), resourceName(pending.urn)),
     '',
     `\`${pending.urn}\``,
     '',
     explained,
     '',
-    'While any pending operation is in the file, `pulumi up` refuses to run; `pulumi stack import` and `pulumi state edit` drop them all. Use the quick fix **Clear this pending operation** to remove just this one (previewed first).',
+    l10n.t(
+      'While any pending operation is in the file, `pulumi up` refuses to run; `pulumi stack import` and `pulumi state edit` drop them all. Use the quick fix **Clear this pending operation** to remove just this one (previewed first).',
+    ),
   ].join('\n');
 }

@@ -1,8 +1,9 @@
 /**
- * The state file as surgery opens it for editing: the parsed snapshot, its records as objects, where each
+ * The state document as surgery sees it: the parsed snapshot, its records as objects, where each
  * record sits in the text, and the file's style. Opening refuses what surgery cannot edit safely
  * (a syntax error, no resources array, a legacy checkpoint), with a message saying why.
  */
+import * as l10n from '@vscode/l10n';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { resourceLayoutOf, type StateSnapshot } from '../model/snapshot';
 import type { ResourceLayout } from '../model/layout';
@@ -24,35 +25,40 @@ export interface EditableState {
 export class SurgeryError extends Error {}
 
 /** Opens `text` for surgery, or throws a SurgeryError that says why it cannot be edited. */
-export function openState(text: string, name = 'the file'): EditableState {
+/** `name` says which file it is in messages: "the file" by default, "the source" and "the destination" for a move. */
+export function openState(text: string, name = l10n.t('the file')): EditableState {
   const snapshot = parseState(text);
   if (snapshot.parsedWith !== 'json') {
     const first = snapshot.syntax[0];
     const at = first ? snapshot.lines.positionAt(first.span.offset) : undefined;
     throw new SurgeryError(
-      `${name} is not valid JSON${at ? ` (line ${at.line + 1}, column ${at.character + 1}: ${first!.message})` : ''}; fix the syntax first (\`quota-state check\` shows every error)`,
+      at
+        ? l10n.t('{0} is not valid JSON (line {1}, column {2}: {3}); fix the syntax first (`quota-state check` shows every error)', name, at.line + 1, at.character + 1, first!.message)
+        : l10n.t('{0} is not valid JSON; fix the syntax first (`quota-state check` shows every error)', name),
     );
   }
   const { structure } = snapshot;
   if (structure.shape === 'record' || structure.shape === 'unknown') {
-    throw new SurgeryError(`${name} is not a state file: expected an export {version, deployment}, a checkpoint {version, checkpoint} or a deployment {manifest, resources}`);
+    throw new SurgeryError(
+      l10n.t('{0} is not a state file: expected an export {1}, a checkpoint {2} or a deployment {3}', name, '{version, deployment}', '{version, checkpoint}', '{manifest, resources}'),
+    );
   }
   if (structure.legacyCheckpoint) {
-    throw new SurgeryError(`${name} is a version-0 checkpoint ("latest" at the top, no "version"); upgrade it first (any \`pulumi stack export\` writes version 3)`);
+    throw new SurgeryError(l10n.t('{0} is a version-0 checkpoint ("latest" at the top, no "version"); upgrade it first (any `pulumi stack export` writes version 3)', name));
   }
-  if (!structure.deploymentPath) throw new SurgeryError(`${name} has no deployment (a checkpoint whose "latest" is empty): there is nothing to edit`);
+  if (!structure.deploymentPath) throw new SurgeryError(l10n.t('{0} has no deployment (a checkpoint whose "latest" is empty): there is nothing to edit', name));
   const deployment = valueAt(structure.root, structure.deploymentPath) as JsonObject;
   if (deployment.resources !== undefined && deployment.resources !== null && !Array.isArray(deployment.resources)) {
-    throw new SurgeryError(`${name}'s "resources" is not an array`);
+    throw new SurgeryError(l10n.t('{0}\'s "resources" is not an array', name));
   }
   const records: JsonObject[] = [];
   for (const resource of structure.resources) {
-    if (!isObject(resource.value)) throw new SurgeryError(`${name}'s resource at index ${resource.index} is not an object`);
-    if (typeof resource.value.urn !== 'string' || resource.value.urn === '') throw new SurgeryError(`${name}'s resource at index ${resource.index} has no urn`);
+    if (!isObject(resource.value)) throw new SurgeryError(l10n.t("{0}'s resource at index {1} is not an object", name, resource.index));
+    if (typeof resource.value.urn !== 'string' || resource.value.urn === '') throw new SurgeryError(l10n.t("{0}'s resource at index {1} has no urn", name, resource.index));
     records.push(resource.value);
   }
   const layout = structure.resourcesPath ? resourceLayoutOf(snapshot) : undefined;
-  if (structure.resourcesPath && !layout) throw new SurgeryError(`${name}'s resources could not be located in the text`);
+  if (structure.resourcesPath && !layout) throw new SurgeryError(l10n.t("{0}'s resources could not be located in the text", name));
   const pendingList = deployment.pending_operations;
   const pending = Array.isArray(pendingList) ? pendingList.map((op) => (isObject(op) && isObject(op.resource) ? op.resource : undefined)) : [];
   return { snapshot, text, style: detectStyle(text), records, layout, pending };

@@ -13,12 +13,13 @@
  * `breakDependencies` left (so the source-stack urns stay and the move fails its own integrity
  * check); we rewrite the list in place.
  */
+import * as l10n from '@vscode/l10n';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { allDependencies, openState, str, SurgeryError, type EditableState } from './document';
 import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 import type { PlannedRecord } from './render';
-import { LIST_HINT } from './targets';
+import { listHint } from './targets';
 import { detectStyle } from './text';
 
 export interface MoveOutcome {
@@ -73,23 +74,23 @@ export function moveResources(
   // A destination stack with no deployment yet (a checkpoint whose `latest` is empty) gets one.
   let destReplaced: string | undefined;
   try {
-    source = typeof sourceInput === 'string' ? openState(sourceInput, 'the source') : sourceInput;
+    source = typeof sourceInput === 'string' ? openState(sourceInput, l10n.t('the source')) : sourceInput;
     try {
-      dest = typeof destInput === 'string' ? openState(destInput, 'the destination') : destInput;
+      dest = typeof destInput === 'string' ? openState(destInput, l10n.t('the destination')) : destInput;
     } catch (error) {
       const empty = typeof destInput === 'string' && error instanceof SurgeryError ? withEmptyDeployment(destInput) : undefined;
       if (!empty) throw error;
       destReplaced = destInput as string;
-      dest = openState(empty, 'the destination');
+      dest = openState(empty, l10n.t('the destination'));
     }
   } catch (error) {
     if (error instanceof SurgeryError) return fail(undefined, undefined, [error.message]);
     throw error;
   }
   const records = source.records;
-  if (records.length === 0) return fail(source, dest, ['source stack has no resources']);
+  if (records.length === 0) return fail(source, dest, [l10n.t('source stack has no resources')]);
   const destStack = stackOf(dest);
-  if (!destStack) return fail(source, dest, ["cannot tell the destination's stack and project: it is neither a DIY checkpoint nor has it resources to read them from"]);
+  if (!destStack) return fail(source, dest, [l10n.t("cannot tell the destination's stack and project: it is neither a DIY checkpoint nor has it resources to read them from")]);
 
   // Matching: exact urn equality; providers cannot be moved.
   const moving = new Set<string>();
@@ -98,13 +99,13 @@ export function moveResources(
   for (const record of records) {
     const urn = record.urn as string;
     if (!targets.includes(urn)) continue;
-    if (str(record, 'type').startsWith('pulumi:providers:')) return fail(source, dest, ['cannot move providers. Only resources can be moved, and providers will be included automatically']);
+    if (str(record, 'type').startsWith('pulumi:providers:')) return fail(source, dest, [l10n.t('cannot move providers. Only resources can be moved, and providers will be included automatically')]);
     if (record.type === 'pulumi:pulumi:Stack' && !str(record, 'parent')) rootStackUrn = urn;
     moving.add(urn);
     unmatched.delete(urn);
   }
-  const warnings = [...unmatched].map((arg) => `Resource ${arg} not found in source stack`);
-  if (moving.size === 0) return fail(source, dest, [['no resources found to move', ...warnings, LIST_HINT].join('\n')]);
+  const warnings = [...unmatched].map((arg) => l10n.t('Resource {0} not found in source stack', arg));
+  if (moving.size === 0) return fail(source, dest, [[l10n.t('no resources found to move'), ...warnings, listHint()].join('\n')]);
 
   // Parents (ParentsOf) and transitive children (ChildrenOf), providers excluded.
   const byUrn = new Map<string, JsonObject>();
@@ -135,12 +136,12 @@ export function moveResources(
     }
   }
   moving.delete(rootStackUrn);
-  if (moving.size === 0) return fail(source, dest, ['no resources found to move (the root stack has no children to move)']);
+  if (moving.size === 0) return fail(source, dest, [l10n.t('no resources found to move (the root stack has no children to move)')]);
 
   const movedIndices = records.map((r, i) => (moving.has(r.urn as string) ? i : -1)).filter((i) => i !== -1);
   const providersToCopy = new Set(movedIndices.map((i) => str(records[i], 'provider')).filter(Boolean));
   for (const i of movedIndices) {
-    if (str(records[i], 'extensionRef')) return fail(source, dest, [`${String(records[i].urn)} has an extensionRef: moving extension blobs is not supported offline`]);
+    if (str(records[i], 'extensionRef')) return fail(source, dest, [l10n.t('{0} has an {1}: moving extension blobs is not supported offline', String(records[i].urn), 'extensionRef')]);
   }
 
   // Secrets: ciphertext moves only between files with the same secrets provider configuration.
@@ -150,8 +151,9 @@ export function moveResources(
   const carriesCiphertext = [...movedIndices, ...providerIndices].some((i) => hasCiphertext(records[i].inputs) || hasCiphertext(records[i].outputs));
   if (carriesCiphertext && JSON.stringify(sourceDeployment.secrets_providers ?? null) !== JSON.stringify(destDeployment.secrets_providers ?? null)) {
     return fail(source, dest, [
-      'The resources to move hold encrypted secrets and the two files do not share a secrets provider configuration: they cannot be re-encrypted offline. ' +
-        "Use `pulumi state move` (it decrypts with the source's provider and encrypts with the destination's), or give both stacks the same secrets provider first.",
+      l10n.t(
+        "The resources to move hold encrypted secrets and the two files do not share a secrets provider configuration: they cannot be re-encrypted offline. Use `pulumi state move` (it decrypts with the source's provider and encrypts with the destination's), or give both stacks the same secrets provider first.",
+      ),
     ]);
   }
 
@@ -197,7 +199,7 @@ export function moveResources(
       type: 'pulumi:pulumi:Stack',
     };
     destPlan.unshift({ value: rootStack });
-    changes.push({ urn: rootStack.urn as string, index: -1, action: 'added', detail: 'root stack created' });
+    changes.push({ urn: rootStack.urn as string, index: -1, action: 'added', detail: l10n.t('root stack created') });
   }
   const rootUrn = rootStack.urn as string;
   const destUrns = new Set(destPlan.map((r) => r.value.urn as string));
@@ -238,15 +240,15 @@ export function moveResources(
     if (existing) {
       if (str(existing, 'id') === str(copy, 'id') || JSON.stringify(existing.inputs ?? {}) === JSON.stringify(copy.inputs ?? {})) {
         rewriteMap.set(originalRef, `${String(existing.urn)}::${str(existing, 'id')}`);
-        notes.push(`provider ${String(copy.urn)} already in the destination: reused`);
+        notes.push(l10n.t('provider {0} already in the destination: reused', String(copy.urn)));
         continue;
       }
-      return fail(source, dest, [`provider ${String(copy.urn)} already exists in destination stack`]);
+      return fail(source, dest, [l10n.t('provider {0} already exists in destination stack', String(copy.urn))]);
     }
     rewriteMap.set(originalRef, `${String(copy.urn)}::${str(copy, 'id')}`);
     destPlan.push({ value: copy });
     destUrns.add(copy.urn as string);
-    changes.push({ urn: original.urn as string, index, action: 'added', newUrn: copy.urn as string, detail: 'provider copied' });
+    changes.push({ urn: original.urn as string, index, action: 'added', newUrn: copy.urn as string, detail: l10n.t('provider copied') });
   }
   for (const index of movedIndices) {
     const original = records[index];
@@ -255,7 +257,7 @@ export function moveResources(
     copy = breakDependencies(copy, remaining, brokenDest);
     copy = rewrite(copy);
     rewriteMap.set(original.urn as string, copy.urn as string);
-    if (destRecords.some((r) => r.urn === copy.urn)) return fail(source, dest, [`resource ${String(copy.urn)} already exists in destination stack`]);
+    if (destRecords.some((r) => r.urn === copy.urn)) return fail(source, dest, [l10n.t('resource {0} already exists in destination stack', String(copy.urn))]);
     destPlan.push({ value: copy });
     changes.push({ urn: original.urn as string, index, action: 'moved', newUrn: copy.urn as string });
   }
@@ -267,18 +269,19 @@ export function moveResources(
   };
   const sourcePending = clearAll(source);
   const destPending = clearAll(dest);
-  const pendingNote = "Pending operations are cleared in both files, as Pulumi's SaveSnapshot clears them.";
-  const cutAdvice = 'Add stack outputs and stack references in the programs for the dependencies that were cut.';
+  const pendingNote = l10n.t("Pending operations are cleared in both files, as Pulumi's SaveSnapshot clears them.");
+  const cutAdvice = l10n.t('Add stack outputs and stack references in the programs for the dependencies that were cut.');
+  const moved = movedIndices.length;
   const sourceOutcome = finish(
     source,
     'move',
     { records: sourcePlan, keepPending: [] },
     {
-      message: `${movedIndices.length} ${movedIndices.length === 1 ? 'resource' : 'resources'} moved out`,
-      changes: movedIndices.map((index) => ({ urn: records[index].urn as string, index, action: 'removed' as const, detail: 'moved to the destination' })),
+      message: moved === 1 ? l10n.t('1 resource moved out') : l10n.t('{0} resources moved out', moved),
+      changes: movedIndices.map((index) => ({ urn: records[index].urn as string, index, action: 'removed' as const, detail: l10n.t('moved to the destination') })),
       referencesCut: brokenSource,
       pendingCleared: sourcePending,
-      notes: [...warnings.map((w) => `warning: ${w}`), ...(sourcePending.length ? [pendingNote] : []), ...(brokenSource.length ? [cutAdvice] : [])],
+      notes: [...warnings.map((w) => l10n.t('warning: {0}', w)), ...(sourcePending.length ? [pendingNote] : []), ...(brokenSource.length ? [cutAdvice] : [])],
     },
     { verify: options.verify },
   );
@@ -287,7 +290,7 @@ export function moveResources(
     'move',
     { records: destPlan, keepPending: [] },
     {
-      message: `${movedIndices.length} ${movedIndices.length === 1 ? 'resource' : 'resources'} moved in`,
+      message: moved === 1 ? l10n.t('1 resource moved in') : l10n.t('{0} resources moved in', moved),
       changes,
       referencesCut: brokenDest,
       pendingCleared: destPending,
@@ -295,13 +298,13 @@ export function moveResources(
         ...notes,
         ...(destPending.length ? [pendingNote] : []),
         ...(brokenDest.length ? [cutAdvice] : []),
-        'Aliases, resource references in property values and pending operations are not rewritten, as Pulumi leaves them.',
+        l10n.t('Aliases, resource references in property values and pending operations are not rewritten, as Pulumi leaves them.'),
       ],
     },
     { verify: options.verify },
   );
   if (sourceOutcome.status === 'refused' || destOutcome.status === 'refused') {
-    const errors = [...sourceOutcome.errors.map((e) => `source: ${e}`), ...destOutcome.errors.map((e) => `destination: ${e}`)];
+    const errors = [...sourceOutcome.errors.map((e) => l10n.t('source: {0}', e)), ...destOutcome.errors.map((e) => l10n.t('destination: {0}', e))];
     return {
       source: { ...sourceOutcome, status: 'refused', errors, edits: [], text: source.text },
       dest: { ...destOutcome, status: 'refused', errors, edits: [], text: dest.text },
@@ -310,7 +313,7 @@ export function moveResources(
   if (destReplaced !== undefined) {
     // The deployment was created whole: one edit replaces the file.
     destOutcome.edits = [{ offset: 0, length: destReplaced.length, newText: destOutcome.text }];
-    destOutcome.notes.push("The destination had no deployment yet: one was created (an empty manifest, as Pulumi's empty snapshot has).");
+    destOutcome.notes.push(l10n.t("The destination had no deployment yet: one was created (an empty manifest, as Pulumi's empty snapshot has)."));
   }
   return { source: sourceOutcome, dest: destOutcome };
 }

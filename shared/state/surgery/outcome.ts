@@ -3,8 +3,10 @@
  * the plan and runs the project's own checker on the result: an operation never leaves an error
  * the input did not have (it is refused instead), and it says which errors remain.
  */
+import * as l10n from '@vscode/l10n';
 import type { Diagnostic } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
+import { inEnglish, l10nBundle } from '../../l10n';
 import { analyzeState } from '../analyze';
 import { isObject } from '../model/structure';
 import { openState, SurgeryError, type EditableState } from './document';
@@ -59,7 +61,7 @@ export function refused(doc: EditableState | undefined, operation: string, error
   return {
     operation,
     status: 'refused',
-    message: errors[0]?.split('\n')[0] ?? 'refused',
+    message: errors[0]?.split('\n')[0] ?? l10n.t('refused'),
     edits: [],
     text: doc?.text ?? '',
     changes: [],
@@ -86,11 +88,12 @@ export type PartialOutcome = Pick<SurgeryOutcome, 'message'> & Partial<Pick<Surg
 const checkpointConfigNote = (doc: EditableState): string[] => {
   const root = doc.snapshot.structure.root;
   if (doc.snapshot.structure.shape === 'checkpoint' && isObject(root) && isObject(root.checkpoint) && root.checkpoint.config !== undefined) {
-    return ['The checkpoint\'s "config" is kept (Pulumi drops it when it rewrites a stack).'];
+    return [l10n.t('The checkpoint\'s "config" is kept (Pulumi drops it when it rewrites a stack).')];
   }
   return [];
 };
 
+/** What an error is, whatever index it moved to: its English words (the signatures of a translation could not be read). */
 function errorSignature(d: Diagnostic, renamed: Map<string, string> | undefined): string {
   let message = d.message.replace(/\bindex \d+/g, 'index #');
   if (renamed) for (const [from, to] of renamed) if (message.includes(from)) message = message.split(from).join(to);
@@ -99,6 +102,11 @@ function errorSignature(d: Diagnostic, renamed: Map<string, string> | undefined)
 
 function checkerErrors(text: string): Diagnostic[] {
   return analyzeState(text).diagnostics.filter((d) => d.severity === 'error');
+}
+
+/** How a remaining or new error is listed. */
+function errorLine(d: Diagnostic): string {
+  return l10n.t('line {0}: {1}: {2}', d.range.start.line + 1, d.code, d.message);
 }
 
 export function finish(doc: EditableState, operation: string, plan: Plan, partial: PartialOutcome, options: FinishOptions = {}): SurgeryOutcome {
@@ -119,27 +127,29 @@ export function finish(doc: EditableState, operation: string, plan: Plan, partia
     version: rendered.version,
   };
   if (options.verify === false) return outcome;
-  const before = checkerErrors(doc.text);
-  const after = rendered.text === doc.text ? before : checkerErrors(rendered.text);
+  // Compared in English; listed in the language of the messages (the same analysis, so the same order).
+  const before = inEnglish(() => checkerErrors(doc.text));
+  const after = rendered.text === doc.text ? before : inEnglish(() => checkerErrors(rendered.text));
+  const shown = after.length && l10nBundle() ? checkerErrors(rendered.text) : after;
   const budget = new Map<string, number>();
   for (const d of before) {
     const key = errorSignature(d, options.renamed);
     budget.set(key, (budget.get(key) ?? 0) + 1);
   }
   const fresh: string[] = [];
-  for (const d of after) {
+  after.forEach((d, i) => {
     const key = errorSignature(d, undefined);
     const left = budget.get(key) ?? 0;
     if (left > 0) budget.set(key, left - 1);
-    else fresh.push(`line ${d.range.start.line + 1}: ${d.code}: ${d.message}`);
-  }
-  outcome.remainingErrors = after.map((d) => `line ${d.range.start.line + 1}: ${d.code}: ${d.message}`);
+    else fresh.push(errorLine(shown[i]));
+  });
+  outcome.remainingErrors = shown.map(errorLine);
   if (fresh.length) {
     return {
       ...outcome,
       status: 'refused',
-      message: `${operation} would leave ${fresh.length} new ${fresh.length === 1 ? 'error' : 'errors'}; nothing written`,
-      errors: [`The result would have ${fresh.length === 1 ? 'an error' : 'errors'} the input does not have:`, ...fresh.map((f) => `  ${f}`)],
+      message: fresh.length === 1 ? l10n.t('{0} would leave 1 new error; nothing written', operation) : l10n.t('{0} would leave {1} new errors; nothing written', operation, fresh.length),
+      errors: [fresh.length === 1 ? l10n.t('The result would have an error the input does not have:') : l10n.t('The result would have errors the input does not have:'), ...fresh.map((f) => `  ${f}`)],
       edits: [],
       text: doc.text,
     };

@@ -4,10 +4,11 @@
  * '<urn>' from snapshot"): all of them, or those on the named urns (`URN#N`: the N-th pending
  * operation on that urn). An interrupted update leaves them (Pulumi #4265, #8559, #12335).
  */
+import * as l10n from '@vscode/l10n';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
 import type { EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryOutcome } from './outcome';
-import { isValidUrn, LIST_HINT, similarUrns } from './targets';
+import { isValidUrn, notAUrn, similarUrns } from './targets';
 
 export function clearPending(input: string | EditableState, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'clear-pending';
@@ -31,14 +32,18 @@ export function clearPending(input: string | EditableState, targets: readonly st
       const address = /^(.*)#([1-9][0-9]*)$/.exec(arg);
       const urn = address && !pendingUrns.includes(arg) ? address[1] : arg;
       if (!isValidUrn(urn)) {
-        errors.push(`"${arg}" is not a valid resource URN\n${LIST_HINT}`);
+        errors.push(notAUrn(arg));
         continue;
       }
       const matches = pendingUrns.map((u, i) => (u === urn ? i : -1)).filter((i) => i !== -1);
       if (matches.length === 0) {
         const suggestions = similarUrns(pendingUrns.filter(Boolean), urn);
         errors.push(
-          [`No pending operation on "${urn}"`, ...(suggestions.length ? ['Did you mean:', ...suggestions.map((s) => `  ${s}`)] : []), pendingUrns.length ? '' : 'The file has no pending operations.']
+          [
+            l10n.t('No pending operation on "{0}"', urn),
+            ...(suggestions.length ? [l10n.t('Did you mean:'), ...suggestions.map((s) => `  ${s}`)] : []),
+            pendingUrns.length ? '' : l10n.t('The file has no pending operations.'),
+          ]
             .filter(Boolean)
             .join('\n'),
         );
@@ -46,8 +51,11 @@ export function clearPending(input: string | EditableState, targets: readonly st
       }
       if (address && urn !== arg) {
         const n = Number(address[2]);
-        if (n > matches.length) errors.push(`${urn} has ${matches.length} pending ${matches.length === 1 ? 'operation' : 'operations'}, so there is no ${arg}`);
-        else chosen.add(matches[n - 1]);
+        if (n > matches.length) {
+          errors.push(
+            matches.length === 1 ? l10n.t('{0} has 1 pending operation, so there is no {1}', urn, arg) : l10n.t('{0} has {1} pending operations, so there is no {2}', urn, matches.length, arg),
+          );
+        } else chosen.add(matches[n - 1]);
       } else for (const i of matches) chosen.add(i);
     }
     if (errors.length) return refused(doc, operation, errors);
@@ -55,7 +63,8 @@ export function clearPending(input: string | EditableState, targets: readonly st
   }
   const keep = operations.map((_, i) => i).filter((i) => !cleared.includes(i));
   const pendingCleared = cleared.map((i) => ({ type: typeOf(i), urn: urnOf(i) }));
-  const message = cleared.length === 0 ? 'No pending operations to clear' : `${cleared.length} pending ${cleared.length === 1 ? 'operation' : 'operations'} cleared`;
+  const message =
+    cleared.length === 0 ? l10n.t('No pending operations to clear') : cleared.length === 1 ? l10n.t('1 pending operation cleared') : l10n.t('{0} pending operations cleared', cleared.length);
   return finish(
     doc,
     operation,
@@ -64,10 +73,10 @@ export function clearPending(input: string | EditableState, targets: readonly st
       message,
       pendingCleared,
       notes: pendingCleared
-        .map((p) => `removing pending operation '${p.type}' on '${p.urn}' from snapshot`)
+        .map((p) => l10n.t("removing pending operation '{0}' on '{1}' from snapshot", p.type, p.urn))
         .concat(
           pendingCleared.some((p) => p.type === 'creating')
-            ? ['A cleared "creating" operation may have created a cloud resource the state no longer knows: check the provider, and `pulumi import` it if it exists.']
+            ? [l10n.t('A cleared {0} operation may have created a cloud resource the state no longer knows: check the provider, and `pulumi import` it if it exists.', '"creating"')]
             : [],
         ),
     },

@@ -4,6 +4,7 @@
  * (pkg/resource/graph/dependency_graph.go) ported as is, quirks included: dependents are found
  * only after the target, and a dependency on a urn with several dependent copies does not count.
  */
+import * as l10n from '@vscode/l10n';
 import type { JsonObject } from '../model/structure';
 import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
@@ -99,8 +100,8 @@ export function removeResources(input: string | EditableState, targets: readonly
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;
   const records = doc.records;
-  if (options.all && targets.length) return refused(doc, operation, ['cannot specify a resource URN when deleting all resources']);
-  if (!options.all && targets.length === 0) return refused(doc, operation, ['Must supply <resource URN> unless pulumi is run interactively (or pass --all)']);
+  if (options.all && targets.length) return refused(doc, operation, [l10n.t('cannot specify a resource URN when deleting all resources')]);
+  if (!options.all && targets.length === 0) return refused(doc, operation, [l10n.t('Must supply {0} unless pulumi is run interactively (or pass {1})', '<resource URN>', '--all')]);
   let current = records.map((_, i) => i);
   const removed: number[] = [];
   const dependentsRemoved: number[] = [];
@@ -108,9 +109,9 @@ export function removeResources(input: string | EditableState, targets: readonly
   const checkProtected = (index: number) => {
     if (records[index].protect !== true) return;
     if (!options.force) {
-      throw new RemoveRefusal(`${String(records[index].urn)} can't be safely deleted because it is protected. Re-run this command with --force to force deletion`);
+      throw new RemoveRefusal(l10n.t("{0} can't be safely deleted because it is protected. Re-run this command with {1} to force deletion", String(records[index].urn), '--force'));
     }
-    notes.push(`deleting protected resource ${String(records[index].urn)} due to presence of --force`);
+    notes.push(l10n.t('deleting protected resource {0} due to presence of {1}', String(records[index].urn), '--force'));
   };
   /** `DeleteResource` on the current list. */
   const deleteOne = (index: number) => {
@@ -119,9 +120,9 @@ export function removeResources(input: string | EditableState, targets: readonly
     if (position === -1) return;
     const deps = onlyDependsOn(records, current, position);
     if (deps.length && !options.targetDependents) {
-      const lines = [`${String(records[index].urn)} can't be safely deleted because the following resources depend on it:`];
+      const lines = [l10n.t("{0} can't be safely deleted because the following resources depend on it:", String(records[index].urn))];
       for (const dep of deps) lines.push(` * ${quotedPadded(nameOf(records[dep].urn as string))} (${String(records[dep].urn)})`);
-      lines.push('', 'Delete those resources first or pass --target-dependents.');
+      lines.push('', l10n.t('Delete those resources first or pass {0}.', '--target-dependents'));
       throw new RemoveRefusal(lines.join('\n'));
     }
     for (const dep of deps) checkProtected(dep);
@@ -167,7 +168,7 @@ export function removeResources(input: string | EditableState, targets: readonly
         }
         const next = remaining.find((t) => dependents(t).every((d) => !remaining.includes(d)));
         if (next === undefined) {
-          return refused(doc, operation, ['could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time']);
+          return refused(doc, operation, [l10n.t('could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time')]);
         }
         order.push(next);
         remaining.splice(remaining.indexOf(next), 1);
@@ -180,10 +181,10 @@ export function removeResources(input: string | EditableState, targets: readonly
   }
 
   const count = removed.length;
-  const message = options.all ? 'Resources deleted' : count === 1 ? 'Resource deleted' : `${count} resources deleted`;
+  const message = options.all ? l10n.t('Resources deleted') : count === 1 ? l10n.t('Resource deleted') : l10n.t('{0} resources deleted', count);
   const changes: SurgeryChange[] = [...removed, ...dependentsRemoved]
     .sort((a, b) => a - b)
-    .map((index) => ({ urn: records[index].urn as string, index, action: 'removed', detail: dependentsRemoved.includes(index) ? 'dependent' : undefined }));
+    .map((index) => ({ urn: records[index].urn as string, index, action: 'removed', detail: dependentsRemoved.includes(index) ? l10n.t('dependent') : undefined }));
   const kept = new Set(current);
   return finish(
     doc,
@@ -193,7 +194,7 @@ export function removeResources(input: string | EditableState, targets: readonly
       message,
       changes,
       dependentsRemoved: dependentsRemoved.map((i) => records[i].urn as string),
-      notes: [...notes, 'Only the resources list is edited, as Pulumi does: pending operations, aliases and resource references in property values are left as they are.'],
+      notes: [...notes, l10n.t('Only the resources list is edited, as Pulumi does: pending operations, aliases and resource references in property values are left as they are.')],
     },
     { verify: options.verify },
   );

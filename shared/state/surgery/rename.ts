@@ -12,11 +12,12 @@
  * refuses a rename when a child has several records with one urn ("ambiguously refers"); we rename
  * every copy.
  */
+import * as l10n from '@vscode/l10n';
 import { isObject, type JsonObject } from '../model/structure';
 import { isProviderType } from '../model/urn';
 import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
-import { isValidUrn, resolveTarget, TargetError } from './targets';
+import { ambiguousMessage, isValidUrn, resolveTarget, TargetError } from './targets';
 
 /** Pulumi's urn components (`getComponent`): stack, project, qualified type, then the name (the rest). */
 export function urnParts(urn: string): { stack: string; project: string; qualifiedType: string; type: string; name: string } {
@@ -32,6 +33,9 @@ export function newUrn(stack: string, project: string, parentType: string, baseT
   return `urn:pulumi:${stack}::${project}::${type}::${name}`;
 }
 
+/** Pulumi's refusal of a new urn another record has. */
+const alreadyExisting = () => l10n.t('The chosen new urn for the state corresponds to an already existing resource');
+
 export function renameResource(input: string | EditableState, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'rename';
   const opened = openForOperation(input, operation);
@@ -39,28 +43,27 @@ export function renameResource(input: string | EditableState, arg: string, newNa
   const doc = opened.doc;
   const records = doc.records;
   const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
-  if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, ['The provided input URN is not valid']);
-  if (newName === '') return refused(doc, operation, ['The new name must not be empty']);
+  if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, [l10n.t('The provided input URN is not valid')]);
+  if (newName === '') return refused(doc, operation, [l10n.t('The new name must not be empty')]);
   // Pulumi takes a urn here as a name and writes a urn nobody can rename back (Pulumi #11746).
   if (newName.startsWith('urn:pulumi:')) {
     const name = newName.split('::').slice(3).join('::');
-    return refused(doc, operation, [`NEW-NAME is a name, not a URN (Pulumi #11746)${name ? `: did you mean "${name}"?` : ''}`]);
+    return refused(doc, operation, [name ? l10n.t('{0} is a name, not a URN (Pulumi #11746): did you mean "{1}"?', 'NEW-NAME', name) : l10n.t('{0} is a name, not a URN (Pulumi #11746)', 'NEW-NAME')]);
   }
   let target: number;
   try {
     target = resolveTarget(records, arg, { pick: 'refuse' }).index;
   } catch (error) {
     if (!(error instanceof TargetError)) throw error;
-    const message = error.message.startsWith('Resource URN ambiguously')
-      ? error.message.replace('Resource URN ambiguously referred to multiple resources. Did you mean:', 'The input URN ambiguously refers to multiple resources:')
-      : error.message;
+    // Pulumi's rename words the ambiguity its own way.
+    const message = error.copies ? ambiguousMessage(error.copies, l10n.t('The input URN ambiguously refers to multiple resources:')) : error.message;
     return refused(doc, operation, [message]);
   }
   const oldUrn = records[target].urn as string;
   const parts = urnParts(oldUrn);
   const renamed = newUrn(parts.stack, parts.project, '', parts.qualifiedType, newName);
   if (renamed !== oldUrn && records.some((r) => r.urn === renamed)) {
-    return refused(doc, operation, ['The chosen new urn for the state corresponds to an already existing resource']);
+    return refused(doc, operation, [alreadyExisting()]);
   }
   const values = records.slice();
   const edit = (i: number): JsonObject => {
@@ -76,7 +79,7 @@ export function renameResource(input: string | EditableState, arg: string, newNa
     if (depth > 1000) throw new Error('parent chain too deep');
     edit(index).urn = to;
     urnMap.set(from, to);
-    changes.push({ urn: from, index, action: 'renamed', newUrn: to, detail: depth ? 'child re-urned under its renamed parent' : undefined });
+    changes.push({ urn: from, index, action: 'renamed', newUrn: to, detail: depth ? l10n.t('child re-urned under its renamed parent') : undefined });
     // With several records of the old urn, a reference resolves to the copy of the same kind (live or pending deletion).
     const copies = records.filter((r, i) => i !== index && r.urn === from).length;
     const deleted = records[index].delete === true;
@@ -89,8 +92,7 @@ export function renameResource(input: string | EditableState, arg: string, newNa
         const child = urnParts(record.urn as string);
         const childUrn = newUrn(child.stack, child.project, urnParts(to).qualifiedType, child.type, child.name);
         if (childUrn !== record.urn) {
-          if (records.some((r) => r.urn === childUrn))
-            errors.push(`failed to update ${String(record.urn)} with new parent ${to}: The chosen new urn for the state corresponds to an already existing resource`);
+          if (records.some((r) => r.urn === childUrn)) errors.push(l10n.t('failed to update {0} with new parent {1}: {2}', String(record.urn), to, alreadyExisting()));
           else reurn(j, record.urn as string, childUrn, depth + 1);
         }
       }
@@ -102,7 +104,7 @@ export function renameResource(input: string | EditableState, arg: string, newNa
         if (!str(values[j], 'provider')) continue;
         const ref = providerRef(values[j]);
         if (!ref) {
-          errors.push(`cannot parse the provider reference ${JSON.stringify(values[j].provider)} of ${String(values[j].urn)}`);
+          errors.push(l10n.t('cannot parse the provider reference {0} of {1}', String(JSON.stringify(values[j].provider)), String(values[j].urn)));
           continue;
         }
         if (ref.urn === from && values[j].provider !== reference) edit(j).provider = reference;
@@ -116,12 +118,12 @@ export function renameResource(input: string | EditableState, arg: string, newNa
     operation,
     { records: values.map((value, from) => ({ from, value })) },
     {
-      message: 'Resource renamed',
+      message: l10n.t('Resource renamed'),
       changes,
       notes: [
-        'Aliases, resource references in property values and pending operations are left as they are, as Pulumi leaves them.',
+        l10n.t('Aliases, resource references in property values and pending operations are left as they are, as Pulumi leaves them.'),
         ...(records.some((r) => Array.isArray(r.replaceWith) && r.replaceWith.length > 0)
-          ? ['replaceWith lists are rewritten in place; Pulumi 3.274.1 appends the rewritten list to the old one, duplicating its entries.']
+          ? [l10n.t('{0} lists are rewritten in place; Pulumi 3.274.1 appends the rewritten list to the old one, duplicating its entries.', 'replaceWith')]
           : []),
       ],
     },

@@ -12,6 +12,7 @@
  * Pulumi writes nothing when errors remain after the repair; we write the improvement (never with
  * an error the input did not have) and list what remains.
  */
+import * as l10n from '@vscode/l10n';
 import { analyzeState } from '../analyze';
 import type { JsonObject } from '../model/structure';
 import { allDependencies, providerRef, str, type EditableState } from './document';
@@ -55,7 +56,7 @@ function toposort(records: readonly JsonObject[]): number[] {
     }
     if (str(record, 'provider')) {
       const ref = providerRef(record);
-      if (!ref) throw new CycleError(`failed to parse provider reference for resource ${String(record.urn)}: expected '::' in provider reference '${String(record.provider)}'`);
+      if (!ref) throw new CycleError(l10n.t("failed to parse provider reference for resource {0}: expected '::' in provider reference '{1}'", String(record.urn), String(record.provider)));
       const next = lookup(record, ref.urn);
       if (next !== undefined) nexts.add(next);
     }
@@ -76,7 +77,7 @@ function toposort(records: readonly JsonObject[]): number[] {
       const frame = frames[frames.length - 1];
       if (frame.k < frame.nexts.length) {
         const next = frame.nexts[frame.k++];
-        if (visiting[next]) throw new CycleError('snapshot has cyclic dependencies');
+        if (visiting[next]) throw new CycleError(l10n.t('snapshot has cyclic dependencies'));
         if (!visited[next]) enter(next);
       } else {
         visited[frame.i] = 1;
@@ -194,7 +195,7 @@ export function repairState(input: string | EditableState, options: { verify?: b
   const records = doc.records;
   const initial = analyzeState(doc.text).diagnostics.filter((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code));
   if (initial.length === 0) {
-    return { ...refused(doc, operation, []), status: 'unchanged', message: 'The snapshot is already valid; skipping repair', errors: [], text: doc.text };
+    return { ...refused(doc, operation, []), status: 'unchanged', message: l10n.t('The snapshot is already valid; skipping repair'), errors: [], text: doc.text };
   }
   let order: number[];
   try {
@@ -204,14 +205,14 @@ export function repairState(input: string | EditableState, options: { verify?: b
     const cycles = analyzeState(doc.text).diagnostics.filter((d) => d.code === 'dependency-cycle' || d.code === 'self-reference');
     return refused(doc, operation, [
       error.message,
-      ...cycles.map((d) => `  line ${d.range.start.line + 1}: ${d.message}`),
-      'Break the cycle by hand (remove one of its references), then run repair again.',
+      ...cycles.map((d) => `  ${l10n.t('line {0}: {1}', d.range.start.line + 1, d.message)}`),
+      l10n.t('Break the cycle by hand (remove one of its references), then run repair again.'),
     ]);
   }
   const { values, results } = prune(records, order);
   const changes: SurgeryChange[] = [];
   order.forEach((index, position) => {
-    if (index !== position) changes.push({ urn: records[index].urn as string, index, action: 'reordered', detail: `moved to index ${position}` });
+    if (index !== position) changes.push({ urn: records[index].urn as string, index, action: 'reordered', detail: l10n.t('moved to index {0}', position) });
   });
   const renamed = new Map<string, string>();
   for (const result of results) {
@@ -220,26 +221,32 @@ export function repairState(input: string | EditableState, options: { verify?: b
       const parentCut = result.removed.some((r) => r.kind === 'parent');
       changes.push({ urn: result.oldUrn, index: result.index, action: parentCut ? 'parent-cleared' : 'renamed', newUrn: result.newUrn });
     }
-    if (result.removed.length)
-      changes.push({ urn: result.oldUrn, index: result.index, action: 'pruned', detail: `${result.removed.length} dangling ${result.removed.length === 1 ? 'reference' : 'references'} removed` });
+    if (result.removed.length) {
+      const detail = result.removed.length === 1 ? l10n.t('1 dangling reference removed') : l10n.t('{0} dangling references removed', result.removed.length);
+      changes.push({ urn: result.oldUrn, index: result.index, action: 'pruned', detail });
+    }
   }
   const outcome = finish(
     doc,
     operation,
     { records: order.map((from) => ({ from, value: values.get(from) ?? records[from] })) },
     {
-      message: 'State repaired successfully',
+      message: l10n.t('State repaired successfully'),
       changes,
       referencesCut: results.flatMap((r) => r.removed.map((cut) => ({ ...cut, from: r.newUrn }))),
       notes: [
-        'Dangling provider references are left as Pulumi leaves them: a resource must have its provider.',
-        'The order is Pulumi\'s (a depth-first post-order); the editor\'s "Reorder resources" quick fix keeps the original order wherever it can, so the two may order independent records differently.',
+        l10n.t('Dangling provider references are left as Pulumi leaves them: a resource must have its provider.'),
+        l10n.t(
+          'The order is Pulumi\'s (a depth-first post-order); the editor\'s "Reorder resources" quick fix keeps the original order wherever it can, so the two may order independent records differently.',
+        ),
       ],
     },
     { verify: options.verify, renamed },
   );
   if (outcome.status !== 'refused' && outcome.remainingErrors.length) {
-    outcome.message = `State partly repaired: ${outcome.remainingErrors.length} ${outcome.remainingErrors.length === 1 ? 'error remains' : 'errors remain'} (Pulumi would write nothing)`;
+    const left = outcome.remainingErrors.length;
+    outcome.message =
+      left === 1 ? l10n.t('State partly repaired: 1 error remains (Pulumi would write nothing)') : l10n.t('State partly repaired: {0} errors remain (Pulumi would write nothing)', left);
   }
   return outcome;
 }

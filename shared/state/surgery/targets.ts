@@ -4,12 +4,21 @@
  * URN gets "Did you mean" with up to three URNs within Pulumi's case-insensitive Levenshtein
  * threshold, and an ambiguous URN lists its copies.
  */
+import * as l10n from '@vscode/l10n';
 import type { JsonObject } from '../model/structure';
 import { str } from './document';
 
-export const LIST_HINT = 'To list the resource URNs in the file, run `quota-state check` or open it in the editor (document symbols).';
+export const listHint = () => l10n.t('To list the resource URNs in the file, run `quota-state check` or open it in the editor (document symbols).');
 
-export class TargetError extends Error {}
+export class TargetError extends Error {
+  /** For a URN several records have: each copy, described (an operation may word the refusal its own way). */
+  constructor(
+    message: string,
+    readonly copies?: string[],
+  ) {
+    super(message);
+  }
+}
 
 /** Pulumi's `URN.IsValid`: the `urn:pulumi:` prefix and at least three `::`. */
 export function isValidUrn(urn: string): boolean {
@@ -50,26 +59,30 @@ export function similarUrns(candidates: readonly string[], urn: string, limit = 
   return ranked.slice(0, limit).map((r) => r.urn);
 }
 
+/** The refusal of an argument that is no URN, with the way to list them. */
+export function notAUrn(arg: string): string {
+  return `${l10n.t('"{0}" is not a valid resource URN', arg)}\n${listHint()}`;
+}
+
 /** `resourceNotFoundError`. */
 function notFoundMessage(candidates: readonly string[], urn: string): string {
-  const lines = [`No such resource "${urn}" exists in the current state`];
+  const lines = [l10n.t('No such resource "{0}" exists in the current state', urn)];
   const suggestions = similarUrns(candidates, urn);
-  if (suggestions.length) lines.push('Did you mean:', ...suggestions.map((s) => `  ${s}`));
-  lines.push(LIST_HINT);
+  if (suggestions.length) lines.push(l10n.t('Did you mean:'), ...suggestions.map((s) => `  ${s}`));
+  lines.push(listHint());
   return lines.join('\n');
 }
 
 function describeCopy(record: JsonObject, urn: string, n: number): string {
-  const flags = [record.delete === true ? 'pending deletion' : 'live', record.protect === true ? 'protected' : ''].filter(Boolean).join(', ');
-  return `${urn}#${n} (id ${JSON.stringify(str(record, 'id'))}, ${flags})`;
+  const id = JSON.stringify(str(record, 'id'));
+  const live = record.delete !== true;
+  if (record.protect === true) return live ? l10n.t('{0} (id {1}, live, protected)', `${urn}#${n}`, id) : l10n.t('{0} (id {1}, pending deletion, protected)', `${urn}#${n}`, id);
+  return live ? l10n.t('{0} (id {1}, live)', `${urn}#${n}`, id) : l10n.t('{0} (id {1}, pending deletion)', `${urn}#${n}`, id);
 }
 
-function ambiguousMessage(records: readonly JsonObject[], indices: number[], urn: string): string {
-  return [
-    'Resource URN ambiguously referred to multiple resources. Did you mean:',
-    ...indices.map((index, k) => `  ${describeCopy(records[index], urn, k + 1)}`),
-    'Name one copy as URN#N (the N-th record with that URN, in file order).',
-  ].join('\n');
+/** The refusal of a URN several records have, under `header` (Pulumi's question by default), listing `copies`. */
+export function ambiguousMessage(copies: readonly string[], header = l10n.t('Resource URN ambiguously referred to multiple resources. Did you mean:')): string {
+  return [header, ...copies, l10n.t('Name one copy as URN#N (the N-th record with that URN, in file order).')].join('\n');
 }
 
 export interface Resolved {
@@ -84,7 +97,11 @@ export interface Resolved {
  * skip records pending deletion); for a plain URN with several eligible copies, `pick` decides
  * ('last' as Pulumi's map of URNs does for protect/taint, 'refuse' as remove and rename do).
  */
-export function resolveTarget(records: readonly JsonObject[], arg: string, options: { eligible?: (record: JsonObject) => boolean; pick: 'last' | 'refuse'; ineligibleReason?: string }): Resolved {
+export function resolveTarget(
+  records: readonly JsonObject[],
+  arg: string,
+  options: { eligible?: (record: JsonObject) => boolean; pick: 'last' | 'refuse'; ineligibleReason?: (target: string) => string },
+): Resolved {
   const eligible = options.eligible ?? (() => true);
   const byUrn = (urn: string) => records.map((r, i) => (r.urn === urn ? i : -1)).filter((i) => i !== -1);
   let urn = arg;
@@ -94,7 +111,7 @@ export function resolveTarget(records: readonly JsonObject[], arg: string, optio
     urn = address[1];
     copy = Number(address[2]);
   }
-  if (!isValidUrn(urn)) throw new TargetError(`"${arg}" is not a valid resource URN\n${LIST_HINT}`);
+  if (!isValidUrn(urn)) throw new TargetError(notAUrn(arg));
   const all = byUrn(urn);
   if (copy !== undefined) {
     if (copy > all.length) {
@@ -105,18 +122,21 @@ export function resolveTarget(records: readonly JsonObject[], arg: string, optio
             urn,
           ),
         );
-      throw new TargetError(`${urn} has ${all.length} ${all.length === 1 ? 'record' : 'records'}, so there is no ${arg}`);
+      throw new TargetError(all.length === 1 ? l10n.t('{0} has 1 record, so there is no {1}', urn, arg) : l10n.t('{0} has {1} records, so there is no {2}', urn, all.length, arg));
     }
     const index = all[copy - 1];
-    if (!eligible(records[index])) throw new TargetError(`${arg} ${options.ineligibleReason ?? 'cannot be edited by this operation'}`);
+    if (!eligible(records[index])) throw new TargetError(options.ineligibleReason ? options.ineligibleReason(arg) : l10n.t('{0} cannot be edited by this operation', arg));
     return { index, urn, explicit: true };
   }
   const candidates = all.filter((i) => eligible(records[i]));
   if (candidates.length === 0) {
     const names = records.filter(eligible).map((r) => r.urn as string);
-    if (all.length > 0 && options.ineligibleReason) throw new TargetError(`${notFoundMessage(names, urn)}\n(${urn} ${options.ineligibleReason})`);
+    if (all.length > 0 && options.ineligibleReason) throw new TargetError(`${notFoundMessage(names, urn)}\n(${options.ineligibleReason(urn)})`);
     throw new TargetError(notFoundMessage(names, urn));
   }
-  if (candidates.length > 1 && options.pick === 'refuse') throw new TargetError(ambiguousMessage(records, all, urn));
+  if (candidates.length > 1 && options.pick === 'refuse') {
+    const copies = all.map((index, k) => `  ${describeCopy(records[index], urn, k + 1)}`);
+    throw new TargetError(ambiguousMessage(copies), copies);
+  }
   return { index: candidates[candidates.length - 1], urn, explicit: false };
 }
