@@ -4,7 +4,7 @@
  * The rest of the file is left alone, except lines that stop Forgejo from loading the file at all.
  */
 import * as l10n from '@vscode/l10n';
-import { compareDiagnostics, type Diagnostic, type Range, type Span } from '../diagnostics';
+import { compareDiagnostics, placeFinding, type Diagnostic, type Finding, type Range, type Span } from '../diagnostics';
 import { describeSize } from '../quota/sizes';
 import { editDistance } from '../text/editDistance';
 import { lazyTable } from '../text/lazyTable';
@@ -100,9 +100,8 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
   const document = parseIni(text);
   const lines = new LineIndex(text);
   const at = (span: Span) => lines.rangeOf(span);
-  const diagnostics: Diagnostic[] = [];
-  const report = (code: AppIniCode, span: Span, message: string, extra: Partial<Diagnostic> = {}) =>
-    diagnostics.push({ code, severity: APP_INI_CODES[code].severity, message, range: at(span), ...extra });
+  const findings: Array<Finding<Span, AppIniCode>> = [];
+  const report = (code: AppIniCode, span: Span, message: string, extra: Pick<Finding<Span>, 'related' | 'tags' | 'data'> = {}) => findings.push({ code, message, at: span, ...extra });
   const lineOf = (span: Span) => lines.positionAt(span.offset).line + 1;
   const fixes = (list: FixData[]) => ({ data: { fixes: list } });
 
@@ -123,7 +122,7 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
           header.span,
           l10n.t('[{0}] appears again (first on line {1}): Forgejo merges both into one section, and a key set in both keeps the later value.', header.name, lineOf(firstSpan)),
           {
-            relatedInformation: [{ range: at(firstSpan), message: l10n.t('first [{0}]', header.name) }],
+            related: [{ at: firstSpan, message: l10n.t('first [{0}]', header.name) }],
           },
         );
       }
@@ -154,7 +153,7 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
       l10n.t('{0} is set again on line {1}: Forgejo reads only the last value ({2}), so this one is ignored.', entry.key, lineOf(winner.keySpan), JSON.stringify(winner.value)),
       {
         tags: ['unnecessary'],
-        relatedInformation: [{ range: at(winner.keySpan), message: l10n.t('the {0} Forgejo reads', entry.key) }],
+        related: [{ at: winner.keySpan, message: l10n.t('the {0} Forgejo reads', entry.key) }],
         ...fixes([
           { title: l10n.t('Remove the ignored {0}', entry.key), range: { start: { line: lineRange.start.line, character: 0 }, end: { line: lineRange.end.line + 1, character: 0 } }, newText: '' },
         ]),
@@ -356,7 +355,7 @@ export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIni
     if (forgejo?.totalParsing === 'integer') settings.defaultTotal = { ...settings.defaultTotal!, value: settings.defaultTotal!.older };
   }
 
-  diagnostics.sort(compareDiagnostics);
+  const diagnostics = findings.map((finding) => placeFinding(finding, APP_INI_CODES[finding.code].severity, at)).sort(compareDiagnostics);
   return {
     text,
     lines,
