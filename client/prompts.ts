@@ -6,7 +6,7 @@ import { nameProblem as sharedNameProblem, canonicalName } from '../shared/names
 
 /** The project's one name rule (shared/names.ts), phrased for an input box. */
 export function nameProblem(value: string, what: string): string | undefined {
-  if (value.trim() === '') return `A ${what} name cannot be empty.`;
+  if (value.trim() === '') return what === 'group' ? vscode.l10n.t('A group name cannot be empty.') : vscode.l10n.t('A rule name cannot be empty.');
   return sharedNameProblem(what === 'group' ? 'group' : 'rule', value);
 }
 
@@ -59,14 +59,14 @@ export async function askSubject(title: string): Promise<string | undefined> {
 /** A limit from a command argument: a byte count or a size string. Throws a readable error. */
 export function limitFromArgument(value: unknown): number {
   const parsed = parseSize(value);
-  if (!parsed.ok) throw new Error(`The limit ${JSON.stringify(value)} is not a size: ${parsed.error}`);
+  if (!parsed.ok) throw new Error(vscode.l10n.t('The limit {0} is not a size: {1}', JSON.stringify(value), parsed.error));
   return parsed.bytes;
 }
 
 /** Subjects from a command argument: must be accepted spellings (the server rejects others with 422 anyway). */
 export function subjectsFromArgument(value: unknown): string[] {
   if (!Array.isArray(value) || !value.every((s) => typeof s === 'string')) {
-    throw new Error(`Subjects must be a list of strings such as ${JSON.stringify(ACCEPTED_SUBJECTS.slice(1, 3))}.`);
+    throw new Error(vscode.l10n.t('Subjects must be a list of strings such as {0}.', JSON.stringify(ACCEPTED_SUBJECTS.slice(1, 3))));
   }
   return value;
 }

@@ -79,7 +79,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
         return item;
       }
       case 'group': {
-        const item = new vscode.TreeItem(node.group.name ?? '(unnamed group)', vscode.TreeItemCollapsibleState.Collapsed);
+        const item = new vscode.TreeItem(node.group.name ?? vscode.l10n.t('(unnamed group)'), vscode.TreeItemCollapsibleState.Collapsed);
         item.description = ruleCount(node.group.rules.length);
         item.contextValue = 'group';
         item.iconPath = new vscode.ThemeIcon('organization');

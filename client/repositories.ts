@@ -137,7 +137,7 @@ export class LargestRepositories {
     if (given && (given.page !== undefined || given.limit !== undefined)) {
       const page = typeof given.page === 'number' && given.page >= 1 ? Math.floor(given.page) : 1;
       const limit = typeof given.limit === 'number' && given.limit >= 1 ? Math.floor(given.limit) : REPOSITORY_PAGE_SIZE;
-      const result = await this.api.run('Quota: listing your largest repositories…', (client, signal) => fetchLargest(client, page, limit, signal));
+      const result = await this.api.run(vscode.l10n.t('Quota: listing your largest repositories…'), (client, signal) => fetchLargest(client, page, limit, signal));
       return result.ok ? result.value : undefined;
     }
     const loaded: Repository[] = [];
@@ -146,7 +146,7 @@ export class LargestRepositories {
     const loadMore = '$(refresh) Load more…';
     while (hasMore) {
       const next = page + 1;
-      const result = await this.api.run(`Quota: listing your largest repositories (page ${next})…`, (client, signal) => fetchLargest(client, next, REPOSITORY_PAGE_SIZE, signal));
+      const result = await this.api.run(vscode.l10n.t('Quota: listing your largest repositories (page {0})…', next), (client, signal) => fetchLargest(client, next, REPOSITORY_PAGE_SIZE, signal));
       if (!result.ok) return loaded;
       page = next;
       loaded.push(...result.value.items);

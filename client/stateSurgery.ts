@@ -74,7 +74,7 @@ export class StateSurgeryCommands {
       uri: uri.toString(),
       ...(position ? { position: { line: position.line, character: position.character } } : {}),
     });
-    if (!result) void this.context.notifier.error(`${vscode.workspace.asRelativePath(uri)} is not a state file the language server has open.`);
+    if (!result) void this.context.notifier.error(vscode.l10n.t('{0} is not a state file the language server has open.', vscode.workspace.asRelativePath(uri)));
     return result;
   }
 

@@ -74,7 +74,7 @@ export class GroupCommands {
     }
     const groupName = name.trim();
     const result = await this.context.api.run(
-      `Quota: creating group "${groupName}"…`,
+      vscode.l10n.t('Quota: creating group "{0}"…', groupName),
       async (client, signal) => {
         // Created empty, then each existing rule attached: inline rules would silently create missing ones with limit 0.
         await client.createGroup({ name: groupName }, { signal });
@@ -108,7 +108,7 @@ export class GroupCommands {
       given?.confirm === true ||
       (await vscode.window.showWarningMessage(vscode.l10n.t('Delete the quota group "{0}"? Its members lose it; its rules are kept.', name), { modal: true }, DELETE)) === DELETE;
     if (!confirmed) return false;
-    const result = await this.context.api.run(`Quota: deleting group "${name}"…`, (client, signal) => client.deleteGroup(name, { signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: deleting group "{0}"…', name), (client, signal) => client.deleteGroup(name, { signal }));
     if (!result.ok) return false;
     void this.context.notifier.info(vscode.l10n.t('Deleted the group "{0}".', name));
     this.context.serverChanged();
@@ -121,8 +121,9 @@ export class GroupCommands {
     if (!group) return false;
     const rule = ruleNameOf(given) ?? (await this.pickRule(group, change));
     if (!rule) return false;
-    const result = await this.context.api.run(change === 'add' ? `Quota: adding "${rule}" to "${group}"…` : `Quota: removing "${rule}" from "${group}"…`, (client, signal) =>
-      change === 'add' ? client.addRuleToGroup(group, rule, { signal }) : client.removeRuleFromGroup(group, rule, { signal }),
+    const result = await this.context.api.run(
+      change === 'add' ? vscode.l10n.t('Quota: adding "{0}" to "{1}"…', rule, group) : vscode.l10n.t('Quota: removing "{0}" from "{1}"…', rule, group),
+      (client, signal) => (change === 'add' ? client.addRuleToGroup(group, rule, { signal }) : client.removeRuleFromGroup(group, rule, { signal })),
     );
     if (!result.ok) return false;
     void this.context.notifier.info(
@@ -141,7 +142,7 @@ export class GroupCommands {
       if (change === 'add') {
         user = await vscode.window.showInputBox({ title: vscode.l10n.t('Quota: user or organization to add to "{0}"', group), ignoreFocusOut: true });
       } else {
-        const members = await this.context.api.run(`Quota: listing members of "${group}"…`, (client, signal) => client.groupUsers(group, { signal }));
+        const members = await this.context.api.run(vscode.l10n.t('Quota: listing members of "{0}"…', group), (client, signal) => client.groupUsers(group, { signal }));
         if (!members.ok) return false;
         user =
           (await vscode.window.showQuickPick(
@@ -152,8 +153,9 @@ export class GroupCommands {
     }
     if (!user) return false;
     const member = user.trim();
-    const result = await this.context.api.run(change === 'add' ? `Quota: adding "${member}" to "${group}"…` : `Quota: removing "${member}" from "${group}"…`, (client, signal) =>
-      change === 'add' ? client.addUserToGroup(group, member, { signal }) : client.removeUserFromGroup(group, member, { signal }),
+    const result = await this.context.api.run(
+      change === 'add' ? vscode.l10n.t('Quota: adding "{0}" to "{1}"…', member, group) : vscode.l10n.t('Quota: removing "{0}" from "{1}"…', member, group),
+      (client, signal) => (change === 'add' ? client.addUserToGroup(group, member, { signal }) : client.removeUserFromGroup(group, member, { signal })),
     );
     if (!result.ok) return false;
     void this.context.notifier.info(change === 'add' ? vscode.l10n.t('Added "{0}" to the group "{1}".', member, group) : vscode.l10n.t('Removed "{0}" from the group "{1}".', member, group));
@@ -167,7 +169,7 @@ export class GroupCommands {
     if (!user) return false;
     let groups = Array.isArray(given?.groups) ? given!.groups.filter((g): g is string => typeof g === 'string') : undefined;
     if (!groups) {
-      const loaded = await this.context.api.run(`Quota: reading the groups of "${user}"…`, async (client, signal) => ({
+      const loaded = await this.context.api.run(vscode.l10n.t('Quota: reading the groups of "{0}"…', user), async (client, signal) => ({
         all: await client.listGroups({ signal }),
         current: await client.userQuota(user, { signal }),
       }));
@@ -185,7 +187,7 @@ export class GroupCommands {
       groups = picked.map((item) => item.label);
     }
     const chosen = groups;
-    const result = await this.context.api.run(`Quota: setting the groups of "${user}"…`, (client, signal) => client.setUserGroups(user, chosen, { signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: setting the groups of "{0}"…', user), (client, signal) => client.setUserGroups(user, chosen, { signal }));
     if (!result.ok) return false;
     void this.context.notifier.info(
       chosen.length ? vscode.l10n.t('"{0}" is now in {1}.', user, chosen.map((g) => `"${g}"`).join(', ')) : vscode.l10n.t('"{0}" has no explicit group any more; the default groups apply.', user),
@@ -195,7 +197,7 @@ export class GroupCommands {
   }
 
   private async pickGroup(title: string): Promise<string | undefined> {
-    const result = await this.context.api.run('Quota: listing groups…', (client, signal) => client.listGroups({ signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: listing groups…'), (client, signal) => client.listGroups({ signal }));
     if (!result.ok) return undefined;
     const picked = await vscode.window.showQuickPick(
       result.value.map((group) => ({ label: group.name ?? '', description: ruleCount(group.rules.length) })),
@@ -205,7 +207,7 @@ export class GroupCommands {
   }
 
   private async pickRules(title: string, picked: string[]): Promise<string[] | undefined> {
-    const result = await this.context.api.run('Quota: listing rules…', (client, signal) => client.listRules({ signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: listing rules…'), (client, signal) => client.listRules({ signal }));
     if (!result.ok) return undefined;
     const chosen = await vscode.window.showQuickPick(
       result.value.map((rule) => ({ label: rule.name ?? '', description: describeRule(rule), picked: picked.includes(rule.name ?? '') })),
@@ -215,7 +217,7 @@ export class GroupCommands {
   }
 
   private async pickRule(group: string, change: 'add' | 'remove'): Promise<string | undefined> {
-    const result = await this.context.api.run('Quota: listing rules…', async (client: QuotaApiClient, signal) =>
+    const result = await this.context.api.run(vscode.l10n.t('Quota: listing rules…'), async (client: QuotaApiClient, signal) =>
       change === 'add' ? client.listRules({ signal }) : (await client.getGroup(group, { signal })).rules,
     );
     if (!result.ok) return undefined;

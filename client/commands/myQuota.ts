@@ -58,7 +58,7 @@ export class MyQuotaCommands {
 
   /** Opens a readable report; returns it (and the raw answer) for callers such as tests. */
   async showMyQuota(args?: unknown): Promise<{ quota: QuotaInfo; text: string } | undefined> {
-    const result = await this.context.api.run('Quota: reading your quota…', async (client, signal) => {
+    const result = await this.context.api.run(vscode.l10n.t('Quota: reading your quota…'), async (client, signal) => {
       const [user, quota, version] = await Promise.all([client.currentUser({ signal }).catch(() => undefined), client.myQuota({ signal }), client.serverVersion({ signal }).catch(() => undefined)]);
       return { explanation: explainServerAccount(user?.login ?? 'your account', quota, version, SHOWN_SUBJECTS), quota, server: client.baseUrl };
     });
@@ -74,7 +74,7 @@ export class MyQuotaCommands {
     const subject =
       (typeof args === 'string' ? stringArgument(args) : stringArgument(argumentsOf<{ subject: string }>(args)?.subject)) ?? (await askSubject('Quota: check your quota for which subject?'));
     if (subject === undefined) return undefined;
-    const result = await this.context.api.run(`Quota: checking "${subject}"…`, async (client, signal) => {
+    const result = await this.context.api.run(vscode.l10n.t('Quota: checking "{0}"…', subject), async (client, signal) => {
       const [withinQuota, user, quota, version] = await Promise.all([
         client.checkMyQuota(subject, { signal }),
         client.currentUser({ signal }),
@@ -99,7 +99,7 @@ export class MyQuotaCommands {
     if (given && (given.page !== undefined || given.limit !== undefined)) {
       const page = typeof given.page === 'number' && given.page >= 1 ? Math.floor(given.page) : 1;
       const limit = typeof given.limit === 'number' && given.limit >= 1 ? Math.floor(given.limit) : undefined;
-      const result = await this.context.api.run(`Quota: listing your ${kind}…`, (client, signal) => fetchPage(client, kind, page, limit, signal));
+      const result = await this.context.api.run(vscode.l10n.t('Quota: listing your {0}…', kind), (client, signal) => fetchPage(client, kind, page, limit, signal));
       return result.ok ? result.value : undefined;
     }
     const loaded: ListedItem[] = [];
@@ -108,7 +108,7 @@ export class MyQuotaCommands {
     let total = 0;
     while (hasMore) {
       const next = page + 1;
-      const result = await this.context.api.run(`Quota: listing your ${kind} (page ${next})…`, (client, signal) => fetchPage(client, kind, next, undefined, signal));
+      const result = await this.context.api.run(vscode.l10n.t('Quota: listing your {0} (page {1})…', kind, next), (client, signal) => fetchPage(client, kind, next, undefined, signal));
       if (!result.ok) return loaded;
       page = next;
       loaded.push(...result.value.items);

@@ -33,8 +33,8 @@ function retryChoice(error: unknown): typeof RETRY | typeof CHANGE_AND_RETRY | u
 const DELETE = vscode.l10n.t('Delete');
 
 export function describeRule(rule: QuotaRuleInfo): string {
-  const subjects = rule.subjects?.length ? rule.subjects.join(', ') : 'no subjects';
-  return `${rule.name ?? '(unnamed)'}: ${formatSize(rule.limit)} on ${subjects}`;
+  const name = rule.name ?? vscode.l10n.t('(unnamed)');
+  return rule.subjects?.length ? vscode.l10n.t('{0}: {1} on {2}', name, formatSize(rule.limit), rule.subjects.join(', ')) : vscode.l10n.t('{0}: {1} on no subjects', name, formatSize(rule.limit));
 }
 
 /** "3 rules": a group's size, for the tree and the group picker. */
@@ -66,7 +66,7 @@ export class RuleCommands {
   }
 
   async list(args?: unknown): Promise<QuotaRuleInfo[] | undefined> {
-    const result = await this.context.api.run('Quota: listing rules…', (client, signal) => client.listRules({ signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: listing rules…'), (client, signal) => client.listRules({ signal }));
     if (!result.ok) return undefined;
     const rules = result.value;
     this.context.log.info(`Rules on the server: ${rules.length ? rules.map(describeRule).join('; ') : 'none'}`);
@@ -77,7 +77,7 @@ export class RuleCommands {
     }
     const picked = await vscode.window.showQuickPick(
       rules.map((rule) => ({
-        label: rule.name ?? '(unnamed)',
+        label: rule.name ?? vscode.l10n.t('(unnamed)'),
         description: describeSize(rule.limit),
         detail: rule.subjects?.length ? rule.subjects.join(', ') : vscode.l10n.t('no subjects (applies to nothing)'),
         rule,
@@ -118,7 +118,7 @@ export class RuleCommands {
       return undefined;
     }
     const rule = { name: draft.name!, limit: draft.limit!, subjects: draft.subjects ?? [] };
-    const result = await this.context.api.run(`Quota: creating rule "${rule.name}"…`, (client, signal) => client.createRule(rule, { signal }), {
+    const result = await this.context.api.run(vscode.l10n.t('Quota: creating rule "{0}"…', rule.name), (client, signal) => client.createRule(rule, { signal }), {
       quiet: true,
     });
     if (!result.ok) {
@@ -155,7 +155,7 @@ export class RuleCommands {
     } else {
       let current = this.editDrafts.get(name) ?? given?.rule;
       if (!current) {
-        const fetched = await this.context.api.run(`Quota: reading rule "${name}"…`, (client, signal) => client.getRule(name, { signal }));
+        const fetched = await this.context.api.run(vscode.l10n.t('Quota: reading rule "{0}"…', name), (client, signal) => client.getRule(name, { signal }));
         if (!fetched.ok) return undefined;
         current = fetched.value;
       }
@@ -165,7 +165,7 @@ export class RuleCommands {
       if (subjects === undefined) return undefined;
       change = { limit, subjects };
     }
-    const result = await this.context.api.run(`Quota: editing rule "${name}"…`, (client, signal) => client.editRule(name, change, { signal }), {
+    const result = await this.context.api.run(vscode.l10n.t('Quota: editing rule "{0}"…', name), (client, signal) => client.editRule(name, change, { signal }), {
       quiet: true,
     });
     if (!result.ok) {
@@ -191,7 +191,7 @@ export class RuleCommands {
       argumentsOf<{ confirm: boolean }>(args)?.confirm === true ||
       (await vscode.window.showWarningMessage(vscode.l10n.t('Delete the quota rule "{0}"? It is also removed from every group that uses it.', name), { modal: true }, DELETE)) === DELETE;
     if (!confirmed) return false;
-    const result = await this.context.api.run(`Quota: deleting rule "${name}"…`, (client, signal) => client.deleteRule(name, { signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: deleting rule "{0}"…', name), (client, signal) => client.deleteRule(name, { signal }));
     if (!result.ok) return false;
     void this.context.notifier.info(vscode.l10n.t('Deleted the rule "{0}".', name));
     this.context.serverChanged();
@@ -227,7 +227,7 @@ export class RuleCommands {
   }
 
   private async pickRuleName(title: string): Promise<string | undefined> {
-    const result = await this.context.api.run('Quota: listing rules…', (client, signal) => client.listRules({ signal }));
+    const result = await this.context.api.run(vscode.l10n.t('Quota: listing rules…'), (client, signal) => client.listRules({ signal }));
     if (!result.ok) return undefined;
     const picked = await vscode.window.showQuickPick(
       result.value.map((rule) => ({ label: rule.name ?? '', description: describeRule(rule) })),

@@ -111,7 +111,7 @@ export class SyncCommands {
 
   /** The steps that make the server match the file, from the server's rules, groups and the file's accounts' groups. */
   private async planPush(fileName: string, model: QuotaModel): Promise<{ steps: PlanStep[]; server: string } | undefined> {
-    const planned = await this.context.api.run(`Quota: comparing ${fileName} with the server…`, async (client, signal) => {
+    const planned = await this.context.api.run(vscode.l10n.t('Quota: comparing {0} with the server…', fileName), async (client, signal) => {
       const [rules, groups] = await Promise.all([client.listRules({ signal }), client.listGroups({ signal })]);
       const accountGroups: ServerQuotaState['accountGroups'] = {};
       for (const user of Object.keys(model.assignments)) {
@@ -131,7 +131,7 @@ export class SyncCommands {
 
   /** Applies the steps in order with progress; a failed step is reported and the next one still runs. */
   private async applyPlan(fileName: string, steps: PlanStep[], plan: string[]): Promise<StepResult[] | undefined> {
-    const applied = await this.context.api.run(`Quota: pushing ${fileName}…`, async (client, signal, progress) => {
+    const applied = await this.context.api.run(vscode.l10n.t('Quota: pushing {0}…', fileName), async (client, signal, progress) => {
       const results: StepResult[] = [];
       for (const [index, step] of steps.entries()) {
         const description = plan[index];
@@ -172,7 +172,7 @@ export class SyncCommands {
 
   /** Replaces the file's `rules` and `groups` with the server's (comments and other properties kept). */
   async pull(args?: unknown): Promise<string | undefined> {
-    const fetched = await this.context.api.run("Quota: reading the server's rules and groups…", async (client, signal) => ({
+    const fetched = await this.context.api.run(vscode.l10n.t("Quota: reading the server's rules and groups…"), async (client, signal) => ({
       rules: await client.listRules({ signal }),
       groups: await client.listGroups({ signal }),
       server: client.baseUrl,

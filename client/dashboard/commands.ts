@@ -64,7 +64,7 @@ export class DashboardCommands {
   }
 
   private async pickAccount(): Promise<string | undefined> {
-    const members = await this.context.api.run('Quota: listing accounts in quota groups…', async (client, signal) => {
+    const members = await this.context.api.run(vscode.l10n.t('Quota: listing accounts in quota groups…'), async (client, signal) => {
       const groups = await client.listGroups({ signal });
       const lists = await Promise.all(groups.map((group) => client.groupUsers(group.name ?? '', { signal }).catch(() => [])));
       return [...new Set(lists.flat().map((user) => user.login))].sort();

@@ -96,8 +96,9 @@ export class QuotaDashboard implements vscode.Disposable {
       if (typeof outcome === 'string') failure = outcome;
       else model = outcome;
     } else {
-      const outcome = await this.api.run(target.kind === 'self' ? 'Quota: reading your quota…' : `Quota: reading the quota of "${target.account}"…`, (client, signal) =>
-        target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal),
+      const outcome = await this.api.run(
+        target.kind === 'self' ? vscode.l10n.t('Quota: reading your quota…') : vscode.l10n.t('Quota: reading the quota of "{0}"…', target.account),
+        (client, signal) => (target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal)),
       );
       if (outcome.ok) model = outcome.value;
       else failure = outcome.message;
