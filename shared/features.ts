@@ -12,6 +12,9 @@ export interface Markdown {
 
 export const markdown = (value: string): Markdown => ({ kind: 'markdown', value });
 
+/** Markdown of several lines (hovers are built line by line). */
+export const markdownLines = (lines: readonly string[]): Markdown => markdown(lines.join('\n'));
+
 export interface HoverResult {
   contents: Markdown;
   range?: Range;

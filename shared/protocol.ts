@@ -10,6 +10,7 @@ import type { ForgejoVersionSource } from './quota/forgejoVersion';
 import type { EvaluationReport } from './quota/report';
 import type { QuotaInfo } from './api/types';
 import type { StateSchemaMode } from './state/codes';
+import type { SurgeryCall } from './state/services/surgery';
 
 /** The `quotaState` settings section the server reads through `workspace/configuration`. */
 export interface ServerSettings {
@@ -153,16 +154,8 @@ export const DependentsRequest = new RequestType<DependentsParams, Location[], v
  * the edit of one operation; the answer is a WorkspaceEdit whose edits carry a change annotation
  * with `needsConfirmation`, so VS Code shows its refactor preview before anything changes.
  */
-export interface SurgeryParams {
+export interface SurgeryParams extends SurgeryCall {
   uri: string;
-  operation: 'remove' | 'protect' | 'unprotect' | 'taint' | 'untaint' | 'rename' | 'repair' | 'clear-pending' | 'move';
-  /** URNs, or `URN#N` for the N-th record with that urn (as the CLI takes them). */
-  targets?: string[];
-  all?: boolean;
-  targetDependents?: boolean;
-  force?: boolean;
-  newName?: string;
-  includeParents?: boolean;
   /** A move's destination: its uri and its current text (the client reads it; the server does no I/O for it). */
   dest?: { uri: string; text: string; version?: number | null };
 }

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Fix } from '../edits';
-import { markdown, type CompletionEntry, type HoverResult, type Markdown } from '../features';
+import { markdown, markdownLines, type CompletionEntry, type HoverResult } from '../features';
 import { describeSize, formatSize } from '../quota/sizes';
 import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION, type AppIniAnalysis, type FixData } from './appIni';
 import { andList, orList } from '../text/lists';
@@ -14,10 +14,6 @@ import { newerServerTotal, olderServerTotal } from './goValues';
 import { DEFAULT_SECTION, type IniEntry } from './parse';
 
 const contains = (span: { offset: number; length: number }, offset: number) => offset >= span.offset && offset <= span.offset + span.length;
-
-function hoverText(lines: string[]): Markdown {
-  return markdown(lines.join('\n'));
-}
 
 /** Decimal form of a byte count, as an admin would write it in app.ini (`10 GB`). */
 function decimalSize(bytes: number): string {
@@ -49,17 +45,17 @@ export function appIniHover(analysis: AppIniAnalysis, offset: number): HoverResu
   if (!entry) return null;
   const range = (span: { offset: number; length: number }) => analysis.lines.rangeOf(span);
   if (entry.comment && contains(entry.comment, offset)) {
-    return { contents: hoverText([l10n.t('Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.')]), range: range(entry.comment) };
+    return { contents: markdownLines([l10n.t('Inline comment: Forgejo (go-ini) cuts the value at the first `;` or `#`, so this text is not part of the value.')]), range: range(entry.comment) };
   }
   if (contains(entry.keySpan, offset)) {
     const description = QUOTA_KEYS[entry.section][entry.key];
     if (!description) return null;
-    return { contents: hoverText([`**[${entry.section}] ${entry.key}**`, '', description]), range: range(entry.keySpan) };
+    return { contents: markdownLines([`**[${entry.section}] ${entry.key}**`, '', description]), range: range(entry.keySpan) };
   }
   if (!contains(entry.valueSpan, offset)) return null;
   if (entry.key === 'TOTAL') {
     const defaultSectionExists = analysis.document.headers.some((h) => h.name === QUOTA_DEFAULT_SECTION);
-    return { contents: hoverText(totalHover(entry, defaultSectionExists)), range: range(entry.valueSpan) };
+    return { contents: markdownLines(totalHover(entry, defaultSectionExists)), range: range(entry.valueSpan) };
   }
   if (entry.key === 'DEFAULT_GROUPS' && entry.section === QUOTA_SECTION) {
     const item = analysis.defaultGroupItems.find((i) => contains(i.span, offset));
@@ -70,7 +66,7 @@ export function appIniHover(analysis: AppIniAnalysis, offset: number): HoverResu
     if (analysis.groupSources.length === 0) lines.push(l10n.t('Could not check whether this group exists: no quota file in the workspace and not signed in to a server as a site admin.'));
     if (found.length) lines.push(l10n.t('Defined in {0}.', andList(found)));
     if (missing.length) lines.push(l10n.t('Not defined in {0}: Forgejo skips it there.', orList(missing)));
-    return { contents: hoverText(lines), range: range(item.span) };
+    return { contents: markdownLines(lines), range: range(item.span) };
   }
   return null;
 }

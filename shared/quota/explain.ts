@@ -18,7 +18,7 @@ import { formatSize } from './sizes';
 import { CANONICAL_SUBJECTS, canonicalSubject, type Subject } from './subjects';
 import { exactBytes, narrowBytes, usageOfExact, zeroUsage } from './usage';
 
-interface RuleExplanation {
+export interface RuleExplanation {
   name: string;
   /** As written (aliases kept). */
   subjects: string[];

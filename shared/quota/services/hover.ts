@@ -1,6 +1,6 @@
 /** Hovers in quota files: sizes, subjects, rules, groups and accounts. */
 import * as l10n from '@vscode/l10n';
-import type { HoverResult, Markdown } from '../../features';
+import { markdownLines, type HoverResult } from '../../features';
 import type { QuotaAnalysis } from '../config';
 import { explainAccount } from '../explain';
 import { fileForgejoProfile } from '../report';
@@ -12,17 +12,13 @@ import { ruleFigure } from './describe';
 import { occurrenceAt, quotaContextAt } from './location';
 import type { PreviewAccount } from './previews';
 
-function markdown(lines: string[]): Markdown {
-  return { kind: 'markdown', value: lines.join('\n') };
-}
-
 export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: PreviewAccount[], forgejo: ResolvedForgejoProfile = fileForgejoProfile(analysis)): HoverResult | null {
   const context = quotaContextAt(analysis, offset);
   if (context.kind === 'forgejoVersion' && context.node) {
     const declared = analysis.forgejoVersion;
-    if (!declared?.profile) return declared?.error ? { contents: markdown([declared.error]), range: analysis.lines.rangeOf(context.node) } : null;
+    if (!declared?.profile) return declared?.error ? { contents: markdownLines([declared.error]), range: analysis.lines.rangeOf(context.node) } : null;
     return {
-      contents: markdown([
+      contents: markdownLines([
         l10n.t('**{0}** — the previews, hovers and `quota-state evaluate` answer as Forgejo {1} does.', rulesLabel(declared.profile), declared.text),
         '',
         versionDocumentation(declared.profile),
@@ -36,7 +32,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     const parsed = parseSizeExact(node.value, node.type === 'number' ? analysis.parsedText.slice(node.offset, node.offset + node.length) : undefined);
     if (!parsed.ok) return null;
     return {
-      contents: markdown([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', context.description]),
+      contents: markdownLines([`**${formatSize(parsed.bytes)}** — ${describeSize(parsed.bytes)}`, '', context.description]),
       range: analysis.lines.rangeOf(context.node),
     };
   }
@@ -46,7 +42,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     if (!canonical) return null;
     const ancestors = subjectAncestors(canonical);
     return {
-      contents: markdown([
+      contents: markdownLines([
         `**${canonical}** — ${subjectDescription(canonical)}`,
         ...(isSubjectAlias(value) ? ['', l10n.t("`{0}` is the seed's spelling of `{1}`; real Forgejo servers accept only `{1}`.", value, canonical)] : []),
         '',
@@ -72,7 +68,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
   // The first definition of a name is the one that counts, as in evaluation.
   if (occurrence.kind === 'rule') {
     const rule = analysis.model.rules.find((r) => r.name === occurrence.name);
-    if (!rule) return { contents: markdown([l10n.t('Rule **{0}** is not defined.', occurrence.name)]), range };
+    if (!rule) return { contents: markdownLines([l10n.t('Rule **{0}** is not defined.', occurrence.name)]), range };
     const groups = analysis.model.groups.filter((g) => g.rules.includes(rule.name)).map((g) => `**${g.name}**`);
     const limit = Number.isNaN(rule.limit) ? l10n.t('no valid limit') : l10n.t('limit {0}', formatSize(rule.limit));
     const lines = [
@@ -86,11 +82,11 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
       const who = account.source === 'live' ? l10n.t('{0} (live)', account.explanation.account) : account.explanation.account;
       lines.push(verdict.stands ? l10n.t('- {0}: {1} — stands', who, ruleFigure(verdict)) : l10n.t('- {0}: {1} — fails', who, ruleFigure(verdict)));
     }
-    return { contents: markdown(lines), range };
+    return { contents: markdownLines(lines), range };
   }
   if (occurrence.kind === 'group') {
     const group = analysis.model.groups.find((g) => g.name === occurrence.name);
-    if (!group) return { contents: markdown([l10n.t('Group **{0}** is not defined.', occurrence.name)]), range };
+    if (!group) return { contents: markdownLines([l10n.t('Group **{0}** is not defined.', occurrence.name)]), range };
     const lines = [
       group.rules.length ? l10n.t('Group **{0}**: {1}', group.name, group.rules.map((r) => `\`${r}\``).join(', ')) : l10n.t('Group **{0}**: no rules (an empty group always stands)', group.name),
     ];
@@ -104,7 +100,7 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
         .join(', ');
       lines.push(verdict.stands ? l10n.t('- {0}: stands', account.explanation.account) : l10n.t('- {0}: fails ({1})', account.explanation.account, failing));
     }
-    return { contents: markdown(lines), range };
+    return { contents: markdownLines(lines), range };
   }
   if (occurrence.kind === 'account') {
     const name = occurrence.name;
@@ -122,12 +118,12 @@ export function quotaHover(analysis: QuotaAnalysis, offset: number, accounts: Pr
     ];
     if (!preview) {
       lines.push('', l10n.t('No preview usage for this account: add it to `usage`, or give it repositories or assets.'));
-      return { contents: markdown(lines), range };
+      return { contents: markdownLines(lines), range };
     }
     const usage = preview.source === 'content' ? l10n.t('usage computed from the instance content') : preview.source === 'live' ? l10n.t('live usage') : l10n.t('usage from the `usage` section');
     lines.push('', explanation.within ? l10n.t('Within quota ({0}).', usage) : l10n.t('**Over quota** ({0}).', usage), '', l10n.t('| subject | verdict | why |'), '|---|---|---|');
     for (const subject of explanation.subjects) lines.push(`| \`${subject.subject}\` | ${subject.allowed ? l10n.t('within quota') : l10n.t('over quota')} | ${subject.reason} |`);
-    return { contents: markdown(lines), range };
+    return { contents: markdownLines(lines), range };
   }
   return null;
 }

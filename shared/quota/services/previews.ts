@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import type { Range } from '../../diagnostics';
 import type { InlayHintEntry, Lens } from '../../features';
 import type { QuotaAnalysis } from '../config';
-import type { AccountExplanation } from '../explain';
+import type { AccountExplanation, RuleExplanation } from '../explain';
 import { explainFile, type ReportOptions } from '../report';
 import { formatSize } from '../sizes';
 import { compactFigure, ruleFigure } from './describe';
@@ -39,7 +39,7 @@ function within(range: Range | undefined, line: number): boolean {
 }
 
 /** What an inlay hint says in full: the account's usage of the rule, its limit and the verdict. */
-function hintTooltip(account: PreviewAccount, verdict: AccountExplanation['groups'][number]['rules'][number]): string {
+function hintTooltip(account: PreviewAccount, verdict: RuleExplanation): string {
   const args = [account.explanation.account, String(verdict.used), formatSize(verdict.used), verdict.name, formatSize(verdict.limit)];
   const sentence = verdict.stands
     ? l10n.t('{0} uses {1} bytes ({2}) of rule "{3}" whose limit is {4}: the rule stands', ...args)

@@ -3,7 +3,7 @@
  * how many records depend on it), and over a field summary: every field, its count and its writer.
  */
 import * as l10n from '@vscode/l10n';
-import type { HoverResult } from '../../features';
+import { markdown, markdownLines, type HoverResult } from '../../features';
 import type { Diagnostic, Position, Range } from '../../diagnostics';
 import { lazyTable } from '../../text/lazyTable';
 import { fieldWriter } from '../rules/fields';
@@ -42,7 +42,7 @@ export function stateHover({ snapshot, navigation }: StateDocument, offset: numb
     if (chain.length) lines.push(l10n.t('- parent chain: {0}', chain.join(' → ')));
     lines.push(l10n.t('- dependents: {0}', navigation.dependentCount(occurrence.urn)));
   }
-  return { contents: { kind: 'markdown', value: lines.join('\n') }, range: snapshot.lines.rangeOf(occurrence.span) };
+  return { contents: markdownLines(lines), range: snapshot.lines.rangeOf(occurrence.span) };
 }
 
 const SUMMARY_TITLES: Readonly<Record<string, string>> = lazyTable({
@@ -58,7 +58,7 @@ export function fieldSummaryHover({ snapshot }: Pick<StateDocument, 'snapshot'>,
   if (!diagnostic || !isObject(fields)) return null;
   const rows = Object.entries(fields).map(([field, count]) => `| \`${field}\` | ${String(count)} | ${fieldWriter(field) ?? ''} |`);
   const value = [`**${SUMMARY_TITLES[diagnostic.code]}**`, '', l10n.t('| field | count | written by |'), '| --- | ---: | --- |', ...rows].join('\n');
-  return { contents: { kind: 'markdown', value }, range: diagnostic.range };
+  return { contents: markdown(value), range: diagnostic.range };
 }
 
 function contains(range: Range, position: Position): boolean {
