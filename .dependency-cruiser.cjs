@@ -15,7 +15,7 @@ module.exports = {
       name: 'shared-is-the-ground-floor',
       severity: 'error',
       comment: 'shared/ imports nothing above it: not the server, the client, the reference API, the scripts or the tests.',
-      from: { path: '^shared/' },
+      from: { path: '^shared/', pathNot: '\\.test\\.ts$' },
       to: { path: '^(server|client|quota-api|scripts|test|tools)/' },
     },
     {
@@ -78,7 +78,8 @@ module.exports = {
     {
       name: 'product-not-tests',
       severity: 'error',
-      from: { path: '^(shared|server|client|quota-api)/' },
+      comment: 'Only a spec beside its module (`*.test.ts`) may import the test helpers.',
+      from: { path: '^(shared|server|client|quota-api)/', pathNot: '\\.test\\.ts$' },
       to: { path: '^test/' },
     },
   ],

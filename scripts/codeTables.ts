@@ -11,10 +11,43 @@ import { QUOTA_RULES } from '../shared/quota/rules';
 import { STATE_CODES } from '../shared/state/codes';
 import { STATE_RULES } from '../shared/state/rules';
 
-const KINDS: ReadonlyArray<{ label: string; codes: readonly (CodeInfo & { seedV3Severity?: string })[] }> = [
-  { label: 'State', codes: codeList(STATE_CODES) },
-  { label: 'Quota', codes: codeList(QUOTA_CODES) },
-  { label: 'app.ini', codes: codeList(APP_INI_CODES) },
+/** One code as the tables show it. */
+interface CodeRow {
+  code: string;
+  severity: string;
+  /** The `seed-v3` schema mode's severity (state files only). */
+  seedV3Severity?: string;
+  doc: string;
+  hasFix: boolean;
+}
+
+type TableKind = 'state' | 'quota' | 'app.ini';
+
+function stateRows(): CodeRow[] {
+  return codeList(STATE_CODES).map((info) => {
+    const entry = info as CodeInfo & { seedV3Severity?: string };
+    return {
+      code: info.code,
+      severity: info.severity,
+      seedV3Severity: entry.seedV3Severity ?? info.severity,
+      doc: info.description,
+      hasFix: Boolean(STATE_RULES[info.code as keyof typeof STATE_RULES]?.fix),
+    };
+  });
+}
+
+function quotaRows(): CodeRow[] {
+  return codeList(QUOTA_CODES).map((info) => ({ code: info.code, severity: info.severity, doc: info.description, hasFix: Boolean(QUOTA_RULES[info.code as keyof typeof QUOTA_RULES]?.fix) }));
+}
+
+function appIniRows(): CodeRow[] {
+  return codeList(APP_INI_CODES).map((info) => ({ code: info.code, severity: info.severity, doc: info.description, hasFix: false }));
+}
+
+const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => CodeRow[] }> = [
+  { kind: 'state', label: 'State', rows: stateRows },
+  { kind: 'quota', label: 'Quota', rows: quotaRows },
+  { kind: 'app.ini', label: 'app.ini', rows: appIniRows },
 ];
 
 /** The package.nls.json key of a code's description in the severity setting. */
@@ -23,11 +56,11 @@ export const codeDescriptionKey = (code: string) => `config.diagnostics.severity
 /** Every code with what it means per file kind, in package.nls.json's English (keys of `codeDescriptionKey`). */
 export function codeDescriptions(): Record<string, string> {
   const described = new Map<string, string[]>();
-  for (const { label, codes } of KINDS) {
-    for (const info of codes) {
-      const lines = described.get(info.code) ?? [];
-      lines.push(`${label}: ${info.description}`);
-      described.set(info.code, lines);
+  for (const { label, rows } of KINDS) {
+    for (const row of rows()) {
+      const lines = described.get(row.code) ?? [];
+      lines.push(`${label}: ${row.doc}`);
+      described.set(row.code, lines);
     }
   }
   return Object.fromEntries([...described.keys()].sort().map((code) => [codeDescriptionKey(code), described.get(code)!.join(' ')]));
@@ -55,29 +88,22 @@ const SEVERITY_SETTING = 'quotaState.diagnostics.severity';
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
 /** The README table of one file kind's codes. */
-export function readmeCodeTable(kind: 'state' | 'quota'): string[] {
+export function readmeCodeTable(kind: TableKind): string[] {
+  const { rows } = KINDS.find((entry) => entry.kind === kind)!;
   if (kind === 'state') {
     return [
       '| code | `pulumi` | `seed-v3` | quick fix | when |',
       '|---|---|---|---|---|',
-      ...codeList(STATE_CODES).map((info) => {
-        const entry = info as CodeInfo & { seedV3Severity?: string };
-        const fix = STATE_RULES[info.code as keyof typeof STATE_RULES]?.fix;
-        return `| \`${info.code}\` | ${info.severity} | ${entry.seedV3Severity ?? info.severity} | ${fix ? 'yes' : ''} | ${cell(info.description)} |`;
-      }),
+      ...rows().map((row) => `| \`${row.code}\` | ${row.severity} | ${row.seedV3Severity} | ${row.hasFix ? 'yes' : ''} | ${cell(row.doc)} |`),
     ];
   }
-  return [
-    '| code | severity | quick fix | when |',
-    '|---|---|---|---|',
-    ...codeList(QUOTA_CODES).map((info) => `| \`${info.code}\` | ${info.severity} | ${QUOTA_RULES[info.code as keyof typeof QUOTA_RULES]?.fix ? 'yes' : ''} | ${cell(info.description)} |`),
-  ];
+  return ['| code | severity | quick fix | when |', '|---|---|---|---|', ...rows().map((row) => `| \`${row.code}\` | ${row.severity} | ${row.hasFix ? 'yes' : ''} | ${cell(row.doc)} |`)];
 }
 
 /** `text` with the lines between `<!-- codes:<kind> -->` and `<!-- /codes:<kind> -->` replaced by the generated table. */
 export function withReadmeCodeTables(text: string): string {
   let result = text;
-  for (const kind of ['state', 'quota'] as const) {
+  for (const { kind } of KINDS) {
     const pattern = new RegExp(`^([ \\t]*)<!-- codes:${kind} -->\\n[\\s\\S]*?^[ \\t]*<!-- /codes:${kind} -->$`, 'm');
     const match = pattern.exec(result);
     if (!match) throw new Error(`README.md has no <!-- codes:${kind} --> … <!-- /codes:${kind} --> block`);

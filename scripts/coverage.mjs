@@ -30,7 +30,7 @@ function run(title, command, args, env = {}) {
 }
 
 const SOURCES = ['shared/**/*.ts', 'server/**/*.ts', 'quota-api/**/*.ts'];
-const EXCLUDE = ['shared/validators/**', '**/*.d.ts'];
+const EXCLUDE = ['shared/validators/**', '**/*.d.ts', '**/*.test.ts'];
 /** c8's command line, run by this Node. */
 const c8 = fileURLToPath(import.meta.resolve('c8/bin/c8.js'));
 const tempDir = join(reportDir, 'tmp');
@@ -120,7 +120,7 @@ function readFiles() {
   const files = [];
   for (const [path, file] of Object.entries(coverage)) {
     const name = relative(repoRoot, path).split(sep).join('/');
-    if (!name.endsWith('.ts') || name.endsWith('.d.ts') || name.startsWith('shared/validators/')) continue;
+    if (!name.endsWith('.ts') || name.endsWith('.d.ts') || name.endsWith('.test.ts') || name.startsWith('shared/validators/')) continue;
     if (!FOLDERS.some((folder) => name.startsWith(`${folder}/`))) continue;
     files.push({ name, counts: countsOf(file) });
   }

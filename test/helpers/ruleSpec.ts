@@ -1,0 +1,105 @@
+/**
+ * Spec tests of one diagnostic code's module (`shared/<kind>/rules/<code>.test.ts`): each case is a
+ * file with `// want "message"` at the end of every line that must get the code, and nothing else of
+ * that code (a case without wants is a file the code must leave alone). A `fix="title"` on a want
+ * names a quick fix to apply, and the case's `fixed` is the text those fixes must give; the code must
+ * then be gone from the lines it was fixed on.
+ */
+import { strict as assert } from 'node:assert';
+import type { Diagnostic } from '../../shared/diagnostics';
+import type { Fix } from '../../shared/edits';
+import { appIniCodeActions } from '../../shared/ini/services';
+import { analyzeAppIni, type AppIniOptions } from '../../shared/ini/appIni';
+import { quotaFixesFor } from '../../shared/quota/services/codeActions';
+import type { StateAnalysisOptions } from '../../shared/state/analyze';
+import { fixesFor } from '../../shared/state/services/codeActions';
+import { applyEdits, quotaDocument, readWants, stateDocument, type Want } from './services';
+
+/** How one file kind is analysed and fixed, for its rules' specs. */
+export interface RuleSpecKind<Options> {
+  readonly name: string;
+  diagnostics(text: string, options: Options | undefined): Diagnostic[];
+  fixes(text: string, diagnostic: Diagnostic, options: Options | undefined): Fix[];
+}
+
+export interface RuleCase<Options = undefined> {
+  /** What the case shows: the test's title. */
+  name: string;
+  /** The file, `// want` markers included. */
+  text: string;
+  /** The file once every fix its wants name is applied, one at a time, in line order. */
+  fixed?: string;
+  options?: Options;
+}
+
+export const STATE_RULE_SPEC: RuleSpecKind<StateAnalysisOptions> = {
+  name: 'state',
+  diagnostics: (text, options) => stateDocument(text, options).analysis.diagnostics,
+  fixes: (text, diagnostic, options) => fixesFor(stateDocument(text, options).snapshot, diagnostic),
+};
+
+export const QUOTA_RULE_SPEC: RuleSpecKind<undefined> = {
+  name: 'quota',
+  diagnostics: (text) => quotaDocument(text).diagnostics,
+  fixes: (text, diagnostic) => quotaFixesFor(quotaDocument(text), diagnostic),
+};
+
+export const APP_INI_RULE_SPEC: RuleSpecKind<AppIniOptions> = {
+  name: 'app.ini',
+  diagnostics: (text, options) => analyzeAppIni(text, options).diagnostics,
+  fixes: (text, diagnostic, options) =>
+    appIniCodeActions(analyzeAppIni(text, options), [diagnostic])
+      .filter((action) => action.diagnostic === diagnostic)
+      .map((action) => action.fix),
+};
+
+/** The diagnostics of `code`, each paired with the want on its line whose message it contains; fails on any left over either side. */
+function matchWants(diagnostics: Diagnostic[], wants: Want[], code: string): Array<{ diagnostic: Diagnostic; want: Want }> {
+  const open = [...wants];
+  const pairs = diagnostics
+    .filter((diagnostic) => diagnostic.code === code)
+    .map((diagnostic) => {
+      const index = open.findIndex((want) => want.line === diagnostic.range.start.line && diagnostic.message.includes(want.message));
+      assert.ok(index !== -1, `unexpected ${code} on line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
+      return { diagnostic, want: open.splice(index, 1)[0] };
+    });
+  assert.deepEqual(
+    open.map((want) => `line ${want.line + 1}: ${want.message}`),
+    [],
+    `wanted ${code} diagnostics that did not appear`,
+  );
+  return pairs;
+}
+
+function applyNamedFixes<Options>(kind: RuleSpecKind<Options>, code: string, text: string, wants: Want[], options: Options | undefined): string {
+  let result = text;
+  for (const want of wants) {
+    if (!want.fix) continue;
+    const diagnostic = kind.diagnostics(result, options).find((d) => d.code === code && d.message.includes(want.message));
+    assert.ok(diagnostic, `the ${code} diagnostic "${want.message}" before applying "${want.fix}"`);
+    const offered = kind.fixes(result, diagnostic, options);
+    const fix = offered.find((f) => f.title === want.fix);
+    assert.ok(fix, `fix "${want.fix}" for line ${want.line + 1}; offered: ${offered.map((f) => `"${f.title}"`).join(', ') || 'none'}`);
+    result = applyEdits(result, fix.edits);
+  }
+  return result;
+}
+
+/** The spec of one code's module: every case must get exactly its wanted diagnostics of `code`, and its named fixes must give `fixed`. */
+export function describeRule<Options>(kind: RuleSpecKind<Options>, code: string, cases: readonly RuleCase<Options>[]): void {
+  describe(`${kind.name} rule ${code}`, () => {
+    for (const ruleCase of cases) {
+      it(ruleCase.name, () => {
+        const { text, wants } = readWants(ruleCase.text);
+        matchWants(kind.diagnostics(text, ruleCase.options), wants, code);
+        const fixing = wants.some((want) => want.fix);
+        assert.equal(fixing, ruleCase.fixed !== undefined, fixing ? 'a case whose wants name fixes gives its `fixed` text' : 'a case with `fixed` names its fixes in its wants');
+        if (!fixing) return;
+        const result = applyNamedFixes(kind, code, text, wants, ruleCase.options);
+        assert.equal(result, ruleCase.fixed);
+        const left = kind.diagnostics(result, ruleCase.options).filter((d) => d.code === code);
+        assert.ok(left.length < wants.length, `${code} still reported ${left.length} times after its fixes`);
+      });
+    }
+  });
+}
