@@ -33,20 +33,21 @@ class LineStarts {
 
 /**
  * Converts offsets to LSP positions (UTF-16 code units, which is what JS string
- * indices already are). Built with one scan over the text; lookups are binary searches,
- * so converting the ranges of k diagnostics costs O(n + k log n), never O(n·k).
+ * indices already are). The text is scanned for line starts lazily, only as far as the offsets
+ * asked about (a diagnostic near the top of a 40 MB file needs none of the rest); lookups are
+ * binary searches, so converting the ranges of k diagnostics costs at most O(n + k log n).
  */
 export class LineIndex {
-  private readonly starts: Uint32Array;
-  private readonly count: number;
+  private readonly starts: LineStarts;
+  /** Every line start at or before this offset is in `starts`. */
+  private scannedTo: number;
 
   constructor(
     private readonly text: string,
     lineStarts?: LineStarts,
   ) {
-    const starts = lineStarts ?? LineIndex.initial(text.length).scan(text, 0, text.length);
-    this.starts = starts.values;
-    this.count = starts.length;
+    this.starts = lineStarts ?? LineIndex.initial(text.length);
+    this.scannedTo = lineStarts ? text.length : 0;
   }
 
   private static initial(capacity: number): LineStarts {
@@ -60,33 +61,48 @@ export class LineIndex {
    * the region are kept, lines inside it are scanned, lines after it are shifted.
    */
   static afterEdit(previous: LineIndex, text: string, region: ChangedRegion): LineIndex {
-    const old = previous.starts;
+    const old = previous.scannedUpTo(previous.text.length);
+    const count = old.length;
     // Line starts at or before the region's start are unaffected (a start is the offset after a '\n').
-    const keep = upperBound(old, region.start, previous.count);
-    const starts = new LineStarts(previous.count + 16);
-    starts.values.set(old.subarray(0, keep));
+    const keep = upperBound(old.values, region.start, count);
+    const starts = new LineStarts(count + 16);
+    starts.values.set(old.values.subarray(0, keep));
     starts.length = keep;
     starts.scan(text, region.start, region.newEnd);
     const delta = region.newEnd - region.oldEnd;
-    for (let i = upperBound(old, region.oldEnd, previous.count); i < previous.count; i++) starts.push(old[i] + delta);
+    for (let i = upperBound(old.values, region.oldEnd, count); i < count; i++) starts.push(old.values[i] + delta);
     return new LineIndex(text, starts);
   }
 
+  /** The line starts, scanned at least up to `offset` (in steps of a megabyte, so many small asks scan once). */
+  private scannedUpTo(offset: number): LineStarts {
+    if (offset > this.scannedTo) {
+      const to = Math.min(this.text.length, Math.max(offset, this.scannedTo + (1 << 20)));
+      this.starts.scan(this.text, this.scannedTo, to);
+      this.scannedTo = to;
+    }
+    return this.starts;
+  }
+
   get lineCount(): number {
-    return this.count;
+    return this.scannedUpTo(this.text.length).length;
   }
 
   positionAt(offset: number): Position {
     const clamped = Math.max(0, Math.min(offset, this.text.length));
-    const line = upperBound(this.starts, clamped, this.count) - 1;
-    return { line, character: clamped - this.starts[line] };
+    const starts = this.scannedUpTo(clamped);
+    const line = upperBound(starts.values, clamped, starts.length) - 1;
+    return { line, character: clamped - starts.values[line] };
   }
 
   offsetAt(position: Position): number {
     if (position.line < 0) return 0;
-    if (position.line >= this.count) return this.text.length;
-    const lineStart = this.starts[position.line];
-    const nextLineStart = position.line + 1 < this.count ? this.starts[position.line + 1] : this.text.length;
+    let starts = this.starts;
+    // The line after the asked one bounds the character; scan until it is known or the text ends.
+    while (starts.length <= position.line + 1 && this.scannedTo < this.text.length) starts = this.scannedUpTo(this.scannedTo + 1);
+    if (position.line >= starts.length) return this.text.length;
+    const lineStart = starts.values[position.line];
+    const nextLineStart = position.line + 1 < starts.length ? starts.values[position.line + 1] : this.text.length;
     return Math.max(lineStart, Math.min(lineStart + position.character, nextLineStart));
   }
 

@@ -53,6 +53,29 @@ describe('state: locating paths in valid JSON without a tree', () => {
     );
   });
 
+  it('stops early only where the spans stay the same: any sample of paths, with and without stopWhenFound', () => {
+    fc.assert(
+      fc.property(json, fc.constantFrom(undefined, 2), fc.array(fc.nat(), { maxLength: 3 }), (value, indent, picks) => {
+        const text = JSON.stringify(value, null, indent);
+        const all = pathsOf(value);
+        const paths = picks.map((pick) => all[pick % all.length]);
+        const locator = new ScanLocator(text);
+        assert.deepEqual(locator.locateAll(paths, { stopWhenFound: true }), locator.locateAll(paths));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('with stopWhenFound, reads no further than the element of the outermost array that holds the last node asked for', () => {
+    const record = '{"urn": "a", "id": "x", "id": "y"}';
+    const text = `{"resources": [${record}, {"urn": "b"}], "resources": [{"id": "z"}]}`;
+    const idAt = (found: Map<string, { value: { offset: number } }>) => text.slice(found.get(pathKey(['resources', 0, 'id']))!.value.offset).slice(0, 3);
+    // Inside the element, a repeated key still resolves to its later copy, as JSON.parse reads it.
+    assert.equal(idAt(new ScanLocator(text).locateAll([['resources', 0, 'id']], { stopWhenFound: true })), '"y"');
+    // The repeated outer key is the documented exception: only a scan to the end sees its later copy.
+    assert.equal(idAt(new ScanLocator(text).locateAll([['resources', 0, 'id']])), '"z"');
+  });
+
   it('gives up at the end of unterminated text instead of scanning forever', () => {
     // Never valid JSON (the scan only serves text JSON.parse accepted), but it must not hang.
     for (const text of ['{"a": [' + '"x{", '.repeat(2000), '{"a": [' + '"open '.repeat(2000), '{"a": {"b": [1, ']) {

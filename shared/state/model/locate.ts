@@ -22,9 +22,19 @@ export interface LocatedNode {
   kind: 'object' | 'array' | 'string' | 'other';
 }
 
+export interface LocateOptions {
+  /**
+   * Stop reading the text once every requested node is found, instead of reading on to the end of
+   * the outermost array on their paths. The spans are the same unless an object enclosing that array
+   * repeats one of its keys further on (JSON.parse keeps the later copy): good enough to place
+   * diagnostics, which is what the analysis asks it for; edits never use it.
+   */
+  stopWhenFound?: boolean;
+}
+
 export interface NodeLocator {
   /** Spans of every requested path that exists; missing paths are absent from the map. */
-  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode>;
+  locateAll(paths: Iterable<JsonPath>, options?: LocateOptions): Map<string, LocatedNode>;
 }
 
 /** Whether `path` is `prefix` or lies below it. */
@@ -44,6 +54,16 @@ interface TrieNode {
   children?: Map<string | number, TrieNode>;
   /** Set when the caller wants the span of every element of this (array) node. */
   elements?: Span[];
+}
+
+/** What one scan has found, and whether it may stop. */
+interface ScanState {
+  found: Map<string, LocatedNode>;
+  /** Wanted nodes not found yet (below zero when a repeated key is found again). */
+  remaining: number;
+  stopWhenFound: boolean;
+  /** Set once the scan stopped early: every caller up the chain returns at once. */
+  halted: boolean;
 }
 
 function buildTrie(paths: Iterable<JsonPath>): TrieNode {
@@ -79,6 +99,12 @@ const CLOSE_BRACKET = 93;
  */
 const NEXT_BRACKET = /[^"{}[\]]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"{}[\]]*)*[{}[\]]/y;
 
+function countWanted(node: TrieNode): number {
+  let count = node.wanted !== undefined ? 1 : 0;
+  for (const child of node.children?.values() ?? []) count += countWanted(child);
+  return count;
+}
+
 /** Containers whose extent is already known, so a scan can jump over them. */
 export interface KnownExtents {
   /** The end (exclusive) of the container starting at `offset`, when known. */
@@ -93,14 +119,14 @@ export class ScanLocator implements NodeLocator {
     private readonly known: () => KnownExtents | undefined = () => undefined,
   ) {}
 
-  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
+  locateAll(paths: Iterable<JsonPath>, options: LocateOptions = {}): Map<string, LocatedNode> {
     const found = new Map<string, LocatedNode>();
     const trie = buildTrie(paths);
     // Nothing asked for: without this, the scan would skip the whole document to find nothing.
     if (!trie.children && trie.wanted === undefined) return found;
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return found;
-    this.visit(start, trie, undefined, found);
+    this.visit(start, trie, undefined, { found, remaining: countWanted(trie), stopWhenFound: options.stopWhenFound === true, halted: false }, false);
     return found;
   }
 
@@ -116,29 +142,33 @@ export class ScanLocator implements NodeLocator {
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return undefined;
     const found = new Map<string, LocatedNode>();
-    this.visit(start, trie, undefined, found);
+    this.visit(start, trie, undefined, { found, remaining: countWanted(trie), stopWhenFound: false, halted: false }, false);
     const array = found.get(pathKey(path));
     if (!array || array.kind !== 'array') return undefined;
     return { array: array.value, elements: node.elements };
   }
 
-  /** Records `node` if wanted, descends if it has children; returns the offset after the value. */
-  private visit(offset: number, node: TrieNode, key: Span | undefined, found: Map<string, LocatedNode>): number {
+  /**
+   * Records `node` if wanted, descends if it has children; returns the offset after the value.
+   * `insideArray`: an array encloses the value, so it is not the outermost array on the path.
+   */
+  private visit(offset: number, node: TrieNode, key: Span | undefined, scan: ScanState, insideArray: boolean): number {
     const text = this.text;
     const code = text.charCodeAt(offset);
     let end: number;
     if (node.elements && code === OPEN_BRACKET) end = this.collectElements(offset, node);
-    else if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, found);
-    else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, found);
+    else if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, scan, insideArray);
+    else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, scan, insideArray);
     else end = this.skipValue(offset);
-    if (node.wanted !== undefined) {
+    if (node.wanted !== undefined && !scan.halted) {
       const kind = code === OPEN_BRACE ? 'object' : code === OPEN_BRACKET ? 'array' : code === QUOTE ? 'string' : 'other';
-      found.set(node.wanted, { key, value: { offset, length: end - offset }, kind });
+      scan.found.set(node.wanted, { key, value: { offset, length: end - offset }, kind });
+      scan.remaining--;
     }
     return end;
   }
 
-  private descendObject(offset: number, children: Map<string | number, TrieNode>, found: Map<string, LocatedNode>): number {
+  private descendObject(offset: number, children: Map<string | number, TrieNode>, scan: ScanState, insideArray: boolean): number {
     const text = this.text;
     let i = this.skipWhitespace(offset + 1);
     if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
@@ -150,7 +180,8 @@ export class ScanLocator implements NodeLocator {
       i = this.skipWhitespace(keyEnd);
       i = this.skipWhitespace(i + 1); // ':'
       const child = children.get(name);
-      i = child ? this.visit(i, child, { offset: keyStart, length: keyEnd - keyStart }, found) : this.skipValue(i);
+      i = child ? this.visit(i, child, { offset: keyStart, length: keyEnd - keyStart }, scan, insideArray) : this.skipValue(i);
+      if (scan.halted) return i;
       i = this.skipWhitespace(i);
       if (text.charCodeAt(i) === CLOSE_BRACE) return i + 1;
       if (i >= text.length) return i; // unterminated: only in text JSON.parse refused
@@ -173,13 +204,20 @@ export class ScanLocator implements NodeLocator {
     }
   }
 
-  private descendArray(offset: number, children: Map<string | number, TrieNode>, found: Map<string, LocatedNode>): number {
+  private descendArray(offset: number, children: Map<string | number, TrieNode>, scan: ScanState, insideArray: boolean): number {
     const text = this.text;
     let i = this.skipWhitespace(offset + 1);
     if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
     for (let index = 0; ; index++) {
       const child = children.get(index);
-      i = child ? this.visit(i, child, undefined, found) : this.skipValue(i);
+      i = child ? this.visit(i, child, undefined, scan, true) : this.skipValue(i);
+      if (scan.halted) return i;
+      // Only the outermost array stops early: every element read so far was read whole, so a key
+      // repeated inside one (JSON.parse keeps the later copy) was seen.
+      if (scan.remaining <= 0 && scan.stopWhenFound && !insideArray) {
+        scan.halted = true;
+        return i;
+      }
       i = this.skipWhitespace(i);
       if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
       if (i >= text.length) return i;
@@ -298,12 +336,12 @@ export class PatchedLocator implements NodeLocator {
     private readonly recordOffset: number,
   ) {}
 
-  locateAll(paths: Iterable<JsonPath>): Map<string, LocatedNode> {
+  locateAll(paths: Iterable<JsonPath>, options?: LocateOptions): Map<string, LocatedNode> {
     const outside: JsonPath[] = [];
     const inside: JsonPath[] = [];
     for (const path of paths) (isWithin(path, this.recordPath) ? inside : outside).push(path);
     // A request about the broken record alone (a hover while typing in it) scans nothing else.
-    const found = outside.length ? this.scan.locateAll(outside) : new Map<string, LocatedNode>();
+    const found = outside.length ? this.scan.locateAll(outside, options) : new Map<string, LocatedNode>();
     const below = inside.map((path) => path.slice(this.recordPath.length));
     const located = this.record.locateAll(below);
     const shift = (span: Span): Span => ({ offset: span.offset + this.recordOffset, length: span.length });

@@ -8,23 +8,24 @@ import { pathKey, type JsonPath, type LocatedNode, type NodeLocator } from '../m
 import { defaultSeverity, type StateSchemaMode } from '../codes';
 import type { Anchor, StateFinding } from './findings';
 
-/** Resolves every anchor with one locator pass and converts spans to ranges. */
+/**
+ * Resolves every anchor and converts spans to ranges. One locator pass finds the anchored nodes,
+ * stopping as soon as it has them all; only when some are missing (a required property, say) does a
+ * second pass find their nearest existing ancestors.
+ */
 export function resolve(pending: StateFinding[], locator: NodeLocator, lines: LineIndex, text: string, mode: StateSchemaMode): Diagnostic[] {
-  const paths = new Map<string, JsonPath>();
-  const want = (anchor: Anchor) => {
-    // Ancestors too: a missing node (e.g. a required property) is shown on its nearest existing
-    // ancestor, and ancestors lie on the scan's way anyway.
-    for (let length = anchor.path.length; length >= 0; length--) {
-      const key = pathKey(anchor.path.slice(0, length));
-      if (paths.has(key)) break;
-      paths.set(key, anchor.path.slice(0, length));
-    }
-  };
+  const anchors = new Map<string, JsonPath>();
   for (const diagnostic of pending) {
-    want(diagnostic.at);
-    diagnostic.related?.forEach((r) => want(r.at));
+    anchors.set(pathKey(diagnostic.at.path), diagnostic.at.path);
+    diagnostic.related?.forEach((r) => anchors.set(pathKey(r.at.path), r.at.path));
   }
-  const located = paths.size ? locator.locateAll(paths.values()) : new Map<string, LocatedNode>();
+  const located = anchors.size ? locator.locateAll(anchors.values(), { stopWhenFound: true }) : new Map<string, LocatedNode>();
+  const ancestors = new Map<string, JsonPath>();
+  for (const [key, path] of anchors) {
+    if (located.has(key)) continue;
+    for (let length = path.length - 1; length >= 0; length--) ancestors.set(pathKey(path.slice(0, length)), path.slice(0, length));
+  }
+  if (ancestors.size) for (const [key, node] of locator.locateAll(ancestors.values())) if (!located.has(key)) located.set(key, node);
   const spanOf = (anchor: Anchor): Span => {
     const node = located.get(pathKey(anchor.path));
     if (!node) {
