@@ -94,107 +94,147 @@ function quotedPadded(name: string): string {
   return quoted.length >= 15 ? quoted : quoted + ' '.repeat(15 - quoted.length);
 }
 
+/** A deletion in progress over the file's records. */
+interface Deletion {
+  records: readonly JsonObject[];
+  options: RemoveOptions;
+  /** The original indices of the records still in the list. */
+  current: number[];
+  /** The records deleted as targets (every record with `--all`), in deletion order. */
+  removed: number[];
+  /** The records deleted because they depend on a target. */
+  dependentsRemoved: number[];
+  notes: string[];
+}
+
 export function removeResources(input: string | EditableState, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
   const operation = 'remove';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;
-  const records = doc.records;
-  if (options.all && targets.length) return refused(doc, operation, [l10n.t('cannot specify a resource URN when deleting all resources')]);
-  if (!options.all && targets.length === 0) return refused(doc, operation, [l10n.t('Must supply {0} unless pulumi is run interactively (or pass {1})', '<resource URN>', '--all')]);
-  let current = records.map((_, i) => i);
-  const removed: number[] = [];
-  const dependentsRemoved: number[] = [];
-  const notes: string[] = [];
-  const checkProtected = (index: number) => {
-    if (records[index].protect !== true) return;
-    if (!options.force) {
-      throw new RemoveRefusal(l10n.t("{0} can't be safely deleted because it is protected. Re-run this command with {1} to force deletion", String(records[index].urn), '--force'));
-    }
-    notes.push(l10n.t('deleting protected resource {0} due to presence of {1}', String(records[index].urn), '--force'));
-  };
-  /** `DeleteResource` on the current list. */
-  const deleteOne = (index: number) => {
-    checkProtected(index);
-    const position = current.indexOf(index);
-    if (position === -1) return;
-    const deps = onlyDependsOn(records, current, position);
-    if (deps.length && !options.targetDependents) {
-      const lines = [l10n.t("{0} can't be safely deleted because the following resources depend on it:", String(records[index].urn))];
-      for (const dep of deps) lines.push(` * ${quotedPadded(nameOf(records[dep].urn as string))} (${String(records[dep].urn)})`);
-      lines.push('', l10n.t('Delete those resources first or pass {0}.', '--target-dependents'));
-      throw new RemoveRefusal(lines.join('\n'));
-    }
-    for (const dep of deps) checkProtected(dep);
-    const gone = new Set([index, ...deps]);
-    current = current.filter((i) => !gone.has(i));
-    removed.push(index);
-    dependentsRemoved.push(...deps);
-  };
-
+  const misuse = argumentsRefusal(targets, options);
+  if (misuse !== undefined) return refused(doc, operation, [misuse]);
+  const deletion: Deletion = { records: doc.records, options, current: doc.records.map((_, i) => i), removed: [], dependentsRemoved: [], notes: [] };
   try {
-    if (options.all) {
-      // Pulumi deletes backwards, so that dependents go first: the last record never has
-      // dependents, so each step removes exactly one record and only protect can stop it.
-      for (let i = records.length - 1; i >= 0; i--) checkProtected(i);
-      removed.push(...current.reverse());
-      current = [];
-    } else {
-      const chosen: number[] = [];
-      const errors: string[] = [];
-      for (const arg of targets) {
-        try {
-          const { index } = resolveTarget(records, arg, { pick: 'refuse' });
-          if (!chosen.includes(index)) chosen.push(index);
-        } catch (error) {
-          if (!(error instanceof TargetError)) throw error;
-          errors.push(error.message);
-        }
-      }
-      if (errors.length) return refused(doc, operation, [errors[0]]);
-      // computeStateDeleteOrder: repeatedly the first target none of whose dependents is still to go.
-      const remaining = [...chosen];
-      const order: number[] = [];
-      const everything = records.map((_, i) => i);
-      const dependentsOf = new Map<number, number[]>();
-      const dependents = (t: number) => {
-        if (!dependentsOf.has(t)) dependentsOf.set(t, onlyDependsOn(records, everything, t));
-        return dependentsOf.get(t)!;
-      };
-      while (remaining.length) {
-        if (remaining.length === 1) {
-          order.push(remaining.pop()!);
-          break;
-        }
-        const next = remaining.find((t) => dependents(t).every((d) => !remaining.includes(d)));
-        if (next === undefined) {
-          return refused(doc, operation, [l10n.t('could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time')]);
-        }
-        order.push(next);
-        remaining.splice(remaining.indexOf(next), 1);
-      }
-      for (const index of order) deleteOne(index);
+    if (options.all) deleteAll(deletion);
+    else {
+      const refusal = deleteTargets(deletion, targets);
+      if (refusal !== undefined) return refused(doc, operation, [refusal]);
     }
   } catch (error) {
     if (error instanceof RemoveRefusal) return refused(doc, operation, [error.message]);
     throw error;
   }
+  return reportRemoval(doc, deletion, options);
+}
 
+/** `--all` and targets exclude each other, and one of them is needed. */
+function argumentsRefusal(targets: readonly string[], options: RemoveOptions): string | undefined {
+  if (options.all && targets.length) return l10n.t('cannot specify a resource URN when deleting all resources');
+  if (!options.all && targets.length === 0) return l10n.t('Must supply {0} unless pulumi is run interactively (or pass {1})', '<resource URN>', '--all');
+  return undefined;
+}
+
+/** A protected record stops the deletion unless it is forced; a forced one is noted. */
+function checkProtected(deletion: Deletion, index: number): void {
+  const { records, options } = deletion;
+  if (records[index].protect !== true) return;
+  if (!options.force) {
+    throw new RemoveRefusal(l10n.t("{0} can't be safely deleted because it is protected. Re-run this command with {1} to force deletion", String(records[index].urn), '--force'));
+  }
+  deletion.notes.push(l10n.t('deleting protected resource {0} due to presence of {1}', String(records[index].urn), '--force'));
+}
+
+/** `DeleteResource` on the current list: the record goes with its dependents, which need `--target-dependents`. */
+function deleteOne(deletion: Deletion, index: number): void {
+  const { records } = deletion;
+  checkProtected(deletion, index);
+  const position = deletion.current.indexOf(index);
+  if (position === -1) return;
+  const deps = onlyDependsOn(records, deletion.current, position);
+  if (deps.length && !deletion.options.targetDependents) {
+    const lines = [l10n.t("{0} can't be safely deleted because the following resources depend on it:", String(records[index].urn))];
+    for (const dep of deps) lines.push(` * ${quotedPadded(nameOf(records[dep].urn as string))} (${String(records[dep].urn)})`);
+    lines.push('', l10n.t('Delete those resources first or pass {0}.', '--target-dependents'));
+    throw new RemoveRefusal(lines.join('\n'));
+  }
+  for (const dep of deps) checkProtected(deletion, dep);
+  const gone = new Set([index, ...deps]);
+  deletion.current = deletion.current.filter((i) => !gone.has(i));
+  deletion.removed.push(index);
+  deletion.dependentsRemoved.push(...deps);
+}
+
+/**
+ * `--all`: Pulumi deletes backwards, so that dependents go first: the last record never has
+ * dependents, so each step removes exactly one record and only protect can stop it.
+ */
+function deleteAll(deletion: Deletion): void {
+  for (let i = deletion.records.length - 1; i >= 0; i--) checkProtected(deletion, i);
+  deletion.removed.push(...deletion.current.reverse());
+  deletion.current = [];
+}
+
+/** Resolves every target (the first that fails refuses), then deletes them in Pulumi's order. */
+function deleteTargets(deletion: Deletion, targets: readonly string[]): string | undefined {
+  const chosen: number[] = [];
+  const errors: string[] = [];
+  for (const arg of targets) {
+    try {
+      const { index } = resolveTarget(deletion.records, arg, { pick: 'refuse' });
+      if (!chosen.includes(index)) chosen.push(index);
+    } catch (error) {
+      if (!(error instanceof TargetError)) throw error;
+      errors.push(error.message);
+    }
+  }
+  if (errors.length) return errors[0];
+  const order = deleteOrder(deletion.records, chosen);
+  if (order === undefined) return l10n.t('could not order deletions: selected resources have cyclic or conflicting dependencies; try deleting them one at a time');
+  for (const index of order) deleteOne(deletion, index);
+  return undefined;
+}
+
+/** `computeStateDeleteOrder`: repeatedly the first target none of whose dependents is still to go; undefined when none is. */
+function deleteOrder(records: readonly JsonObject[], chosen: readonly number[]): number[] | undefined {
+  const remaining = [...chosen];
+  const order: number[] = [];
+  const everything = records.map((_, i) => i);
+  const dependentsOf = new Map<number, number[]>();
+  const dependents = (t: number) => {
+    if (!dependentsOf.has(t)) dependentsOf.set(t, onlyDependsOn(records, everything, t));
+    return dependentsOf.get(t)!;
+  };
+  while (remaining.length) {
+    if (remaining.length === 1) {
+      order.push(remaining.pop()!);
+      break;
+    }
+    const next = remaining.find((t) => dependents(t).every((d) => !remaining.includes(d)));
+    if (next === undefined) return undefined;
+    order.push(next);
+    remaining.splice(remaining.indexOf(next), 1);
+  }
+  return order;
+}
+
+function reportRemoval(doc: EditableState, deletion: Deletion, options: RemoveOptions): SurgeryOutcome {
+  const { records, removed, dependentsRemoved } = deletion;
   const count = removed.length;
   const message = options.all ? l10n.t('Resources deleted') : count === 1 ? l10n.t('Resource deleted') : l10n.t('{0} resources deleted', count);
   const changes: SurgeryChange[] = [...removed, ...dependentsRemoved]
     .sort((a, b) => a - b)
     .map((index) => ({ urn: records[index].urn as string, index, action: 'removed', detail: dependentsRemoved.includes(index) ? l10n.t('dependent') : undefined }));
-  const kept = new Set(current);
+  const kept = new Set(deletion.current);
   return finish(
     doc,
-    operation,
+    'remove',
     { records: records.map((value, from) => ({ from, value })).filter((r) => kept.has(r.from)) },
     {
       message,
       changes,
       dependentsRemoved: dependentsRemoved.map((i) => records[i].urn as string),
-      notes: [...notes, l10n.t('Only the resources list is edited, as Pulumi does: pending operations, aliases and resource references in property values are left as they are.')],
+      notes: [...deletion.notes, l10n.t('Only the resources list is edited, as Pulumi does: pending operations, aliases and resource references in property values are left as they are.')],
     },
     { verify: options.verify },
   );

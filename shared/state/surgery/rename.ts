@@ -42,93 +42,124 @@ export function renameResource(input: string | EditableState, arg: string, newNa
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;
   const records = doc.records;
-  const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
-  if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return refused(doc, operation, [l10n.t('The provided input URN is not valid')]);
-  if (newName === '') return refused(doc, operation, [l10n.t('The new name must not be empty')]);
-  // Pulumi takes a urn here as a name and writes a urn nobody can rename back (Pulumi #11746).
-  if (newName.startsWith('urn:pulumi:')) {
-    const name = newName.split('::').slice(3).join('::');
-    return refused(doc, operation, [name ? l10n.t('{0} is a name, not a URN (Pulumi #11746): did you mean "{1}"?', 'NEW-NAME', name) : l10n.t('{0} is a name, not a URN (Pulumi #11746)', 'NEW-NAME')]);
-  }
-  let target: number;
-  try {
-    target = resolveTarget(records, arg, { pick: 'refuse' }).index;
-  } catch (error) {
-    if (!(error instanceof TargetError)) throw error;
-    // Pulumi's rename words the ambiguity its own way.
-    const message = error.copies ? ambiguousMessage(error.copies, l10n.t('The input URN ambiguously refers to multiple resources:')) : error.message;
-    return refused(doc, operation, [message]);
-  }
+  const misuse = argumentsRefusal(arg, newName);
+  if (misuse !== undefined) return refused(doc, operation, [misuse]);
+  const target = resolveRenameTarget(records, arg);
+  if (typeof target === 'string') return refused(doc, operation, [target]);
   const oldUrn = records[target].urn as string;
   const parts = urnParts(oldUrn);
   const renamed = newUrn(parts.stack, parts.project, '', parts.qualifiedType, newName);
   if (renamed !== oldUrn && records.some((r) => r.urn === renamed)) {
     return refused(doc, operation, [alreadyExisting()]);
   }
+  const reurning = startReurn(records);
+  if (renamed !== oldUrn) reurn(reurning, target, oldUrn, renamed, 0);
+  if (reurning.errors.length) return refused(doc, operation, reurning.errors);
+  return finish(
+    doc,
+    operation,
+    { records: reurning.values.map((value, from) => ({ from, value })) },
+    { message: l10n.t('Resource renamed'), changes: reurning.changes, notes: renameNotes(records) },
+    { verify: options.verify, renamed: reurning.urnMap },
+  );
+}
+
+/** The target must be a urn and the new name a non-empty name. */
+function argumentsRefusal(arg: string, newName: string): string | undefined {
+  const plainUrn = arg.replace(/#[1-9][0-9]*$/, '');
+  if (!isValidUrn(arg) && !isValidUrn(plainUrn)) return l10n.t('The provided input URN is not valid');
+  if (newName === '') return l10n.t('The new name must not be empty');
+  // Pulumi takes a urn here as a name and writes a urn nobody can rename back (Pulumi #11746).
+  if (newName.startsWith('urn:pulumi:')) {
+    const name = newName.split('::').slice(3).join('::');
+    return name ? l10n.t('{0} is a name, not a URN (Pulumi #11746): did you mean "{1}"?', 'NEW-NAME', name) : l10n.t('{0} is a name, not a URN (Pulumi #11746)', 'NEW-NAME');
+  }
+  return undefined;
+}
+
+/** The target's index, or why it cannot be chosen. */
+function resolveRenameTarget(records: readonly JsonObject[], arg: string): number | string {
+  try {
+    return resolveTarget(records, arg, { pick: 'refuse' }).index;
+  } catch (error) {
+    if (!(error instanceof TargetError)) throw error;
+    // Pulumi's rename words the ambiguity its own way.
+    return error.copies ? ambiguousMessage(error.copies, l10n.t('The input URN ambiguously refers to multiple resources:')) : error.message;
+  }
+}
+
+function renameNotes(records: readonly JsonObject[]): string[] {
+  return [
+    l10n.t('Aliases, resource references in property values and pending operations are left as they are, as Pulumi leaves them.'),
+    ...(records.some((r) => Array.isArray(r.replaceWith) && r.replaceWith.length > 0)
+      ? [l10n.t('{0} lists are rewritten in place; Pulumi 3.274.1 appends the rewritten list to the old one, duplicating its entries.', 'replaceWith')]
+      : []),
+  ];
+}
+
+/** A re-urn in progress: copy-on-write values over the records, and what changed. */
+interface Reurning {
+  records: readonly JsonObject[];
+  values: JsonObject[];
+  /** The record `i`'s value, copied before its first change. */
+  edit: (i: number) => JsonObject;
+  changes: SurgeryChange[];
+  urnMap: Map<string, string>;
+  errors: string[];
+}
+
+function startReurn(records: readonly JsonObject[]): Reurning {
   const values = records.slice();
   const edit = (i: number): JsonObject => {
     if (values[i] === records[i]) values[i] = { ...records[i] };
     return values[i];
   };
-  const changes: SurgeryChange[] = [];
-  const urnMap = new Map<string, string>();
-  const errors: string[] = [];
+  return { records, values, edit, changes: [], urnMap: new Map(), errors: [] };
+}
 
-  /** Gives record `index` the urn `to` and rewrites what refers to it (`stateReurnOperation`). */
-  const reurn = (index: number, from: string, to: string, depth: number) => {
-    if (depth > 1000) throw new Error('parent chain too deep');
-    edit(index).urn = to;
-    urnMap.set(from, to);
-    changes.push({ urn: from, index, action: 'renamed', newUrn: to, detail: depth ? l10n.t('child re-urned under its renamed parent') : undefined });
-    // With several records of the old urn, a reference resolves to the copy of the same kind (live or pending deletion).
-    const copies = records.filter((r, i) => i !== index && r.urn === from).length;
-    const deleted = records[index].delete === true;
-    const refersHere = (j: number) => copies === 0 || (values[j].delete === true) === deleted;
-    for (let j = 0; j < values.length; j++) {
-      if (j === index || !refersHere(j)) continue;
-      const record = values[j];
-      if (record.parent === from) {
-        edit(j).parent = to;
-        const child = urnParts(record.urn as string);
-        const childUrn = newUrn(child.stack, child.project, urnParts(to).qualifiedType, child.type, child.name);
-        if (childUrn !== record.urn) {
-          if (records.some((r) => r.urn === childUrn)) errors.push(l10n.t('failed to update {0} with new parent {1}: {2}', String(record.urn), to, alreadyExisting()));
-          else reurn(j, record.urn as string, childUrn, depth + 1);
-        }
-      }
-      rewriteReferences(values, j, from, to, edit);
+/** Gives record `index` the urn `to` and rewrites what refers to it (`stateReurnOperation`). */
+function reurn(reurning: Reurning, index: number, from: string, to: string, depth: number): void {
+  if (depth > 1000) throw new Error('parent chain too deep');
+  const { records, values, edit } = reurning;
+  edit(index).urn = to;
+  reurning.urnMap.set(from, to);
+  reurning.changes.push({ urn: from, index, action: 'renamed', newUrn: to, detail: depth ? l10n.t('child re-urned under its renamed parent') : undefined });
+  // With several records of the old urn, a reference resolves to the copy of the same kind (live or pending deletion).
+  const copies = records.filter((r, i) => i !== index && r.urn === from).length;
+  const deleted = records[index].delete === true;
+  const refersHere = (j: number) => copies === 0 || (values[j].delete === true) === deleted;
+  for (let j = 0; j < values.length; j++) {
+    if (j === index || !refersHere(j)) continue;
+    if (values[j].parent === from) reparent(reurning, j, to, depth);
+    rewriteReferences(values, j, from, to, edit);
+  }
+  if (isProviderType(str(records[index], 'type'))) repointProviderReferences(reurning, index, from, to);
+}
+
+/** Record `j`'s parent became `to`: it is re-urned from its new parent's type chain, unless that urn is taken. */
+function reparent(reurning: Reurning, j: number, to: string, depth: number): void {
+  const record = reurning.values[j];
+  reurning.edit(j).parent = to;
+  const child = urnParts(record.urn as string);
+  const childUrn = newUrn(child.stack, child.project, urnParts(to).qualifiedType, child.type, child.name);
+  if (childUrn === record.urn) return;
+  if (reurning.records.some((r) => r.urn === childUrn)) reurning.errors.push(l10n.t('failed to update {0} with new parent {1}: {2}', String(record.urn), to, alreadyExisting()));
+  else reurn(reurning, j, record.urn as string, childUrn, depth + 1);
+}
+
+/** The renamed record is a provider: every reference to it becomes `<new urn>::<its id>`. */
+function repointProviderReferences(reurning: Reurning, index: number, from: string, to: string): void {
+  const { values, edit } = reurning;
+  const reference = `${to}::${str(reurning.records[index], 'id')}`;
+  for (let j = 0; j < values.length; j++) {
+    if (!str(values[j], 'provider')) continue;
+    const ref = providerRef(values[j]);
+    if (!ref) {
+      reurning.errors.push(l10n.t('cannot parse the provider reference {0} of {1}', String(JSON.stringify(values[j].provider)), String(values[j].urn)));
+      continue;
     }
-    if (isProviderType(str(records[index], 'type'))) {
-      const reference = `${to}::${str(records[index], 'id')}`;
-      for (let j = 0; j < values.length; j++) {
-        if (!str(values[j], 'provider')) continue;
-        const ref = providerRef(values[j]);
-        if (!ref) {
-          errors.push(l10n.t('cannot parse the provider reference {0} of {1}', String(JSON.stringify(values[j].provider)), String(values[j].urn)));
-          continue;
-        }
-        if (ref.urn === from && values[j].provider !== reference) edit(j).provider = reference;
-      }
-    }
-  };
-  if (renamed !== oldUrn) reurn(target, oldUrn, renamed, 0);
-  if (errors.length) return refused(doc, operation, errors);
-  return finish(
-    doc,
-    operation,
-    { records: values.map((value, from) => ({ from, value })) },
-    {
-      message: l10n.t('Resource renamed'),
-      changes,
-      notes: [
-        l10n.t('Aliases, resource references in property values and pending operations are left as they are, as Pulumi leaves them.'),
-        ...(records.some((r) => Array.isArray(r.replaceWith) && r.replaceWith.length > 0)
-          ? [l10n.t('{0} lists are rewritten in place; Pulumi 3.274.1 appends the rewritten list to the old one, duplicating its entries.', 'replaceWith')]
-          : []),
-      ],
-    },
-    { verify: options.verify, renamed: urnMap },
-  );
+    if (ref.urn === from && values[j].provider !== reference) edit(j).provider = reference;
+  }
 }
 
 function rewriteReferences(values: JsonObject[], j: number, from: string, to: string, edit: (i: number) => JsonObject): void {

@@ -15,7 +15,7 @@
 import * as l10n from '@vscode/l10n';
 import { analyzeState } from '../analyze';
 import type { JsonObject } from '../model/structure';
-import { allDependencies, providerRef, str, type EditableState } from './document';
+import { allDependencies, providerRef, str, type Dependency, type EditableState } from './document';
 import { finish, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 
@@ -99,92 +99,121 @@ interface PruneResult {
 
 /** `Snapshot.Prune` over `order` (original indices), on copy-on-write values. */
 function prune(records: readonly JsonObject[], order: readonly number[]): { values: Map<number, JsonObject>; results: PruneResult[] } {
+  // Each urn seen so far, mapped to its urn after pruning: a reference to anything else dangles.
   const seen = new Map<string, string>();
   const values = new Map<number, JsonObject>();
   const results: PruneResult[] = [];
   for (const index of order) {
-    const record = records[index];
-    const oldUrn = record.urn as string;
-    let urn = oldUrn;
-    const parts = urnParts(oldUrn);
-    const next: JsonObject = { ...record };
-    let changed = false;
-    const removed: CutReference[] = [];
-    const newDeps: string[] = [];
-    const newPropDeps: Record<string, string[]> = {};
-    const newReplaceWith: string[] = [];
-    let depsChanged = false;
-    let propDepsChanged = false;
-    let replaceWithChanged = false;
-    for (const dep of allDependencies(record)) {
-      const mapped = seen.get(dep.urn);
-      const cut = () => removed.push({ from: oldUrn, kind: dep.kind, target: dep.urn, key: dep.key });
-      switch (dep.kind) {
-        case 'parent':
-          if (mapped === undefined) {
-            urn = newUrn(parts.stack, parts.project, '', parts.type, parts.name);
-            delete next.parent;
-            changed = true;
-            cut();
-          } else {
-            urn = newUrn(parts.stack, parts.project, urnParts(mapped).qualifiedType, parts.type, parts.name);
-            if (mapped !== dep.urn) {
-              next.parent = mapped;
-              changed = true;
-            }
-          }
-          break;
-        case 'dependency':
-          if (mapped !== undefined) newDeps.push(mapped);
-          else cut();
-          if (mapped !== dep.urn) depsChanged = true;
-          break;
-        case 'propertyDependency':
-          if (mapped !== undefined) (newPropDeps[dep.key!] ??= []).push(mapped);
-          else cut();
-          if (mapped !== dep.urn) propDepsChanged = true;
-          break;
-        case 'deletedWith':
-          if (mapped !== undefined) {
-            if (mapped !== dep.urn) {
-              next.deletedWith = mapped;
-              changed = true;
-            }
-          } else {
-            delete next.deletedWith;
-            changed = true;
-            cut();
-          }
-          break;
-        case 'replaceWith':
-          if (mapped !== undefined) newReplaceWith.push(mapped);
-          else cut();
-          if (mapped !== dep.urn) replaceWithChanged = true;
-          break;
-      }
-    }
-    if (depsChanged) {
-      next.dependencies = newDeps;
-      changed = true;
-    }
-    if (propDepsChanged) {
-      next.propertyDependencies = newPropDeps;
-      changed = true;
-    }
-    if (replaceWithChanged) {
-      if (newReplaceWith.length) next.replaceWith = newReplaceWith;
-      else delete next.replaceWith;
-      changed = true;
-    }
-    if (urn !== oldUrn) {
-      next.urn = urn;
-      changed = true;
-    }
-    if (urn !== oldUrn || removed.length) results.push({ index, oldUrn, newUrn: urn, removed });
-    if (changed) values.set(index, next);
-    seen.set(oldUrn, urn);
+    const oldUrn = records[index].urn as string;
+    const pruned = pruneRecord(records[index], seen);
+    if (pruned.urn !== oldUrn || pruned.removed.length) results.push({ index, oldUrn, newUrn: pruned.urn, removed: pruned.removed });
+    if (pruned.changed) values.set(index, pruned.next);
+    seen.set(oldUrn, pruned.urn);
   }
   return { values, results };
+}
+
+/** One record's pruning: its copy, its urn and the references kept and cut so far. */
+interface RecordPruning {
+  oldUrn: string;
+  urn: string;
+  next: JsonObject;
+  changed: boolean;
+  removed: CutReference[];
+  dependencies: ListPruning<string[]>;
+  propertyDependencies: ListPruning<Record<string, string[]>>;
+  replaceWith: ListPruning<string[]>;
+}
+
+/** A list field's kept references, and whether any of them was cut or rewritten. */
+interface ListPruning<T> {
+  kept: T;
+  changed: boolean;
+}
+
+/** Prunes one record: `seen` maps each urn earlier in the order to its new urn. */
+function pruneRecord(record: JsonObject, seen: ReadonlyMap<string, string>): RecordPruning {
+  const oldUrn = record.urn as string;
+  const pruning: RecordPruning = {
+    oldUrn,
+    urn: oldUrn,
+    next: { ...record },
+    changed: false,
+    removed: [],
+    dependencies: { kept: [], changed: false },
+    propertyDependencies: { kept: {}, changed: false },
+    replaceWith: { kept: [], changed: false },
+  };
+  for (const dep of allDependencies(record)) pruneDependency(pruning, dep, seen.get(dep.urn));
+  const { next } = pruning;
+  if (pruning.dependencies.changed) {
+    next.dependencies = pruning.dependencies.kept;
+    pruning.changed = true;
+  }
+  if (pruning.propertyDependencies.changed) {
+    next.propertyDependencies = pruning.propertyDependencies.kept;
+    pruning.changed = true;
+  }
+  if (pruning.replaceWith.changed) {
+    if (pruning.replaceWith.kept.length) next.replaceWith = pruning.replaceWith.kept;
+    else delete next.replaceWith;
+    pruning.changed = true;
+  }
+  if (pruning.urn !== oldUrn) {
+    next.urn = pruning.urn;
+    pruning.changed = true;
+  }
+  return pruning;
+}
+
+/** Keeps (rewritten to `mapped`) or cuts one reference; a cut parent rebuilds the urn without it. */
+function pruneDependency(pruning: RecordPruning, dep: Dependency, mapped: string | undefined): void {
+  const { next } = pruning;
+  const parts = urnParts(pruning.oldUrn);
+  const cut = () => pruning.removed.push({ from: pruning.oldUrn, kind: dep.kind, target: dep.urn, key: dep.key });
+  switch (dep.kind) {
+    case 'parent':
+      if (mapped === undefined) {
+        pruning.urn = newUrn(parts.stack, parts.project, '', parts.type, parts.name);
+        delete next.parent;
+        pruning.changed = true;
+        cut();
+      } else {
+        pruning.urn = newUrn(parts.stack, parts.project, urnParts(mapped).qualifiedType, parts.type, parts.name);
+        if (mapped !== dep.urn) {
+          next.parent = mapped;
+          pruning.changed = true;
+        }
+      }
+      break;
+    case 'dependency':
+      if (mapped !== undefined) pruning.dependencies.kept.push(mapped);
+      else cut();
+      if (mapped !== dep.urn) pruning.dependencies.changed = true;
+      break;
+    case 'propertyDependency':
+      if (mapped !== undefined) (pruning.propertyDependencies.kept[dep.key!] ??= []).push(mapped);
+      else cut();
+      if (mapped !== dep.urn) pruning.propertyDependencies.changed = true;
+      break;
+    case 'deletedWith':
+      if (mapped !== undefined) {
+        if (mapped !== dep.urn) {
+          next.deletedWith = mapped;
+          pruning.changed = true;
+        }
+      } else {
+        delete next.deletedWith;
+        pruning.changed = true;
+        cut();
+      }
+      break;
+    case 'replaceWith':
+      if (mapped !== undefined) pruning.replaceWith.kept.push(mapped);
+      else cut();
+      if (mapped !== dep.urn) pruning.replaceWith.changed = true;
+      break;
+  }
 }
 
 export function repairState(input: string | EditableState, options: { verify?: boolean } = {}): SurgeryOutcome {
