@@ -41,6 +41,6 @@ function schemaFindings({ root, parseErrors, reading }: QuotaFile): QuotaFinding
 
 export const schema: QuotaDiagnosticRule = {
   code: 'schema',
-  doc: 'A value has the wrong shape for a quota config file, so Forgejo or the previews would not read it as written.',
+  doc: 'A value has the wrong shape for a quota config or instance file, or usage is given for an aggregate subject, so the previews cannot read it as written.',
   check: schemaFindings,
 };

@@ -12,7 +12,7 @@ function syntaxMessage(error: ParseError): string {
 
 export const syntax: QuotaDiagnosticRule = {
   code: 'syntax',
-  doc: 'The file is not valid JSON with comments, so nothing after the error can be read as the author meant.',
+  doc: 'The file is not valid JSON with comments, or nests deeper than the analyses read, so what the error touches is not read as written.',
   check: ({ tooDeep, parseErrors }) => [
     // Every reader of the tree recurses: containers past the bound were parsed as empty, one finding each.
     ...tooDeep.map((span): QuotaFinding => ({ code: 'syntax', message: nestingMessage(), at: span })),
