@@ -7,7 +7,7 @@ import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { codeList, type CodeInfo } from '../shared/codes';
 import { APP_INI_CODES } from '../shared/ini/codes';
 import { QUOTA_CODES } from '../shared/quota/codes';
-import { QUOTA_RULES } from '../shared/quota/rules';
+import { QUOTA_DIAGNOSTIC_RULES } from '../shared/quota/rules';
 import { STATE_CODES } from '../shared/state/codes';
 import { STATE_RULES } from '../shared/state/rules';
 
@@ -37,7 +37,7 @@ function stateRows(): CodeRow[] {
 }
 
 function quotaRows(): CodeRow[] {
-  return codeList(QUOTA_CODES).map((info) => ({ code: info.code, severity: info.severity, doc: info.description, hasFix: Boolean(QUOTA_RULES[info.code as keyof typeof QUOTA_RULES]?.fix) }));
+  return QUOTA_DIAGNOSTIC_RULES.map((rule) => ({ code: rule.code, severity: QUOTA_CODES[rule.code].severity, doc: rule.doc, hasFix: rule.fix !== undefined }));
 }
 
 function appIniRows(): CodeRow[] {

@@ -9,7 +9,7 @@ import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/confi
 import { leafUsageFromQuotaUsed } from '../../shared/quota/quotaInfo';
 import { describeResolvedProfile, resolveForgejoProfile, rulesLabel, type ForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
 import { buildEvaluationReport, type EvaluationReport, type ReportOptions } from '../../shared/quota/report';
-import { versionMismatchDiagnostic } from '../../shared/quota/versionMismatch';
+import { versionMismatchDiagnostic } from '../../shared/quota/rules/forgejoVersionMismatch';
 import { quotaCodeActions } from '../../shared/quota/services/codeActions';
 import { quotaCompletion } from '../../shared/quota/services/completion';
 import { quotaHover } from '../../shared/quota/services/hover';

@@ -1,6 +1,6 @@
 /**
  * Every diagnostic code of quota config and instance files: its default severity and meaning. The
- * table imports nothing of the checks or fixes: rules.ts pairs each code with them.
+ * table imports nothing of the checks or fixes: each code's module in rules/ holds them.
  */
 import { defineCodes } from '../codes';
 

@@ -1,7 +1,7 @@
 /**
  * Reads a quota config / instance file's syntax tree into what everything else uses: the quota
  * model, the instance content, the usage per account, the name index and the layout of rules and
- * groups. It reports nothing: it records what the checks (./checks) judge, so the model comes
+ * groups. It reports nothing: it records what the rule modules (./rules) judge, so the model comes
  * without running them. Works on whatever parsed, so a half-typed file still yields what it can.
  */
 import * as l10n from '@vscode/l10n';
@@ -133,23 +133,21 @@ function stringItems(node: Node | undefined): Array<{ value: string; node: Node 
     .map((n) => ({ value: n.value as string, node: n }));
 }
 
-/** `text` is what `root` was parsed from: number tokens are read from it, so limits beyond 2^53 stay exact. */
-export function readQuotaDocument(root: Node, text?: string): QuotaReading {
-  const occurrences: NameOccurrence[] = [];
-  const note = (kind: NameKind, role: NameOccurrence['role'], name: string, node: Node) => occurrences.push({ kind, role, name, span: spanOf(node) });
-  const definitions: NameDefinition[] = [];
-  const firstOf: Record<NameKind, Map<string, Node>> = { rule: new Map(), group: new Map(), account: new Map(), repo: new Map() };
-  /** Records a definition; true for the first one of its name. */
-  const define = (kind: NameKind, name: string, node: Node): boolean => {
-    note(kind, 'definition', name, node);
-    const first = firstOf[kind].get(name);
-    definitions.push({ kind, name, node, ...(first ? { first } : {}) });
-    if (!first) firstOf[kind].set(name, node);
-    return !first;
-  };
-  const reading: Omit<QuotaReading, 'result'> = {
+/** The JSON value a size node holds, as parseSize reads values: containers as empty ones. */
+function sizeValue(node: Node): unknown {
+  return node.type === 'string' || node.type === 'number' ? node.value : node.type === 'null' ? null : node.type === 'boolean' ? node.value : node.type === 'array' ? [] : {};
+}
+
+/**
+ * What the reading steps share: the records the checks judge, the name index, and how a name, a
+ * size or a reference is noted. Each step reads one part of the file, in file-key order, so records
+ * come out in the same order whatever the steps.
+ */
+class DocumentReader {
+  readonly occurrences: NameOccurrence[] = [];
+  readonly records: Omit<QuotaReading, 'result'> = {
     rules: [],
-    definitions,
+    definitions: [],
     sizes: [],
     subjects: [],
     aggregateUsage: [],
@@ -158,63 +156,97 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
     accountReferences: [],
     repoReferences: [],
   };
+  private readonly firstOf: Record<NameKind, Map<string, Node>> = { rule: new Map(), group: new Map(), account: new Map(), repo: new Map() };
+
+  /** `text` is what the tree was parsed from: number tokens are read from it, so limits beyond 2^53 stay exact. */
+  constructor(private readonly text: string | undefined) {}
+
+  note(kind: NameKind, role: NameOccurrence['role'], name: string, node: Node): void {
+    this.occurrences.push({ kind, role, name, span: spanOf(node) });
+  }
+
+  /** Records a definition; true for the first one of its name. */
+  define(kind: NameKind, name: string, node: Node): boolean {
+    this.note(kind, 'definition', name, node);
+    const first = this.firstOf[kind].get(name);
+    this.records.definitions.push({ kind, name, node, ...(first ? { first } : {}) });
+    if (!first) this.firstOf[kind].set(name, node);
+    return !first;
+  }
 
   /** Reads a size node; undefined when it is not a size. */
-  const sizeAt = (node: Node | undefined, what: string): number | undefined => {
+  sizeAt(node: Node | undefined, what: string): number | undefined {
     if (!node) return undefined;
-    const parsed = parseSize(node.type === 'string' || node.type === 'number' ? node.value : node.type === 'null' ? null : node.type === 'boolean' ? node.value : node.type === 'array' ? [] : {});
-    reading.sizes.push({ node, what, ...(parsed.ok ? {} : { error: parsed.error }) });
+    const parsed = parseSize(sizeValue(node));
+    this.records.sizes.push({ node, what, ...(parsed.ok ? {} : { error: parsed.error }) });
     return parsed.ok ? parsed.bytes : undefined;
-  };
+  }
 
   /** Reads a limit: like a size, but exact up to int64 (number tokens are read from the text). */
-  const limitAt = (node: Node, what: string): number | bigint | undefined => {
-    const value = node.type === 'string' || node.type === 'number' ? node.value : node.type === 'null' ? null : node.type === 'boolean' ? node.value : node.type === 'array' ? [] : {};
-    const raw = node.type === 'number' && text !== undefined ? text.slice(node.offset, node.offset + node.length) : undefined;
-    const parsed = parseSizeExact(value, raw);
-    reading.sizes.push({ node, what, ...(parsed.ok ? {} : { error: parsed.error }) });
+  limitAt(node: Node, what: string): number | bigint | undefined {
+    const raw = node.type === 'number' && this.text !== undefined ? this.text.slice(node.offset, node.offset + node.length) : undefined;
+    const parsed = parseSizeExact(sizeValue(node), raw);
+    this.records.sizes.push({ node, what, ...(parsed.ok ? {} : { error: parsed.error }) });
     return parsed.ok ? parsed.bytes : undefined;
-  };
+  }
 
-  // ---- Rules ----------------------------------------------------------------------------
+  groupReference(ref: Located, where: string): void {
+    this.note('group', 'reference', ref.value, ref.node);
+    this.records.groupReferences.push({ ...ref, where });
+  }
+
+  /** `checked` is false where accounts are only checked when the file declares some. */
+  accountReference(ref: Located | undefined, where: string, checked = true): void {
+    if (!ref) return;
+    this.note('account', 'reference', ref.value, ref.node);
+    this.records.accountReferences.push({ ...ref, where, checked });
+  }
+
+  repoReference(ref: Located | undefined, where: string): void {
+    if (!ref) return;
+    this.note('repo', 'reference', ref.value, ref.node);
+    this.records.repoReferences.push({ ...ref, where });
+  }
+}
+
+/** One rule: its name, limit and subjects; a named one joins the model and the layout. */
+function readRule(reader: DocumentReader, ruleNode: Node, rules: QuotaRule[], ruleLayout: RuleLayout[]): void {
+  const name = stringAt(ruleNode, 'name');
+  const label = name ? l10n.t('rule "{0}"', name.value) : l10n.t('this rule');
+  if (name) reader.define('rule', name.value, name.node);
+  const limitNode = propertyValueNode(ruleNode, 'limit');
+  const limit = limitNode && limitNode.type !== 'null' ? reader.limitAt(limitNode, name ? l10n.t('the limit of rule "{0}"', name.value) : l10n.t('the limit of this rule')) : undefined;
+  const subjectsNode = propertyValueNode(ruleNode, 'subjects');
+  const subjectNodes = stringItems(subjectsNode);
+  for (const subject of subjectNodes) reader.records.subjects.push({ ...subject, where: label });
+  reader.records.rules.push({ node: ruleNode, name, limitNode, limit, subjectsNode, subjects: subjectNodes });
+  if (!name) return;
+  const rule: QuotaRule = { name: name.value, limit: limit ?? Number.NaN, subjects: subjectNodes.map((s) => s.value) };
+  rules.push(rule);
+  ruleLayout.push({ rule, node: spanOf(ruleNode), nameSpan: spanOf(name.node), limitSpan: limitNode ? spanOf(limitNode) : undefined, limitValid: limit !== undefined });
+}
+
+function readRules(reader: DocumentReader, root: Node): { rules: QuotaRule[]; ruleLayout: RuleLayout[] } {
   const rules: QuotaRule[] = [];
   const ruleLayout: RuleLayout[] = [];
   for (const ruleNode of items(propertyValueNode(root, 'rules'))) {
-    if (ruleNode.type !== 'object') continue;
-    const name = stringAt(ruleNode, 'name');
-    const label = name ? l10n.t('rule "{0}"', name.value) : l10n.t('this rule');
-    if (name) define('rule', name.value, name.node);
-    const limitNode = propertyValueNode(ruleNode, 'limit');
-    const limit = limitNode && limitNode.type !== 'null' ? limitAt(limitNode, name ? l10n.t('the limit of rule "{0}"', name.value) : l10n.t('the limit of this rule')) : undefined;
-    const subjectsNode = propertyValueNode(ruleNode, 'subjects');
-    const subjectNodes = stringItems(subjectsNode);
-    for (const subject of subjectNodes) reading.subjects.push({ ...subject, where: label });
-    reading.rules.push({ node: ruleNode, name, limitNode, limit, subjectsNode, subjects: subjectNodes });
-    if (name) {
-      const rule: QuotaRule = { name: name.value, limit: limit ?? Number.NaN, subjects: subjectNodes.map((s) => s.value) };
-      rules.push(rule);
-      ruleLayout.push({
-        rule,
-        node: spanOf(ruleNode),
-        nameSpan: spanOf(name.node),
-        limitSpan: limitNode ? spanOf(limitNode) : undefined,
-        limitValid: limit !== undefined,
-      });
-    }
+    if (ruleNode.type === 'object') readRule(reader, ruleNode, rules, ruleLayout);
   }
+  return { rules, ruleLayout };
+}
 
-  // ---- Groups ---------------------------------------------------------------------------
+function readGroups(reader: DocumentReader, root: Node): { groups: QuotaGroup[]; groupLayout: GroupLayout[] } {
   const groups: QuotaGroup[] = [];
   const groupLayout: GroupLayout[] = [];
   for (const groupNode of items(propertyValueNode(root, 'groups'))) {
     if (groupNode.type !== 'object') continue;
     const name = stringAt(groupNode, 'name');
-    if (name) define('group', name.value, name.node);
+    if (name) reader.define('group', name.value, name.node);
     const ruleNames: string[] = [];
     for (const ref of stringItems(propertyValueNode(groupNode, 'rules'))) {
       ruleNames.push(ref.value);
-      note('rule', 'reference', ref.value, ref.node);
-      reading.ruleReferences.push({ ...ref, group: name?.value });
+      reader.note('rule', 'reference', ref.value, ref.node);
+      reader.records.ruleReferences.push({ ...ref, group: name?.value });
     }
     if (name) {
       const group: QuotaGroup = { name: name.value, rules: ruleNames };
@@ -222,113 +254,129 @@ export function readQuotaDocument(root: Node, text?: string): QuotaReading {
       groupLayout.push({ group, node: spanOf(groupNode), nameSpan: spanOf(name.node) });
     }
   }
-  const groupReference = (ref: Located, where: string) => {
-    note('group', 'reference', ref.value, ref.node);
-    reading.groupReferences.push({ ...ref, where });
-  };
+  return { groups, groupLayout };
+}
 
-  // ---- Default groups, default total ------------------------------------------------------
+/** The file's `forgejoVersion`, when it is a string: its profile, or why it has none. */
+function readForgejoVersion(root: Node): DeclaredForgejoVersion | undefined {
+  const versionNode = propertyValueNode(root, 'forgejoVersion');
+  if (versionNode?.type !== 'string') return undefined;
+  const text = versionNode.value as string;
+  const declared = forgejoProfile(text);
+  return declared.ok ? { text, span: spanOf(versionNode), profile: declared.profile } : { text, span: spanOf(versionNode), error: declared.message };
+}
+
+/** The top-level settings: default groups, the built-in group's total, `enabled`, and the declared Forgejo version. */
+function readSettings(reader: DocumentReader, root: Node): { defaultGroups: string[]; defaultTotal: number | bigint; enabled: boolean; forgejoVersion?: DeclaredForgejoVersion } {
   const defaultGroups: string[] = [];
   for (const ref of stringItems(propertyValueNode(root, 'defaultGroups'))) {
     defaultGroups.push(ref.value);
-    groupReference(ref, 'defaultGroups');
+    reader.groupReference(ref, 'defaultGroups');
   }
   const defaultTotalNode = propertyValueNode(root, 'defaultTotal');
-  const defaultTotal = defaultTotalNode ? (limitAt(defaultTotalNode, 'defaultTotal') ?? -1) : -1;
-  if (defaultTotalNode) reading.defaultTotal = { node: defaultTotalNode, bytes: defaultTotal };
-  const versionNode = propertyValueNode(root, 'forgejoVersion');
-  let forgejoVersion: DeclaredForgejoVersion | undefined;
-  if (versionNode?.type === 'string') {
-    const declared = forgejoProfile(versionNode.value as string);
-    forgejoVersion = declared.ok
-      ? { text: versionNode.value as string, span: spanOf(versionNode), profile: declared.profile }
-      : { text: versionNode.value as string, span: spanOf(versionNode), error: declared.message };
-  }
+  const defaultTotal = defaultTotalNode ? (reader.limitAt(defaultTotalNode, 'defaultTotal') ?? -1) : -1;
+  if (defaultTotalNode) reader.records.defaultTotal = { node: defaultTotalNode, bytes: defaultTotal };
+  const forgejoVersion = readForgejoVersion(root);
   const enabledNode = propertyValueNode(root, 'enabled');
   const enabled = enabledNode?.type === 'boolean' ? (enabledNode.value as boolean) : true;
+  return { defaultGroups, defaultTotal, enabled, ...(forgejoVersion ? { forgejoVersion } : {}) };
+}
 
-  // ---- Instance content -------------------------------------------------------------------
-  const isInstance = INSTANCE_KEYS.some((key) => propertyValueNode(root, key) !== undefined);
-  const content = readInstanceContent(root, reading, sizeAt, note, define);
-  const hasAccounts = propertyValueNode(root, 'accounts') !== undefined;
+/** `assignments`: account → the groups assigned to it. Its accounts are checked only when the file defines accounts. */
+function readAssignments(reader: DocumentReader, root: Node, hasAccounts: boolean): Record<string, string[]> {
+  const assignments: Record<string, string[]> = {};
+  for (const { key, value } of properties(propertyValueNode(root, 'assignments'))) {
+    const account = key.value as string;
+    reader.accountReference({ value: account, node: key }, 'assignments', hasAccounts);
+    assignments[account] = [];
+    for (const ref of stringItems(value)) {
+      assignments[account].push(ref.value);
+      reader.groupReference(ref, l10n.t('The assignment of "{0}"', account));
+    }
+  }
+  return assignments;
+}
+
+/** One account's usage scenario: bytes per leaf subject (aggregates are recorded for the `schema` rule, not summed). */
+function readAccountUsage(reader: DocumentReader, account: string, value: Node | undefined): LeafUsage {
+  const leafUsage = zeroUsage();
+  for (const entry of properties(value)) {
+    const subject = entry.key.value as string;
+    reader.records.subjects.push({ value: subject, node: entry.key, where: l10n.t('the usage of "{0}"', account) });
+    const canonical = canonicalSubject(subject);
+    const bytes = reader.sizeAt(entry.value, l10n.t('the usage of "{0}" for {1}', account, subject));
+    if (!canonical) continue;
+    if (!isLeafSubject(canonical)) {
+      reader.records.aggregateUsage.push({ key: entry.key, subject });
+      continue;
+    }
+    if (bytes !== undefined) leafUsage[canonical] = Number(leafUsage[canonical]) + Math.max(0, bytes);
+  }
+  return leafUsage;
+}
+
+/** The `usage` section: the scenarios given per account. Its accounts are checked only when the file defines accounts. */
+function readUsageScenarios(reader: DocumentReader, root: Node, hasAccounts: boolean): Map<string, LeafUsage> {
+  const usage = new Map<string, LeafUsage>();
+  for (const { key, value } of properties(propertyValueNode(root, 'usage'))) {
+    const account = key.value as string;
+    reader.accountReference({ value: account, node: key }, 'usage', hasAccounts);
+    usage.set(account, readAccountUsage(reader, account, value));
+  }
+  return usage;
+}
+
+/** Every account the file mentions, in the order it meets them, and the usage of each: the scenario given, else the one computed from the content. */
+function accountUsage(content: InstanceContent, scenarios: Map<string, LeafUsage>, assignments: Record<string, string[]>) {
   const accountNames: string[] = content.accounts.map((a) => a.name);
   const mention = (name: string) => {
     if (!accountNames.includes(name)) accountNames.push(name);
   };
-
-  // ---- Assignments ------------------------------------------------------------------------
-  const assignments: Record<string, string[]> = {};
-  for (const { key, value } of properties(propertyValueNode(root, 'assignments'))) {
-    const account = key.value as string;
-    note('account', 'reference', account, key);
-    reading.accountReferences.push({ value: account, node: key, where: 'assignments', checked: hasAccounts });
-    assignments[account] = [];
-    for (const ref of stringItems(value)) {
-      assignments[account].push(ref.value);
-      groupReference(ref, l10n.t('The assignment of "{0}"', account));
-    }
-  }
-
-  // ---- Usage scenarios --------------------------------------------------------------------
-  const usage = new Map<string, LeafUsage>();
-  const usageSource = new Map<string, 'usage' | 'content'>();
-  for (const { key, value } of properties(propertyValueNode(root, 'usage'))) {
-    const account = key.value as string;
-    note('account', 'reference', account, key);
-    reading.accountReferences.push({ value: account, node: key, where: 'usage', checked: hasAccounts });
-    const leafUsage = zeroUsage();
-    for (const entry of properties(value)) {
-      const subject = entry.key.value as string;
-      reading.subjects.push({ value: subject, node: entry.key, where: l10n.t('the usage of "{0}"', account) });
-      const canonical = canonicalSubject(subject);
-      const bytes = sizeAt(entry.value, l10n.t('the usage of "{0}" for {1}', account, subject));
-      if (!canonical) continue;
-      if (!isLeafSubject(canonical)) {
-        reading.aggregateUsage.push({ key: entry.key, subject });
-        continue;
-      }
-      if (bytes !== undefined) leafUsage[canonical] = Number(leafUsage[canonical]) + Math.max(0, bytes);
-    }
-    usage.set(account, leafUsage);
-    usageSource.set(account, 'usage');
-  }
-
-  for (const name of usage.keys()) mention(name);
+  const usage = new Map(scenarios);
+  const usageSource = new Map<string, 'usage' | 'content'>([...scenarios.keys()].map((name) => [name, 'usage']));
+  for (const name of scenarios.keys()) mention(name);
   for (const name of Object.keys(assignments)) mention(name);
-  const computed = computeUsage(content);
-  for (const [name, leafUsage] of computed) {
+  for (const [name, leafUsage] of computeUsage(content)) {
     mention(name);
     if (!usage.has(name)) {
       usage.set(name, leafUsage);
       usageSource.set(name, 'content');
     }
   }
+  return { accountNames, usage, usageSource };
+}
 
+/** `text` is what `root` was parsed from: number tokens are read from it, so limits beyond 2^53 stay exact. */
+export function readQuotaDocument(root: Node, text?: string): QuotaReading {
+  const reader = new DocumentReader(text);
+  const { rules, ruleLayout } = readRules(reader, root);
+  const { groups, groupLayout } = readGroups(reader, root);
+  const { defaultGroups, defaultTotal, enabled, forgejoVersion } = readSettings(reader, root);
+  const isInstance = INSTANCE_KEYS.some((key) => propertyValueNode(root, key) !== undefined);
+  const content = readInstanceContent(reader, root);
+  const hasAccounts = propertyValueNode(root, 'accounts') !== undefined;
+  const assignments = readAssignments(reader, root, hasAccounts);
+  const scenarios = readUsageScenarios(reader, root, hasAccounts);
+  const { accountNames, usage, usageSource } = accountUsage(content, scenarios, assignments);
   const model: QuotaModel = { enabled, defaultGroups, defaultTotal, rules, groups, assignments };
   return {
-    ...reading,
-    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences }, ruleLayout, groupLayout, ...(forgejoVersion ? { forgejoVersion } : {}) },
+    ...reader.records,
+    result: { model, content, isInstance, accountNames, usage, usageSource, names: { occurrences: reader.occurrences }, ruleLayout, groupLayout, ...(forgejoVersion ? { forgejoVersion } : {}) },
   };
 }
 
-type SizeAt = (node: Node | undefined, what: string) => number | undefined;
-type Note = (kind: NameKind, role: NameOccurrence['role'], name: string, node: Node) => void;
-type Define = (kind: NameKind, name: string, node: Node) => boolean;
-
-/** Reads accounts, repos, attachments, packages and artifacts; a repeated account or repository is left out. */
-function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, sizeAt: SizeAt, note: Note, define: Define): InstanceContent {
-  const content: InstanceContent = { accounts: [], repos: [], attachments: [], packages: [], artifacts: [] };
+/** Accounts, each name defined once (a repeat is left out); then their owners, as account references. */
+function readAccounts(reader: DocumentReader, root: Node): InstanceContent['accounts'] {
+  const accounts: InstanceContent['accounts'] = [];
   const accountNodes = items(propertyValueNode(root, 'accounts'));
   for (const node of accountNodes) {
     const name = stringAt(node, 'name');
-    if (!name) continue;
-    if (!define('account', name.value, name.node)) continue;
-    const type = stringAt(node, 'type')?.value === 'org' ? 'org' : 'user';
+    if (!name || !reader.define('account', name.value, name.node)) continue;
     const admin = propertyValueNode(node, 'admin');
     const token = stringAt(node, 'token');
-    content.accounts.push({
+    accounts.push({
       name: name.value,
-      type,
+      type: stringAt(node, 'type')?.value === 'org' ? 'org' : 'user',
       ...(admin?.type === 'boolean' ? { admin: admin.value as boolean } : {}),
       ...(token ? { token: token.value } : {}),
       owners: stringItems(propertyValueNode(node, 'owners')).map((o) => o.value),
@@ -336,95 +384,105 @@ function readInstanceContent(root: Node, reading: Omit<QuotaReading, 'result'>, 
       ...(stringAt(node, 'fullName') ? { fullName: stringAt(node, 'fullName')!.value } : {}),
     });
   }
-  const accountRef = (ref: Located | undefined, where: string) => {
-    if (!ref) return;
-    note('account', 'reference', ref.value, ref.node);
-    reading.accountReferences.push({ ...ref, where, checked: true });
-  };
   for (const node of accountNodes) {
     const name = stringAt(node, 'name')?.value ?? 'account';
-    for (const owner of stringItems(propertyValueNode(node, 'owners'))) accountRef(owner, l10n.t('The owners of "{0}"', name));
+    for (const owner of stringItems(propertyValueNode(node, 'owners'))) reader.accountReference(owner, l10n.t('The owners of "{0}"', name));
   }
+  return accounts;
+}
 
+/** Repositories, each `owner/name` defined once (a repeat is left out); the owner is an account reference. */
+function readRepos(reader: DocumentReader, root: Node): InstanceContent['repos'] {
+  const repos: InstanceContent['repos'] = [];
   for (const node of items(propertyValueNode(root, 'repos'))) {
     const owner = stringAt(node, 'owner');
     const name = stringAt(node, 'name');
     if (!owner || !name) continue;
-    accountRef(owner, l10n.t('Repo "{0}"', `${owner.value}/${name.value}`));
     const fullName = `${owner.value}/${name.value}`;
-    if (!define('repo', fullName, name.node)) continue;
+    reader.accountReference(owner, l10n.t('Repo "{0}"', fullName));
+    if (!reader.define('repo', fullName, name.node)) continue;
     const privateNode = propertyValueNode(node, 'private');
-    content.repos.push({
+    repos.push({
       owner: owner.value,
       name: name.value,
       private: privateNode?.type === 'boolean' ? (privateNode.value as boolean) : false,
-      gitSize: sizeAt(propertyValueNode(node, 'gitSize'), l10n.t('the git size of repo "{0}"', fullName)) ?? 0,
-      lfsSize: sizeAt(propertyValueNode(node, 'lfsSize'), l10n.t('the LFS size of repo "{0}"', fullName)) ?? 0,
+      gitSize: reader.sizeAt(propertyValueNode(node, 'gitSize'), l10n.t('the git size of repo "{0}"', fullName)) ?? 0,
+      lfsSize: reader.sizeAt(propertyValueNode(node, 'lfsSize'), l10n.t('the LFS size of repo "{0}"', fullName)) ?? 0,
     });
   }
-  const repoRef = (ref: Located | undefined, where: string) => {
-    if (!ref) return;
-    note('repo', 'reference', ref.value, ref.node);
-    reading.repoReferences.push({ ...ref, where });
-  };
+  return repos;
+}
+
+/** Attachments; one with a repository and a valid size is content. */
+function readAttachments(reader: DocumentReader, root: Node): InstanceContent['attachments'] {
+  const attachments: InstanceContent['attachments'] = [];
   for (const node of items(propertyValueNode(root, 'attachments'))) {
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
     const label = l10n.t('Attachment "{0}"', name);
     const uploader = stringAt(node, 'uploader');
-    repoRef(repo, label);
-    accountRef(uploader, label);
-    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of attachment "{0}"', name));
+    reader.repoReference(repo, label);
+    reader.accountReference(uploader, label);
+    const size = reader.sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of attachment "{0}"', name));
+    if (!repo || size === undefined) continue;
     const release = stringAt(node, 'release');
     const issue = propertyValueNode(node, 'issue');
     const comment = propertyValueNode(node, 'comment');
-    if (repo && size !== undefined) {
-      content.attachments.push({
-        repo: repo.value,
-        name,
-        size,
-        ...(release ? { release: release.value } : {}),
-        ...(issue?.type === 'number' ? { issue: issue.value as number } : {}),
-        ...(comment?.type === 'number' ? { comment: comment.value as number } : {}),
-        ...(uploader ? { uploader: uploader.value } : {}),
-      });
-    }
+    attachments.push({
+      repo: repo.value,
+      name,
+      size,
+      ...(release ? { release: release.value } : {}),
+      ...(issue?.type === 'number' ? { issue: issue.value as number } : {}),
+      ...(comment?.type === 'number' ? { comment: comment.value as number } : {}),
+      ...(uploader ? { uploader: uploader.value } : {}),
+    });
   }
+  return attachments;
+}
+
+/** Packages; one with an owner and a valid size is content. */
+function readPackages(reader: DocumentReader, root: Node): InstanceContent['packages'] {
+  const packages: InstanceContent['packages'] = [];
   for (const node of items(propertyValueNode(root, 'packages'))) {
     const owner = stringAt(node, 'owner');
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
     const label = l10n.t('Package "{0}"', name);
-    accountRef(owner, label);
-    repoRef(repo, label);
-    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of package "{0}"', name));
-    if (owner && size !== undefined) {
-      content.packages.push({
-        owner: owner.value,
-        ...(repo ? { repo: repo.value } : {}),
-        type: stringAt(node, 'type')?.value ?? 'generic',
-        name,
-        version: stringAt(node, 'version')?.value ?? '',
-        size,
-      });
-    }
+    reader.accountReference(owner, label);
+    reader.repoReference(repo, label);
+    const size = reader.sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of package "{0}"', name));
+    if (!owner || size === undefined) continue;
+    packages.push({ owner: owner.value, ...(repo ? { repo: repo.value } : {}), type: stringAt(node, 'type')?.value ?? 'generic', name, version: stringAt(node, 'version')?.value ?? '', size });
   }
+  return packages;
+}
+
+/** Action artifacts; one with a repository and a valid size is content. */
+function readArtifacts(reader: DocumentReader, root: Node): InstanceContent['artifacts'] {
+  const artifacts: InstanceContent['artifacts'] = [];
   for (const node of items(propertyValueNode(root, 'artifacts'))) {
     const repo = stringAt(node, 'repo');
     const name = stringAt(node, 'name')?.value ?? '';
-    repoRef(repo, l10n.t('Artifact "{0}"', name));
-    const size = sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of artifact "{0}"', name));
+    reader.repoReference(repo, l10n.t('Artifact "{0}"', name));
+    const size = reader.sizeAt(propertyValueNode(node, 'size'), l10n.t('the size of artifact "{0}"', name));
+    if (!repo || size === undefined) continue;
     const runId = propertyValueNode(node, 'runId');
     const expired = propertyValueNode(node, 'expired');
-    if (repo && size !== undefined) {
-      content.artifacts.push({
-        repo: repo.value,
-        name,
-        size,
-        runId: runId?.type === 'number' ? (runId.value as number) : 0,
-        expired: expired?.type === 'boolean' ? (expired.value as boolean) : false,
-      });
-    }
+    artifacts.push({
+      repo: repo.value,
+      name,
+      size,
+      runId: runId?.type === 'number' ? (runId.value as number) : 0,
+      expired: expired?.type === 'boolean' ? (expired.value as boolean) : false,
+    });
   }
-  return content;
+  return artifacts;
+}
+
+/** Reads accounts, repos, attachments, packages and artifacts, in that order; a repeated account or repository is left out. */
+function readInstanceContent(reader: DocumentReader, root: Node): InstanceContent {
+  const accounts = readAccounts(reader, root);
+  const repos = readRepos(reader, root);
+  return { accounts, repos, attachments: readAttachments(reader, root), packages: readPackages(reader, root), artifacts: readArtifacts(reader, root) };
 }

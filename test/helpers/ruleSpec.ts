@@ -10,6 +10,7 @@ import type { Diagnostic } from '../../shared/diagnostics';
 import type { Fix } from '../../shared/edits';
 import { appIniCodeActions } from '../../shared/ini/services';
 import { analyzeAppIni, type AppIniOptions } from '../../shared/ini/appIni';
+import { versionMismatchDiagnostic, type ConnectedServer } from '../../shared/quota/rules/forgejoVersionMismatch';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import type { StateAnalysisOptions } from '../../shared/state/analyze';
 import { fixesFor } from '../../shared/state/services/codeActions';
@@ -38,9 +39,21 @@ export const STATE_RULE_SPEC: RuleSpecKind<StateAnalysisOptions> = {
   fixes: (text, diagnostic, options) => fixesFor(stateDocument(text, options).snapshot, diagnostic),
 };
 
-export const QUOTA_RULE_SPEC: RuleSpecKind<undefined> = {
+/** A quota case's options: the server the editor is connected to, for `forgejo-version-mismatch` (the language server's code). */
+export interface QuotaRuleSpecOptions {
+  connected?: ConnectedServer;
+}
+
+/** The analysis's diagnostics, and with a connected server the language server's `forgejo-version-mismatch`, as the quota mode publishes them. */
+function quotaDiagnostics(text: string, options: QuotaRuleSpecOptions | undefined): Diagnostic[] {
+  const analysis = quotaDocument(text);
+  const mismatch = options?.connected && versionMismatchDiagnostic(analysis, options.connected.version, options.connected.server);
+  return mismatch ? [...analysis.diagnostics, mismatch] : analysis.diagnostics;
+}
+
+export const QUOTA_RULE_SPEC: RuleSpecKind<QuotaRuleSpecOptions> = {
   name: 'quota',
-  diagnostics: (text) => quotaDocument(text).diagnostics,
+  diagnostics: quotaDiagnostics,
   fixes: (text, diagnostic) => quotaFixesFor(quotaDocument(text), diagnostic),
 };
 

@@ -14,7 +14,7 @@ import { forgejoProfile, resolveForgejoProfile, type ForgejoProfile } from '../.
 import { quotaCodeActions } from '../../shared/quota/services/codeActions';
 import { quotaHover } from '../../shared/quota/services/hover';
 import { previewAccounts, previewCodeLenses, previewInlayHints } from '../../shared/quota/services/previews';
-import { versionMismatchDiagnostic } from '../../shared/quota/versionMismatch';
+import { versionMismatchDiagnostic } from '../../shared/quota/rules/forgejoVersionMismatch';
 import { analyzeState } from '../../shared/state/analyze';
 import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
 import { stateCodeActions } from '../../shared/state/services/codeActions';

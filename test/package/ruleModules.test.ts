@@ -7,6 +7,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { moduleNameOf } from '../../shared/diagnosticRule';
+import { QUOTA_CODES } from '../../shared/quota/codes';
+import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
 
 interface RuleKind {
   label: string;
@@ -15,7 +17,7 @@ interface RuleKind {
   rules: ReadonlyArray<{ code: string; doc: string; check: unknown }>;
 }
 
-const KINDS: RuleKind[] = [];
+const KINDS: RuleKind[] = [{ label: 'quota', directory: 'shared/quota/rules', registry: QUOTA_CODES, rules: QUOTA_DIAGNOSTIC_RULES }];
 
 const root = join(__dirname, '..', '..');
 

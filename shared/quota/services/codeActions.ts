@@ -1,5 +1,5 @@
 /**
- * Quick fixes for quota diagnostics: each diagnostic's code picks its fix provider in rules.ts,
+ * Quick fixes for quota diagnostics: each diagnostic's code picks its rule module's fix (rules/index.ts),
  * which reads the diagnostic's `data`.
  */
 import type { Range } from '../../diagnostics';

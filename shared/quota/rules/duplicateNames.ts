@@ -1,8 +1,8 @@
-/** A rule, group, account or repository name is defined once; a later definition points at the first. */
+/** A rule, group, account or repository name is defined once; a later definition points at the first. Shared by the four duplicate-* modules. */
 import * as l10n from '@vscode/l10n';
 import { spanOf } from '../../json/jsoncTree';
 import type { NameKind } from '../reader';
-import type { QuotaCheck } from './finding';
+import { ofReading, type QuotaCheck } from './quotaDiagnosticRule';
 
 /** The two sentences of a repeated name, one pair per kind (a translation may word each kind its own way). */
 function duplicateMessages(kind: NameKind, name: string): { message: string; first: string } {
@@ -18,12 +18,14 @@ function duplicateMessages(kind: NameKind, name: string): { message: string; fir
   }
 }
 
+/** Reports `duplicate-<kind>` on every repeated definition of a name of `kind`. */
 export function duplicateNames(kind: NameKind): QuotaCheck {
-  return (reading) =>
+  return ofReading((reading) =>
     reading.definitions
       .filter((d) => d.kind === kind && d.first)
       .map((d) => {
         const { message, first } = duplicateMessages(kind, d.name);
         return { code: `duplicate-${kind}`, message, at: spanOf(d.node), related: [{ at: spanOf(d.first!), message: first }], data: { name: d.name } };
-      });
+      }),
+  );
 }
