@@ -8,7 +8,7 @@
 import { strict as assert } from 'node:assert';
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { Fix } from '../../shared/edits';
-import { appIniCodeActions } from '../../shared/ini/services';
+import { appIniFixesFor } from '../../shared/ini/services';
 import { analyzeAppIni, type AppIniOptions } from '../../shared/ini/appIni';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import type { StateAnalysisOptions } from '../../shared/state/analyze';
@@ -47,10 +47,7 @@ export const QUOTA_RULE_SPEC: RuleSpecKind<undefined> = {
 export const APP_INI_RULE_SPEC: RuleSpecKind<AppIniOptions> = {
   name: 'app.ini',
   diagnostics: (text, options) => analyzeAppIni(text, options).diagnostics,
-  fixes: (text, diagnostic, options) =>
-    appIniCodeActions(analyzeAppIni(text, options), [diagnostic])
-      .filter((action) => action.diagnostic === diagnostic)
-      .map((action) => action.fix),
+  fixes: (text, diagnostic, options) => appIniFixesFor(analyzeAppIni(text, options), diagnostic),
 };
 
 /** The diagnostics of `code`, each paired with the want on its line whose message it contains; fails on any left over either side. */
