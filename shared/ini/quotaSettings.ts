@@ -53,7 +53,7 @@ export interface SettingReading<T> {
   entry: IniEntry;
 }
 
-export interface AppIniSettings {
+interface AppIniSettings {
   enabled?: SettingReading<boolean>;
   defaultGroups?: SettingReading<string[]>;
   /** Newer servers' reading (byte sizes); `older` is how servers that read a plain integer see it. */

@@ -10,6 +10,7 @@ import type { Diagnostic } from '../../shared/diagnostics';
 import type { Fix } from '../../shared/edits';
 import { appIniFixesFor } from '../../shared/ini/services';
 import { analyzeAppIni, type AppIniOptions } from '../../shared/ini/appIni';
+import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import type { StateAnalysisOptions } from '../../shared/state/analyze';
 import { fixesFor } from '../../shared/state/services/codeActions';
@@ -49,6 +50,13 @@ export const APP_INI_RULE_SPEC: RuleSpecKind<AppIniOptions> = {
   diagnostics: (text, options) => analyzeAppIni(text, options).diagnostics,
   fixes: (text, diagnostic, options) => appIniFixesFor(analyzeAppIni(text, options), diagnostic),
 };
+
+/** app.ini options for a file checked as `version` of Forgejo reads it (the setting or the connected server). */
+export function forgejoOptions(version: string): AppIniOptions {
+  const result = forgejoProfile(version);
+  assert.ok(result.ok, `Forgejo version ${version}`);
+  return { forgejo: result.profile };
+}
 
 /** The diagnostics of `code`, each paired with the want on its line whose message it contains; fails on any left over either side. */
 function matchWants(diagnostics: Diagnostic[], wants: Want[], code: string): Array<{ diagnostic: Diagnostic; want: Want }> {

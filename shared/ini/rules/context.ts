@@ -44,7 +44,7 @@ export function buildAppIniContext(text: string, options: AppIniOptions): AppIni
 export type AppIniFinding = Finding<Span, AppIniCode>;
 
 /** Reports one code over the whole file. */
-export type AppIniCheck = (context: AppIniContext) => AppIniFinding[];
+type AppIniCheck = (context: AppIniContext) => AppIniFinding[];
 
 /** The quick fixes of one diagnostic: the analysis it was reported in, and its span and `data`. */
 export type AppIniFixProvider = (analysis: AppIniContext, request: FixRequest) => Fix[];

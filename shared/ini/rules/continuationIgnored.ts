@@ -14,6 +14,6 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const continuationIgnored: AppIniRule = {
   code: 'continuation-ignored',
-  doc: 'A quota value ending in a backslash: Forgejo (go-ini with IgnoreContinuation) keeps the "\\" in the value and reads the next line on its own.',
+  doc: 'A quota value ending in `\\`: Forgejo does not join it with the next line; the backslash stays in the value and the next line is read on its own.',
   check,
 };

@@ -22,6 +22,6 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const duplicateSection: AppIniRule = {
   code: 'duplicate-section',
-  doc: 'A [quota] or [quota.default] header repeated: Forgejo merges both into one section, and a key set in both keeps the later value.',
+  doc: 'A `[quota]` or `[quota.default]` header repeated: Forgejo merges both into one section, and a key set in both keeps the later value.',
   check,
 };

@@ -12,6 +12,6 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const iniSyntax: AppIniRule = {
   code: 'ini-syntax',
-  doc: 'A line go-ini cannot read (no "=", an unclosed "[", an empty "[]", a backtick or """ value never closed): Forgejo refuses to load the whole file and does not start.',
+  doc: 'A line go-ini cannot read (no `=`, an unclosed `[`, an empty `[]`, a `` ` `` or `"""` value never closed): Forgejo refuses to load the whole file and does not start.',
   check,
 };

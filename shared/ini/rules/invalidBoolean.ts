@@ -27,7 +27,7 @@ function fix(context: AppIniContext, request: FixRequest): Fix[] {
 
 export const invalidBoolean: AppIniRule = {
   code: 'invalid-boolean',
-  doc: 'ENABLED is not one of the booleans go-ini accepts (true/false, yes/no, on/off, 1/0 and their capitalised forms): Forgejo keeps quota disabled.',
+  doc: '`ENABLED` is not one of the booleans go-ini accepts (`true`/`false`, `yes`/`no`, `on`/`off`, `1`/`0` and their capitalised forms): Forgejo keeps quota disabled.',
   check,
   fix,
 };

@@ -20,6 +20,6 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const invalidTotal: AppIniRule = {
   code: 'invalid-total',
-  doc: 'A TOTAL that servers from 12.0.4 on silently turn into -1 (unlimited): negative (other than -1), over 2⁶³−1 bytes, or not a size.',
+  doc: 'A `TOTAL` that servers from 12.0.4 on silently turn into −1 (unlimited): negative (other than `-1`), over 2⁶³−1 bytes, or not a size.',
   check,
 };

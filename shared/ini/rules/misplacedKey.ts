@@ -26,6 +26,6 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const misplacedKey: AppIniRule = {
   code: 'misplaced-key',
-  doc: 'ENABLED or DEFAULT_GROUPS in [quota.default], or TOTAL in [quota]: Forgejo does not read the key there (TOTAL only by section inheritance, when [quota.default] sets none).',
+  doc: '`ENABLED` or `DEFAULT_GROUPS` in `[quota.default]`, or `TOTAL` in `[quota]`: Forgejo does not read the key there (`TOTAL` only by section inheritance, when `[quota.default]` sets none).',
   check,
 };

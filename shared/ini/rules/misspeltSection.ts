@@ -24,7 +24,7 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const misspeltSection: AppIniRule = {
   code: 'misspelt-section',
-  doc: 'A section such as [Quota] or [quota.defaults], close to [quota] or [quota.default]: Forgejo ignores it and all its keys (section names are case-sensitive and not trimmed).',
+  doc: 'A section such as `[Quota]` or `[quota.defaults]`, close to `[quota]` or `[quota.default]`: Forgejo ignores it and all its keys (section names are case-sensitive and not trimmed).',
   check,
   fix: (_context, request) => suggestionFixes(request, (name) => l10n.t('Rename the section to [{0}]', name)),
 };

@@ -29,7 +29,7 @@ function fix(context: AppIniContext): Fix[] {
 
 export const quotaDisabled: AppIniRule = {
   code: 'quota-disabled',
-  doc: 'Quota is disabled, explicitly or because ENABLED is not set (it defaults to false): every quota API route answers 404 and no limit is enforced.',
+  doc: 'Quota is disabled, explicitly or because `ENABLED` is not set (it defaults to `false`): every quota API route answers 404 and no limit is enforced.',
   check,
   fix,
 };

@@ -23,7 +23,7 @@ export function olderServersReading(total: TotalReading): string {
 }
 
 /** What a TOTAL diagnostic with the plain-bytes fix keeps in `data`: the value every version reads alike. */
-export interface PlainBytesData {
+interface PlainBytesData {
   plain?: string;
 }
 

@@ -30,7 +30,7 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const totalIgnored: AppIniRule = {
   code: 'total-ignored',
-  doc: 'The Forgejo version in use (the quotaState.forgejoVersion setting or the connected server) is before 12.0.4, which reads TOTAL as a plain integer, and TOTAL is not one (e.g. 2G): that version silently ignores it, so the built-in limit stays -1 (unlimited).',
+  doc: 'The Forgejo version in use (the `quotaState.forgejoVersion` setting or the connected server) is before 12.0.4, which reads `TOTAL` as a plain integer, and `TOTAL` is not one (e.g. `2G`): that version silently ignores it, so the built-in limit stays −1 (unlimited).',
   check,
   fix: plainBytesFix,
 };

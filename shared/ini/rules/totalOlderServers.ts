@@ -23,7 +23,7 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const totalOlderServers: AppIniRule = {
   code: 'total-older-servers',
-  doc: 'A TOTAL such as 10G that servers before 12.0.4 (which read a plain integer) ignore, or such as 010 that they read as octal, while newer ones read a byte size; reported when the Forgejo version in use is not known.',
+  doc: 'A `TOTAL` such as `10G` that servers before 12.0.4 (which read a plain integer) ignore, or such as `010` that they read as octal, while newer ones read a byte size; reported when the Forgejo version in use is not known.',
   check,
   fix: plainBytesFix,
 };

@@ -27,7 +27,7 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const unknownDefaultGroup: AppIniRule = {
   code: 'unknown-default-group',
-  doc: 'DEFAULT_GROUPS names a group that is not in the nearest quota file or on the connected server: Forgejo silently skips it.',
+  doc: "`DEFAULT_GROUPS` names a group missing from the nearest quota file or the signed-in server's groups (not checked when neither is available): Forgejo silently skips it.",
   check,
   fix: (_context, request) => suggestionFixes(request, (name) => l10n.t('Change to group "{0}"', name)),
 };

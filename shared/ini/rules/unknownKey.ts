@@ -27,7 +27,7 @@ function check(context: AppIniContext): AppIniFinding[] {
 
 export const unknownKey: AppIniRule = {
   code: 'unknown-key',
-  doc: 'A key in [quota] or [quota.default] that Forgejo does not read anywhere (key names are case-sensitive, so "enabled" is not ENABLED): it is silently ignored.',
+  doc: 'A key in `[quota]` or `[quota.default]` that Forgejo does not read (key names are case-sensitive, so `enabled` is not `ENABLED`): it is silently ignored.',
   check,
   fix: (_context, request) => suggestionFixes(request, (key) => l10n.t('Rename to {0}', key)),
 };

@@ -33,7 +33,7 @@ function fix(context: AppIniContext, request: FixRequest): Fix[] {
 
 export const valueCutByComment: AppIniRule = {
   code: 'value-cut-by-comment',
-  doc: 'A ";" or "#" right after a quota value, as in free;pro, starts a comment: Forgejo reads only the text before it (free).',
+  doc: 'A `;` or `#` right after a quota value, as in `free;pro`, starts a comment: Forgejo reads only the text before it (`free`).',
   check,
   fix,
 };
