@@ -11,7 +11,7 @@ import { buildAppIniContext, type AppIniAnalysis } from './rules/context';
 import { APP_INI_RULES } from './rules';
 
 export type { AppIniAnalysis } from './rules/context';
-export { type AppIniOptions, type GroupSource, type SettingReading } from './quotaSettings';
+export type { AppIniOptions, GroupSource, SettingReading } from './quotaSettings';
 
 export function analyzeAppIni(text: string, options: AppIniOptions = {}): AppIniAnalysis {
   const context = buildAppIniContext(text, options);

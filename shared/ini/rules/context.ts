@@ -47,7 +47,7 @@ export type AppIniFinding = Finding<Span, AppIniCode>;
 type AppIniCheck = (context: AppIniContext) => AppIniFinding[];
 
 /** The quick fixes of one diagnostic: the analysis it was reported in, and its span and `data`. */
-export type AppIniFixProvider = (analysis: AppIniContext, request: FixRequest) => Fix[];
+export type AppIniFixProvider = (context: AppIniContext, request: FixRequest) => Fix[];
 
 export type AppIniRule = DiagnosticRule<AppIniCode, AppIniCheck, AppIniFixProvider>;
 
