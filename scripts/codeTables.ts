@@ -6,6 +6,7 @@
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { codeList, type CodeInfo } from '../shared/codes';
 import { APP_INI_CODES } from '../shared/ini/codes';
+import { APP_INI_RULES } from '../shared/ini/rules';
 import { QUOTA_CODES } from '../shared/quota/codes';
 import { QUOTA_DIAGNOSTIC_RULES } from '../shared/quota/rules';
 import { STATE_CODES } from '../shared/state/codes';
@@ -41,7 +42,7 @@ function quotaRows(): CodeRow[] {
 }
 
 function appIniRows(): CodeRow[] {
-  return codeList(APP_INI_CODES).map((info) => ({ code: info.code, severity: info.severity, doc: info.description, hasFix: false }));
+  return APP_INI_RULES.map((rule) => ({ code: rule.code, severity: APP_INI_CODES[rule.code].severity, doc: rule.doc, hasFix: Boolean(rule.fix) }));
 }
 
 const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => CodeRow[] }> = [

@@ -100,111 +100,127 @@ interface Line {
   next: number;
 }
 
+function readLine(text: string, from: number): Line {
+  const newline = text.indexOf('\n', from);
+  return newline === -1 ? { start: from, end: text.length, next: text.length } : { start: from, end: newline, next: newline + 1 };
+}
+
+/** The line's text from `start`, trailing whitespace trimmed, as an error span. */
+function restOfLine(text: string, start: number, line: Line): Span {
+  return { offset: start, length: trimEndIndex(text, start, line.end) - start };
+}
+
+const lineError = (message: string, span: Span): IniSyntaxError => ({ message, span });
+
+/** A `[name]` line: the name is everything between `[` and the last `]`. */
+function readHeader(text: string, start: number, line: Line): IniSectionHeader | IniSyntaxError {
+  const close = text.lastIndexOf(']', line.end - 1);
+  if (close < start) {
+    const span = restOfLine(text, start, line);
+    return lineError(`unclosed section "${text.slice(span.offset, span.offset + span.length)}": add "]"`, span);
+  }
+  const name = text.slice(start + 1, close);
+  if (name.length === 0) return lineError('empty section name "[]"', { offset: start, length: 2 });
+  return { name, span: { offset: start, length: close + 1 - start }, nameSpan: { offset: start + 1, length: name.length } };
+}
+
+/** A key name and where its value starts (after the first `=` or `:`). */
+interface KeyRead {
+  key: string;
+  keySpan: Span;
+  valueStart: number;
+}
+
+function noDelimiterError(text: string, start: number, line: Line): IniSyntaxError {
+  const span = restOfLine(text, start, line);
+  return lineError(l10n.t('"{0}" has no "=" (Forgejo reads key = value lines only)', text.slice(span.offset, span.offset + span.length)), span);
+}
+
+/** A key in `"…"`, `"""…"""` or backticks: the name is what the quotes hold, trimmed. */
+function readQuotedKey(text: string, start: number, line: Line, keyQuote: string): KeyRead | IniSyntaxError {
+  const nameStart = start + keyQuote.length;
+  const close = text.indexOf(keyQuote, nameStart);
+  if (close === -1 || close >= line.end) return lineError(l10n.t('missing closing quote of the key name'), { offset: start, length: keyQuote.length });
+  const delimiter = indexOfAny(text, '=:', close + keyQuote.length, line.end);
+  if (delimiter === -1) return noDelimiterError(text, start, line);
+  const keyStart = trimStartIndex(text, nameStart, close);
+  const keyEnd = trimEndIndex(text, keyStart, close);
+  if (keyEnd === keyStart) return lineError(l10n.t('empty key name'), { offset: start, length: close + keyQuote.length - start });
+  return { key: text.slice(keyStart, keyEnd), keySpan: { offset: keyStart, length: keyEnd - keyStart }, valueStart: delimiter + 1 };
+}
+
+/** A key name, possibly quoted, up to the first `=` or `:`. */
+function readKey(text: string, start: number, line: Line): KeyRead | IniSyntaxError {
+  const first = text[start];
+  const keyQuote = first === '"' ? (line.end - start > 6 && text.startsWith('"""', start) ? '"""' : '"') : first === '`' ? '`' : '';
+  if (keyQuote) return readQuotedKey(text, start, line, keyQuote);
+  const delimiter = indexOfAny(text, '=:', start, line.end);
+  if (delimiter === -1) return noDelimiterError(text, start, line);
+  if (delimiter === start) return lineError(l10n.t('a value without a key name'), restOfLine(text, start, line));
+  const keyEnd = trimEndIndex(text, start, delimiter);
+  return { key: text.slice(start, keyEnd), keySpan: { offset: start, length: keyEnd - start }, valueStart: delimiter + 1 };
+}
+
+const isError = (read: object): read is IniSyntaxError => 'message' in read;
+
+/** Where parsing stands: the section the next key goes into, and what was read so far. */
+interface ParseState {
+  document: IniDocument;
+  section: string;
+  headerIndex: number;
+}
+
+/** Reads the key-value line at `start` into the state; returns where reading goes on. */
+function readEntry(state: ParseState, start: number, line: Line): number {
+  const { text, entries, errors } = state.document;
+  const key = readKey(text, start, line);
+  if (isError(key)) {
+    errors.push(key);
+    return line.next;
+  }
+  const value = readValue(text, key.valueStart, line);
+  if ('error' in value) {
+    // go-ini reads to the end looking for the closing quote.
+    errors.push(value.error);
+    return text.length;
+  }
+  entries.push({
+    section: state.section,
+    headerIndex: state.headerIndex,
+    key: key.key,
+    keySpan: key.keySpan,
+    value: value.value,
+    valueSpan: value.valueSpan,
+    comment: value.comment,
+    quote: value.quote,
+    lineSpan: { offset: key.keySpan.offset, length: value.lineEnd - key.keySpan.offset },
+  });
+  return Math.max(line.next, value.next);
+}
+
+/** Reads the line at `position` into the state; returns where the next line starts. */
+function readStatement(state: ParseState, position: number): number {
+  const { text } = state.document;
+  const line = readLine(text, position);
+  const start = trimStartIndex(text, line.start, line.end);
+  if (start === line.end || text[start] === '#' || text[start] === ';') return line.next;
+  if (text[start] !== '[') return readEntry(state, start, line);
+  const header = readHeader(text, start, line);
+  if (isError(header)) state.document.errors.push(header);
+  else {
+    state.document.headers.push(header);
+    state.section = header.name;
+    state.headerIndex = state.document.headers.length - 1;
+  }
+  return line.next;
+}
+
 export function parseIni(text: string): IniDocument {
-  const headers: IniSectionHeader[] = [];
-  const entries: IniEntry[] = [];
-  const errors: IniSyntaxError[] = [];
-  let section = DEFAULT_SECTION;
-  let headerIndex = -1;
+  const state: ParseState = { document: { text, headers: [], entries: [], errors: [] }, section: DEFAULT_SECTION, headerIndex: -1 };
   // go-ini skips a UTF-8 byte-order mark at the start.
   let position = text.startsWith('\ufeff') ? 1 : 0;
-
-  const readLine = (from: number): Line => {
-    const newline = text.indexOf('\n', from);
-    return newline === -1 ? { start: from, end: text.length, next: text.length } : { start: from, end: newline, next: newline + 1 };
-  };
-
-  while (position < text.length) {
-    const line = readLine(position);
-    position = line.next;
-    const start = trimStartIndex(text, line.start, line.end);
-    if (start === line.end) continue;
-    const first = text[start];
-    if (first === '#' || first === ';') continue;
-
-    if (first === '[') {
-      const close = text.lastIndexOf(']', line.end - 1);
-      if (close < start) {
-        errors.push({ message: `unclosed section "${text.slice(start, trimEndIndex(text, start, line.end))}": add "]"`, span: { offset: start, length: trimEndIndex(text, start, line.end) - start } });
-        continue;
-      }
-      const name = text.slice(start + 1, close);
-      if (name.length === 0) {
-        errors.push({ message: 'empty section name "[]"', span: { offset: start, length: 2 } });
-        continue;
-      }
-      headers.push({ name, span: { offset: start, length: close + 1 - start }, nameSpan: { offset: start + 1, length: name.length } });
-      section = name;
-      headerIndex = headers.length - 1;
-      continue;
-    }
-
-    // Key name, possibly quoted, up to the first `=` or `:`.
-    let key: string;
-    let keySpan: Span;
-    let valueStart: number;
-    const keyQuote = first === '"' ? (line.end - start > 6 && text.startsWith('"""', start) ? '"""' : '"') : first === '`' ? '`' : '';
-    if (keyQuote) {
-      const nameStart = start + keyQuote.length;
-      const close = text.indexOf(keyQuote, nameStart);
-      if (close === -1 || close >= line.end) {
-        errors.push({ message: l10n.t('missing closing quote of the key name'), span: { offset: start, length: keyQuote.length } });
-        continue;
-      }
-      const delimiter = indexOfAny(text, '=:', close + keyQuote.length, line.end);
-      if (delimiter === -1) {
-        errors.push({
-          message: l10n.t('"{0}" has no "=" (Forgejo reads key = value lines only)', text.slice(start, trimEndIndex(text, start, line.end))),
-          span: { offset: start, length: trimEndIndex(text, start, line.end) - start },
-        });
-        continue;
-      }
-      const keyStart = trimStartIndex(text, nameStart, close);
-      const keyEnd = trimEndIndex(text, keyStart, close);
-      key = text.slice(keyStart, keyEnd);
-      keySpan = { offset: keyStart, length: keyEnd - keyStart };
-      valueStart = delimiter + 1;
-      if (key.length === 0) {
-        errors.push({ message: l10n.t('empty key name'), span: { offset: start, length: close + keyQuote.length - start } });
-        continue;
-      }
-    } else {
-      const delimiter = indexOfAny(text, '=:', start, line.end);
-      if (delimiter === -1) {
-        const end = trimEndIndex(text, start, line.end);
-        errors.push({ message: l10n.t('"{0}" has no "=" (Forgejo reads key = value lines only)', text.slice(start, end)), span: { offset: start, length: end - start } });
-        continue;
-      }
-      if (delimiter === start) {
-        errors.push({ message: l10n.t('a value without a key name'), span: { offset: start, length: trimEndIndex(text, start, line.end) - start } });
-        continue;
-      }
-      const keyEnd = trimEndIndex(text, start, delimiter);
-      key = text.slice(start, keyEnd);
-      keySpan = { offset: start, length: keyEnd - start };
-      valueStart = delimiter + 1;
-    }
-
-    const value = readValue(text, valueStart, line, (next) => readLine(next));
-    if ('error' in value) {
-      errors.push(value.error);
-      position = text.length;
-      continue;
-    }
-    position = Math.max(position, value.next);
-    entries.push({
-      section,
-      headerIndex,
-      key,
-      keySpan,
-      value: value.value,
-      valueSpan: value.valueSpan,
-      comment: value.comment,
-      quote: value.quote,
-      lineSpan: { offset: keySpan.offset, length: value.lineEnd - keySpan.offset },
-    });
-  }
-  return { text, headers, entries, errors };
+  while (position < text.length) position = readStatement(state, position);
+  return state.document;
 }
 
 interface ValueRead {
@@ -218,35 +234,31 @@ interface ValueRead {
   next: number;
 }
 
-function readValue(text: string, from: number, line: Line, readLine: (from: number) => Line): ValueRead | { error: IniSyntaxError } {
-  const start = trimStartIndex(text, from, line.end);
-  const lineEnd = trimEndIndex(text, start, line.end);
-  if (start === line.end) return { value: '', valueSpan: { offset: from, length: 0 }, lineEnd: line.end, next: line.next };
-
-  // go-ini sees the line with its newline: `"""` then a newline is long enough to open a quote.
-  const rest = line.next - start;
-  const valueQuote = rest > 3 && text.startsWith('"""', start) ? '"""' : text[start] === '`' ? '`' : '';
-  if (valueQuote) {
-    const contentStart = start + valueQuote.length;
-    const close = text.lastIndexOf(valueQuote, line.next - 1);
-    if (close >= contentStart && close + valueQuote.length <= line.next) {
-      const quote = valueQuote === '`' ? 'backtick' : 'triple';
-      return { value: text.slice(contentStart, close), valueSpan: { offset: contentStart, length: close - contentStart }, quote, lineEnd: line.end, next: line.next };
-    }
-    // A multi-line value: it ends at the last quote of the first line that has one.
-    let next = line.next;
-    while (next < text.length) {
-      const following = readLine(next);
-      const at = text.lastIndexOf(valueQuote, following.next - 1);
-      if (at >= following.start && at + valueQuote.length <= following.next) {
-        const quote = valueQuote === '`' ? 'backtick' : 'triple';
-        return { value: text.slice(contentStart, at), valueSpan: { offset: contentStart, length: at - contentStart }, quote, lineEnd: following.end, next: following.next };
-      }
-      next = following.next;
-    }
-    return { error: { message: l10n.t('the value opened with {0} is never closed', valueQuote), span: { offset: start, length: valueQuote.length } } };
+/**
+ * A value opened with a backtick or `"""`: verbatim up to the last matching quote of the first line
+ * that has one, over several lines when needed.
+ */
+function readQuotedValue(text: string, start: number, line: Line, valueQuote: string): ValueRead | { error: IniSyntaxError } {
+  const contentStart = start + valueQuote.length;
+  const quote = valueQuote === '`' ? 'backtick' : 'triple';
+  const close = text.lastIndexOf(valueQuote, line.next - 1);
+  if (close >= contentStart && close + valueQuote.length <= line.next) {
+    return { value: text.slice(contentStart, close), valueSpan: { offset: contentStart, length: close - contentStart }, quote, lineEnd: line.end, next: line.next };
   }
+  for (let next = line.next; next < text.length;) {
+    const following = readLine(text, next);
+    const at = text.lastIndexOf(valueQuote, following.next - 1);
+    if (at >= following.start && at + valueQuote.length <= following.next) {
+      return { value: text.slice(contentStart, at), valueSpan: { offset: contentStart, length: at - contentStart }, quote, lineEnd: following.end, next: following.next };
+    }
+    next = following.next;
+  }
+  return { error: { message: l10n.t('the value opened with {0} is never closed', valueQuote), span: { offset: start, length: valueQuote.length } } };
+}
 
+/** A value on one line: cut at the first `;` or `#`, and unwrapped from matching `"…"` or `'…'`. */
+function readPlainValue(text: string, start: number, line: Line): ValueRead {
+  const lineEnd = trimEndIndex(text, start, line.end);
   let valueEnd = lineEnd;
   let comment: Span | undefined;
   const hash = indexOfAny(text, '#;', start, lineEnd);
@@ -263,4 +275,13 @@ function readValue(text: string, from: number, line: Line, readLine: (from: numb
     valueSpan = { offset: start + 1, length: value.length };
   }
   return { value, valueSpan, comment, quote, lineEnd: line.end, next: line.next };
+}
+
+function readValue(text: string, from: number, line: Line): ValueRead | { error: IniSyntaxError } {
+  const start = trimStartIndex(text, from, line.end);
+  if (start === line.end) return { value: '', valueSpan: { offset: from, length: 0 }, lineEnd: line.end, next: line.next };
+  // go-ini sees the line with its newline: `"""` then a newline is long enough to open a quote.
+  const rest = line.next - start;
+  const valueQuote = rest > 3 && text.startsWith('"""', start) ? '"""' : text[start] === '`' ? '`' : '';
+  return valueQuote ? readQuotedValue(text, start, line, valueQuote) : readPlainValue(text, start, line);
 }

@@ -1,17 +1,21 @@
 /**
  * Editor features for `app.ini` quota settings, in LSP shapes but editor-independent: hover
  * (what a key means, what TOTAL is in bytes, where a group is defined), completion (keys of the
- * quota sections, group names in DEFAULT_GROUPS) and quick fixes (read from the diagnostics'
- * precomputed `data.fixes`).
+ * quota sections, group names in DEFAULT_GROUPS) and quick fixes (each code's rule computes them
+ * from the analysis and the diagnostic's `data`).
  */
 import * as l10n from '@vscode/l10n';
+import type { Range } from '../diagnostics';
 import type { Fix } from '../edits';
 import { markdown, markdownLines, type CompletionEntry, type HoverResult } from '../features';
 import { describeSize, formatSize } from '../quota/sizes';
-import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION, type AppIniAnalysis, type FixData } from './appIni';
+import type { AppIniAnalysis } from './appIni';
+import { APP_INI_CODES, type AppIniCode } from './codes';
 import { andList, orList } from '../text/lists';
 import { newerServerTotal, olderServerTotal } from './goValues';
 import { DEFAULT_SECTION, type IniEntry } from './parse';
+import { QUOTA_DEFAULT_SECTION, QUOTA_KEYS, QUOTA_SECTION } from './quotaSettings';
+import { appIniFixProvider } from './rules';
 
 const contains = (span: { offset: number; length: number }, offset: number) => offset >= span.offset && offset <= span.offset + span.length;
 
@@ -138,16 +142,26 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     }));
 }
 
-/** The fixes each diagnostic carries in `data.fixes`, as offset-based fixes of the analysed text. */
-export function appIniCodeActions<D extends { data?: unknown }>(analysis: AppIniAnalysis, diagnostics: readonly D[]): Array<{ fix: Fix; diagnostic: D }> {
-  const actions: Array<{ fix: Fix; diagnostic: D }> = [];
-  for (const diagnostic of diagnostics) {
-    const fixes = ((diagnostic.data ?? {}) as { fixes?: FixData[] }).fixes ?? [];
-    for (const fix of fixes) {
-      const offset = analysis.lines.offsetAt(fix.range.start);
-      const edit = { offset, length: analysis.lines.offsetAt(fix.range.end) - offset, newText: fix.newText };
-      actions.push({ fix: { title: fix.title, edits: [edit], preferred: fix.preferred === true }, diagnostic });
-    }
-  }
-  return actions;
+/** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
+interface FixableDiagnostic {
+  code?: unknown;
+  range: Range;
+  data?: unknown;
+}
+
+/** The quick fixes of one diagnostic, from its code's rule, as offset-based fixes of the analysed text. */
+export function appIniFixesFor(analysis: AppIniAnalysis, diagnostic: FixableDiagnostic): Fix[] {
+  const code = diagnostic.code;
+  if (typeof code !== 'string' || !Object.hasOwn(APP_INI_CODES, code)) return [];
+  const provider = appIniFixProvider(code as AppIniCode);
+  if (!provider) return [];
+  const start = analysis.lines.offsetAt(diagnostic.range.start);
+  const span = { offset: start, length: analysis.lines.offsetAt(diagnostic.range.end) - start };
+  const data = typeof diagnostic.data === 'object' && diagnostic.data !== null ? (diagnostic.data as Record<string, unknown>) : {};
+  return provider(analysis, { code, span, data });
+}
+
+/** Every fix of `diagnostics`, each with the diagnostic it answers. */
+export function appIniCodeActions<D extends FixableDiagnostic>(analysis: AppIniAnalysis, diagnostics: readonly D[]): Array<{ fix: Fix; diagnostic: D }> {
+  return diagnostics.flatMap((diagnostic) => appIniFixesFor(analysis, diagnostic).map((fix) => ({ fix, diagnostic })));
 }

@@ -8,9 +8,10 @@
 import { strict as assert } from 'node:assert';
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { Fix } from '../../shared/edits';
-import { appIniCodeActions } from '../../shared/ini/services';
+import { appIniFixesFor } from '../../shared/ini/services';
 import { analyzeAppIni, type AppIniOptions } from '../../shared/ini/appIni';
 import { versionMismatchDiagnostic, type ConnectedServer } from '../../shared/quota/rules/forgejoVersionMismatch';
+import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import type { StateAnalysisOptions } from '../../shared/state/analyze';
 import { fixesFor } from '../../shared/state/services/codeActions';
@@ -60,11 +61,15 @@ export const QUOTA_RULE_SPEC: RuleSpecKind<QuotaRuleSpecOptions> = {
 export const APP_INI_RULE_SPEC: RuleSpecKind<AppIniOptions> = {
   name: 'app.ini',
   diagnostics: (text, options) => analyzeAppIni(text, options).diagnostics,
-  fixes: (text, diagnostic, options) =>
-    appIniCodeActions(analyzeAppIni(text, options), [diagnostic])
-      .filter((action) => action.diagnostic === diagnostic)
-      .map((action) => action.fix),
+  fixes: (text, diagnostic, options) => appIniFixesFor(analyzeAppIni(text, options), diagnostic),
 };
+
+/** app.ini options for a file checked as `version` of Forgejo reads it (the setting or the connected server). */
+export function forgejoOptions(version: string): AppIniOptions {
+  const result = forgejoProfile(version);
+  assert.ok(result.ok, `Forgejo version ${version}`);
+  return { forgejo: result.profile };
+}
 
 /** The diagnostics of `code`, each paired with the want on its line whose message it contains; fails on any left over either side. */
 function matchWants(diagnostics: Diagnostic[], wants: Want[], code: string): Array<{ diagnostic: Diagnostic; want: Want }> {

@@ -1,7 +1,7 @@
 /**
  * Golden fixtures for app.ini: each `test/fixtures/ini/<name>.ini` has its expected diagnostics
  * beside it in `<name>.expect.json` (1-based line, code, severity, the underlined text, the
- * message, related lines and the quick-fix titles). Group names are checked against
+ * message, related lines and the quick fixes: title → inserted text). Group names are checked against
  * `groups.json` (except in `unchecked.ini`). A name ending in `-vX.Y.Z` is checked for that Forgejo
  * version (as when the setting or the connected server names it). Together they cover every code
  * of the registry.
@@ -10,8 +10,9 @@ import { strict as assert } from 'node:assert';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { codeList } from '../../shared/codes';
-import { analyzeAppIni, type FixData, type GroupSource } from '../../shared/ini/appIni';
+import { analyzeAppIni, type GroupSource } from '../../shared/ini/appIni';
 import { APP_INI_CODES } from '../../shared/ini/codes';
+import { appIniFixesFor } from '../../shared/ini/services';
 import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 
 const FIXTURES = join(__dirname, '..', 'fixtures', 'ini');
@@ -43,8 +44,8 @@ export function goldenOf(name: string): Expected[] {
       message: d.message,
     };
     if (d.relatedInformation) out.relatedLines = d.relatedInformation.map((r) => r.range.start.line + 1);
-    const fixes = ((d.data ?? {}) as { fixes?: FixData[] }).fixes;
-    if (fixes?.length) out.fixes = fixes.map((f) => `${f.title} → ${JSON.stringify(f.newText)}`);
+    const fixes = appIniFixesFor(analysis, d);
+    if (fixes.length) out.fixes = fixes.map((f) => `${f.title} → ${f.edits.map((e) => JSON.stringify(e.newText)).join(' + ')}`);
     return JSON.parse(JSON.stringify(out)) as Expected;
   });
 }

@@ -2,6 +2,7 @@
 import { strict as assert } from 'node:assert';
 import { analyzeAppIni } from '../../shared/ini/appIni';
 import { readServerConfig } from '../../shared/ini/serverConfig';
+import { appIniFixesFor } from '../../shared/ini/services';
 import { forgejoProfile, type ForgejoProfile } from '../../shared/quota/forgejoVersion';
 
 function profile(version: string): ForgejoProfile {
@@ -21,7 +22,7 @@ describe('app.ini TOTAL by Forgejo version', () => {
     assert.equal(ignored.severity, 'error');
     assert.match(ignored.message, /Forgejo 11\.0 \(before 12\.0\.4\) reads TOTAL as a plain integer and silently ignores this value/);
     assert.deepEqual(
-      (ignored.data as { fixes: Array<{ newText: string }> }).fixes.map((f) => f.newText),
+      appIniFixesFor(analysis, ignored).map((f) => f.edits.map((e) => e.newText).join('')),
       ['2000000000'],
     );
     assert.equal(analysis.settings.defaultTotal?.value, -1, 'as v11 reads it: unlimited');

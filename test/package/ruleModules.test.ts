@@ -7,6 +7,8 @@ import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { moduleNameOf } from '../../shared/diagnosticRule';
+import { APP_INI_CODES } from '../../shared/ini/codes';
+import { APP_INI_RULES } from '../../shared/ini/rules';
 import { QUOTA_CODES } from '../../shared/quota/codes';
 import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
 
@@ -17,7 +19,10 @@ interface RuleKind {
   rules: ReadonlyArray<{ code: string; doc: string; check: unknown }>;
 }
 
-const KINDS: RuleKind[] = [{ label: 'quota', directory: 'shared/quota/rules', registry: QUOTA_CODES, rules: QUOTA_DIAGNOSTIC_RULES }];
+const KINDS: RuleKind[] = [
+  { label: 'quota', directory: 'shared/quota/rules', registry: QUOTA_CODES, rules: QUOTA_DIAGNOSTIC_RULES },
+  { label: 'app.ini', directory: 'shared/ini/rules', registry: APP_INI_CODES, rules: APP_INI_RULES },
+];
 
 const root = join(__dirname, '..', '..');
 
