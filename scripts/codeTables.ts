@@ -4,7 +4,7 @@
  * the files; test/package/codeTables.test.ts fails when the files drift from the registries.
  */
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
-import { codeList, type CodeInfo } from '../shared/codes';
+import { codeList } from '../shared/codes';
 import { APP_INI_CODES } from '../shared/ini/codes';
 import { APP_INI_RULES } from '../shared/ini/rules';
 import { QUOTA_CODES } from '../shared/quota/codes';
@@ -25,15 +25,9 @@ interface CodeRow {
 type TableKind = 'state' | 'quota' | 'app.ini';
 
 function stateRows(): CodeRow[] {
-  return codeList(STATE_CODES).map((info) => {
-    const entry = info as CodeInfo & { seedV3Severity?: string };
-    return {
-      code: info.code,
-      severity: info.severity,
-      seedV3Severity: entry.seedV3Severity ?? info.severity,
-      doc: info.description,
-      hasFix: Boolean(STATE_RULES[info.code as keyof typeof STATE_RULES]?.fix),
-    };
+  return STATE_RULES.map((rule) => {
+    const entry: { severity: string; seedV3Severity?: string } = STATE_CODES[rule.code];
+    return { code: rule.code, severity: entry.severity, seedV3Severity: entry.seedV3Severity ?? entry.severity, doc: rule.doc, hasFix: rule.fix !== undefined };
   });
 }
 

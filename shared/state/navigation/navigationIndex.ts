@@ -10,7 +10,7 @@
  * file. Code lenses and symbols, which need every record, locate them in one batch.
  */
 import type { Span } from '../../diagnostics';
-import { indexUrns } from '../rules/integrity';
+import { indexUrns } from '../rules/integrityIndex';
 import { pathKey, type JsonPath, type LocatedNode } from '../model/locate';
 import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from '../model/structure';
 import { findResourceReferences } from '../rules/propertyValues';

@@ -1,15 +1,14 @@
 /**
- * Dependency cycles over parent, dependencies, propertyDependencies, deletedWith, replaceWith
- * and provider edges (iterative Tarjan, linear). An edge to a urn that exists both live and
+ * The dependency graph the integrity index builds, and its cycles, which `dependency-cycle` reports:
+ * over parent, dependencies, propertyDependencies, deletedWith, replaceWith and provider edges
+ * (iterative Tarjan, linear). An edge to a urn that exists both live and
  * `delete: true` resolves to the copy of the same kind, so such "false cycles" are not reported.
  *
  * The graph is stored flat (one array of targets, rows by resource) and edges remember only
  * which reference they came from: a 30k-resource file has ~150k edges, and an object per edge
  * kept alive for the whole pass was a large share of the analysis's garbage collection.
  */
-import * as l10n from '@vscode/l10n';
-import { dependencyReferences, isObject, providerSite, REFERENCE_KIND_LABEL, type ReferenceSite, type ResourceEntry } from '../model/structure';
-import type { StateFinding } from './findings';
+import { dependencyReferences, providerSite, type ReferenceSite, type ResourceEntry } from '../model/structure';
 import { parseProviderReference } from '../model/urn';
 
 /** The copy of a urn an edge from `from` leads to, among `copies` (the urn's indices, in order). */
@@ -82,13 +81,9 @@ export class DependencyGraph {
   }
 }
 
-/** The edge of `resource`'s provider reference, when it parses and names a resource of the file. */
-export function addProviderEdge(graph: DependencyGraph, resources: ResourceEntry[], byUrn: Map<string, number[]>, resource: ResourceEntry): void {
-  const record = resource.value;
-  if (!isObject(record) || typeof record.provider !== 'string') return;
-  const parsed = parseProviderReference(record.provider);
-  if ('error' in parsed) return;
-  const to = resolveTarget(resources, byUrn, resource.index, parsed.urn);
+/** The edge of `resource`'s provider reference to `providerUrn` (the reference parsed), when that names a resource of the file. */
+export function addProviderEdge(graph: DependencyGraph, resources: ResourceEntry[], byUrn: Map<string, number[]>, resource: ResourceEntry, providerUrn: string): void {
+  const to = resolveTarget(resources, byUrn, resource.index, providerUrn);
   if (to !== undefined && to !== resource.index) graph.add(to);
 }
 
@@ -176,30 +171,20 @@ function cycleThrough(start: number, members: Set<number>, graph: DependencyGrap
   return [];
 }
 
-export function findCycles(resources: ResourceEntry[], graph: DependencyGraph): StateFinding[] {
-  const out: StateFinding[] = [];
+/** One step of a cycle: the resource it leads to and the reference it follows. */
+export interface CycleEdge {
+  to: number;
+  site: ReferenceSite;
+}
+
+/** One shortest cycle per strongly connected component, from its smallest index, as the references it follows. */
+export function shortestCycles(resources: ResourceEntry[], graph: DependencyGraph): Array<{ start: number; edges: CycleEdge[] }> {
+  const cycles: Array<{ start: number; edges: CycleEdge[] }> = [];
   for (const component of components(graph)) {
     const start = component.reduce((a, b) => (a < b ? a : b));
     const steps = cycleThrough(start, new Set(component), graph);
     if (!steps.length) continue;
-    const cycle = steps.map((step) => ({ to: graph.target(step.edge), site: graph.site(resources, step.from, step.edge) }));
-    const name = (i: number) => resources[i].urn ?? l10n.t('resource at index {0}', i);
-    const names = [name(start), ...cycle.map((edge) => name(edge.to))];
-    out.push({
-      code: 'dependency-cycle',
-
-      message: l10n.t('Dependency cycle: {0}', names.join(' → ')),
-      at: { path: cycle[0].site.path, part: 'value' },
-      related: cycle.map((edge) => ({
-        at: { path: edge.site.path, part: 'value' as const },
-        message: l10n.t({
-          message: '{0} → {1} ({2})',
-          args: [name(edge.site.from), name(edge.to), REFERENCE_KIND_LABEL[edge.site.kind]],
-          comment: ['A step of a dependency cycle: resource → resource (the kind of reference)'],
-        }),
-      })),
-      data: { cycle: names, path: cycle[0].site.path },
-    });
+    cycles.push({ start, edges: steps.map((step) => ({ to: graph.target(step.edge), site: graph.site(resources, step.from, step.edge) })) });
   }
-  return out;
+  return cycles;
 }

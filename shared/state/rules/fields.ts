@@ -1,6 +1,7 @@
 /**
- * Which record and wrapper fields Pulumi declares, which it once wrote and now ignores, and the
- * one-per-file summaries (`newer-engine-property`, `legacy-property`) of `pulumi` mode.
+ * Which record and wrapper fields Pulumi declares, which it once wrote and now ignores, and their
+ * tallies, which the one-per-file summaries (`newer-engine-property`, `legacy-property`) of
+ * `pulumi` mode read.
  *
  * Authority: pulumi/pulumi `sdk/go/common/apitype/core.go` (`ResourceV3`, `ResourceV1`,
  * `CheckpointV1`, `DeploymentV1`). Go's `encoding/json` ignores members a struct does not declare,
@@ -10,7 +11,6 @@ import * as l10n from '@vscode/l10n';
 import { lazyTable } from '../../text/lazyTable';
 import type { JsonPath } from '../model/locate';
 import { isObject, valueAt, type StateStructure } from '../model/structure';
-import type { StateFinding } from './findings';
 
 /** The seed's version-3 record: the 19 properties of its schema. */
 export const SEED_RECORD_FIELDS: ReadonlySet<string> = new Set([
@@ -87,69 +87,59 @@ export function fieldWriter(field: string): string | undefined {
   return NEWER_ENGINE_FIELDS[field] ?? LEGACY_RECORD_FIELDS[field] ?? (own.call(LEGACY_WRAPPER_FIELDS, field) ? LEGACY_WRAPPER_FIELDS[field].writtenBy() : undefined);
 }
 
-interface Tally {
-  counts: Map<string, number>;
+/** How often each field occurs, and where it first does. */
+export interface FieldTally {
+  readonly counts: Map<string, number>;
   first?: JsonPath;
 }
 
+/** The newer-engine and the legacy fields of a document, for their one-per-file summaries. */
+export interface FieldTallies {
+  readonly newer: FieldTally;
+  readonly legacy: FieldTally;
+}
+
 /**
- * The `newer-engine-property` and `legacy-property` summaries of a document: each names its
- * fields with their counts and sits on the first occurrence. One pass over the records' keys.
+ * Counts the newer-engine and legacy fields of a document's records and wrappers, in one pass over
+ * the records' keys (both summaries read it).
  */
-export function fieldSummaries(structure: StateStructure): StateFinding[] {
-  const newer: Tally = { counts: new Map() };
-  const legacy: Tally = { counts: new Map() };
-  // The path is built only for the first occurrence: most files carry these fields on every record.
-  const count = (tally: Tally, field: string, base: JsonPath) => {
-    tally.counts.set(field, (tally.counts.get(field) ?? 0) + 1);
-    tally.first ??= [...base, field];
-  };
-  const visitWrapper = (containerPath: JsonPath | undefined, where: 'deployment' | 'checkpoint') => {
-    if (!containerPath) return;
-    const container = valueAt(structure.root, containerPath);
-    if (!isObject(container)) return;
-    for (const field in container) {
-      if (own.call(LEGACY_WRAPPER_FIELDS, field) && LEGACY_WRAPPER_FIELDS[field].where === where) count(legacy, field, containerPath);
-    }
-  };
-  visitWrapper(structure.checkpointBodyPath, 'checkpoint');
-  visitWrapper(structure.deploymentPath, 'deployment');
+export function tallyFields(structure: StateStructure): FieldTallies {
+  const tallies: FieldTallies = { newer: { counts: new Map() }, legacy: { counts: new Map() } };
+  tallyWrapper(structure, structure.checkpointBodyPath, 'checkpoint', tallies.legacy);
+  tallyWrapper(structure, structure.deploymentPath, 'deployment', tallies.legacy);
   for (const list of [structure.resources, structure.pendingResources]) {
     for (const resource of list) {
       const record = resource.value;
       if (!isObject(record)) continue;
       for (const field in record) {
-        if (own.call(NEWER_ENGINE_FIELDS, field)) count(newer, field, resource.path);
-        else if (own.call(LEGACY_RECORD_FIELDS, field)) count(legacy, field, resource.path);
+        if (own.call(NEWER_ENGINE_FIELDS, field)) count(tallies.newer, field, resource.path);
+        else if (own.call(LEGACY_RECORD_FIELDS, field)) count(tallies.legacy, field, resource.path);
       }
     }
   }
-  const out: StateFinding[] = [];
-  const listOf = (tally: Tally) => [...tally.counts].map(([field, n]) => `${field} (${n})`).join(', ');
-  const fieldsOf = (tally: Tally) => Object.fromEntries(tally.counts);
-  if (newer.first) {
-    out.push({
-      code: 'newer-engine-property',
-      message: l10n.t(
-        "Fields Pulumi declares but the seed's v3 record schema lacks: {0}. Pulumi reads them; set {1} to {2} to enforce the seed schema",
-        listOf(newer),
-        '"quotaState.state.schema"',
-        '"seed-v3"',
-      ),
-      at: { path: newer.first, part: 'key' },
-      data: { path: newer.first, fields: fieldsOf(newer) },
-    });
-  }
-  if (legacy.first) {
-    out.push({
-      code: 'legacy-property',
-      message: l10n.t('Fields older Pulumi engines wrote and Pulumi now ignores: {0}', listOf(legacy)),
-      at: { path: legacy.first, part: 'key' },
-      data: { path: legacy.first, fields: fieldsOf(legacy) },
-    });
-  }
-  return out;
+  return tallies;
 }
+
+// The path is built only for the first occurrence: most files carry these fields on every record.
+function count(tally: FieldTally, field: string, base: JsonPath): void {
+  tally.counts.set(field, (tally.counts.get(field) ?? 0) + 1);
+  tally.first ??= [...base, field];
+}
+
+function tallyWrapper(structure: StateStructure, containerPath: JsonPath | undefined, where: 'deployment' | 'checkpoint', legacy: FieldTally): void {
+  if (!containerPath) return;
+  const container = valueAt(structure.root, containerPath);
+  if (!isObject(container)) return;
+  for (const field in container) {
+    if (own.call(LEGACY_WRAPPER_FIELDS, field) && LEGACY_WRAPPER_FIELDS[field].where === where) count(legacy, field, containerPath);
+  }
+}
+
+/** `field (n), …` for a summary's message. */
+export const tallyList = (tally: FieldTally): string => [...tally.counts].map(([field, n]) => `${field} (${n})`).join(', ');
+
+/** The counts as the summary's data: the legacy fix removes each field listed there. */
+export const tallyCounts = (tally: FieldTally): Record<string, number> => Object.fromEntries(tally.counts);
 
 /** Every path of `field` in the document's records (or its wrapper, for version-1 members). */
 export function occurrencesOf(structure: StateStructure, field: string): JsonPath[] {

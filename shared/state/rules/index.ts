@@ -1,55 +1,66 @@
 /**
- * The rules of resource-state files: each code of codes.ts with its fix provider and, for the checks
- * that stand alone, its check (the checks that share one pass over the records, integrity.ts and
- * loader.ts, run from analyze.ts). Assembled here, at the edge, so the code table stays a leaf.
+ * The diagnostic rules of resource-state files, one module per code of ../codes.ts and in its order:
+ * each holds its check, its quick fix and its documentation. The analysis (../analyze.ts) runs
+ * every check of this list with one context (stateRule.ts); the code actions look fixes up here.
+ * Assembled here, at the edge, so the code table stays a leaf.
  */
-import {
-  addSnippetUuidFix,
-  markDuplicateDeletedFix,
-  recomputeMagicFix,
-  removeLegacyPropertyFixes,
-  removeReferenceFix,
-  removeUnsupportedFeatureFix,
-  reorderFix,
-  unknownPropertyFixes,
-  unknownProviderFixes,
-  unprotectPendingDeleteFix,
-  type StateFixProvider,
-} from './fixes';
+import type { StateCode } from '../codes';
+import { componentWithId } from './componentWithId';
+import { dependencyCycle } from './dependencyCycle';
+import { duplicateAlias } from './duplicateAlias';
+import { duplicateUrn } from './duplicateUrn';
+import { foreignStack } from './foreignStack';
+import { forwardReference } from './forwardReference';
+import { invalidProviderReference } from './invalidProviderReference';
+import { invalidSnippet } from './invalidSnippet';
+import { invalidUrn } from './invalidUrn';
+import { legacyProperty } from './legacyProperty';
+import { magicMismatch } from './magicMismatch';
+import { malformedPropertyValue } from './malformedPropertyValue';
+import { missingReference } from './missingReference';
+import { missingType } from './missingType';
+import { newerEngineProperty } from './newerEngineProperty';
+import { parentUrnMismatch } from './parentUrnMismatch';
 import { protectedPendingDelete } from './protectedPendingDelete';
-import type { StateCode, StateSchemaMode } from '../codes';
-import type { StateStructure } from '../model/structure';
-import type { StateFinding } from './findings';
+import { schema } from './schema';
+import { selfReference } from './selfReference';
+import type { StateFixProvider, StateRule } from './stateRule';
+import { syntax } from './syntax';
+import { unknownProperty } from './unknownProperty';
+import { unknownProvider } from './unknownProvider';
+import { unsupportedFeature } from './unsupportedFeature';
+import { unsupportedVersion } from './unsupportedVersion';
 
-/**
- * A check that stands alone: it reads the whole document and reports its code. The checks that
- * share one pass over the records (integrity.ts, loader.ts) are not listed here.
- */
-export type StateCheck = (structure: StateStructure, mode: StateSchemaMode) => StateFinding[];
+export type { StateCheck, StateFixProvider, StateRule } from './stateRule';
+export { StateRuleContext } from './stateRule';
 
-export interface StateRule {
-  check?: StateCheck;
-  fix?: StateFixProvider;
-}
-
-export const STATE_RULES: Readonly<Partial<Record<StateCode, StateRule>>> = {
-  'unknown-property': { fix: unknownPropertyFixes },
-  'legacy-property': { fix: removeLegacyPropertyFixes },
-  'unsupported-feature': { fix: removeUnsupportedFeatureFix },
-  'invalid-snippet': { fix: addSnippetUuidFix },
-  'missing-reference': { fix: removeReferenceFix },
-  'forward-reference': { fix: reorderFix },
-  'self-reference': { fix: removeReferenceFix },
-  'duplicate-urn': { fix: markDuplicateDeletedFix },
-  'unknown-provider': { fix: unknownProviderFixes },
-  'magic-mismatch': { fix: recomputeMagicFix },
-  'protected-pending-delete': { check: protectedPendingDelete, fix: unprotectPendingDeleteFix },
-};
-
-/** The stand-alone checks, in the code table's order. */
-export function registeredChecks(): StateCheck[] {
-  return Object.values(STATE_RULES).flatMap((rule) => (rule?.check ? [rule.check] : []));
-}
+/** Every state rule, in the registry's order. */
+export const STATE_RULES: readonly StateRule[] = [
+  syntax,
+  schema,
+  unknownProperty,
+  newerEngineProperty,
+  legacyProperty,
+  unsupportedFeature,
+  invalidSnippet,
+  unsupportedVersion,
+  missingReference,
+  forwardReference,
+  dependencyCycle,
+  selfReference,
+  duplicateUrn,
+  invalidProviderReference,
+  unknownProvider,
+  missingType,
+  componentWithId,
+  magicMismatch,
+  foreignStack,
+  malformedPropertyValue,
+  duplicateAlias,
+  parentUrnMismatch,
+  invalidUrn,
+  protectedPendingDelete,
+];
 
 /** The fix provider of `code`, if it has one. */
-export const stateFixProvider = (code: StateCode): StateFixProvider | undefined => STATE_RULES[code]?.fix;
+export const stateFixProvider = (code: StateCode): StateFixProvider | undefined => STATE_RULES.find((rule) => rule.code === code)?.fix;

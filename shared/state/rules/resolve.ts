@@ -15,9 +15,11 @@ import type { Anchor, StateFinding } from './findings';
  */
 export function resolve(pending: StateFinding[], locator: NodeLocator, lines: LineIndex, text: string, mode: StateSchemaMode): Diagnostic[] {
   const anchors = new Map<string, JsonPath>();
+  // A span anchor (a syntax error) is in the text already: no path of it to find.
+  const want = (anchor: Anchor) => anchor.span || anchors.set(pathKey(anchor.path), anchor.path);
   for (const diagnostic of pending) {
-    anchors.set(pathKey(diagnostic.at.path), diagnostic.at.path);
-    diagnostic.related?.forEach((r) => anchors.set(pathKey(r.at.path), r.at.path));
+    want(diagnostic.at);
+    diagnostic.related?.forEach((r) => want(r.at));
   }
   const located = anchors.size ? locator.locateAll(anchors.values(), { stopWhenFound: true }) : new Map<string, LocatedNode>();
   const ancestors = new Map<string, JsonPath>();
@@ -27,6 +29,7 @@ export function resolve(pending: StateFinding[], locator: NodeLocator, lines: Li
   }
   if (ancestors.size) for (const [key, node] of locator.locateAll(ancestors.values())) if (!located.has(key)) located.set(key, node);
   const spanOf = (anchor: Anchor): Span => {
+    if (anchor.span) return anchor.span;
     const node = located.get(pathKey(anchor.path));
     if (!node) {
       for (let length = anchor.path.length - 1; length >= 0; length--) {
