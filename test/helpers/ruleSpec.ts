@@ -40,6 +40,45 @@ export const STATE_RULE_SPEC: RuleSpecKind<StateAnalysisOptions> = {
   fixes: (text, diagnostic, options) => fixesFor(stateDocument(text, options).snapshot, diagnostic),
 };
 
+/** How a state spec's export is built: the version line, the manifest line, extra members of the top and of the deployment. */
+interface StateExportParts {
+  /** The version value, with a `// want` marker if the line wants one. */
+  version?: number | string;
+  /** Members of the top level, after the version (e.g. `"features": […]`). */
+  top?: readonly string[];
+  manifest?: string;
+  /** Members of the deployment, before the resources. */
+  deployment?: readonly string[];
+}
+
+/**
+ * An export (`pulumi stack export`) with one resource record per line, for the state rules' specs:
+ * lines may end with `// want` markers (the commas go before them).
+ */
+export function stateExport(resources: readonly string[], parts: StateExportParts = {}): string {
+  const members = (lines: readonly string[], indent: string) => lines.map((line) => withComma(`${indent}${line}`));
+  const resourceLines = resources.map((line, i) => (i < resources.length - 1 ? withComma(`      ${line}`) : `      ${line}`));
+  return [
+    '{',
+    withComma(`  "version": ${parts.version ?? 3}`),
+    ...members(parts.top ?? [], '  '),
+    '  "deployment": {',
+    withComma(`    "manifest": ${parts.manifest ?? '{ "time": "2026-01-01T00:00:00Z", "magic": "", "version": "" }'}`),
+    ...members(parts.deployment ?? [], '    '),
+    '    "resources": [',
+    ...resourceLines,
+    '    ]',
+    '  }',
+    '}',
+  ].join('\n');
+}
+
+/** `line` followed by a comma, which goes before the line's `// want` marker when it has one. */
+function withComma(line: string): string {
+  const marker = line.indexOf(' // want ');
+  return marker === -1 ? `${line},` : `${line.slice(0, marker)},${line.slice(marker)}`;
+}
+
 /** A quota case's options: the server the editor is connected to, for `forgejo-version-mismatch` (the language server's code). */
 export interface QuotaRuleSpecOptions {
   connected?: ConnectedServer;

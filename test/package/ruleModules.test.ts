@@ -11,6 +11,8 @@ import { APP_INI_CODES } from '../../shared/ini/codes';
 import { APP_INI_RULES } from '../../shared/ini/rules';
 import { QUOTA_CODES } from '../../shared/quota/codes';
 import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
+import { STATE_CODES } from '../../shared/state/codes';
+import { STATE_RULES } from '../../shared/state/rules';
 
 interface RuleKind {
   label: string;
@@ -20,6 +22,7 @@ interface RuleKind {
 }
 
 const KINDS: RuleKind[] = [
+  { label: 'state', directory: 'shared/state/rules', registry: STATE_CODES, rules: STATE_RULES },
   { label: 'quota', directory: 'shared/quota/rules', registry: QUOTA_CODES, rules: QUOTA_DIAGNOSTIC_RULES },
   { label: 'app.ini', directory: 'shared/ini/rules', registry: APP_INI_CODES, rules: APP_INI_RULES },
 ];
