@@ -31,7 +31,7 @@ import { unknownProvider } from './unknownProvider';
 import { unsupportedFeature } from './unsupportedFeature';
 import { unsupportedVersion } from './unsupportedVersion';
 
-export type { StateCheck, StateFixProvider, StateRule } from './stateRule';
+export type { StateFixProvider, StateRule } from './stateRule';
 export { StateRuleContext } from './stateRule';
 
 /** Every state rule, in the registry's order. */

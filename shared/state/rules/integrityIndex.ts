@@ -11,9 +11,9 @@ import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, U
 import { addProviderEdge, DependencyGraph, pickCopy } from './cycles';
 
 /** How a dependency reference fails Pulumi's ordering rule: it names its own resource, a later one, or none. */
-export type ReferenceResolution = 'self' | 'forward' | 'missing';
+type ReferenceResolution = 'self' | 'forward' | 'missing';
 
-export interface UnresolvedReference {
+interface UnresolvedReference {
   readonly site: ReferenceSite;
   /** The indices of the resources named `site.target`, in order (undefined when none). */
   readonly copies: number[] | undefined;
@@ -21,7 +21,7 @@ export interface UnresolvedReference {
 }
 
 /** A resource's `provider` as Pulumi reads it (not in version 1, whose migration drops it). */
-export interface ProviderUse {
+interface ProviderUse {
   readonly resource: ResourceEntry;
   readonly reference: string;
   readonly parsed: ProviderReference;

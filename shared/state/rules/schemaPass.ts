@@ -35,7 +35,7 @@ export interface UndeclaredMember {
 }
 
 /** Why the document as a whole could not be validated: it is no state shape, or it nests too deeply. */
-export type DocumentProblem = 'unrecognised-shape' | 'too-deep';
+type DocumentProblem = 'unrecognised-shape' | 'too-deep';
 
 export interface SchemaPass {
   readonly document?: DocumentProblem;
@@ -160,7 +160,7 @@ function malformedValuesOf(structure: StateStructure, secretsProvider: boolean |
         for (const name in properties) {
           const value = properties[name];
           if (typeof value !== 'object' || value === null) continue;
-          out.push(...findMalformedValues(value, [...resource.path, section, name], { secretsProvider }));
+          for (const problem of findMalformedValues(value, [...resource.path, section, name], { secretsProvider })) out.push(problem);
         }
       }
     }

@@ -19,7 +19,7 @@ import type { SchemaPass } from './schemaPass';
 export type StateFixProvider = (analysis: StateSnapshot, request: FixRequest) => Fix[];
 
 /** Reports one code: reads the context's document and passes, never the text. */
-export type StateCheck = (context: StateRuleContext) => StateFinding[];
+type StateCheck = (context: StateRuleContext) => StateFinding[];
 
 export type StateRule = DiagnosticRule<StateCode, StateCheck, StateFixProvider>;
 
