@@ -1,13 +1,14 @@
 /**
  * Resource-state analysis entry point, shared by the language server and the
- * CLI. Fast path: `JSON.parse` + compiled ajv + integrity checks on the object, then one scan
- * of the text to locate only the nodes that carry diagnostics. Only when `JSON.parse` throws
- * does it fall back to jsonc-parser's tolerant tree (syntax diagnostics, then the same checks
- * on whatever parsed).
+ * CLI. Fast path: `JSON.parse` + compiled ajv (the schema pass) + the rules of rules/index.ts, one
+ * module per code, all reading one context (the schema pass, and the integrity index built in one
+ * walk over the resources), then one scan of the text to locate only the nodes that carry
+ * diagnostics. Only when `JSON.parse` throws does it fall back to jsonc-parser's tolerant tree
+ * (syntax diagnostics, then the same checks on whatever parsed).
  *
  * `reanalyzeState` is the keystroke path: when an edit stays inside one record (see
- * snapshot.ts), only that record is validated against the schema again and the other records'
- * schema diagnostics are carried over; the cross-resource checks run on the updated object.
+ * snapshot.ts), only that record is validated against the schema again and the rest of the
+ * schema pass is carried over; the cross-resource rules run on the updated object.
  * The result equals `analyzeState(text)` (property-tested).
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
