@@ -4,7 +4,6 @@
  * the files; test/package/codeTables.test.ts fails when the files drift from the registries.
  */
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
-import { codeList } from '../shared/codes';
 import { APP_INI_CODES } from '../shared/ini/codes';
 import { APP_INI_RULES } from '../shared/ini/rules';
 import { QUOTA_CODES } from '../shared/quota/codes';
