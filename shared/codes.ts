@@ -1,7 +1,8 @@
 /**
- * The shape of a diagnostic-code registry. Each file kind keeps one registry (its `codes.ts`); the
- * checks, the tests, the README tables, the CLI's SARIF rules and the settings' code list all read it,
- * so a code, its default severity and its one-line documentation are written exactly once.
+ * The shape of a diagnostic-code registry. Each file kind keeps one registry (its `codes.ts`): the
+ * codes and their default severities, which the checks, the settings and the tests read. What a code
+ * means, how it is checked and fixed is its module's (`shared/diagnosticRule.ts`), so the registry
+ * stays a leaf anything may import.
  */
 import type { Severity } from './diagnostics';
 
@@ -10,15 +11,13 @@ export interface CodeInfo {
   readonly code: string;
   /** Severity used unless the user's settings override it. */
   readonly severity: Severity;
-  /** One sentence for hovers, settings completion and SARIF rule descriptions. */
-  readonly description: string;
 }
 
 export type CodeRegistry<C extends string> = { readonly [K in C]: CodeInfo & { readonly code: K } };
 
 /** Builds a registry keyed by code from a list, so the code is not spelt twice per entry. */
 export function defineCodes<const C extends string, Extra extends object = object>(
-  entries: readonly ({ code: C; severity: Severity; description: string } & Extra)[],
+  entries: readonly ({ code: C; severity: Severity } & Extra)[],
 ): { readonly [K in C]: Readonly<CodeInfo & Extra> & { readonly code: K } } {
   const registry = {} as Record<string, CodeInfo & Extra>;
   for (const entry of entries) {

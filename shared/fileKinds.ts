@@ -45,7 +45,7 @@ export interface FileKind {
   /** File-name globs that recognise it (the `quotaState.files.*` settings override them). */
   patterns: readonly string[];
   /** Every diagnostic code of the kind, with its default severity and meaning. */
-  codes: ReadonlyArray<{ code: string; severity: string; description: string }>;
+  codes: ReadonlyArray<{ code: string; severity: string }>;
   /** The codes whose preferred quick fix `quota-state fix` applies: fixes that cannot lose data. */
   safeFixes: readonly string[];
   analyze(text: string, options?: KindAnalysisOptions): Diagnostic[];

@@ -4,11 +4,14 @@
  * SARIF 2.1.0 for code-scanning dashboards (GitHub, GitLab, Azure DevOps).
  */
 import { pathToFileURL } from 'node:url';
-import { codeList, type CodeInfo } from '../../shared/codes';
 import type { Diagnostic, Range, Severity } from '../../shared/diagnostics';
 import type { DocumentKind } from '../../shared/documentKind';
+import { APP_INI_CODES } from '../../shared/ini/codes';
+import { APP_INI_RULES } from '../../shared/ini/rules';
 import { QUOTA_CODES } from '../../shared/quota/codes';
+import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
 import { STATE_CODES } from '../../shared/state/codes';
+import { STATE_RULES } from '../../shared/state/rules';
 
 export const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -103,9 +106,21 @@ function sarifRuleId(kind: DocumentKind, code: string): string {
   return `${kind}/${code}`;
 }
 
-function sarifRules(): { kind: DocumentKind; info: CodeInfo }[] {
-  return [...codeList(STATE_CODES).map((info) => ({ kind: 'state' as const, info })), ...codeList(QUOTA_CODES).map((info) => ({ kind: 'quota' as const, info }))];
+interface SarifRule {
+  kind: DocumentKind;
+  code: string;
+  doc: string;
+  severity: Severity;
 }
+
+/** Every code of every kind, documented by its module, with its registry's default severity. */
+function sarifRules(): SarifRule[] {
+  const rulesOf = (kind: DocumentKind, rules: ReadonlyArray<{ code: string; doc: string }>, registry: Readonly<Record<string, { severity: Severity }>>) =>
+    rules.map(({ code, doc }) => ({ kind, code, doc, severity: registry[code].severity }));
+  return [...rulesOf('state', STATE_RULES, STATE_CODES), ...rulesOf('quota', QUOTA_DIAGNOSTIC_RULES, QUOTA_CODES), ...rulesOf('appIni', APP_INI_RULES, APP_INI_CODES)];
+}
+
+const SARIF_TAGS: Record<DocumentKind, string> = { state: 'resource-state', quota: 'quota', appIni: 'forgejo-app-ini' };
 
 /** A relative path as a URI reference (each segment percent-encoded), or a file URL when outside. */
 function artifactLocation(report: FileReport): { uri: string; uriBaseId?: string } {
@@ -125,7 +140,7 @@ function region(range: Range) {
 
 function sarifLog(reports: FileReport[], options: { cwd: string; version: string }) {
   const rules = sarifRules();
-  const ruleIndex = new Map(rules.map((r, i) => [sarifRuleId(r.kind, r.info.code), i]));
+  const ruleIndex = new Map(rules.map((r, i) => [sarifRuleId(r.kind, r.code), i]));
   const results = [];
   const notifications = [];
   for (const report of reports) {
@@ -167,12 +182,12 @@ function sarifLog(reports: FileReport[], options: { cwd: string; version: string
           driver: {
             name: 'quota-state',
             version: options.version,
-            rules: rules.map(({ kind, info }) => ({
-              id: sarifRuleId(kind, info.code),
-              name: info.code,
-              shortDescription: { text: info.description },
-              defaultConfiguration: { level: SARIF_LEVEL[info.severity] },
-              properties: { tags: [kind === 'state' ? 'resource-state' : 'quota'] },
+            rules: rules.map(({ kind, code, doc, severity }) => ({
+              id: sarifRuleId(kind, code),
+              name: code,
+              shortDescription: { text: doc },
+              defaultConfiguration: { level: SARIF_LEVEL[severity] },
+              properties: { tags: [SARIF_TAGS[kind]] },
             })),
           },
         },

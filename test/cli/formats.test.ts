@@ -5,9 +5,12 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { analyzeFile } from '../../shared/analyze';
-import { codeList } from '../../shared/codes';
+import { APP_INI_CODES } from '../../shared/ini/codes';
+import { APP_INI_RULES } from '../../shared/ini/rules';
 import { QUOTA_CODES } from '../../shared/quota/codes';
+import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
 import { STATE_CODES } from '../../shared/state/codes';
+import { STATE_RULES } from '../../shared/state/rules';
 import { ROOT, runQuotaState } from '../helpers/processes';
 
 const FILES = [
@@ -39,7 +42,7 @@ describe('quota-state check output formats (built CLI)', () => {
     scratch = mkdtempSync(join(tmpdir(), 'quota-state-formats-'));
   });
 
-  it('--format sarif is valid SARIF 2.1.0 with the registry as rules and every diagnostic as a located result', () => {
+  it('--format sarif is valid SARIF 2.1.0 with every code of every kind as rules and every diagnostic as a located result', () => {
     const result = runQuotaState(['check', '--format', 'sarif', ...FILES]);
     assert.equal(result.status, 1, result.stderr);
     const log = JSON.parse(result.stdout);
@@ -50,10 +53,15 @@ describe('quota-state check output formats (built CLI)', () => {
     assert.equal(log.runs.length, 1);
     const run = log.runs[0];
     const rules = run.tool.driver.rules as Array<{ id: string; shortDescription: { text: string }; defaultConfiguration: { level: string } }>;
-    const registry = [...codeList(STATE_CODES).map((c) => ['state', c] as const), ...codeList(QUOTA_CODES).map((c) => ['quota', c] as const)];
+    const registry = [
+      ...STATE_RULES.map((rule) => ['state', rule, STATE_CODES[rule.code].severity] as const),
+      ...QUOTA_DIAGNOSTIC_RULES.map((rule) => ['quota', rule, QUOTA_CODES[rule.code].severity] as const),
+      ...APP_INI_RULES.map((rule) => ['appIni', rule, APP_INI_CODES[rule.code].severity] as const),
+    ];
+    assert.equal(registry.length, Object.keys(STATE_CODES).length + Object.keys(QUOTA_CODES).length + Object.keys(APP_INI_CODES).length);
     assert.deepEqual(
       rules.map((r) => [r.id, r.shortDescription.text, r.defaultConfiguration.level]),
-      registry.map(([kind, c]) => [`${kind}/${c.code}`, c.description, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[c.severity]]),
+      registry.map(([kind, rule, severity]) => [`${kind}/${rule.code}`, rule.doc, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[severity]]),
     );
     const expected = FILES.flatMap((file) => expectedDiagnostics(file).map((d) => ({ file, d })));
     assert.equal(run.results.length, expected.length);

@@ -46,12 +46,16 @@ describe('npm run lint: the layering rules', function () {
         'server/server.ts': "import { C } from './cli/main';\nexport const S = C;\n",
         'server/cli/main.ts': 'export const C = 1;\n',
         'client/extension.ts': "import { S } from '../server/server';\nexport const E = S;\n",
+        // A product module reaching into the tests fails; a spec beside its module may.
+        'test/helpers/spec.ts': 'export const T = 1;\n',
+        'shared/state/rule.ts': "import { T } from '../../test/helpers/spec';\nexport const R = T;\n",
+        'shared/state/rule.test.ts': "import { T } from '../../test/helpers/spec';\nexport const Spec = T;\n",
       };
       for (const [path, text] of Object.entries(files)) {
         mkdirSync(dirname(join(canary, path)), { recursive: true });
         writeFileSync(join(canary, path), text);
       }
-      const result = cruise(canary, ['shared', 'server', 'client']);
+      const result = cruise(canary, ['shared', 'server', 'client', 'test']);
       assert.ok(result.violations.length > 0, `the canary should fail lint: ${result.stderr}`);
       // And the way npm run lint runs it, the exit code says so.
       const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', '--config', '.dependency-cruiser.cjs'], { cwd: canary, encoding: 'utf8' });
@@ -66,9 +70,15 @@ describe('npm run lint: the layering rules', function () {
         'shared-is-the-ground-floor',
         'language-server-not-cli',
         'client-not-server-or-api',
+        'product-not-tests',
       ]) {
         assert.ok(fired.has(rule), `rule ${rule} did not fire (fired: ${[...fired].join(', ')})`);
       }
+      assert.deepEqual(
+        result.violations.filter((v) => v.from.endsWith('.test.ts')).map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
+        [],
+        'a spec beside its module may import the test helpers',
+      );
     } finally {
       rmSync(canary, { recursive: true, force: true });
     }
