@@ -3,6 +3,7 @@
  * and only the server turns them into LSP ranges (server/convert.ts), so the CLI, the tests and
  * the server apply exactly the same fixes.
  */
+import type { Position, Range } from './diagnostics';
 
 export interface TextEdit {
   offset: number;
@@ -27,6 +28,30 @@ export interface FixRequest {
   code: string;
   span: { offset: number; length: number };
   data: Record<string, unknown>;
+}
+
+/** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
+export interface FixableDiagnostic {
+  code?: unknown;
+  range: Range;
+  data?: unknown;
+}
+
+/**
+ * The fix request of `diagnostic` when its code is one of `registry`'s: its range as offsets of the
+ * analysed text (`lines`) and its payload (an empty one when it has none).
+ */
+export function fixRequestOf<C extends string>(
+  diagnostic: FixableDiagnostic,
+  registry: Readonly<Record<C, unknown>>,
+  lines: { offsetAt(position: Position): number },
+): (FixRequest & { code: C }) | undefined {
+  const code = diagnostic.code;
+  if (typeof code !== 'string' || !Object.hasOwn(registry, code)) return undefined;
+  const start = lines.offsetAt(diagnostic.range.start);
+  const span = { offset: start, length: lines.offsetAt(diagnostic.range.end) - start };
+  const data = typeof diagnostic.data === 'object' && diagnostic.data !== null ? (diagnostic.data as Record<string, unknown>) : {};
+  return { code: code as C, span, data };
 }
 
 /**

@@ -5,12 +5,11 @@
  * from the analysis and the diagnostic's `data`).
  */
 import * as l10n from '@vscode/l10n';
-import type { Range } from '../diagnostics';
-import type { Fix } from '../edits';
+import { fixRequestOf, type Fix, type FixableDiagnostic } from '../edits';
 import { markdown, markdownLines, type CompletionEntry, type HoverResult } from '../features';
 import { describeSize, formatSize } from '../quota/sizes';
 import type { AppIniAnalysis } from './appIni';
-import { APP_INI_CODES, type AppIniCode } from './codes';
+import { APP_INI_CODES } from './codes';
 import { andList, orList } from '../text/lists';
 import { newerServerTotal, olderServerTotal } from './goValues';
 import { DEFAULT_SECTION, type IniEntry } from './parse';
@@ -142,23 +141,11 @@ export function appIniCompletion(analysis: AppIniAnalysis, offset: number): Comp
     }));
 }
 
-/** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
-interface FixableDiagnostic {
-  code?: unknown;
-  range: Range;
-  data?: unknown;
-}
-
 /** The quick fixes of one diagnostic, from its code's rule, as offset-based fixes of the analysed text. */
 export function appIniFixesFor(analysis: AppIniAnalysis, diagnostic: FixableDiagnostic): Fix[] {
-  const code = diagnostic.code;
-  if (typeof code !== 'string' || !Object.hasOwn(APP_INI_CODES, code)) return [];
-  const provider = appIniFixProvider(code as AppIniCode);
-  if (!provider) return [];
-  const start = analysis.lines.offsetAt(diagnostic.range.start);
-  const span = { offset: start, length: analysis.lines.offsetAt(diagnostic.range.end) - start };
-  const data = typeof diagnostic.data === 'object' && diagnostic.data !== null ? (diagnostic.data as Record<string, unknown>) : {};
-  return provider(analysis, { code, span, data });
+  const request = fixRequestOf(diagnostic, APP_INI_CODES, analysis.lines);
+  const provider = request && appIniFixProvider(request.code);
+  return provider ? provider(analysis, request) : [];
 }
 
 /** Every fix of `diagnostics`, each with the diagnostic it answers. */

@@ -3,29 +3,18 @@
  * which reads the diagnostic's `data`. A fix several diagnostics offer (one reorder answers every
  * forward reference) is listed once.
  */
-import type { Range } from '../../diagnostics';
-import { withoutRepeats, type Fix } from '../../edits';
-import { STATE_CODES, type StateCode } from '../codes';
+import { fixRequestOf, withoutRepeats, type Fix, type FixableDiagnostic } from '../../edits';
+import { STATE_CODES } from '../codes';
 import { isObject } from '../model/structure';
 import { stateFixProvider } from '../rules';
 import type { StateSnapshot } from '../model/snapshot';
 
-/** What a fix reads of a diagnostic; the shared model and LSP's diagnostics both have it. */
-export interface FixableDiagnostic {
-  code?: unknown;
-  range: Range;
-  data?: unknown;
-}
-
-/** The fixes of one diagnostic, by its code. */
+/** The fixes of one diagnostic, by its code; a state diagnostic without its payload has none. */
 export function fixesFor(snapshot: StateSnapshot, diagnostic: FixableDiagnostic): Fix[] {
-  const code = diagnostic.code;
-  if (typeof code !== 'string' || !Object.hasOwn(STATE_CODES, code) || !isObject(diagnostic.data)) return [];
-  const provider = stateFixProvider(code as StateCode);
-  if (!provider) return [];
-  const start = snapshot.lines.offsetAt(diagnostic.range.start);
-  const span = { offset: start, length: snapshot.lines.offsetAt(diagnostic.range.end) - start };
-  return provider(snapshot, { code, span, data: diagnostic.data });
+  if (!isObject(diagnostic.data)) return [];
+  const request = fixRequestOf(diagnostic, STATE_CODES, snapshot.lines);
+  const provider = request && stateFixProvider(request.code);
+  return provider ? provider(snapshot, request) : [];
 }
 
 /** Every fix of `diagnostics`, each with the diagnostic it answers, repeats removed. */
