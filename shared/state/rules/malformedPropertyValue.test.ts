@@ -2,6 +2,17 @@ import { describeRule, STATE_RULE_SPEC } from '../../../test/helpers/ruleSpec';
 
 describeRule(STATE_RULE_SPEC, 'malformed-property-value', [
   {
+    name: "one problem repeated inside a secret's plaintext is reported once, where the secret is",
+    text: `{
+  "urn": "urn:pulumi:dev::shop::x:y:A::a",
+  "custom": true,
+  "type": "x:y:A",
+  "outputs": {
+    "bundle": { "4dabf18193072939515e22adb298388d": "1b47061264138c4ac30d75fd1eb44270", "plaintext": "[{\\"4dabf18193072939515e22adb298388d\\": \\"c44067f5952c0a294b673a41bacd8c17\\", \\"hash\\": 5}, {\\"4dabf18193072939515e22adb298388d\\": \\"c44067f5952c0a294b673a41bacd8c17\\", \\"hash\\": 5}]" } // want "in the secret's plaintext: unexpected asset hash of type an integer"
+  }
+}`,
+  },
+  {
     name: 'a secret with neither ciphertext nor plaintext',
     text: `{
   "urn": "urn:pulumi:dev::shop::x:y:A::a",

@@ -105,7 +105,7 @@ function pathToPointer(path: JsonPath): string {
 function classify(errors: ErrorObject[], structure: StateStructure, mode: StateSchemaMode): SchemaPass {
   const secretsProvider = hasSecretsProvider(structure);
   // A valid file (the usual case) has no errors to place, so it skips keying every record's path.
-  if (errors.length === 0) return { ...EMPTY_PASS, malformedValues: malformedValuesOf(structure, secretsProvider) };
+  if (errors.length === 0) return { ...EMPTY_PASS, malformedValues: withoutRepeats(malformedValuesOf(structure, secretsProvider)) };
   const recordPaths = new Set<string>();
   for (const resource of [...structure.resources, ...structure.pendingResources]) recordPaths.add(pathKey(resource.path));
   const shapeErrors: ShapeError[] = [];
