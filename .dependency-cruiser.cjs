@@ -45,7 +45,7 @@ module.exports = {
     {
       name: 'code-tables-are-leaves',
       severity: 'error',
-      comment: "A kind's code table imports no check and no fix: rules.ts pairs them at the edge.",
+      comment: "A kind's code table imports no check, fix or doc: each code's module in rules/ holds them.",
       from: { path: '^shared/(state|quota|ini)/codes\\.ts$' },
       to: { path: '^shared/', pathNot: '^shared/(codes|diagnostics)\\.ts$' },
     },

@@ -1,7 +1,8 @@
 /**
- * What package.json and README.md say about diagnostic codes, generated from the registries, so a
- * code is documented once (in its codes.ts). `scripts/sync-manifest-codes.mjs` writes these into
- * the files; test/package/codeTables.test.ts fails when the files drift from the registries.
+ * What package.json and README.md say about diagnostic codes, generated from each kind's rule modules
+ * (the code's doc and fix) and registry (its severity), so a code is documented once, in its module.
+ * `scripts/sync-manifest-codes.mjs` writes these into the files; test/package/codeTables.test.ts fails
+ * when the files drift from the modules.
  */
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
 import { APP_INI_CODES } from '../shared/ini/codes';
@@ -35,7 +36,7 @@ function quotaRows(): CodeRow[] {
 }
 
 function appIniRows(): CodeRow[] {
-  return APP_INI_RULES.map((rule) => ({ code: rule.code, severity: APP_INI_CODES[rule.code].severity, doc: rule.doc, hasFix: Boolean(rule.fix) }));
+  return APP_INI_RULES.map((rule) => ({ code: rule.code, severity: APP_INI_CODES[rule.code].severity, doc: rule.doc, hasFix: rule.fix !== undefined }));
 }
 
 const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => CodeRow[] }> = [

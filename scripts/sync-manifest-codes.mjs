@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Rewrites the diagnostic-code lists of package.json (the severity setting's propertyNames),
-// package.nls.json (what each code means) and README.md (the code tables) from the registries in
-// shared/*/codes.ts.
+// package.nls.json (what each code means) and README.md (the code tables) from the rule modules in
+// shared/*/rules/ and the severities of the registries in shared/*/codes.ts.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { tsImport } from 'tsx/esm/api';
 

@@ -1,5 +1,5 @@
 /**
- * Quick fixes for state diagnostics: each diagnostic's code picks its fix provider in the registry,
+ * Quick fixes for state diagnostics: each diagnostic's code picks its module's fix provider (rules/index.ts),
  * which reads the diagnostic's `data`. A fix several diagnostics offer (one reorder answers every
  * forward reference) is listed once.
  */
