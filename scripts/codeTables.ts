@@ -1,48 +1,28 @@
 /**
- * What package.json and README.md say about diagnostic codes, generated from each kind's rule modules
- * (the code's doc and fix) and registry (its severity), so a code is documented once, in its module.
+ * What package.json and README.md say about diagnostic codes, generated from the table of file kinds
+ * (each code's doc and fix from its rule module, its severity from its registry), so a code is
+ * documented once, in its module.
  * `scripts/sync-manifest-codes.mjs` writes these into the files; test/package/codeTables.test.ts fails
  * when the files drift from the modules.
  */
 import { applyEdits, modify, type JSONPath } from 'jsonc-parser';
-import { APP_INI_CODES } from '../shared/ini/codes';
-import { APP_INI_RULES } from '../shared/ini/rules';
-import { QUOTA_CODES } from '../shared/quota/codes';
-import { QUOTA_DIAGNOSTIC_RULES } from '../shared/quota/rules';
-import { STATE_CODES } from '../shared/state/codes';
-import { STATE_RULES } from '../shared/state/rules';
+import type { DocumentedCode } from '../shared/diagnosticRule';
+import { FILE_KINDS } from '../shared/fileKinds';
+import { defaultSeverity, type StateCode } from '../shared/state/codes';
 
-/** One code as the tables show it. */
-interface CodeRow {
-  code: string;
-  severity: string;
-  /** The `seed-v3` schema mode's severity (state files only). */
+/** One code as the tables show it; state codes also give the `seed-v3` schema mode's severity. */
+interface CodeRow extends DocumentedCode {
   seedV3Severity?: string;
-  doc: string;
-  hasFix: boolean;
 }
 
 type TableKind = 'state' | 'quota' | 'app.ini';
 
-function stateRows(): CodeRow[] {
-  return STATE_RULES.map((rule) => {
-    const entry: { severity: string; seedV3Severity?: string } = STATE_CODES[rule.code];
-    return { code: rule.code, severity: entry.severity, seedV3Severity: entry.seedV3Severity ?? entry.severity, doc: rule.doc, hasFix: rule.fix !== undefined };
-  });
-}
+const stateRows = (): CodeRow[] => FILE_KINDS.state.codes.map((code) => ({ ...code, seedV3Severity: defaultSeverity(code.code as StateCode, 'seed-v3') }));
 
-function quotaRows(): CodeRow[] {
-  return QUOTA_DIAGNOSTIC_RULES.map((rule) => ({ code: rule.code, severity: QUOTA_CODES[rule.code].severity, doc: rule.doc, hasFix: rule.fix !== undefined }));
-}
-
-function appIniRows(): CodeRow[] {
-  return APP_INI_RULES.map((rule) => ({ code: rule.code, severity: APP_INI_CODES[rule.code].severity, doc: rule.doc, hasFix: rule.fix !== undefined }));
-}
-
-const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => CodeRow[] }> = [
+const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => readonly CodeRow[] }> = [
   { kind: 'state', label: 'State', rows: stateRows },
-  { kind: 'quota', label: 'Quota', rows: quotaRows },
-  { kind: 'app.ini', label: 'app.ini', rows: appIniRows },
+  { kind: 'quota', label: 'Quota', rows: () => FILE_KINDS.quota.codes },
+  { kind: 'app.ini', label: 'app.ini', rows: () => FILE_KINDS.appIni.codes },
 ];
 
 /** The package.nls.json key of a code's description in the severity setting. */

@@ -6,6 +6,8 @@
  * are generated from that list. The registry (`<kind>/codes.ts`) keeps only the code and its severity,
  * so it stays a leaf anything may import.
  */
+import type { Severity } from './diagnostics';
+
 export interface DiagnosticRule<Code extends string, Check, Fix> {
   /** The registry code this module reports. */
   readonly code: Code;
@@ -23,4 +25,20 @@ export interface DiagnosticRule<Code extends string, Check, Fix> {
 /** `missing-reference` → `missingReference`: the file name of a code's module. */
 export function moduleNameOf(code: string): string {
   return code.replace(/[-.]([a-z0-9])/g, (_, letter: string) => letter.toUpperCase());
+}
+
+/** One code as tables and SARIF describe it: its registry severity, its module's doc, whether it has a fix. */
+export interface DocumentedCode {
+  readonly code: string;
+  readonly severity: Severity;
+  readonly doc: string;
+  readonly hasFix: boolean;
+}
+
+/** The codes of one kind, in its rule list's order, each joined with its registry severity. */
+export function documentedCodes<Code extends string>(
+  rules: ReadonlyArray<{ readonly code: Code; readonly doc: string; readonly fix?: unknown }>,
+  registry: Readonly<Record<Code, { readonly severity: Severity }>>,
+): DocumentedCode[] {
+  return rules.map(({ code, doc, fix }) => ({ code, severity: registry[code].severity, doc, hasFix: fix !== undefined }));
 }

@@ -6,17 +6,20 @@
  * table; adding a kind is one row here plus its own folder.
  */
 import type { Diagnostic } from './diagnostics';
+import { documentedCodes, type DocumentedCode } from './diagnosticRule';
 import { DEFAULT_FILE_PATTERNS, type DocumentKind } from './documentKind';
 import type { TextEdit } from './edits';
 import { analyzeAppIni, type GroupSource } from './ini/appIni';
 import { APP_INI_CODES } from './ini/codes';
+import { APP_INI_RULES } from './ini/rules';
 import { QUOTA_CODES } from './quota/codes';
 import { analyzeQuotaConfig } from './quota/config';
+import { QUOTA_DIAGNOSTIC_RULES } from './quota/rules';
 import { quotaFixesFor } from './quota/services/codeActions';
 import { analyzeState } from './state/analyze';
 import { STATE_CODES, type StateSchemaMode } from './state/codes';
+import { STATE_RULES } from './state/rules';
 import { fixesFor } from './state/services/codeActions';
-import { codeList } from './codes';
 
 export interface KindAnalysisOptions {
   /** For app.ini files: where group names are known to exist (none: names are not checked). */
@@ -44,8 +47,8 @@ export interface FileKind {
   label: string;
   /** File-name globs that recognise it (the `quotaState.files.*` settings override them). */
   patterns: readonly string[];
-  /** Every diagnostic code of the kind, with its default severity and meaning. */
-  codes: ReadonlyArray<{ code: string; severity: string }>;
+  /** Every diagnostic code of the kind, with its default severity and meaning, in its rule list's order. */
+  codes: readonly DocumentedCode[];
   /** The codes whose preferred quick fix `quota-state fix` applies: fixes that cannot lose data. */
   safeFixes: readonly string[];
   analyze(text: string, options?: KindAnalysisOptions): Diagnostic[];
@@ -60,7 +63,7 @@ const STATE: FileKind = {
   kind: 'state',
   label: 'resource-state file',
   patterns: DEFAULT_FILE_PATTERNS.state,
-  codes: codeList(STATE_CODES),
+  codes: documentedCodes(STATE_RULES, STATE_CODES),
   safeFixes: SAFE_STATE_FIXES,
   analyze: (text, options = {}) => analyzeState(text, { stateSchema: options.stateSchema }).diagnostics,
   fixStep(text, options = {}) {
@@ -78,7 +81,7 @@ const QUOTA: FileKind = {
   kind: 'quota',
   label: 'quota config file',
   patterns: DEFAULT_FILE_PATTERNS.quota,
-  codes: codeList(QUOTA_CODES),
+  codes: documentedCodes(QUOTA_DIAGNOSTIC_RULES, QUOTA_CODES),
   safeFixes: SAFE_QUOTA_FIXES,
   analyze: (text) => analyzeQuotaConfig(text).diagnostics,
   fixStep(text) {
@@ -97,7 +100,7 @@ const APP_INI: FileKind = {
   kind: 'appIni',
   label: 'Forgejo app.ini',
   patterns: DEFAULT_FILE_PATTERNS.appIni ?? ['**/app.ini'],
-  codes: codeList(APP_INI_CODES),
+  codes: documentedCodes(APP_INI_RULES, APP_INI_CODES),
   safeFixes: [],
   analyze: (text, options = {}) => analyzeAppIni(text, { groups: options.groups }).diagnostics,
   fixStep: (text, options = {}) => ({ diagnostics: analyzeAppIni(text, { groups: options.groups }).diagnostics }),

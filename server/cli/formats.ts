@@ -5,13 +5,9 @@
  */
 import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Range, Severity } from '../../shared/diagnostics';
+import type { DocumentedCode } from '../../shared/diagnosticRule';
 import type { DocumentKind } from '../../shared/documentKind';
-import { APP_INI_CODES } from '../../shared/ini/codes';
-import { APP_INI_RULES } from '../../shared/ini/rules';
-import { QUOTA_CODES } from '../../shared/quota/codes';
-import { QUOTA_DIAGNOSTIC_RULES } from '../../shared/quota/rules';
-import { STATE_CODES } from '../../shared/state/codes';
-import { STATE_RULES } from '../../shared/state/rules';
+import { FILE_KINDS } from '../../shared/fileKinds';
 
 export const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
 export type OutputFormat = (typeof FORMATS)[number];
@@ -106,18 +102,13 @@ function sarifRuleId(kind: DocumentKind, code: string): string {
   return `${kind}/${code}`;
 }
 
-interface SarifRule {
+interface SarifRule extends DocumentedCode {
   kind: DocumentKind;
-  code: string;
-  doc: string;
-  severity: Severity;
 }
 
-/** Every code of every kind, documented by its module, with its registry's default severity. */
+/** Every code of every kind, as the table of file kinds documents it. */
 function sarifRules(): SarifRule[] {
-  const rulesOf = (kind: DocumentKind, rules: ReadonlyArray<{ code: string; doc: string }>, registry: Readonly<Record<string, { severity: Severity }>>) =>
-    rules.map(({ code, doc }) => ({ kind, code, doc, severity: registry[code].severity }));
-  return [...rulesOf('state', STATE_RULES, STATE_CODES), ...rulesOf('quota', QUOTA_DIAGNOSTIC_RULES, QUOTA_CODES), ...rulesOf('appIni', APP_INI_RULES, APP_INI_CODES)];
+  return Object.values(FILE_KINDS).flatMap(({ kind, codes }) => codes.map((code) => ({ kind, ...code })));
 }
 
 const SARIF_TAGS: Record<DocumentKind, string> = { state: 'resource-state', quota: 'quota', appIni: 'forgejo-app-ini' };
