@@ -12,3 +12,16 @@ export function editDistance(a: string, b: string): number {
   }
   return row[b.length];
 }
+
+/**
+ * The candidates close to `value` (ignoring case), closest first, ties in candidate order: `within`
+ * says how many edits still count as close to a candidate.
+ */
+export function closestByEditDistance(value: string, candidates: readonly string[], within: (candidate: string) => number): string[] {
+  const lowered = value.toLowerCase();
+  return candidates
+    .map((candidate) => ({ candidate, distance: editDistance(lowered, candidate.toLowerCase()) }))
+    .filter(({ candidate, distance }) => distance <= within(candidate))
+    .sort((a, b) => a.distance - b.distance)
+    .map(({ candidate }) => candidate);
+}

@@ -1,15 +1,10 @@
 /** Did-you-mean for the app.ini rules: the names close to a misspelt one, and the fixes that swap them in. */
 import type { Fix, FixRequest } from '../../edits';
-import { editDistance } from '../../text/editDistance';
+import { closestByEditDistance } from '../../text/editDistance';
 
 /** The candidates within `tolerance` edits of `value` (ignoring case), closest first. */
 export function closest(value: string, candidates: string[], tolerance = 2): string[] {
-  const lowered = value.toLowerCase();
-  return candidates
-    .map((candidate) => ({ candidate, distance: editDistance(lowered, candidate.toLowerCase()) }))
-    .filter(({ distance }) => distance <= tolerance)
-    .sort((a, b) => a.distance - b.distance)
-    .map(({ candidate }) => candidate);
+  return closestByEditDistance(value, candidates, () => tolerance);
 }
 
 /** What a did-you-mean diagnostic keeps in `data`: the names it suggests, closest first. */

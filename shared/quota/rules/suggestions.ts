@@ -1,17 +1,12 @@
 /** Did-you-mean suggestions for names: the closest by edit distance, case-insensitive; and the "Change to …" fixes that offer them. */
 import * as l10n from '@vscode/l10n';
 import type { Fix, FixRequest, TextEdit } from '../../edits';
-import { editDistance } from '../../text/editDistance';
+import { closestByEditDistance } from '../../text/editDistance';
 import type { QuotaFixProvider } from './quotaDiagnosticRule';
 
+/** The three names closest to `value`: within two edits, or a third of a long name's length. */
 export function closest(value: string, candidates: string[]): string[] {
-  const lowered = value.toLowerCase();
-  return candidates
-    .map((c) => ({ c, d: editDistance(lowered, c.toLowerCase()) }))
-    .filter(({ d, c }) => d <= Math.max(2, Math.floor(c.length / 3)))
-    .sort((a, b) => a.d - b.d)
-    .slice(0, 3)
-    .map(({ c }) => c);
+  return closestByEditDistance(value, candidates, (candidate) => Math.max(2, Math.floor(candidate.length / 3))).slice(0, 3);
 }
 
 /** `message`, and when one of `candidates` is close to `value`, the question whether it was meant. */
