@@ -15,7 +15,7 @@ import { forgejoProfile } from '../../shared/quota/forgejoVersion';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import type { StateAnalysisOptions } from '../../shared/state/analyze';
 import { fixesFor } from '../../shared/state/services/codeActions';
-import { applyEdits, quotaDocument, readWants, stateDocument, type Want } from './services';
+import { applyEdits, assertWantedDiagnostics, quotaDocument, readWants, stateDocument, type Want } from './services';
 
 /** How one file kind is analysed and fixed, for its rules' specs. */
 export interface RuleSpecKind<Options> {
@@ -110,24 +110,6 @@ export function forgejoOptions(version: string): AppIniOptions {
   return { forgejo: result.profile };
 }
 
-/** The diagnostics of `code`, each paired with the want on its line whose message it contains; fails on any left over either side. */
-function matchWants(diagnostics: Diagnostic[], wants: Want[], code: string): Array<{ diagnostic: Diagnostic; want: Want }> {
-  const open = [...wants];
-  const pairs = diagnostics
-    .filter((diagnostic) => diagnostic.code === code)
-    .map((diagnostic) => {
-      const index = open.findIndex((want) => want.line === diagnostic.range.start.line && diagnostic.message.includes(want.message));
-      assert.ok(index !== -1, `unexpected ${code} on line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
-      return { diagnostic, want: open.splice(index, 1)[0] };
-    });
-  assert.deepEqual(
-    open.map((want) => `line ${want.line + 1}: ${want.message}`),
-    [],
-    `wanted ${code} diagnostics that did not appear`,
-  );
-  return pairs;
-}
-
 function applyNamedFixes<Options>(kind: RuleSpecKind<Options>, code: string, text: string, wants: Want[], options: Options | undefined): string {
   let result = text;
   for (const want of wants) {
@@ -148,7 +130,11 @@ export function describeRule<Options>(kind: RuleSpecKind<Options>, code: string,
     for (const ruleCase of cases) {
       it(ruleCase.name, () => {
         const { text, wants } = readWants(ruleCase.text);
-        matchWants(kind.diagnostics(text, ruleCase.options), wants, code);
+        assertWantedDiagnostics(
+          kind.diagnostics(text, ruleCase.options).filter((d) => d.code === code),
+          wants,
+          `${code} diagnostics`,
+        );
         const fixing = wants.some((want) => want.fix);
         assert.equal(fixing, ruleCase.fixed !== undefined, fixing ? 'a case whose wants name fixes gives its `fixed` text' : 'a case with `fixed` names its fixes in its wants');
         if (!fixing) return;

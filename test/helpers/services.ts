@@ -3,8 +3,10 @@
  * marks the cursor, `// want "message" fix="title"` markers state the diagnostics a line must get
  * and the fix to apply, and `applyEdits` is the same function the CLI's fix-all uses.
  */
+import { strict as assert } from 'node:assert';
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Diagnostic } from '../../shared/diagnostics';
 import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/config';
 import { analyzeState, type StateAnalysisOptions } from '../../shared/state/analyze';
 import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
@@ -62,6 +64,24 @@ export function readWants(marked: string): { text: string; wants: Want[] } {
     if (rest.trim() !== '') lines.push(rest);
   }
   return { text: lines.join('\n'), wants };
+}
+
+/**
+ * Pairs each diagnostic with the want on its line whose message it contains, and fails on a
+ * diagnostic no want names or a want no diagnostic meets. `what` names the diagnostics in failures.
+ */
+export function assertWantedDiagnostics(diagnostics: readonly Diagnostic[], wants: readonly Want[], what = 'diagnostics'): void {
+  const open = [...wants];
+  for (const diagnostic of diagnostics) {
+    const index = open.findIndex((want) => want.line === diagnostic.range.start.line && diagnostic.message.includes(want.message));
+    assert.ok(index !== -1, `unexpected ${diagnostic.code} on line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
+    open.splice(index, 1);
+  }
+  assert.deepEqual(
+    open.map((want) => `line ${want.line + 1}: ${want.message}`),
+    [],
+    `wanted ${what} that did not appear`,
+  );
 }
 
 const FIX_GOLDEN_DIRECTORY = join(__dirname, '..', 'fixtures', 'fixes');

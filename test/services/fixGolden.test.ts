@@ -6,27 +6,10 @@
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
-import type { Diagnostic } from '../../shared/diagnostics';
 import type { Fix } from '../../shared/edits';
 import { quotaFixesFor } from '../../shared/quota/services/codeActions';
 import { fixesFor } from '../../shared/state/services/codeActions';
-import { applyEdits, fixGoldenInputs, quotaDocument, readWants, stateDocument, type Want } from '../helpers/services';
-
-/** Pairs each diagnostic with the want on its line whose message it contains; fails on any left over. */
-function match(diagnostics: Diagnostic[], wants: Want[]): Array<{ diagnostic: Diagnostic; want: Want }> {
-  const open = [...wants];
-  const pairs = diagnostics.map((diagnostic) => {
-    const index = open.findIndex((w) => w.line === diagnostic.range.start.line && diagnostic.message.includes(w.message));
-    assert.ok(index !== -1, `unexpected ${diagnostic.code} on line ${diagnostic.range.start.line + 1}: ${diagnostic.message}`);
-    return { diagnostic, want: open.splice(index, 1)[0] };
-  });
-  assert.deepEqual(
-    open.map((w) => `line ${w.line + 1}: ${w.message}`),
-    [],
-    'wanted diagnostics that did not appear',
-  );
-  return pairs;
-}
+import { applyEdits, assertWantedDiagnostics, fixGoldenInputs, quotaDocument, readWants, stateDocument } from '../helpers/services';
 
 describe('quick-fix golden files', () => {
   for (const { name, file, fixed, kind } of fixGoldenInputs()) {
@@ -36,7 +19,7 @@ describe('quick-fix golden files', () => {
         wants.some((w) => w.fix),
         'the golden file names at least one fix',
       );
-      match(kind.analyse(text).diagnostics, wants);
+      assertWantedDiagnostics(kind.analyse(text).diagnostics, wants);
       // One fix at a time, on the text the previous one produced, as a user clicks them.
       let result = text;
       const applied = new Set<string>();
