@@ -23,6 +23,7 @@ import { registerCors, type CorsConfig } from './cors';
 import { DEFINITIONS, finishDocument, registerDefinitions } from './openapi';
 import { parseJsonExact, stringifyJsonExact } from '../shared/api/json';
 import { SERVER_VERSION } from './routes/misc';
+import { discardRemainingBody } from './discardBody';
 
 const DEFAULT_BODY_LIMIT = 1024 * 1024;
 
@@ -208,6 +209,18 @@ function installRequestHooks(app: FastifyInstance, store: QuotaStore): void {
   });
 }
 
+/** How much of a refused body is read (and discarded) so that its sender can read the 413. */
+const DISCARDED_BODY_FACTOR = 16;
+
+/** A 413 once the rest of the body is read, and then the connection closes, as Fastify asks. */
+async function answerBodyTooLarge(request: FastifyRequest, reply: FastifyReply, bodyLimit: number): Promise<FastifyReply> {
+  await discardRemainingBody(request.raw, bodyLimit * DISCARDED_BODY_FACTOR);
+  return reply
+    .code(413)
+    .header('connection', 'close')
+    .send(errorBody(request, `request body is larger than the limit of ${bodyLimit} bytes`));
+}
+
 /** Every failure as Forgejo words it: `{message, url}`, never a stack; a 500 only for a real bug. */
 function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
   app.setErrorHandler((error: FastifyError | HttpError, request: FastifyRequest, reply: FastifyReply) => {
@@ -220,9 +233,7 @@ function installErrorHandlers(app: FastifyInstance, bodyLimit: number): void {
       if (overflow) return reply.code(422).send(errorBody(request, overflow));
       return reply.code(400).send(errorBody(request, formatSchemaErrors(error.validation)));
     }
-    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
-      return reply.code(413).send(errorBody(request, `request body is larger than the limit of ${bodyLimit} bytes`));
-    }
+    if (error.code === 'FST_ERR_CTP_BODY_TOO_LARGE') return answerBodyTooLarge(request, reply, bodyLimit);
     if (error.code === 'SQLITE_BUSY' || error.code === 'SQLITE_LOCKED') {
       // Another process held the database longer than busy_timeout: nothing was written; retry is safe.
       return reply.code(503).header('retry-after', '1').send(errorBody(request, 'the database is busy; retry the request'));

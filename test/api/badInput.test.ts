@@ -120,6 +120,53 @@ describe('quota API: bad input', () => {
     assert.equal((await admin.get('/admin/quota/rules/too-big')).status, 404);
   });
 
+  /**
+   * Sends `head`, then `body` in 64 KiB writes on a raw connection, and resolves with all the
+   * server answered once every write went through; a write the server refused rejects. Before
+   * the body it waits for the server's first byte, or half a second (the token check is slow on
+   * purpose), so that a server answering on the headers alone has answered and closed by then.
+   */
+  function rawExchange(head: string, body: Buffer): Promise<{ answer: string; answeredBeforeBody: boolean }> {
+    const url = new URL(server.baseUrl);
+    return new Promise((resolve, reject) => {
+      let answer = '';
+      const socket = net.connect(Number(url.port), url.hostname);
+      const firstByte = new Promise((answered) => socket.once('data', answered));
+      const sent = new Promise<boolean>((sentAll) =>
+        socket.once('connect', async () => {
+          socket.write(head);
+          await Promise.race([firstByte, new Promise((wait) => setTimeout(wait, 500))]);
+          for (let offset = 0; offset < body.length; offset += 64 * 1024) {
+            if (!socket.write(body.subarray(offset, offset + 64 * 1024))) await new Promise((drained) => socket.once('drain', drained));
+          }
+          const answeredBeforeBody = answer !== '';
+          socket.write('', () => sentAll(answeredBeforeBody));
+        }),
+      );
+      const ended = new Promise<void>((endedAll) => socket.on('end', endedAll));
+      socket.on('data', (chunk) => (answer += chunk));
+      socket.on('error', reject);
+      Promise.all([sent, ended]).then(([answeredBeforeBody]) => resolve({ answer, answeredBeforeBody }), reject);
+    });
+  }
+  const headOf = (length: number) =>
+    `POST /api/v1/admin/quota/rules HTTP/1.1\r\nHost: x\r\nAuthorization: token ${DEMO_TOKENS.root}\r\nContent-Type: application/json\r\nContent-Length: ${length}\r\n\r\n`;
+
+  it('a client still sending an oversized body reads the 413 when it is done, not a broken connection', async () => {
+    const body = Buffer.alloc(3 * 1024 * 1024, ' ');
+    const { answer, answeredBeforeBody } = await rawExchange(headOf(body.length), body);
+    assert.equal(answeredBeforeBody, false, 'the server answered before the body was sent, so the rest of it could not be');
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /\r\nconnection: close\r\n/i);
+    assert.match(answer, /"message":"request body is larger than the limit of 1048576 bytes"/);
+  });
+
+  it('a body declared far beyond the limit is not waited for: the 413 comes at once', async () => {
+    const { answer } = await rawExchange(headOf(1024 * 1024 * 1024), Buffer.alloc(0));
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /larger than the limit/);
+  });
+
   it('unknown routes and methods → 404 with the error shape', async () => {
     for (const [method, p] of [
       ['GET', '/nope'],
