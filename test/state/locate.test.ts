@@ -66,6 +66,40 @@ describe('state: locating paths in valid JSON without a tree', () => {
     );
   });
 
+  it('stops early only where the spans stay the same, also when keys repeat (JSON.parse keeps the later copy)', () => {
+    fc.assert(
+      fc.property(json, fc.array(fc.nat(), { minLength: 1, maxLength: 3 }), fc.infiniteStream(fc.boolean()), (value, picks, repeats) => {
+        // Every object inside an array may first carry a decoy copy of one of its keys, which JSON.parse
+        // overwrites. (Above the outermost array a repeated key is stopWhenFound's documented exception.)
+        const withRepeats = (item: unknown, insideArray: boolean): string => {
+          if (Array.isArray(item)) return `[${item.map((element) => withRepeats(element, true)).join(',')}]`;
+          if (item === null || typeof item !== 'object') return JSON.stringify(item);
+          const members = Object.entries(item).map(([key, member]) => `${JSON.stringify(key)}:${withRepeats(member, insideArray)}`);
+          const keys = Object.keys(item);
+          if (insideArray && keys.length > 0 && repeats.next().value) members.unshift(`${JSON.stringify(keys[keys.length - 1])}:"decoy"`);
+          return `{${members.join(',')}}`;
+        };
+        const text = withRepeats(value, false);
+        const all = pathsOf(JSON.parse(text));
+        const paths = picks.map((pick) => all[pick % all.length]);
+        const locator = new ScanLocator(text);
+        assert.deepEqual(locator.locateAll(paths, { stopWhenFound: true }), locator.locateAll(paths));
+      }),
+      { numRuns: 500 },
+    );
+  });
+
+  it('with stopWhenFound, a key repeated in an early record does not end the scan before a later record is read', () => {
+    const text = '{"resources": [{"parent": "a", "parent": "b"}, {"urn": "c", "deletedWith": "d"}]}';
+    const paths = [
+      ['resources', 0, 'parent'],
+      ['resources', 1, 'deletedWith'],
+    ];
+    const found = new ScanLocator(text).locateAll(paths, { stopWhenFound: true });
+    assert.deepEqual([...found.keys()].sort(), paths.map(pathKey).sort());
+    assert.equal(text.slice(found.get(pathKey(paths[0]))!.value.offset).slice(0, 3), '"b"');
+  });
+
   it('with stopWhenFound, reads no further than the element of the outermost array that holds the last node asked for', () => {
     const record = '{"urn": "a", "id": "x", "id": "y"}';
     const text = `{"resources": [${record}, {"urn": "b"}], "resources": [{"id": "z"}]}`;

@@ -59,7 +59,7 @@ interface TrieNode {
 /** What one scan has found, and whether it may stop. */
 interface ScanState {
   found: Map<string, LocatedNode>;
-  /** Wanted nodes not found yet (below zero when a repeated key is found again). */
+  /** Wanted nodes not found yet. */
   remaining: number;
   stopWhenFound: boolean;
   /** Set once the scan stopped early: every caller up the chain returns at once. */
@@ -162,8 +162,9 @@ export class ScanLocator implements NodeLocator {
     else end = this.skipValue(offset);
     if (node.wanted !== undefined && !scan.halted) {
       const kind = code === OPEN_BRACE ? 'object' : code === OPEN_BRACKET ? 'array' : code === QUOTE ? 'string' : 'other';
+      // A repeated key is found again (the later copy wins) but is still one node: count it once.
+      if (!scan.found.has(node.wanted)) scan.remaining--;
       scan.found.set(node.wanted, { key, value: { offset, length: end - offset }, kind });
-      scan.remaining--;
     }
     return end;
   }
