@@ -4,6 +4,7 @@
  * and finds resource references for navigation.
  */
 import * as l10n from '@vscode/l10n';
+import { MAX_NESTING_DEPTH } from '../../json/nesting';
 import { valueTypeName } from '../../json/words';
 import type { JsonPath } from '../model/locate';
 import { isObject, ReferenceSite } from '../model/structure';
@@ -102,48 +103,87 @@ function archiveTakesPathOrUri(value: Record<string, unknown>): boolean {
   return (typeof value.path === 'string' && value.path !== '') || (typeof value.uri === 'string' && value.uri !== '');
 }
 
-/** Every malformed special value inside one property value (iterative: nesting depth is unbounded). */
-export function findMalformedValues(value: unknown, path: JsonPath, options: { secretsProvider?: boolean } = {}): MalformedValue[] {
-  const problems: MalformedValue[] = [];
-  const stack: Array<[unknown, JsonPath]> = [[value, path]];
-  while (stack.length) {
-    const [current, at] = stack.pop()!;
-    if (Array.isArray(current)) {
-      current.forEach((item, i) => stack.push([item, [...at, i]]));
-    } else if (isObject(current)) {
-      if (SIGNATURE_KEY in current) {
-        let problem = specialValueProblem(current);
-        // DeserializeDeploymentV3 decrypts every ciphertext; with no secrets_providers there is no manager to ask.
-        if (!problem && options.secretsProvider === false && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.ciphertext === 'string') {
-          problem = l10n.t('decrypting secret value: failed to decrypt: snapshot contains encrypted secrets but no secrets manager could be found (the deployment has no {0})', 'secrets_providers');
-        }
-        if (problem) problems.push({ path: at, message: problem });
-        // Pulumi deserializes every member of the map (an archive's assets included) before it looks at the signature.
-        for (const [key, item] of Object.entries(current)) if (typeof item === 'object' && item !== null) stack.push([item, [...at, key]]);
-        if (!problem && current[SIGNATURE_KEY] === SIGNATURES.archive && isObject(current.assets) && !archiveTakesPathOrUri(current)) {
-          for (const [name, member] of Object.entries(current.assets)) {
-            if (!isObject(member) || !(SIGNATURE_KEY in member)) {
-              problems.push({ path: [...at, 'assets', name], message: l10n.t("archive member '{0}' is not an asset or archive", name) });
-            }
-          }
-        } else if (!problem && current[SIGNATURE_KEY] === SIGNATURES.secret && typeof current.plaintext === 'string') {
-          // Pulumi deserializes the plaintext's JSON as a property value of its own.
-          let inner: unknown;
-          try {
-            inner = JSON.parse(current.plaintext);
-          } catch {
-            inner = undefined;
-          }
-          if (typeof inner === 'object' && inner !== null) {
-            for (const nested of findMalformedValues(inner, [...at, 'plaintext'])) problems.push({ path: [...at, 'plaintext'], message: l10n.t("in the secret's plaintext: {0}", nested.message) });
-          }
-        }
-      } else {
-        for (const [key, item] of Object.entries(current)) stack.push([item, [...at, key]]);
-      }
+const PROPERTY_SECTIONS = ['inputs', 'outputs'] as const;
+
+/**
+ * Collects the malformed special values in the property values of the records it is shown. A
+ * recursive walk with one path it extends and shortens, copied only for a problem, since it
+ * visits every value of every record. The recursion is bounded: by the document's nesting
+ * (parseState), and in a secret's plaintext by the same bound, past which it reads nothing.
+ */
+export class MalformedValueWalk {
+  readonly problems: MalformedValue[] = [];
+  /** Where the walk is; its length is the depth. */
+  private path: Array<string | number> = [];
+
+  constructor(private readonly secretsProvider: boolean | undefined) {}
+
+  /** The property values of one record: its inputs and outputs. */
+  visitRecord(record: Record<string, unknown>, recordPath: JsonPath): void {
+    this.path = [...recordPath];
+    for (const section of PROPERTY_SECTIONS) {
+      const properties = record[section];
+      if (!isObject(properties)) continue;
+      this.path.push(section);
+      for (const name in properties) this.visitMember(name, properties[name]);
+      this.path.pop();
     }
   }
-  return problems.reverse();
+
+  private visit(value: object): void {
+    if (this.path.length > MAX_NESTING_DEPTH) return;
+    if (Array.isArray(value)) {
+      for (let i = 0; i < value.length; i++) this.visitMember(i, value[i]);
+      return;
+    }
+    const object = value as Record<string, unknown>;
+    const special = SIGNATURE_KEY in object;
+    const problem = special ? this.specialValueProblem(object) : undefined;
+    if (problem) this.problems.push({ path: [...this.path], message: problem });
+    // Pulumi deserializes every member of the map (an archive's assets included) before it looks at the signature.
+    for (const key in object) this.visitMember(key, object[key]);
+    if (special && problem === undefined) this.checkContents(object);
+  }
+
+  private visitMember(key: string | number, member: unknown): void {
+    if (typeof member !== 'object' || member === null) return;
+    this.path.push(key);
+    this.visit(member);
+    this.path.pop();
+  }
+
+  private specialValueProblem(value: Record<string, unknown>): string | undefined {
+    const problem = specialValueProblem(value);
+    // DeserializeDeploymentV3 decrypts every ciphertext; with no secrets_providers there is no manager to ask.
+    if (!problem && this.secretsProvider === false && value[SIGNATURE_KEY] === SIGNATURES.secret && typeof value.ciphertext === 'string') {
+      return l10n.t('decrypting secret value: failed to decrypt: snapshot contains encrypted secrets but no secrets manager could be found (the deployment has no {0})', 'secrets_providers');
+    }
+    return problem;
+  }
+
+  /** What a well-formed archive's assets or secret's plaintext hold. */
+  private checkContents(value: Record<string, unknown>): void {
+    if (value[SIGNATURE_KEY] === SIGNATURES.archive && isObject(value.assets) && !archiveTakesPathOrUri(value)) {
+      for (const name in value.assets) {
+        const member = value.assets[name];
+        if (!isObject(member) || !(SIGNATURE_KEY in member)) {
+          this.problems.push({ path: [...this.path, 'assets', name], message: l10n.t("archive member '{0}' is not an asset or archive", name) });
+        }
+      }
+    } else if (value[SIGNATURE_KEY] === SIGNATURES.secret && typeof value.plaintext === 'string') {
+      // Pulumi deserializes the plaintext's JSON as a property value of its own.
+      let inner: unknown;
+      try {
+        inner = JSON.parse(value.plaintext);
+      } catch {
+        return;
+      }
+      const plaintext = new MalformedValueWalk(undefined);
+      plaintext.path = [...this.path, 'plaintext'];
+      if (typeof inner === 'object' && inner !== null) plaintext.visit(inner);
+      for (const nested of plaintext.problems) this.problems.push({ path: [...this.path, 'plaintext'], message: l10n.t("in the secret's plaintext: {0}", nested.message) });
+    }
+  }
 }
 
 /**

@@ -13,7 +13,7 @@ import type { StateSchemaMode } from '../codes';
 import { isWithin, pathKey, type JsonPath } from '../model/locate';
 import type { StateSnapshot } from '../model/snapshot';
 import { isObject, valueAt, type StateStructure } from '../model/structure';
-import { findMalformedValues, type MalformedValue } from './propertyValues';
+import { MalformedValueWalk, type MalformedValue } from './propertyValues';
 import { validateRecordAt, validateShape } from './schemas';
 
 /** An ajv error `schema` reports: where, and whether that node is a resource record. */
@@ -149,23 +149,11 @@ function withoutRepeats(values: MalformedValue[]): MalformedValue[] {
  * secrets manager to decrypt it.
  */
 function malformedValuesOf(structure: StateStructure, secretsProvider: boolean | undefined): MalformedValue[] {
-  const out: MalformedValue[] = [];
+  const walk = new MalformedValueWalk(secretsProvider);
   for (const list of [structure.resources, structure.pendingResources]) {
-    for (const resource of list) {
-      const record = resource.value;
-      if (!isObject(record)) continue;
-      for (const section of ['inputs', 'outputs'] as const) {
-        const properties = record[section];
-        if (!isObject(properties)) continue;
-        for (const name in properties) {
-          const value = properties[name];
-          if (typeof value !== 'object' || value === null) continue;
-          for (const problem of findMalformedValues(value, [...resource.path, section, name], { secretsProvider })) out.push(problem);
-        }
-      }
-    }
+    for (const resource of list) if (isObject(resource.value)) walk.visitRecord(resource.value, resource.path);
   }
-  return out;
+  return walk.problems;
 }
 
 /**
