@@ -33,7 +33,7 @@ export interface UrnOccurrence {
 type Site = ReferenceSite | { kind: 'definition'; target: string; path: JsonPath };
 
 export class NavigationIndex {
-  private byUrn?: Map<string, number[]>;
+  private byUrn?: ReadonlyMap<string, number[]>;
   /** urn → records referring to it, aliases included (flagged). */
   private referrers?: Map<string, Map<number, { alias: boolean; other: boolean }>>;
   private sites: Array<Site[] | undefined> = [];

@@ -18,7 +18,7 @@ export function pickCopy(resources: ResourceEntry[], copies: number[], from: num
   return copies.find((i) => resources[i].deleted === deleted) ?? copies[0];
 }
 
-export function resolveTarget(resources: ResourceEntry[], byUrn: Map<string, number[]>, from: number, target: string): number | undefined {
+export function resolveTarget(resources: ResourceEntry[], byUrn: ReadonlyMap<string, number[]>, from: number, target: string): number | undefined {
   const copies = byUrn.get(target);
   return copies && pickCopy(resources, copies, from);
 }
@@ -82,7 +82,7 @@ export class DependencyGraph {
 }
 
 /** The edge of `resource`'s provider reference to `providerUrn` (the reference parsed), when that names a resource of the file. */
-export function addProviderEdge(graph: DependencyGraph, resources: ResourceEntry[], byUrn: Map<string, number[]>, resource: ResourceEntry, providerUrn: string): void {
+export function addProviderEdge(graph: DependencyGraph, resources: ResourceEntry[], byUrn: ReadonlyMap<string, number[]>, resource: ResourceEntry, providerUrn: string): void {
   const to = resolveTarget(resources, byUrn, resource.index, providerUrn);
   if (to !== undefined && to !== resource.index) graph.add(to);
 }

@@ -8,6 +8,7 @@
  */
 import { dependencyReferences, dependencyTargets, isObject, type ReferenceSite, type ResourceEntry, type StateStructure } from '../model/structure';
 import { isProviderType, parseProviderReference, parseUrn, providerUrnProblem, UNKNOWN_ID, type ParsedUrn, type ProviderReference } from '../model/urn';
+import { UrnMap } from '../model/urnMap';
 import { addProviderEdge, DependencyGraph, pickCopy } from './cycles';
 
 /** How a dependency reference fails Pulumi's ordering rule: it names its own resource, a later one, or none. */
@@ -31,7 +32,7 @@ export interface IntegrityIndex {
   /** A lone record: Pulumi never loads it by itself, so the rules that need the other records skip it. */
   readonly isolated: boolean;
   /** Indices of every copy of each urn, in array order. */
-  readonly byUrn: Map<string, number[]>;
+  readonly byUrn: ReadonlyMap<string, number[]>;
   /** Each resource's own urn, parsed once (undefined when it has none or it does not parse). */
   readonly parsedUrns: Array<ParsedUrn | undefined>;
   /** The first resource named by each resource's parent (-1: none, or not in the file). */
@@ -47,8 +48,8 @@ export interface IntegrityIndex {
 }
 
 /** Indices of every copy of each urn, in array order. */
-export function indexUrns(resources: ResourceEntry[]): Map<string, number[]> {
-  const byUrn = new Map<string, number[]>();
+export function indexUrns(resources: ResourceEntry[]): UrnMap<number[]> {
+  const byUrn = new UrnMap<number[]>();
   for (const resource of resources) {
     if (resource.urn === undefined) continue;
     const list = byUrn.get(resource.urn);
