@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { JsonObject } from '../model/structure';
+import { UrnMap } from '../model/urnMap';
 import { providerRef, str, type EditableState } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';
@@ -29,9 +30,10 @@ function onlyDependsOn(records: readonly JsonObject[], current: readonly number[
   const res = records[current[position]];
   const resUrn = res.urn as string;
   const resId = str(res, 'id');
-  const dependentSet = new Map<string, string[]>([[resUrn, [resId]]]);
-  const nonDependentSet = new Map<string, string[]>();
-  const push = (map: Map<string, string[]>, urn: string, id: string) => {
+  // Urn-keyed maps that hash only the urns' ends: every reference looked up is a fresh string.
+  const dependentSet = new UrnMap<string[]>().set(resUrn, [resId]);
+  const nonDependentSet = new UrnMap<string[]>();
+  const push = (map: UrnMap<string[]>, urn: string, id: string) => {
     const list = map.get(urn);
     if (list) list.push(id);
     else map.set(urn, [id]);
@@ -62,7 +64,7 @@ function onlyDependsOn(records: readonly JsonObject[], current: readonly number[
 }
 
 /** Whether a parent, dependency, property dependency, deletedWith or replaceWith of `candidate` makes it a dependent (`isDependent`). */
-function dependsOnly(candidate: JsonObject, dependentSet: Map<string, string[]>, nonDependentSet: Map<string, string[]>): boolean {
+function dependsOnly(candidate: JsonObject, dependentSet: ReadonlyMap<string, string[]>, nonDependentSet: ReadonlyMap<string, string[]>): boolean {
   const other = (urn: unknown) => typeof urn === 'string' && urn !== '' && dependentSet.get(urn)?.length === 1 && !nonDependentSet.get(urn)?.length;
   const parent = candidate.parent;
   if (typeof parent === 'string' && parent !== '' && (dependentSet.get(parent)?.length ?? 0) > 0 && !nonDependentSet.get(parent)?.length) return true;
