@@ -194,11 +194,11 @@ describe('quota files through the language server: editing help and previews', (
       assert.deepEqual(parse(after).rules[0].subjects, ['size:assets:wiki']);
       assert.deepEqual(diagnostics, []);
     });
-    it('creates a missing rule stub, indented like the file', async () => {
+    it('creates a missing rule stub, indented and written like the rule before it, which keeps its bytes', async () => {
       const text = '{\n    "rules": [\n        { "name": "a", "limit": 1, "subjects": ["size:all"] }\n    ],\n    "groups": [ { "name": "g", "rules": ["a", "b"] } ]\n}\n';
       const { after, diagnostics } = await applyFix(text, 'Create rule "b"');
       assert.deepEqual(parse(after).rules[1], { name: 'b', limit: -1, subjects: ['size:all'] });
-      assert.match(after, /\n {8}\{\n {12}"name": "b"/);
+      assert.match(after, /\n {8}\{ "name": "a", "limit": 1, "subjects": \["size:all"\] \},\n {8}\{ "name": "b", "limit": -1, "subjects": \["size:all"\] \}\n {4}\]/);
       assert.deepEqual(diagnostics, []);
     });
     it('creates a missing group stub, even when there is no groups array', async () => {

@@ -20,19 +20,49 @@ describeRule(QUOTA_RULE_SPEC, 'unknown-group', [
   ],
   "assignments": { "alice": ["paid"] } // want "The assignment of \\"alice\\" names unknown group \\"paid\\"" fix="Create group \\"paid\\""
 }`,
-    // jsonc-parser's insertion formats the item before the new one too.
+    // Written like the group before it, which keeps its bytes.
+    fixed: `{
+  "groups": [
+    { "name": "free", "rules": [] },
+    { "name": "paid", "rules": [] }
+  ],
+  "assignments": { "alice": ["paid"] }
+}`,
+  },
+  {
+    name: "created after groups written over several lines: indented like them, after the last one's comment",
+    text: `{
+  "groups": [
+    {
+      "name": "free",
+      "rules": []
+    } // the default
+  ],
+  "defaultGroups": ["paid"] // want "defaultGroups names unknown group \\"paid\\"" fix="Create group \\"paid\\""
+}`,
     fixed: `{
   "groups": [
     {
       "name": "free",
       "rules": []
-    },
+    }, // the default
     {
       "name": "paid",
       "rules": []
     }
   ],
-  "assignments": { "alice": ["paid"] }
+  "defaultGroups": ["paid"]
+}`,
+  },
+  {
+    name: 'created in a one-line array, after its last group',
+    text: `{
+  "groups": [{ "name": "free", "rules": [] }],
+  "defaultGroups": ["paid"] // want "defaultGroups names unknown group \\"paid\\"" fix="Create group \\"paid\\""
+}`,
+    fixed: `{
+  "groups": [{ "name": "free", "rules": [] }, { "name": "paid", "rules": [] }],
+  "defaultGroups": ["paid"]
 }`,
   },
   {

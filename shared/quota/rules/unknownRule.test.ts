@@ -26,23 +26,11 @@ describeRule(QUOTA_RULE_SPEC, 'unknown-rule', [
     { "name": "free", "rules": ["repos", "artifacts"] } // want "Group \\"free\\" refers to unknown rule \\"artifacts\\"" fix="Create rule \\"artifacts\\""
   ]
 }`,
-    // jsonc-parser's insertion formats the item before the new one too.
+    // Written like the rule before it, which keeps its bytes.
     fixed: `{
   "rules": [
-    {
-      "name": "repos",
-      "limit": "1 GiB",
-      "subjects": [
-        "size:repos:all"
-      ]
-    },
-    {
-      "name": "artifacts",
-      "limit": -1,
-      "subjects": [
-        "size:all"
-      ]
-    }
+    { "name": "repos", "limit": "1 GiB", "subjects": ["size:repos:all"] },
+    { "name": "artifacts", "limit": -1, "subjects": ["size:all"] }
   ],
   "groups": [
     { "name": "free", "rules": ["repos", "artifacts"] }

@@ -1,10 +1,8 @@
 /** `unused-rule`: a rule no group lists is never applied (reported once, on its first definition); the fix removes it. */
 import * as l10n from '@vscode/l10n';
-import { modify } from 'jsonc-parser';
-import { detectFormatting } from '../../json/indentation';
 import { propertyValueNode } from '../../json/jsoncTree';
 import type { QuotaAnalysis } from '../analysis';
-import { toTextEdits } from './jsonEdits';
+import { removeFrom } from './jsonEdits';
 import { ofReading, type QuotaDiagnosticRule } from './quotaDiagnosticRule';
 
 /** The rule's position in the `rules` array, found by its name node's value (the model skips nameless rules); undefined when it cannot be removed safely. */
@@ -35,7 +33,6 @@ export const unusedRule: QuotaDiagnosticRule = {
     const { name } = request.data as { name?: string };
     const position = rulePosition(analysis, name);
     if (position === undefined) return [];
-    const edits = modify(analysis.text, ['rules', position], undefined, { formattingOptions: detectFormatting(analysis.text) });
-    return [{ title: l10n.t('Remove unused rule "{0}"', String(name)), edits: toTextEdits(edits), preferred: false }];
+    return [{ title: l10n.t('Remove unused rule "{0}"', String(name)), edits: removeFrom(analysis, 'rules', position), preferred: false }];
   },
 };
