@@ -13,6 +13,8 @@ import { applyEdits, quotaDocument } from '../helpers/services';
 interface Layout {
   multiLineArray: boolean;
   multiLineItems: boolean;
+  /** One-line items as `{"name":"x"}` rather than `{ "name": "x" }`. */
+  compactItems: boolean;
   comments: boolean;
   crlf: boolean;
   indent: string;
@@ -21,6 +23,7 @@ interface Layout {
 const layout = fc.record({
   multiLineArray: fc.boolean(),
   multiLineItems: fc.boolean(),
+  compactItems: fc.boolean(),
   comments: fc.boolean(),
   crlf: fc.boolean(),
   indent: fc.constantFrom('  ', '    ', '\t'),
@@ -31,7 +34,11 @@ function writeArray(items: object[], style: Layout, level: number): { text: stri
   const eol = style.crlf ? '\r\n' : '\n';
   const pad = style.indent.repeat(level + 1);
   const itemTexts = items.map((item) =>
-    style.multiLineItems ? JSON.stringify(item, null, style.indent).replace(/\n/g, eol + pad) : JSON.stringify(item).replace(/,"/g, ', "').replace(/^\{/, '{ ').replace(/\}$/, ' }'),
+    style.multiLineItems
+      ? JSON.stringify(item, null, style.indent).replace(/\n/g, eol + pad)
+      : style.compactItems
+        ? JSON.stringify(item)
+        : JSON.stringify(item).replace(/,"/g, ', "').replace(/":/g, '": ').replace(/^\{/, '{ ').replace(/\}$/, ' }'),
   );
   if (!style.multiLineArray) return { text: `[${itemTexts.join(', ')}]`, itemTexts };
   const lines = itemTexts.map((item, i) => `${pad}${item}${i < items.length - 1 ? ',' : ''}${style.comments ? ` // item ${i}` : ''}`);
@@ -108,8 +115,10 @@ describe('quota fixes that add or remove a rule or group: minimal edits in any l
           { name: 'paid', rules: [] },
         ]);
         assert.ok(after.includes(array.itemTexts[0]));
-        // The new group is on one line exactly when the group before it is.
-        assert.equal(/\{ "name": "paid", "rules": \[\] \}/.test(after), !style.multiLineItems);
+        // The new group is on one line exactly when the group before it is, spaced as it is.
+        assert.equal(after.includes('{ "name": "paid", "rules": [] }'), !style.multiLineItems && !style.compactItems);
+        assert.equal(after.includes('{"name":"paid","rules":[]}'), !style.multiLineItems && style.compactItems);
+        if (style.multiLineItems) assert.ok(after.includes(`{${style.crlf ? '\r\n' : '\n'}${style.indent.repeat(3)}"name": "paid",`), after);
       }),
       { numRuns: 100 },
     );

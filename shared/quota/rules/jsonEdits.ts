@@ -48,7 +48,11 @@ function appendAfter(text: string, last: Node, value: unknown): TextEdit[] {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lastText = text.slice(last.offset, end(last));
   const line = ownLine(text, last);
-  if (!line) return [{ offset: end(last), length: 0, newText: `, ${renderLike(lastText, value, '', eol, text)}` }];
+  if (!line) {
+    // Beside the item (`[{…}]`): a multi-line one is continued at the indentation of its closing line.
+    const indent = lastText.includes('\n') ? indentationOfLine(text, end(last) - 1) : '';
+    return [{ offset: end(last), length: 0, newText: `, ${renderLike(lastText, value, indent, eol, text)}` }];
+  }
   const indent = text.slice(line.start, last.offset);
   // The comma goes right after the item; the new item after its line, so a trailing comment stays where it was.
   const lineEnd = line.end - (text.endsWith('\r\n', line.end) ? 2 : text.endsWith('\n', line.end) ? 1 : 0);
@@ -97,6 +101,12 @@ function ownLine(text: string, node: Node): { start: number; end: number } | und
   if (text.startsWith('\r\n', after)) return { start, end: after + 2 };
   if (text[after] === '\n') return { start, end: after + 1 };
   return undefined;
+}
+
+/** The spaces and tabs that begin the line holding `offset`. */
+function indentationOfLine(text: string, offset: number): string {
+  const lineStart = text.lastIndexOf('\n', offset) + 1;
+  return text.slice(lineStart, skipSpaces(text, lineStart));
 }
 
 function skipSpaces(text: string, offset: number): number {
