@@ -9,7 +9,7 @@ import type { IncomingMessage } from 'node:http';
  */
 export function discardRemainingBody(raw: IncomingMessage, limit: number): Promise<void> {
   return new Promise((resolve) => {
-    if (raw.complete || raw.destroyed || Number(raw.headers['content-length']) > limit) {
+    if (raw.complete || raw.readableEnded || raw.destroyed || Number(raw.headers['content-length']) > limit) {
       resolve();
       return;
     }

@@ -161,6 +161,16 @@ describe('quota API: bad input', () => {
     assert.match(answer, /"message":"request body is larger than the limit of 1048576 bytes"/);
   });
 
+  it('a chunked body (no length declared) that runs past the limit: the 413 too comes once it is sent', async () => {
+    const chunk = Buffer.alloc(64 * 1024, ' ');
+    const chunks = Array.from({ length: 48 }, () => Buffer.concat([Buffer.from(`${chunk.length.toString(16)}\r\n`), chunk, Buffer.from('\r\n')]));
+    const body = Buffer.concat([...chunks, Buffer.from('0\r\n\r\n')]);
+    const head = headOf(0).replace('Content-Length: 0', 'Transfer-Encoding: chunked');
+    const { answer } = await rawExchange(head, body);
+    assert.match(answer, /^HTTP\/1\.1 413 /);
+    assert.match(answer, /"message":"request body is larger than the limit of 1048576 bytes"/);
+  });
+
   it('a body declared far beyond the limit is not waited for: the 413 comes at once', async () => {
     const { answer } = await rawExchange(headOf(1024 * 1024 * 1024), Buffer.alloc(0));
     assert.match(answer, /^HTTP\/1\.1 413 /);
