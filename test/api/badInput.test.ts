@@ -123,8 +123,8 @@ describe('quota API: bad input', () => {
   /**
    * Sends `head`, then `body` in 64 KiB writes on a raw connection, and resolves with all the
    * server answered once every write went through; a write the server refused rejects. Before
-   * the body it waits for the server's first byte, or half a second (the token check is slow on
-   * purpose), so that a server answering on the headers alone has answered and closed by then.
+   * the body it waits for the server's first byte, or half a second, so that a server answering
+   * on the headers alone has answered and closed by then.
    */
   function rawExchange(head: string, body: Buffer): Promise<{ answer: string; answeredBeforeBody: boolean }> {
     const url = new URL(server.baseUrl);
