@@ -1,7 +1,7 @@
 /**
  * The quota fixes that add or remove a whole rule or group ("Create rule/group", "Remove unused
  * rule") are minimal edits, whatever the layout: one-line or multi-line arrays and items,
- * comments after items, CRLF. The result parses, holds exactly the item added or removed, and
+ * comments after items, a trailing comma, CRLF. The result parses, holds exactly the item added or removed, and
  * every other item keeps its text, comments included.
  */
 import { strict as assert } from 'node:assert';
@@ -15,6 +15,8 @@ interface Layout {
   multiLineItems: boolean;
   /** One-line items as `{"name":"x"}` rather than `{ "name": "x" }`. */
   compactItems: boolean;
+  /** A comma after the last item, which JSONC allows. */
+  trailingComma: boolean;
   comments: boolean;
   crlf: boolean;
   indent: string;
@@ -24,6 +26,7 @@ const layout = fc.record({
   multiLineArray: fc.boolean(),
   multiLineItems: fc.boolean(),
   compactItems: fc.boolean(),
+  trailingComma: fc.boolean(),
   comments: fc.boolean(),
   crlf: fc.boolean(),
   indent: fc.constantFrom('  ', '    ', '\t'),
@@ -40,14 +43,15 @@ function writeArray(items: object[], style: Layout, level: number): { text: stri
         ? JSON.stringify(item)
         : JSON.stringify(item).replace(/,"/g, ', "').replace(/":/g, '": ').replace(/^\{/, '{ ').replace(/\}$/, ' }'),
   );
-  if (!style.multiLineArray) return { text: `[${itemTexts.join(', ')}]`, itemTexts };
-  const lines = itemTexts.map((item, i) => `${pad}${item}${i < items.length - 1 ? ',' : ''}${style.comments ? ` // item ${i}` : ''}`);
+  const trailing = style.trailingComma ? ',' : '';
+  if (!style.multiLineArray) return { text: `[${itemTexts.join(', ')}${trailing}]`, itemTexts };
+  const lines = itemTexts.map((item, i) => `${pad}${item}${i < items.length - 1 ? ',' : trailing}${style.comments ? ` // item ${i}` : ''}`);
   return { text: `[${eol}${lines.join(eol)}${eol}${style.indent.repeat(level)}]`, itemTexts };
 }
 
 function parsed(text: string): Record<string, unknown> {
   const errors: ParseError[] = [];
-  const value = parse(text, errors, { allowTrailingComma: false });
+  const value = parse(text, errors, { allowTrailingComma: true });
   assert.deepEqual(errors, [], `the fixed text parses:\n${text}`);
   return value as Record<string, unknown>;
 }

@@ -37,7 +37,11 @@ export function removeFrom(analysis: QuotaAnalysis, key: string, position: numbe
   const next = items[position + 1];
   const previous = items[position - 1];
   if (next) return [line ? cut(line.start, line.end) : cut(item.offset, next.offset)];
-  if (!previous) return [line ? cut(line.start, line.end) : cut(item.offset, end(item))];
+  if (!previous) {
+    if (line) return [cut(line.start, line.end)];
+    const trailingComma = commaAfter(text, end(item));
+    return [cut(item.offset, trailingComma === undefined ? end(item) : trailingComma + 1)];
+  }
   // The last of several: its comma is the one after the previous item.
   const comma = commaAfter(text, end(previous));
   if (line && comma !== undefined) return [cut(comma, comma + 1), cut(line.start, line.end)];
@@ -48,17 +52,23 @@ function appendAfter(text: string, last: Node, value: unknown): TextEdit[] {
   const eol = text.includes('\r\n') ? '\r\n' : '\n';
   const lastText = text.slice(last.offset, end(last));
   const line = ownLine(text, last);
+  // Quota files may end an array with a comma (JSONC): then the new item ends with one too.
+  const trailingComma = commaAfter(text, end(last));
   if (!line) {
     // Beside the item (`[{…}]`): a multi-line one is continued at the indentation of its closing line.
     const indent = lastText.includes('\n') ? indentationOfLine(text, end(last) - 1) : '';
-    return [{ offset: end(last), length: 0, newText: `, ${renderLike(lastText, value, indent, eol, text)}` }];
+    const rendered = renderLike(lastText, value, indent, eol, text);
+    if (trailingComma !== undefined) return [{ offset: trailingComma + 1, length: 0, newText: ` ${rendered},` }];
+    return [{ offset: end(last), length: 0, newText: `, ${rendered}` }];
   }
   const indent = text.slice(line.start, last.offset);
+  const rendered = `${eol}${indent}${renderLike(lastText, value, indent, eol, text)}`;
   // The comma goes right after the item; the new item after its line, so a trailing comment stays where it was.
   const lineEnd = line.end - (text.endsWith('\r\n', line.end) ? 2 : text.endsWith('\n', line.end) ? 1 : 0);
+  if (trailingComma !== undefined) return [{ offset: lineEnd, length: 0, newText: `${rendered},` }];
   return [
     { offset: end(last), length: 0, newText: ',' },
-    { offset: lineEnd, length: 0, newText: `${eol}${indent}${renderLike(lastText, value, indent, eol, text)}` },
+    { offset: lineEnd, length: 0, newText: rendered },
   ];
 }
 
