@@ -7,7 +7,7 @@
  */
 import { modify, type Edit, type JSONPath, type Node } from 'jsonc-parser';
 import type { TextEdit } from '../../edits';
-import { detectFormatting } from '../../json/indentation';
+import { detectFormatting, indentUnit, lineIndent } from '../../json/indentation';
 import { propertyValueNode } from '../../json/jsoncTree';
 import type { QuotaAnalysis } from '../analysis';
 
@@ -56,12 +56,12 @@ function appendAfter(text: string, last: Node, value: unknown): TextEdit[] {
   const trailingComma = commaAfter(text, end(last));
   if (!line) {
     // Beside the item (`[{…}]`): a multi-line one is continued at the indentation of its closing line.
-    const indent = lastText.includes('\n') ? indentationOfLine(text, end(last) - 1) : '';
+    const indent = lastText.includes('\n') ? lineIndent(text, end(last) - 1) : '';
     const rendered = renderLike(lastText, value, indent, eol, text);
     if (trailingComma !== undefined) return [{ offset: trailingComma + 1, length: 0, newText: ` ${rendered},` }];
     return [{ offset: end(last), length: 0, newText: `, ${rendered}` }];
   }
-  const indent = text.slice(line.start, last.offset);
+  const indent = lineIndent(text, last.offset);
   const rendered = `${eol}${indent}${renderLike(lastText, value, indent, eol, text)}`;
   // The comma goes right after the item; the new item after its line, so a trailing comment stays where it was.
   const lineEnd = line.end - (text.endsWith('\r\n', line.end) ? 2 : text.endsWith('\n', line.end) ? 1 : 0);
@@ -75,9 +75,7 @@ function appendAfter(text: string, last: Node, value: unknown): TextEdit[] {
 /** `value` written the way `neighbour` is: on one line when it is (spaced as it is), else indented like the file. */
 function renderLike(neighbour: string, value: unknown, indent: string, eol: string, text: string): string {
   if (!neighbour.includes('\n')) return /^[{[]\s/.test(neighbour) ? spacedOneLine(value) : JSON.stringify(value);
-  const { insertSpaces, tabSize } = detectFormatting(text);
-  const unit = insertSpaces ? ' '.repeat(tabSize ?? 2) : '\t';
-  return JSON.stringify(value, null, unit).replace(/\n/g, `${eol}${indent}`);
+  return JSON.stringify(value, null, indentUnit(text, 2)).replace(/\n/g, `${eol}${indent}`);
 }
 
 /** `{ "name": "x", "rules": [] }`: the spacing people write one-line items with. */
@@ -111,12 +109,6 @@ function ownLine(text: string, node: Node): { start: number; end: number } | und
   if (text.startsWith('\r\n', after)) return { start, end: after + 2 };
   if (text[after] === '\n') return { start, end: after + 1 };
   return undefined;
-}
-
-/** The spaces and tabs that begin the line holding `offset`. */
-function indentationOfLine(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset) + 1;
-  return text.slice(lineStart, skipSpaces(text, lineStart));
 }
 
 function skipSpaces(text: string, offset: number): number {

@@ -23,7 +23,7 @@ export const unknownGroup: QuotaDiagnosticRule = {
   fix: (analysis, request) => {
     const { name } = request.data as { name?: string };
     const fixes = suggestionFixes(request, (group) => l10n.t('Change to group "{0}"', group));
-    // jsonc-parser's edits re-read (and reformat around) content the analysis refused to read.
+    // jsonc-parser, which writes an empty or missing array, re-reads content the analysis refused to read.
     if (name && !analysis.nestingLimited) fixes.push({ title: l10n.t('Create group "{0}"', name), edits: appendTo(analysis, 'groups', { name, rules: [] }), preferred: false });
     return fixes;
   },

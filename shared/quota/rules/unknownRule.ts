@@ -27,7 +27,7 @@ export const unknownRule: QuotaDiagnosticRule = {
   fix: (analysis, request) => {
     const { name } = request.data as { name?: string };
     const fixes = suggestionFixes(request, (rule) => l10n.t('Change to rule "{0}"', rule));
-    // jsonc-parser's edits re-read (and reformat around) content the analysis refused to read.
+    // jsonc-parser, which writes an empty or missing array, re-reads content the analysis refused to read.
     if (name && !analysis.nestingLimited) fixes.push({ title: l10n.t('Create rule "{0}"', name), edits: appendTo(analysis, 'rules', { name, limit: -1, subjects: ['size:all'] }), preferred: false });
     return fixes;
   },

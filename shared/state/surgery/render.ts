@@ -8,7 +8,8 @@ import { applyEdits, type TextEdit } from '../../edits';
 import { pathKey, type LocatedNode } from '../model/locate';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
 import { RESOURCE_FIELD_ORDER, type EditableState } from './document';
-import { lineIndent, objectEdits, removalEdits, renderValue } from './text';
+import { lineIndent } from '../../json/indentation';
+import { objectEdits, removalEdits, renderValue } from './text';
 
 /** One record of the new list: an original record (maybe changed) or a new one. */
 export type PlannedRecord = { from: number; value: JsonObject } | { from?: undefined; value: JsonObject };

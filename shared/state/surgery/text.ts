@@ -4,6 +4,7 @@
  */
 import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
+import { indentUnit, lineIndent } from '../../json/indentation';
 import { pathKey, ScanLocator, type LocatedNode } from '../model/locate';
 import { removalEdit } from '../rules/fixes';
 
@@ -21,12 +22,7 @@ export function detectStyle(text: string): TextStyle {
   const firstNewline = text.indexOf('\n');
   // A file whose content sits on one line (a trailing newline aside) is minified.
   if (firstNewline === -1 || firstNewline >= text.trimEnd().length) return { minified: true, unit: '', eol };
-  const sample = text.slice(0, 64 * 1024);
-  const indents = [...sample.matchAll(/\n([ \t]+)\S/g)].map((m) => m[1]);
-  if (indents.some((i) => i.startsWith('\t'))) return { minified: false, unit: '\t', eol };
-  const widths = indents.map((i) => i.length).filter((w) => w > 0);
-  const smallest = widths.length ? Math.min(...widths) : 4;
-  return { minified: false, unit: ' '.repeat(Math.min(Math.max(smallest, 1), 8)), eol };
+  return { minified: false, unit: indentUnit(text, 4), eol };
 }
 
 /** `value` as JSON in `style`, its continuation lines indented by `indent`. */
@@ -34,14 +30,6 @@ export function renderValue(value: unknown, style: TextStyle, indent: string): s
   if (style.minified) return JSON.stringify(value);
   const json = JSON.stringify(value, null, style.unit);
   return json.includes('\n') ? json.replace(/\n/g, `${style.eol}${indent}`) : json;
-}
-
-/** The indentation of the line `offset` is on (the whitespace after the previous newline). */
-export function lineIndent(text: string, offset: number): string {
-  const lineStart = text.lastIndexOf('\n', offset - 1) + 1;
-  let end = lineStart;
-  while (end < offset && (text[end] === ' ' || text[end] === '\t')) end++;
-  return text.slice(lineStart, end);
 }
 
 /** The members of the object whose text is `text.slice(span.offset, span.offset + span.length)`. */
