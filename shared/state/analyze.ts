@@ -13,8 +13,10 @@
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { DEFAULT_STATE_SCHEMA_MODE, type StateSchemaMode } from './codes';
+import { isWithin, pathKey } from './model/locate';
 import { editRecord, parseState, type StateSnapshot } from './model/snapshot';
 import { STATE_RULES, StateRuleContext } from './rules';
+import type { StateFinding } from './rules/findings';
 import { resolve } from './rules/resolve';
 import { isCarriable, runSchemaPass, withRecordRevalidated, type SchemaPass } from './rules/schemaPass';
 
@@ -56,6 +58,26 @@ function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateA
 /** Runs every rule on one context, then locates and sorts their findings. */
 function diagnose(snapshot: StateSnapshot, schemaPass: SchemaPass, mode: StateSchemaMode): Diagnostic[] {
   const context = new StateRuleContext(snapshot.structure, mode, snapshot.syntax, schemaPass);
-  const findings = STATE_RULES.flatMap((rule) => rule.check(context));
+  const findings = withoutFindingsInBrokenRecords(
+    STATE_RULES.flatMap((rule) => rule.check(context)),
+    snapshot,
+  );
   return resolve(findings, snapshot.locator, snapshot.lines, snapshot.text, mode).sort(compareDiagnostics);
+}
+
+/**
+ * A record a syntax error cuts through (a truncated file's last record, a missing comma) holds only
+ * what the tolerant parser could recover: its missing "type" or dangling reference is the syntax
+ * error seen again, so only `syntax` speaks for it.
+ */
+function withoutFindingsInBrokenRecords(findings: StateFinding[], snapshot: StateSnapshot): StateFinding[] {
+  if (snapshot.syntax.length === 0) return findings;
+  const records = snapshot.structure.resources.map((resource) => resource.path);
+  const spans = snapshot.locator.locateAll(records);
+  const broken = records.filter((path) => {
+    const span = spans.get(pathKey(path))?.value;
+    return span !== undefined && snapshot.syntax.some(({ span: error }) => error.offset >= span.offset && error.offset <= span.offset + span.length);
+  });
+  if (broken.length === 0) return findings;
+  return findings.filter((finding) => finding.code === 'syntax' || !broken.some((path) => isWithin(finding.at.path, path)));
 }

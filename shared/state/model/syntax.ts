@@ -31,7 +31,7 @@ export function parseTolerant(text: string, reason: string): TolerantParse {
   const tree = parseTree(text, errors, OPTIONS);
   // An empty file is a file not yet written, not a broken one: say what belongs in it.
   if (text.trim() === '') return { tree, value: undefined, errors: [{ span: { offset: 0, length: 0 }, message: emptyStateMessage() }] };
-  const syntax = errors.map(toSyntaxError);
+  const syntax = oneErrorPerMistake(errors, text.length).map(toSyntaxError);
   // jsonc-parser accepted what JSON.parse refused (e.g. a byte-order mark): report JSON.parse's reason.
   if (!syntax.length) syntax.push({ span: { offset: 0, length: 1 }, message: l10n.t('JSON syntax error: {0}', reason) });
   return { tree, value: tree ? safeNodeValue(tree) : undefined, errors: syntax };
@@ -51,7 +51,21 @@ export function parseTolerantElement(text: string): TolerantParse | undefined {
   if (errors.some((error) => error.offset >= text.length)) return undefined;
   const value = safeNodeValue(tree);
   if (value === undefined) return undefined;
-  return { tree, value, errors: errors.map(toSyntaxError) };
+  return { tree, value, errors: oneErrorPerMistake(errors, text.length).map(toSyntaxError) };
+}
+
+/**
+ * One mistake, one diagnostic. jsonc-parser reports a cut file's mistake, then every closer it misses
+ * at the end of the text (three "closing brace expected" for three open objects), and sometimes two
+ * errors at one offset: those are consequences, and repeating them buries the cause.
+ */
+function oneErrorPerMistake(errors: ParseError[], textLength: number): ParseError[] {
+  const offsets = new Set<number>();
+  return errors.filter((error, index) => {
+    if (offsets.has(error.offset)) return false;
+    offsets.add(error.offset);
+    return index === 0 || error.offset < textLength;
+  });
 }
 
 function toSyntaxError(error: ParseError): SyntaxError {
