@@ -86,7 +86,7 @@ describe('quota-state and app.ini (built CLI)', () => {
     assert.match(result.stdout, /defaultGroups +pro +\(from .*override\.ini:2 \[quota\] DEFAULT_GROUPS\)/);
     assert.match(result.stdout, /defaultTotal +4\.66 GiB +\(from .*override\.ini:4 \[quota\.default\] TOTAL\)/);
     // alice has no group of her own: the default group from app.ini decides.
-    assert.match(result.stdout, /alice: within quota \(group pro\)/);
+    assert.match(result.stdout, /alice: its groups stand, but 1 of 14 subjects refused \(group pro\)/);
 
     const json = runQuotaState(['evaluate', DEMO, '--config', config, '--format', 'json']);
     const report = JSON.parse(json.stdout);

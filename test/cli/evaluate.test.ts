@@ -74,9 +74,24 @@ describe('quota-state evaluate (built CLI)', () => {
   it('prints a readable text report', () => {
     const result = runQuotaState(['evaluate', DEMO, '--account', 'bob']);
     assert.equal(result.status, 0);
-    assert.match(result.stdout, /^Forgejo 15\.0 rules \(no version given: the default 15\.0\.9, the supported LTS line\)\n\nbob: OVER QUOTA \(group free\)/);
+    assert.match(result.stdout, /^Forgejo 15\.0 rules \(no version given: the default 15\.0\.9, the supported LTS line\)\n\nbob: OVER QUOTA, 6 of 14 subjects refused \(group free\)/);
     assert.match(result.stdout, /OVER repos-100m: 140 MiB used of 100 MiB/);
-    assert.match(result.stdout, /over quota for none, size:all, size:repos:all, size:repos:public, size:repos:private, size:git:all/);
+    assert.match(result.stdout, /refused none, size:all, size:repos:all, size:repos:public, size:repos:private, size:git:all/);
+  });
+
+  it('never calls an account within quota while some subject is refused, and says so when its groups stand', () => {
+    const text = runQuotaState(['evaluate', DEMO]).stdout;
+    const json = JSON.parse(runQuotaState(['evaluate', DEMO, '--format', 'json']).stdout) as { accounts: Array<{ name: string; stands: boolean; checks: Record<string, boolean> }> };
+    for (const account of json.accounts) {
+      const header = new RegExp(`^${account.name}: (.*) \\(groups? `, 'm').exec(text)?.[1];
+      const refused = Object.values(account.checks).filter((allowed) => !allowed).length;
+      const total = Object.keys(account.checks).length;
+      if (refused === 0) assert.equal(header, `within quota for all ${total} subjects`, account.name);
+      else if (account.stands) assert.equal(header, `its groups stand, but ${refused} of ${total} subjects refused`, account.name);
+      else assert.equal(header, `OVER QUOTA, ${refused} of ${total} subjects refused`, account.name);
+    }
+    assert.match(text, /^root: its groups stand, but 3 of 14 subjects refused \(group free\)$/m);
+    assert.doesNotMatch(text, /^root: within quota/m);
   });
 
   it('exits 2 with located messages for an invalid quota config', () => {

@@ -80,13 +80,25 @@ function evaluateOptions({ positional, flags }: ParsedArguments, io: CliIO) {
   return { format, file, subject };
 }
 
+/**
+ * An account's first line. "Within quota" means what Forgejo's checks answer: every subject allowed. A
+ * group that stands while some subject is refused (one no rule of it covers, say) is said so, never "within quota".
+ */
+function accountVerdict(account: FileExplanation['accounts'][number]): string {
+  const refused = account.subjects.filter((s) => !s.allowed).length;
+  const subjects = account.subjects.length;
+  if (refused === 0) return subjects === 1 ? 'within quota for its subject' : `within quota for all ${subjects} subjects`;
+  const counted = `${refused} of ${subjects} ${subjects === 1 ? 'subject' : 'subjects'} refused`;
+  return account.within ? `its groups stand, but ${counted}` : `OVER QUOTA, ${counted}`;
+}
+
 /** The explanations as text: each account's groups and rules, then the subjects it is refused, each with its reason. */
 function explainedText(explained: FileExplanation, forgejo: ResolvedForgejoProfile): string {
   const lines: string[] = [describeResolvedProfile(forgejo), ''];
   if (explained.enabled === false) lines.push('Quota is disabled in this file: the verdicts show what the rules would decide once enabled.', '');
   if (explained.accounts.length === 0) lines.push('No accounts: add "accounts", "usage" or "assignments" to the file to evaluate them.');
   for (const account of explained.accounts) {
-    lines.push(`${account.account}: ${account.within ? 'within quota' : 'OVER QUOTA'} (${account.groups.length === 1 ? 'group' : 'groups'} ${account.groups.map((g) => g.name).join(', ')})`);
+    lines.push(`${account.account}: ${accountVerdict(account)} (${account.groups.length === 1 ? 'group' : 'groups'} ${account.groups.map((g) => g.name).join(', ')})`);
     for (const group of account.groups) {
       lines.push(`  group ${group.name}: ${group.stands ? 'stands' : 'fails'}`);
       for (const rule of group.rules) {
@@ -95,9 +107,9 @@ function explainedText(explained: FileExplanation, forgejo: ResolvedForgejoProfi
     }
     const denied = account.subjects.filter((s) => !s.allowed);
     const allowed = account.subjects.filter((s) => s.allowed);
-    if (denied.length === 0) lines.push(`  within quota for ${allowed.length === 1 ? allowed[0].subject : `all ${allowed.length} subjects`}`);
+    if (denied.length === 0) lines.push(`  allowed ${allowed.length === 1 ? allowed[0].subject : `all ${allowed.length} subjects`}`);
     else {
-      lines.push(`  over quota for ${denied.map((s) => s.subject).join(', ')}`);
+      lines.push(`  refused ${denied.map((s) => s.subject).join(', ')}`);
       for (const subject of denied) lines.push(`    ${subject.reason}`);
     }
     lines.push('');
