@@ -1,0 +1,96 @@
+/**
+ * The editor's write lock on a file, in the `<file>.lock` folder convention of proper-lockfile that
+ * `quota-state` takes (server/cli/lockedWrite.ts): while the folder exists the file is being written;
+ * a folder whose mtime is older than 10 s was left by a process that is gone and is removed.
+ *
+ * It runs over `vscode.workspace.fs` (Node and browser extension hosts), whose `createDirectory`
+ * has mkdirp semantics: it succeeds when the folder already exists, so creating it is not an
+ * exclusive claim by itself. The lock is therefore claimed as Pulumi claims its DIY lock: create the
+ * folder, write an owner file of our own in it, then list it; anything else there (another editor's
+ * owner file) means someone else holds it, and we withdraw. Of two claimants, at least one sees the
+ * other. The CLI's lock is an empty folder made by an exclusive mkdir: we wait while it exists, and
+ * the CLI refuses to write when an owner file appears in its lock (the folder's mtime changes).
+ * The caller also compares the file's stat before replacing it.
+ */
+
+/** What the lock needs of a file system, for one lock folder. */
+export interface LockFolderIo {
+  /** The folder's modification time (ms), or undefined when it does not exist. */
+  mtime(): Promise<number | undefined>;
+  /** Creates the folder (succeeding when it exists). */
+  create(): Promise<void>;
+  writeOwner(name: string, content: Uint8Array): Promise<void>;
+  list(): Promise<string[]>;
+  removeOwner(name: string): Promise<void>;
+  /** Removes the folder: with `recursive`, whatever is in it (a stale lock); without, only when empty. */
+  remove(recursive: boolean): Promise<void>;
+}
+
+/** As the CLI's STALE_LOCK_MS and LOCK_WAIT_MS (server/cli/lockedWrite.ts). */
+const STALE_LOCK_MS = 10_000;
+const LOCK_WAIT_MS = 5_000;
+
+export interface FolderLock {
+  release(): Promise<void>;
+}
+
+export interface LockOptions {
+  staleMs?: number;
+  waitMs?: number;
+  now?: () => number;
+  sleep?: (ms: number) => Promise<void>;
+}
+
+const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+function ownerName(): string {
+  const id = typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
+  return `${id}.vscode-owner`;
+}
+
+const ignore = () => undefined;
+
+/** One attempt: undefined when the lock is held by someone else. */
+async function claim(io: LockFolderIo, owner: string, now: number): Promise<FolderLock | undefined> {
+  await io.create();
+  await io.writeOwner(owner, new TextEncoder().encode(JSON.stringify({ owner: 'vscode', timestamp: new Date(now).toISOString() })));
+  const others = (await io.list()).filter((name) => name !== owner);
+  if (others.length > 0) {
+    // Withdraw; and when no one else has an owner file there, remove the folder too, so that two
+    // editors that saw each other do not both wait for a folder neither holds to go stale.
+    await io.removeOwner(owner).catch(ignore);
+    await io.remove(false).catch(ignore);
+    return undefined;
+  }
+  return {
+    release: async () => {
+      await io.removeOwner(owner).catch(ignore);
+      await io.remove(false).catch(ignore);
+    },
+  };
+}
+
+/** Takes the lock, waiting a few seconds for another writer; undefined when it stays held. */
+export async function acquireFolderLock(io: LockFolderIo, options: LockOptions = {}): Promise<FolderLock | undefined> {
+  const now = options.now ?? Date.now;
+  const sleep = options.sleep ?? defaultSleep;
+  const stale = options.staleMs ?? STALE_LOCK_MS;
+  const deadline = now() + (options.waitMs ?? LOCK_WAIT_MS);
+  const owner = ownerName();
+  for (;;) {
+    const mtime = await io.mtime();
+    if (mtime !== undefined && mtime < now() - stale) {
+      const removed = await io.remove(true).then(
+        () => true,
+        () => false,
+      );
+      if (removed && now() < deadline) continue;
+    }
+    if (mtime === undefined) {
+      const lock = await claim(io, owner, now());
+      if (lock) return lock;
+    }
+    if (now() >= deadline) return undefined;
+    await sleep(20 + Math.floor(Math.random() * 80));
+  }
+}

@@ -1,0 +1,312 @@
+/**
+ * Writes that cannot lose an update. Every read-modify-write of a file by `quota-state` runs under
+ * `withLockedFiles`: an exclusive lock (proper-lockfile's `<file>.lock` folder, the convention the
+ * editor's save follows too), the file's identity recorded as it is read, and a check just before
+ * the rename that the file and the lock are still what they were. A DIY stack also gets Pulumi's own
+ * lock (`withPulumiLock`), taken as Pulumi's pkg/backend/diy/lock.go takes it.
+ *
+ * The CLI is synchronous: the lock is retried for a few seconds (sleeping with `Atomics.wait`) so
+ * that runs started together queue instead of failing, and proper-lockfile's timer that keeps a lock
+ * fresh never runs while one is held; `refresh` does that between long steps instead.
+ */
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
+import { join } from 'node:path';
+import { lockSync } from 'proper-lockfile';
+import { InputError } from './args';
+
+/** A lock older than this (by its folder's mtime) belongs to a process that is gone. */
+const STALE_LOCK_MS = 10_000;
+/** How long a run waits for another run's lock before it refuses. */
+const LOCK_WAIT_MS = 5_000;
+
+/** The lock could not be had or was lost, or the file changed since it was read: nothing was written (exit 1). */
+export class LockRefusal extends Error {}
+
+/** What identifies one version of a file: a rename or an in-place write changes at least one of these. */
+interface FileStamp {
+  size: bigint;
+  mtimeNs: bigint;
+  ino: bigint;
+}
+
+function stampOf(path: string): FileStamp | undefined {
+  try {
+    const stats = statSync(path, { bigint: true });
+    return { size: stats.size, mtimeNs: stats.mtimeNs, ino: stats.ino };
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+    throw error;
+  }
+}
+
+const sameStamp = (a: FileStamp | undefined, b: FileStamp | undefined): boolean => !!a && !!b && a.size === b.size && a.mtimeNs === b.mtimeNs && a.ino === b.ino;
+
+/** What `write` calls around its rename: `check` just before (throws when the file or the lock changed), `written` after. */
+export interface WriteGuard {
+  check(): void;
+  written(): void;
+}
+
+/** A file held for a read-modify-write. */
+export interface LockedFile extends WriteGuard {
+  /** The file (its real path: a symlink and its target share one lock). */
+  readonly path: string;
+  /** The lock folder, `<path>.lock`. */
+  readonly lockPath: string;
+  /** Runs `read`, which reads the file, and records the file's identity as it was just before. */
+  read<T>(read: () => T): T;
+  /** Marks the lock fresh again (proper-lockfile's own refresh cannot run during synchronous work). */
+  refresh(): void;
+}
+
+const sleep = (ms: number): void => {
+  Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+};
+
+/** Removes a stale lock folder that proper-lockfile cannot (an editor's lock keeps a file in it). */
+function removeIfStale(lockPath: string): boolean {
+  try {
+    if (statSync(lockPath).mtimeMs >= Date.now() - STALE_LOCK_MS) return false;
+    rmSync(lockPath, { recursive: true, force: true });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function acquire(path: string, display: string): { lockPath: string; release: () => void } {
+  const lockPath = `${path}.lock`;
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    try {
+      const release = lockSync(path, { stale: STALE_LOCK_MS, realpath: false, lockfilePath: lockPath, onCompromised: () => undefined });
+      return { lockPath, release };
+    } catch (error) {
+      const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOTEMPTY' && removeIfStale(lockPath)) continue;
+      if (code !== 'ELOCKED' && code !== 'ENOTEMPTY') throw new LockRefusal(`cannot lock ${display}: cannot create ${lockPath} (${code ?? String(error)}); nothing was written`);
+      if (Date.now() >= deadline) {
+        throw new LockRefusal(
+          `${display} is being written by another process: its lock ${lockPath} was not released within ${LOCK_WAIT_MS / 1000} s; nothing was written. ` +
+            `Retry when the other run ends (a lock left by a process that is gone counts as stale after ${STALE_LOCK_MS / 1000} s).`,
+        );
+      }
+      sleep(20 + Math.floor(Math.random() * 80));
+    }
+  }
+}
+
+class HeldFile implements LockedFile {
+  private stamp: FileStamp | undefined;
+  private readStarted = false;
+  private lockStamp: FileStamp | undefined;
+  private lost = false;
+
+  constructor(
+    readonly path: string,
+    private readonly display: string,
+    readonly lockPath: string,
+  ) {
+    this.lockStamp = stampOf(lockPath);
+  }
+
+  read<T>(read: () => T): T {
+    this.stamp = stampOf(this.path);
+    this.readStarted = true;
+    const result = read();
+    this.refresh();
+    return result;
+  }
+
+  refresh(): void {
+    // Never freshen a lock that is no longer ours (another process took it over as stale).
+    if (this.lost || !sameStamp(stampOf(this.lockPath), this.lockStamp)) {
+      this.lost = true;
+      return;
+    }
+    const now = new Date();
+    try {
+      utimesSync(this.lockPath, now, now);
+    } catch {
+      this.lost = true;
+    }
+    this.lockStamp = stampOf(this.lockPath);
+  }
+
+  check(): void {
+    if (this.lost || !sameStamp(stampOf(this.lockPath), this.lockStamp)) {
+      throw new LockRefusal(`the lock ${this.lockPath} was taken over by another process while ${this.display} was being edited; nothing was written`);
+    }
+    if (!this.readStarted || !sameStamp(stampOf(this.path), this.stamp)) {
+      throw new LockRefusal(`${this.display} changed since it was read (another program wrote it); nothing was written. Run the command again on the new content`);
+    }
+  }
+
+  written(): void {
+    this.stamp = stampOf(this.path);
+    this.refresh();
+  }
+}
+
+function realPathOf(path: string, display: string): string {
+  try {
+    return realpathSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(code === 'ENOENT' ? `no such file: ${display}` : `cannot read ${display}: ${code ?? String(error)}`);
+  }
+}
+
+/**
+ * Runs `edit` holding the write locks of every file, taken in one fixed order (by real path) so
+ * that two runs locking the same files never wait on each other; released in reverse order.
+ */
+export function withLockedFiles<T>(files: Array<{ path: string; display: string }>, edit: (locked: LockedFile[]) => T): T {
+  const targets = files.map((file) => ({ ...file, path: realPathOf(file.path, file.display) }));
+  const order = [...new Set(targets.map((t) => t.path))].sort();
+  const held = new Map<string, HeldFile>();
+  const releases: Array<() => void> = [];
+  try {
+    for (const path of order) {
+      const target = targets.find((t) => t.path === path)!;
+      const { lockPath, release } = acquire(path, target.display);
+      releases.push(release);
+      held.set(path, new HeldFile(path, target.display, lockPath));
+    }
+    return edit(targets.map((t) => held.get(t.path)!));
+  } finally {
+    for (const release of releases.reverse()) {
+      try {
+        release();
+      } catch {
+        // Already gone (taken over as stale): check() has refused the write.
+      }
+    }
+  }
+}
+
+export function withLockedFile<T>(path: string, display: string, edit: (locked: LockedFile) => T): T {
+  return withLockedFiles([{ path, display }], ([locked]) => edit(locked));
+}
+
+// ---------------------------------------------------------------------------------------------
+// Pulumi's DIY lock: `<root>/.pulumi/locks/organization/<project>/<stack>/<uuid>.json`.
+
+interface PulumiLockContent {
+  pid: number;
+  username: string;
+  hostname: string;
+  timestamp: string;
+}
+
+/** Go's `time.Time` JSON (RFC 3339 with nanoseconds, trailing zeros dropped), in UTC. */
+function goTimestamp(): string {
+  const micros = Math.round((performance.timeOrigin + performance.now()) * 1000);
+  const seconds = Math.floor(micros / 1_000_000);
+  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
+  const nanos = String((micros % 1_000_000) * 1000)
+    .padStart(9, '0')
+    .replace(/0+$/, '');
+  return `${base}${nanos ? `.${nanos}` : ''}Z`;
+}
+
+function currentUser(): string {
+  try {
+    return userInfo().username;
+  } catch {
+    return process.env.USER ?? process.env.USERNAME ?? String(process.getuid?.() ?? 'unknown');
+  }
+}
+
+/** The lock files in a stack's lock folder other than `own`: files only, never gocloud's `.attrs` sidecars (as Pulumi lists them). */
+function otherLocks(folder: string, own?: string): string[] {
+  try {
+    return readdirSync(folder, { withFileTypes: true })
+      .filter((entry) => !entry.isDirectory() && !entry.name.endsWith('.attrs') && entry.name !== own)
+      .map((entry) => entry.name)
+      .sort();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') return [];
+    throw error;
+  }
+}
+
+/** ` created by user@host (pid N) at <RFC 3339>`, as Pulumi names a lock's holder. */
+function holder(path: string): string {
+  try {
+    // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
+    const lock = JSON.parse(readFileSync(path, 'utf8')) as Partial<PulumiLockContent>;
+    const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
+    return `created by ${lock.username ?? ''}@${lock.hostname ?? ''} (pid ${lock.pid ?? 0}) at ${at}`;
+  } catch (error) {
+    return `unreadable (${(error as Error).message})`;
+  }
+}
+
+/** Pulumi's refusal, word for word, one line per lock. */
+function lockedMessage(folder: string, names: string[]): string {
+  return [
+    `the stack is currently locked by ${names.length} lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.`,
+    ...names.map((name) => `  ${join(folder, name)}: ${holder(join(folder, name))}`),
+  ].join('\n');
+}
+
+interface PulumiLockOptions {
+  /** Remove the locks already there (each named in a warning) instead of refusing. */
+  breakLock?: boolean;
+  /** Appended to the refusal (what the command offers). */
+  hint?: string;
+  warn: (message: string) => void;
+}
+
+/** Refuses when the stack's lock folder holds a lock; with `breakLock`, removes each and warns. */
+function clearOrRefuse(folder: string, options: PulumiLockOptions, own?: string): void {
+  const others = otherLocks(folder, own);
+  if (others.length === 0) return;
+  if (!options.breakLock) throw new LockRefusal(lockedMessage(folder, others) + (options.hint ? `\n${options.hint}` : ''));
+  for (const name of others) {
+    const path = join(folder, name);
+    options.warn(`warning: removing Pulumi's lock ${path} (${holder(path)}) (--break-lock)`);
+    rmSync(path, { force: true });
+    rmSync(`${path}.attrs`, { force: true });
+  }
+}
+
+/** Without a stack (a file outside a DIY backend) this is just `edit()`; `dryRun` checks the lock but takes none. */
+export function withPulumiLock<T>(folder: string | undefined, options: PulumiLockOptions & { dryRun?: boolean }, edit: () => T): T {
+  if (!folder) return edit();
+  if (options.dryRun) {
+    if (options.breakLock) options.warn(`warning: --dry-run: no lock is removed or taken in ${folder}`);
+    else clearOrRefuse(folder, options);
+    return edit();
+  }
+  clearOrRefuse(folder, options);
+  const name = `${randomUUID()}.json`;
+  const path = join(folder, name);
+  const content: PulumiLockContent = { pid: process.pid, username: currentUser(), hostname: hostname(), timestamp: goTimestamp() };
+  try {
+    mkdirSync(folder, { recursive: true });
+    const fd = openSync(path, 'wx', 0o644);
+    try {
+      writeSync(fd, JSON.stringify(content));
+    } finally {
+      closeSync(fd);
+    }
+  } catch (error) {
+    rmSync(path, { force: true });
+    throw new LockRefusal(`cannot take Pulumi's lock in ${folder}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; nothing was written`);
+  }
+  const cleanup = () => rmSync(path, { force: true });
+  process.once('exit', cleanup);
+  try {
+    // Pulumi checks again after writing its lock: of two writers starting together, one sees the other.
+    const others = otherLocks(folder, name);
+    if (others.length) throw new LockRefusal(lockedMessage(folder, others) + (options.hint ? `\n${options.hint}` : ''));
+    return edit();
+  } finally {
+    cleanup();
+    process.removeListener('exit', cleanup);
+  }
+}

@@ -1,0 +1,120 @@
+/**
+ * The editor's save lock (client/fileLock.ts) over a real folder, as `vscode.workspace.fs` gives it
+ * (`createDirectory` succeeds when the folder exists): it excludes other editors, waits for and is
+ * waited for by quota-state's proper-lockfile lock, and recovers stale locks.
+ */
+import * as assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { rm, rmdir } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { lockSync } from 'proper-lockfile';
+import { acquireFolderLock, type LockFolderIo } from '../../client/fileLock';
+import { withLockedFile } from '../../server/cli/lockedWrite';
+
+/** A lock folder on disk with vscode.workspace.fs's semantics (mkdirp; delete non-recursive refuses a non-empty folder). */
+function diskIo(folder: string): LockFolderIo {
+  const pause = () => new Promise<void>((resolve) => setImmediate(resolve));
+  return {
+    mtime: async () => {
+      await pause();
+      try {
+        return statSync(folder).mtimeMs;
+      } catch {
+        return undefined;
+      }
+    },
+    create: async () => {
+      await pause();
+      mkdirSync(folder, { recursive: true });
+    },
+    writeOwner: async (name, content) => {
+      await pause();
+      writeFileSync(join(folder, name), content);
+    },
+    list: async () => {
+      await pause();
+      return readdirSync(folder);
+    },
+    removeOwner: async (name) => rm(join(folder, name)),
+    remove: async (recursive) => (recursive ? rm(folder, { recursive: true }) : rmdir(folder)),
+  };
+}
+
+describe("the editor's save lock (client/fileLock.ts)", () => {
+  let dir: string;
+  let file: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'quota-state-editor-lock-'));
+    file = join(dir, 's.json.gz');
+    writeFileSync(file, 'x');
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is taken and released, leaving nothing behind', async () => {
+    const lock = await acquireFolderLock(diskIo(`${file}.lock`));
+    assert.ok(lock);
+    assert.equal(readdirSync(`${file}.lock`).length, 1, 'its owner file');
+    await lock.release();
+    assert.deepEqual(readdirSync(dir), ['s.json.gz']);
+  });
+
+  it('excludes other editors: of many claimants at once, one holds it at a time', async () => {
+    let holding = 0;
+    let most = 0;
+    let done = 0;
+    await Promise.all(
+      Array.from({ length: 6 }, async () => {
+        const lock = await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 20_000 });
+        assert.ok(lock, 'each gets its turn');
+        holding++;
+        most = Math.max(most, holding);
+        await new Promise((resolve) => setTimeout(resolve, 15));
+        holding--;
+        done++;
+        await lock.release();
+      }),
+    );
+    assert.equal(done, 6);
+    assert.equal(most, 1);
+    assert.deepEqual(readdirSync(dir), ['s.json.gz']);
+  });
+
+  it("waits for quota-state's lock and gives up while it is held", async () => {
+    const release = lockSync(file, { realpath: false });
+    try {
+      assert.equal(await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 300 }), undefined);
+    } finally {
+      release();
+    }
+    const lock = await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 300 });
+    assert.ok(lock, 'free once quota-state released it');
+    assert.throws(() => lockSync(file, { realpath: false }), /already being held/, "quota-state's lock waits for the editor's");
+    await lock.release();
+  });
+
+  it("quota-state refuses to write when an editor's owner file appears in its lock", () => {
+    assert.throws(
+      () =>
+        withLockedFile(file, 's.json.gz', (held) => {
+          held.read(() => undefined);
+          writeFileSync(join(held.lockPath, 'intruder.vscode-owner'), '{}');
+          held.check();
+        }),
+      /was taken over by another process/,
+    );
+  });
+
+  it("recovers a stale lock: quota-state's empty folder, or an editor's with its owner file", async () => {
+    const old = new Date(Date.now() - 60_000);
+    for (const owner of [undefined, 'gone.vscode-owner']) {
+      mkdirSync(`${file}.lock`);
+      if (owner) writeFileSync(join(`${file}.lock`, owner), '{}');
+      utimesSync(`${file}.lock`, old, old);
+      const lock = await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 300 });
+      assert.ok(lock, `stale ${owner ?? 'empty'} lock recovered`);
+      await lock.release();
+      assert.deepEqual(readdirSync(dir), ['s.json.gz']);
+    }
+  });
+});
