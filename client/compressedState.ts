@@ -4,12 +4,16 @@
  * `pulumi-gz:/path/to/dev.json` is `file:///path/to/dev.json.gz` decompressed. The document is
  * JSON, so the language server checks it in full; saving compresses it back. The original is
  * untouched until then; on save its old bytes are kept as `dev.json.gz.bak` (as the CLI and
- * Pulumi's DIY backend keep them) and the new file replaces it by rename.
+ * Pulumi's DIY backend keep them) and the new file replaces it by rename, holding the file's lock
+ * (`dev.json.gz.lock`, as `quota-state` takes it) and only if the file is still what was read.
  *
- * Compression uses the Web Compression Streams API (Node ≥ 18 and browsers), and all I/O goes
+ * Reading decompresses gzip or zstd within the 256 MiB limit (shared/text/inflate.ts), writing
+ * compresses with the Web Compression Streams API (Node ≥ 18 and browsers), and all I/O goes
  * through `vscode.workspace.fs`, so this also works where the extension has no Node.
  */
 import * as vscode from 'vscode';
+import { acquireFolderLock, type LockFolderIo } from './fileLock';
+import { compressionOf, inflate } from '../shared/text/inflate';
 
 export const COMPRESSED_SCHEME = 'pulumi-gz';
 const OPEN_COMPRESSED_COMMAND = 'quotaState.state.openCompressed';
@@ -33,8 +37,28 @@ async function transform(bytes: Uint8Array, stream: { readable: ReadableStream<U
   return new Uint8Array(await new Response(piped).arrayBuffer());
 }
 
-const gunzip = (bytes: Uint8Array) => transform(bytes, new DecompressionStream('gzip'));
 const gzip = (bytes: Uint8Array) => transform(bytes, new CompressionStream('gzip'));
+
+/** A lock folder through `vscode.workspace.fs`, for fileLock.ts. */
+function folderLockIo(folder: vscode.Uri): LockFolderIo {
+  const fs = vscode.workspace.fs;
+  const child = (name: string) => vscode.Uri.joinPath(folder, name);
+  return {
+    mtime: async () => {
+      try {
+        return (await fs.stat(folder)).mtime;
+      } catch (error) {
+        if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
+        throw error;
+      }
+    },
+    create: async () => fs.createDirectory(folder),
+    writeOwner: async (name, content) => fs.writeFile(child(name), content),
+    list: async () => (await fs.readDirectory(folder)).map(([name]) => name),
+    removeOwner: async (name) => fs.delete(child(name)),
+    remove: async (recursive) => fs.delete(folder, { recursive, useTrash: false }),
+  };
+}
 
 class CompressedStateFileSystem implements vscode.FileSystemProvider {
   private readonly changed = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
@@ -55,16 +79,50 @@ class CompressedStateFileSystem implements vscode.FileSystemProvider {
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const original = compressedOriginal(uri);
+    await this.remember(original);
     const bytes = await vscode.workspace.fs.readFile(original);
+    if (!compressionOf(bytes)) throw vscode.FileSystemError.Unavailable(vscode.l10n.t('{0} is not gzip- or zstd-compressed.', original.fsPath));
     try {
-      return await gunzip(bytes);
+      // Within the limit of a plain file (256 MiB): a compression bomb is refused, not held in memory.
+      return inflate(bytes, { name: original.fsPath });
     } catch (error) {
-      throw vscode.FileSystemError.Unavailable(`${original.fsPath} is not gzip-compressed: ${error instanceof Error ? error.message : String(error)}`);
+      throw vscode.FileSystemError.Unavailable(error instanceof Error ? error.message : String(error));
     }
   }
 
+  /** The original's stat when it was last read or written by us: a save refuses if it changed since. */
+  private readonly seen = new Map<string, { mtime: number; size: number }>();
+
+  private async remember(original: vscode.Uri): Promise<void> {
+    const { mtime, size } = await vscode.workspace.fs.stat(original);
+    this.seen.set(original.toString(), { mtime, size });
+  }
+
+  /**
+   * Saves holding the original's lock (`<file>.lock`, as `quota-state` takes it; see fileLock.ts),
+   * so that a save and a CLI edit of the same stack file never lose one another's change.
+   */
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const original = compressedOriginal(uri);
+    const lockUri = original.with({ path: `${original.path}.lock` });
+    const lock = await acquireFolderLock(folderLockIo(lockUri));
+    if (!lock) {
+      throw vscode.FileSystemError.Unavailable(
+        vscode.l10n.t('{0} is being written by another program: its lock {1} was not released within 5 seconds. Nothing was saved; save again in a moment.', original.fsPath, lockUri.fsPath),
+      );
+    }
+    try {
+      await this.replace(uri, original, content, options);
+    } finally {
+      await lock.release();
+    }
+  }
+
+  /**
+   * Holding the lock: the old bytes go to `<file>.bak` and the new content over the original, each
+   * by rename, and only if the original is still what was read (same mtime and size).
+   */
+  private async replace(uri: vscode.Uri, original: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     let old: Uint8Array | undefined;
     try {
       old = await vscode.workspace.fs.readFile(original);
@@ -76,15 +134,32 @@ class CompressedStateFileSystem implements vscode.FileSystemProvider {
     const folder = original.path.slice(0, original.path.lastIndexOf('/'));
     const name = original.path.slice(original.path.lastIndexOf('/') + 1);
     const temporary = original.with({ path: `${folder}/.${name}.quota-state.tmp` });
+    const backupTemporary = original.with({ path: `${folder}/.${name}.quota-state.bak.tmp` });
     await vscode.workspace.fs.writeFile(temporary, compressed);
     try {
-      if (old) await vscode.workspace.fs.writeFile(original.with({ path: `${original.path}.bak` }), old);
+      if (old) {
+        await vscode.workspace.fs.writeFile(backupTemporary, old);
+        await this.refuseIfChanged(original);
+        await vscode.workspace.fs.rename(backupTemporary, original.with({ path: `${original.path}.bak` }), { overwrite: true });
+      }
       await vscode.workspace.fs.rename(temporary, original, { overwrite: true });
     } catch (error) {
-      await vscode.workspace.fs.delete(temporary).then(undefined, () => undefined);
+      for (const leftover of [temporary, backupTemporary]) await vscode.workspace.fs.delete(leftover).then(undefined, () => undefined);
       throw error;
     }
+    await this.remember(original);
     this.changed.fire([{ type: old ? vscode.FileChangeType.Changed : vscode.FileChangeType.Created, uri }]);
+  }
+
+  private async refuseIfChanged(original: vscode.Uri): Promise<void> {
+    const seen = this.seen.get(original.toString());
+    if (!seen) return;
+    const { mtime, size } = await vscode.workspace.fs.stat(original);
+    if (mtime !== seen.mtime || size !== seen.size) {
+      throw vscode.FileSystemError.Unavailable(
+        vscode.l10n.t('{0} changed on disk since it was opened (another program wrote it). Nothing was saved: reopen the file and make the change again.', original.fsPath),
+      );
+    }
   }
 
   readDirectory(): [string, vscode.FileType][] {

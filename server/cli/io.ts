@@ -5,18 +5,24 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind } from '../../shared/documentKind';
 import { findProjectConfig, kindFromConfiguredName, ProjectConfigError, type ProjectConfig, type ReadIfExists } from '../../shared/projectConfig';
+import { decodeFile, InflateError, type DecodedFile } from '../../shared/text/inflate';
 import { InputError, parseArguments, UsageError, type FlagSpec, type ParsedArguments } from './args';
-import { expandFileArguments, FileRefusedError } from './files';
+import { expandFileArguments, FileRefusedError, MAX_FILE_BYTES } from './files';
 import type { OutputFormat } from './formats';
 
 export interface CliIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
   readFile: (path: string) => string;
+  /** The bytes of a file, refused as `readFile` refuses (`check` and `fix` decompress them: readDocumentOrFail). */
+  readBytes: (path: string) => Uint8Array;
   /** The text of a file, or undefined when it does not exist (the project configuration lookup). */
   readIfExists: ReadIfExists;
-  /** Replaces a file's content so that a reader sees either the old or the new content. */
-  writeFileAtomic: (path: string, text: string) => void;
+  /**
+   * Replaces a file's content so that a reader sees either the old or the new content; `beforeReplace`
+   * runs just before the new content replaces the old, and can refuse the write by throwing.
+   */
+  writeFileAtomic: (path: string, text: string, beforeReplace?: () => void) => void;
   cwd: string;
 }
 
@@ -37,8 +43,36 @@ export function formatFlag(value: string | undefined, allowed: readonly OutputFo
 }
 
 export function readOrFail(path: string, io: CliIO, display: string): string {
+  return orInputError(() => io.readFile(path), display);
+}
+
+/** A file as `check` and `fix` read it: gzip or zstd (known by its magic bytes) decompressed within `maxInflatedBytes`. */
+export function readDocumentOrFail(path: string, io: CliIO, display: string): DecodedFile {
+  const bytes = orInputError(() => io.readBytes(path), display);
   try {
-    return io.readFile(path);
+    return decodeFile(bytes, { name: display, maxBytes: maxInflatedBytes() });
+  } catch (error) {
+    if (error instanceof InflateError) throw new InputError(error.message);
+    throw error;
+  }
+}
+
+const MIB = 1024 * 1024;
+const MAX_INFLATED_VARIABLE = 'QUOTA_STATE_MAX_INFLATED_MIB';
+
+/** How large a compressed file may decompress: 256 MiB (a plain file's limit), or fewer MiB by `QUOTA_STATE_MAX_INFLATED_MIB`. */
+export function maxInflatedBytes(env: NodeJS.ProcessEnv = process.env): number {
+  const value = env[MAX_INFLATED_VARIABLE]?.trim();
+  if (!value) return MAX_FILE_BYTES;
+  if (!/^[1-9][0-9]{0,2}$/.test(value) || Number(value) * MIB > MAX_FILE_BYTES) {
+    throw new InputError(`${MAX_INFLATED_VARIABLE} must be a whole number of MiB from 1 to ${MAX_FILE_BYTES / MIB}, not "${env[MAX_INFLATED_VARIABLE]}"`);
+  }
+  return Number(value) * MIB;
+}
+
+function orInputError<T>(read: () => T, display: string): T {
+  try {
+    return read();
   } catch (error) {
     if (error instanceof FileRefusedError) throw new InputError(error.message);
     const code = (error as NodeJS.ErrnoException).code;
@@ -92,4 +126,13 @@ export class ProjectConfigs {
 /** A file's kind: by its configured or default name, else by its content. */
 export function kindOf(file: string, text: string, config: ProjectConfig | undefined): DocumentKind | undefined {
   return kindFromConfiguredName(file, config, DEFAULT_FILE_PATTERNS) ?? kindFromContent(text);
+}
+
+/**
+ * The kind of a file as readDocumentOrFail read it. A compressed file is a DIY stack or nothing: `state`
+ * by its name without `.gz`/`.zst` or by its content, else none (skipped).
+ */
+export function kindOfDocument(file: string, { text, compression }: DecodedFile, config: ProjectConfig | undefined): DocumentKind | undefined {
+  if (!compression) return kindOf(file, text, config);
+  return kindOf(file.replace(/\.(gz|zst)$/i, ''), text, config) === 'state' ? 'state' : undefined;
 }

@@ -1,7 +1,7 @@
 /** The file system behind `quota-state`: the command's process and its check workers read alike. */
 import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join } from 'node:path';
-import { readRegularFile } from './files';
+import { readRegularBytes, readRegularFile } from './files';
 import type { CliIO } from './io';
 
 function readIfExists(path: string): string | undefined {
@@ -17,9 +17,10 @@ function readIfExists(path: string): string | undefined {
 /**
  * Writes a sibling temporary file, flushes it, then renames it over the original: a rename within
  * a folder is atomic, so an interrupted run leaves either the old or the new state file, never half
- * of one. The original's permissions carry over.
+ * of one. The original's permissions carry over. `beforeReplace` runs just before the rename (the
+ * check that the file did not change since it was read); if it throws, nothing is replaced.
  */
-function writeFileAtomic(path: string, text: string): void {
+function writeFileAtomic(path: string, text: string, beforeReplace?: () => void): void {
   const mode = statSync(path).mode & 0o7777;
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.quota-state.tmp`);
   const fd = openSync(temporary, 'wx', mode);
@@ -33,6 +34,7 @@ function writeFileAtomic(path: string, text: string): void {
   }
   closeSync(fd);
   try {
+    beforeReplace?.();
     renameSync(temporary, path);
   } catch (error) {
     unlinkSync(temporary);
@@ -45,6 +47,7 @@ export function realIo(cwd: string): CliIO {
     stdout: (text) => process.stdout.write(`${text}\n`),
     stderr: (text) => process.stderr.write(`${text}\n`),
     readFile: (path) => readRegularFile(path),
+    readBytes: (path) => readRegularBytes(path),
     readIfExists,
     writeFileAtomic,
     cwd,

@@ -1,20 +1,23 @@
 /**
  * The files of `quota-state state …`: reading (gzip- and zstd-compressed DIY stack files too),
- * refusing a locked DIY stack or a read-only file, and writing atomically with FILE.bak kept.
+ * refusing a read-only file, and writing atomically under lock (lockedWrite.ts) with FILE.bak kept.
  */
 import { createTwoFilesPatch } from 'diff';
-import { closeSync, copyFileSync, existsSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
-import { gunzipSync, gzipSync } from 'node:zlib';
+import { gzipSync } from 'node:zlib';
 import { openState, SurgeryError } from '../../shared/state/surgery';
+import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
+import { maxInflatedBytes } from './io';
+import type { WriteGuard } from './lockedWrite';
 
 type Compression = 'none' | 'gzip' | 'zstd';
 
-/** node:zlib's zstd (Node ≥ 22.15), when this Node has it. */
-const zstd = zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer; zstdDecompressSync?: (b: Buffer) => Buffer };
+/** node:zlib's zstd compression (Node ≥ 22.15), when this Node has it; reading needs none (shared/text/inflate.ts). */
+const zstd = zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer };
 
 export interface LoadedFile {
   path: string;
@@ -43,27 +46,29 @@ function readBytes(path: string, display: string): Buffer {
   }
 }
 
+/**
+ * Reads a state file; a gzip or zstd one (Pulumi sniffs compression from the bytes, not the name) is
+ * decompressed within the limit (`QUOTA_STATE_MAX_INFLATED_MIB`, else 256 MiB): past it, or not
+ * decompressible, the file is unreadable input.
+ */
 export function load(path: string, display: string): LoadedFile {
   const bytes = readBytes(path, display);
-  // Pulumi sniffs compression from the bytes, not the name.
-  if (bytes[0] === 0x1f && bytes[1] === 0x8b) {
-    try {
-      return { path, display, text: gunzipSync(bytes).toString('utf8'), compression: 'gzip', bytes };
-    } catch (error) {
-      throw new InputError(`${display} looks gzip-compressed but does not decompress: ${(error as Error).message}`);
-    }
+  try {
+    const { text, compression } = decodeFile(bytes, { name: display, maxBytes: maxInflatedBytes() });
+    return { path, display, text, compression: compression ?? 'none', bytes };
+  } catch (error) {
+    if (error instanceof InflateError) throw new InputError(error.message);
+    throw error;
   }
-  if (bytes[0] === 0x28 && bytes[1] === 0xb5 && bytes[2] === 0x2f && bytes[3] === 0xfd) {
-    if (zstd.zstdDecompressSync && zstd.zstdCompressSync) {
-      try {
-        return { path, display, text: zstd.zstdDecompressSync(bytes).toString('utf8'), compression: 'zstd', bytes };
-      } catch (error) {
-        throw new InputError(`${display} looks zstd-compressed but does not decompress: ${(error as Error).message}`);
-      }
-    }
-    throw new InputError(`${display} is zstd-compressed, which this Node.js cannot read (node:zlib has zstd from Node 22.15); decompress it with \`zstd -d\` first`);
-  }
-  return { path, display, text: bytes.toString('utf8'), compression: 'none', bytes };
+}
+
+/** Refuses, before anything is written, an edit this Node.js cannot write back: zstd compression needs Node 22.15. */
+export function refuseIfUnwritable(file: LoadedFile): void {
+  if (file.compression !== 'zstd' || zstd.zstdCompressSync) return;
+  throw new Refusal(
+    `${file.display} is zstd-compressed, and this Node.js (${process.version}) can read zstd but not write it (node:zlib compresses zstd from Node 22.15); ` +
+      'nothing was written. Run quota-state on Node 22.15 or later, or decompress the file with `zstd -d` and edit that.',
+  );
 }
 
 /** The file's state, opened for surgery; a file the operations cannot read is a refusal. */
@@ -92,19 +97,6 @@ export function lockFolder(path: string): string | undefined {
   return undefined;
 }
 
-/** Refuses a locked stack; with `force`, a warning to print instead. */
-export function refuseIfLocked(file: LoadedFile, force: boolean): string | undefined {
-  const folder = lockFolder(file.path);
-  if (!folder || !existsSync(folder)) return undefined;
-  const locks = readdirSync(folder).filter((name) => name.endsWith('.json'));
-  if (locks.length === 0) return undefined;
-  if (force) return `warning: ${file.display}'s stack is locked by ${locks.length} lock(s) in ${folder}; editing anyway (--force)`;
-  throw new Refusal(
-    `the stack is currently locked by ${locks.length} lock(s): an update may be running (${join(folder, locks[0])}). ` +
-      'Wait for it, or run `pulumi cancel` if none is; --force edits the file anyway.',
-  );
-}
-
 export function refuseIfReadOnly(file: LoadedFile): void {
   const stats = statSync(file.path);
   // Mode bits, not access(2): as root every file is writable, yet a read-only file says "do not edit".
@@ -118,30 +110,48 @@ export function refuseIfReadOnly(file: LoadedFile): void {
   }
 }
 
-/** FILE.bak gets the old bytes, then the new content replaces FILE by rename (atomic within a folder). Returns the backup's path. */
-export function write(file: LoadedFile, text: string): string {
-  const backup = `${file.path}.bak`;
-  const mode = statSync(file.path).mode & 0o7777;
-  const plain = Buffer.from(text, 'utf8');
-  const bytes = file.compression === 'gzip' ? gzipSync(plain) : file.compression === 'zstd' ? zstd.zstdCompressSync!(plain) : plain;
-  const temporary = join(dirname(file.path), `.${basename(file.path)}.${process.pid}.quota-state.tmp`);
+/** Writes `bytes` to a sibling temporary file, flushed, with `mode`; returns its path. */
+function temporaryCopy(path: string, suffix: string, bytes: Buffer, mode: number): string {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${suffix}`);
   const fd = openSync(temporary, 'wx', mode);
   try {
     writeSync(fd, bytes);
     fsyncSync(fd);
-    closeSync(fd);
   } catch (error) {
     closeSync(fd);
     unlinkSync(temporary);
     throw error;
   }
+  closeSync(fd);
+  return temporary;
+}
+
+/**
+ * Replaces FILE with `text` (compressed as it was), holding its lock: FILE.bak gets the bytes the edit
+ * was computed from (`file.bytes`, never a copy of what is on disk now) and the new content replaces
+ * FILE, each by rename (atomic within a folder). `guard.check()` runs just before the renames and
+ * refuses when the file changed since it was read. Returns the backup's path.
+ */
+export function write(file: LoadedFile, text: string, guard: WriteGuard): string {
+  const backup = `${file.path}.bak`;
+  const mode = statSync(file.path).mode & 0o7777;
+  const plain = Buffer.from(text, 'utf8');
+  const bytes = file.compression === 'gzip' ? gzipSync(plain) : file.compression === 'zstd' ? zstd.zstdCompressSync!(plain) : plain;
+  const temporaries: string[] = [];
   try {
-    copyFileSync(file.path, backup);
-    renameSync(temporary, file.path);
-  } catch (error) {
-    if (existsSync(temporary)) unlinkSync(temporary);
-    throw error;
+    const next = temporaryCopy(file.path, 'quota-state.tmp', bytes, mode);
+    temporaries.push(next);
+    const old = temporaryCopy(file.path, 'quota-state.bak.tmp', file.bytes, mode);
+    temporaries.push(old);
+    guard.check();
+    renameSync(old, backup);
+    temporaries.pop();
+    renameSync(next, file.path);
+    temporaries.pop();
+  } finally {
+    for (const temporary of temporaries) if (existsSync(temporary)) unlinkSync(temporary);
   }
+  guard.written();
   return backup;
 }
 

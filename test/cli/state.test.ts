@@ -1,6 +1,6 @@
 /** `quota-state state …` as a process: writing (atomic, FILE.bak, gzip), refusals that write nothing, exit codes. */
 import { strict as assert } from 'node:assert';
-import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gunzipSync, gzipSync } from 'node:zlib';
@@ -106,17 +106,27 @@ describe('quota-state state', () => {
     unchanged();
   });
 
-  it('refuses a locked DIY stack unless forced', () => {
+  it('refuses a locked DIY stack, naming the holder; --break-lock removes the lock and edits', () => {
     const locks = join(dir, '.pulumi', 'locks', 'organization', 'p', 's');
     mkdirSync(locks, { recursive: true });
-    writeFileSync(join(locks, '0b7e5c2e-lock.json'), '{}');
+    const holder = { pid: 4242, username: 'ci', hostname: 'runner-7', timestamp: '2025-06-01T10:20:30.123456789+02:00' };
+    writeFileSync(join(locks, '0b7e5c2e-lock.json'), JSON.stringify(holder));
+    writeFileSync(join(locks, '0b7e5c2e-lock.json.attrs'), '{}');
     const locked = runQuotaState(['state', 'taint', file, B]);
     assert.equal(locked.status, 1);
-    assert.match(locked.stdout, /the stack is currently locked by 1 lock\(s\)/);
+    assert.match(locked.stdout, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
+    assert.match(locked.stdout, /0b7e5c2e-lock\.json: created by ci@runner-7 \(pid 4242\) at 2025-06-01T10:20:30\+02:00/);
     unchanged();
     const forced = runQuotaState(['state', 'taint', file, B, '--force']);
-    assert.equal(forced.status, 0, forced.stdout);
-    assert.match(forced.stdout, /warning: .* locked/);
+    assert.equal(forced.status, 2, 'only remove takes --force, which is about protect');
+    assert.match(forced.stderr, /taint takes no --force/);
+    unchanged();
+    const broken = runQuotaState(['state', 'taint', file, B, '--break-lock']);
+    assert.equal(broken.status, 0, broken.stdout);
+    assert.match(broken.stdout, /warning: removing Pulumi's lock .*0b7e5c2e-lock\.json \(created by ci@runner-7 \(pid 4242\)/);
+    assert.match(broken.stdout, /1 resources tainted \(written\)/);
+    assert.deepEqual(readdirSync(locks), [], 'the lock and its sidecar removed, and ours released');
+    assert.ok(!existsSync(`${file}.lock`), 'the file lock released');
   });
 
   it('refuses a repair of a cycle and a move into a file holding the same urn', () => {

@@ -1,14 +1,16 @@
 /**
  * `quota-state state …`: the `pulumi state` edits, offline, on a state file. The operations are
- * shared/state/surgery's; stateFiles.ts reads, refuses a locked DIY stack or a read-only file, keeps
- * FILE.bak and writes atomically; stateReport.ts prints the report.
+ * shared/state/surgery's; lockedWrite.ts holds the file's lock (and a DIY stack's Pulumi lock) for the
+ * whole read-modify-write; stateFiles.ts reads, refuses a read-only file, keeps FILE.bak and writes
+ * atomically; stateReport.ts prints the report.
  * Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.
  */
 import { resolve } from 'node:path';
 import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../../../shared/state/surgery';
 import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
-import { diffOf, load, openOrRefuse, Refusal, refuseIfLocked, refuseIfReadOnly, write, type LoadedFile, type StateDocument } from '../stateFiles';
+import { LockRefusal, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
+import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile, type StateDocument } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
 
 export const STATE_USAGE = `Usage:
@@ -22,12 +24,16 @@ export const STATE_USAGE = `Usage:
   quota-state state move FILE URN… --dest FILE [--include-parents]
 
 The edits of \`pulumi state\`, offline, on an export, a DIY checkpoint, a bare deployment or a
-compressed DIY stack file (.json.gz). FILE is edited in place, atomically; the old content is kept
-as FILE.bak (a second edit replaces it). URN#N names the N-th record with that URN, in file order.
+compressed DIY stack file (.json.gz, or .json.zst on Node 22.15 or later). FILE is edited in place, atomically, holding its lock
+(FILE.lock; a DIY stack also gets Pulumi's lock), and only if it did not change since it was read;
+FILE.bak keeps the content the edit was computed from (a second edit replaces it). URN#N names the
+N-th record with that URN, in file order.
 
   --dry-run            print a unified diff (of the files pretty-printed) and write nothing
   --format text|json   the report's format (default text)
-  --force              remove: protected resources too; every command: edit a locked DIY stack
+  --force              remove: protected resources too (as \`pulumi state delete --force\`)
+  --break-lock         every command: remove the DIY stack's Pulumi lock files (each is named),
+                       then edit; only when no Pulumi process is running (\`pulumi cancel\` does the same)
   --target-dependents  remove: remove whatever depends on the targets too
   --all                remove, protect, unprotect, untaint: every resource
   --dest FILE          move: the state file the resources go to
@@ -41,6 +47,7 @@ const FLAGS = {
   'dry-run': 'boolean',
   format: 'value',
   force: 'boolean',
+  'break-lock': 'boolean',
   'target-dependents': 'boolean',
   all: 'boolean',
   dest: 'value',
@@ -51,14 +58,14 @@ const FLAGS = {
 /** The switches each operation takes besides --dry-run and --format. */
 const ALLOWED: Record<string, string[]> = {
   remove: ['all', 'target-dependents', 'force'],
-  protect: ['all', 'force'],
-  unprotect: ['all', 'force'],
-  taint: ['force'],
-  untaint: ['all', 'force'],
-  rename: ['force'],
-  repair: ['force'],
-  'clear-pending': ['force'],
-  move: ['force', 'include-parents'],
+  protect: ['all'],
+  unprotect: ['all'],
+  taint: [],
+  untaint: ['all'],
+  rename: [],
+  repair: [],
+  'clear-pending': [],
+  move: ['include-parents'],
 };
 
 export interface StateIO {
@@ -74,19 +81,22 @@ interface StatePlan {
   format: 'text' | 'json';
   dryRun: boolean;
   force: boolean;
+  breakLock: boolean;
   all: boolean;
   targetDependents: boolean;
   includeParents: boolean;
   path: string;
   targets: string[];
+  /** move: the destination file, resolved. */
   dest: string | undefined;
 }
 
-/** One run: the plan, where it prints, and the warnings that go before the report. */
+/** One run: the plan, where it prints, the warnings that go before the report, and the files' locks (none for --dry-run). */
 interface Run {
   plan: StatePlan;
   io: StateIO;
   warnings: string[];
+  locks: Map<string, LockedFile>;
 }
 
 export function runStateCommand(args: string[], io: StateIO): number {
@@ -102,17 +112,55 @@ export function runStateCommand(args: string[], io: StateIO): number {
     io.stdout(STATE_USAGE);
     return 0;
   }
-  const run: Run = { plan: planStateCommand(command, parsed, io.cwd), io, warnings: [] };
-  const file = load(run.plan.path, displayPath(io.cwd, run.plan.path));
+  const run: Run = { plan: planStateCommand(command, parsed, io.cwd), io, warnings: [], locks: new Map() };
+  const paths = [run.plan.path, ...(run.plan.dest ? [run.plan.dest] : [])];
   try {
-    const warning = refuseIfLocked(file, run.plan.force);
-    if (warning) run.warnings.push(warning);
-    const doc = openOrRefuse(file);
-    return run.plan.op === 'move' ? move(run, file, doc) : edit(run, file, doc);
+    if (run.plan.dryRun) return withPulumiLocks(run, paths, () => perform(run));
+    const files = paths.map((path) => ({ path, display: displayPath(io.cwd, path) }));
+    // Our lock first (runs of quota-state queue on it), then Pulumi's, both held until the write is done.
+    return withLockedFiles(files, (locks) => {
+      locks.forEach((lock, index) => run.locks.set(paths[index], lock));
+      return withPulumiLocks(run, paths, () => perform(run));
+    });
   } catch (error) {
-    if (!(error instanceof Refusal)) throw error;
-    return emit(run, [{ file: file.display, outcome: refusedOutcome(run.plan.op, file.text, error.message), written: false }], 1);
+    if (!(error instanceof Refusal || error instanceof LockRefusal)) throw error;
+    return emit(run, [{ file: displayPath(io.cwd, run.plan.path), outcome: refusedOutcome(run.plan.op, '', error.message), written: false }], 1);
   }
+}
+
+/** Pulumi's lock of each DIY stack among `paths`, taken in one fixed order. */
+function withPulumiLocks(run: Run, paths: string[], body: () => number): number {
+  // The real path when the file is locked (a symlink to a stack file is that stack).
+  const folders = [...new Set(paths.map((path) => lockFolder(run.locks.get(path)?.path ?? path)).filter((folder) => folder !== undefined))].sort();
+  const options = {
+    breakLock: run.plan.breakLock,
+    dryRun: run.plan.dryRun,
+    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    warn: (message: string) => run.warnings.push(message),
+  };
+  return folders.reduceRight<() => number>((inner, folder) => () => withPulumiLock(folder, options, inner), body)();
+}
+
+/** Reads FILE (under its lock unless --dry-run) and runs the operation. */
+function perform(run: Run): number {
+  const file = read(run, run.plan.path);
+  const doc = openOrRefuse(file);
+  return run.plan.op === 'move' ? move(run, file, doc) : edit(run, file, doc);
+}
+
+/** A state file, read holding its lock (which records what was read, for the check before the write). */
+function read(run: Run, path: string): LoadedFile {
+  const display = displayPath(run.io.cwd, path);
+  const lock = run.locks.get(path);
+  return lock ? lock.read(() => load(lock.path, display)) : load(path, display);
+}
+
+/** The lock of a file about to be written: refreshed after the work, the guard of its write. */
+function lockOf(run: Run, file: LoadedFile): LockedFile {
+  const lock = [...run.locks.values()].find((l) => l.path === file.path);
+  if (!lock) throw new Error(`internal error: ${file.display} is written without its lock`);
+  lock.refresh();
+  return lock;
 }
 
 /** Checks the command line against what the operation takes. */
@@ -121,8 +169,10 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`);
   const all = parsed.booleans.has('all');
   const op = command === 'rm' || command === 'delete' ? 'remove' : command === 'mv' ? 'move' : command;
-  for (const flag of ['all', 'target-dependents', 'include-parents']) {
-    if (parsed.booleans.has(flag) && !ALLOWED[op].includes(flag)) throw new UsageError(`${command} takes no --${flag}`);
+  for (const flag of ['all', 'target-dependents', 'include-parents', 'force']) {
+    if (parsed.booleans.has(flag) && !ALLOWED[op].includes(flag)) {
+      throw new UsageError(`${command} takes no --${flag}${flag === 'force' ? " (--force is remove's, for protected resources; --break-lock removes a DIY stack's Pulumi lock)" : ''}`);
+    }
   }
   if (parsed.flags.dest !== undefined && op !== 'move') throw new UsageError(`${command} takes no --dest`);
   const [fileArg, ...targets] = parsed.positional;
@@ -133,17 +183,21 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
   if (op === 'rename' && targets.length !== 2) throw new UsageError('rename takes FILE URN NEW-NAME (NEW-NAME is a name, not a URN)');
   if (op === 'repair' && targets.length) throw new UsageError('repair takes only FILE');
   if (op === 'move' && parsed.flags.dest === undefined) throw new UsageError('move needs --dest FILE');
+  const path = resolve(cwd, fileArg);
+  const dest = parsed.flags.dest === undefined ? undefined : resolve(cwd, parsed.flags.dest);
+  if (dest === path) throw new UsageError('--dest must be another file');
   return {
     op,
     format,
     dryRun: parsed.booleans.has('dry-run'),
     force: parsed.booleans.has('force'),
+    breakLock: parsed.booleans.has('break-lock'),
     all,
     targetDependents: parsed.booleans.has('target-dependents'),
     includeParents: parsed.booleans.has('include-parents'),
-    path: resolve(cwd, fileArg),
+    path,
     targets,
-    dest: parsed.flags.dest,
+    dest,
   };
 }
 
@@ -162,10 +216,13 @@ function edit(run: Run, file: LoadedFile, doc: StateDocument): number {
     result.diff = diffOf(file, file.text, outcome.text);
     return emit(run, [result], 0);
   }
+  const lock = lockOf(run, file);
   refuseIfReadOnly(file);
+  refuseIfUnwritable(file);
   try {
-    result.backup = displayPath(run.io.cwd, write(file, outcome.text));
+    result.backup = displayPath(run.io.cwd, write(file, outcome.text, lock));
   } catch (error) {
+    if (error instanceof LockRefusal) throw error;
     throw new InputError(`cannot write ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; the file is unchanged`);
   }
   result.written = true;
@@ -175,11 +232,7 @@ function edit(run: Run, file: LoadedFile, doc: StateDocument): number {
 /** `move`: resources from one file to another; both are written, or neither stays changed. */
 function move(run: Run, file: LoadedFile, doc: StateDocument): number {
   const { plan, io } = run;
-  const destPath = resolve(io.cwd, plan.dest!);
-  if (destPath === plan.path) throw new UsageError('--dest must be another file');
-  const dest = load(destPath, displayPath(io.cwd, destPath));
-  const destWarning = refuseIfLocked(dest, plan.force);
-  if (destWarning) run.warnings.push(destWarning);
+  const dest = read(run, plan.dest!);
   const moved = moveResources(doc, openOrRefuse(dest), plan.targets, { includeParents: plan.includeParents });
   const results: FileResult[] = [
     { file: file.display, outcome: moved.source, written: false },
@@ -191,16 +244,20 @@ function move(run: Run, file: LoadedFile, doc: StateDocument): number {
     results[1].diff = diffOf(dest, dest.text, moved.dest.text);
     return emit(run, results, 0);
   }
+  const [fileLock, destLock] = [lockOf(run, file), lockOf(run, dest)];
   refuseIfReadOnly(file);
   refuseIfReadOnly(dest);
+  [file, dest].forEach(refuseIfUnwritable);
   // Destination first, as Pulumi does; if the source cannot be written, the destination is restored.
-  results[1].backup = displayPath(io.cwd, write(dest, moved.dest.text));
+  fileLock.check();
+  results[1].backup = displayPath(io.cwd, write(dest, moved.dest.text, destLock));
   results[1].written = true;
   try {
-    results[0].backup = displayPath(io.cwd, write(file, moved.source.text));
+    results[0].backup = displayPath(io.cwd, write(file, moved.source.text, fileLock));
     results[0].written = true;
   } catch (error) {
-    write(dest, dest.text);
+    write(dest, dest.text, destLock);
+    if (error instanceof LockRefusal) throw new LockRefusal(`${error.message}; ${dest.display} was restored`);
     throw new InputError(`cannot write ${file.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${dest.display} was restored`);
   }
   return emit(run, results, 0);
