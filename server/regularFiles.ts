@@ -4,9 +4,10 @@
  */
 import * as l10n from '@vscode/l10n';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { MAX_FILE_BYTES } from '../shared/text/inflate';
 
-/** The largest file read (state files over VS Code's 50 MB sync limit are read too; a string holds at most ~512 MiB). */
-export const MAX_FILE_BYTES = 256 * 1024 * 1024;
+/** The largest file read, on disk and decompressed alike (state files over VS Code's 50 MB sync limit are read too). */
+export { MAX_FILE_BYTES };
 
 /** A file refused before reading: not a regular file, or over the size limit. The message names the path. */
 export class FileRefusedError extends Error {}
@@ -36,6 +37,11 @@ function formatMiB(bytes: number): string {
  * for a writer), and reading stops past the limit even if the file grows meanwhile.
  */
 export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string {
+  return readRegularBytes(path, maxBytes).toString('utf8');
+}
+
+/** The bytes of a regular file of at most `maxBytes`, read as `readRegularFile` reads (compressed files: shared/text/inflate.ts). */
+export function readRegularBytes(path: string, maxBytes = MAX_FILE_BYTES): Buffer {
   refuseUnlessReadable(path, statSync(path), maxBytes);
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
@@ -53,7 +59,7 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
         break;
       }
     }
-    return buffer.toString('utf8', 0, length);
+    return buffer.subarray(0, length);
   } finally {
     closeSync(fd);
   }

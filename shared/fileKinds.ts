@@ -7,6 +7,7 @@
  */
 import type { Diagnostic } from './diagnostics';
 import { documentedCodes, type DocumentedCode } from './diagnosticRule';
+import { EMPTY_FILE } from './emptyFile';
 import { DEFAULT_FILE_PATTERNS, type DocumentKind } from './documentKind';
 import type { TextEdit } from './edits';
 import { analyzeAppIni, type GroupSource } from './ini/appIni';
@@ -108,7 +109,7 @@ const APP_INI: FileKind = {
 
 export const FILE_KINDS: Readonly<Record<DocumentKind, FileKind>> = { state: STATE, quota: QUOTA, appIni: APP_INI };
 
-/** Every diagnostic code of every kind, sorted: a severity override naming another code is a typo. */
+/** Every diagnostic code of every kind, and `empty-file`, sorted: a severity override naming another code is a typo. */
 export function allDiagnosticCodes(): string[] {
-  return [...new Set(Object.values(FILE_KINDS).flatMap((kind) => kind.codes.map((c) => c.code)))].sort();
+  return [...new Set([...Object.values(FILE_KINDS).flatMap((kind) => kind.codes.map((c) => c.code)), EMPTY_FILE.code])].sort();
 }

@@ -7,6 +7,7 @@ import { pathToFileURL } from 'node:url';
 import type { Diagnostic, Range, Severity } from '../../shared/diagnostics';
 import type { DocumentedCode } from '../../shared/diagnosticRule';
 import type { DocumentKind } from '../../shared/documentKind';
+import { EMPTY_FILE } from '../../shared/emptyFile';
 import { FILE_KINDS } from '../../shared/fileKinds';
 
 export const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
@@ -21,6 +22,11 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
+/** Not checked: no kind claims the file and nothing was said of it (a blank file gets `empty-file`). */
+export function isSkipped(report: FileReport): boolean {
+  return !report.kind && report.diagnostics.length === 0;
+}
+
 /** `file:line:col: severity code: message` with 1-based line and column, as compilers print. */
 export function located(file: string, d: Diagnostic): string {
   return `${file}:${d.range.start.line + 1}:${d.range.start.character + 1}: ${d.severity} ${d.code}: ${d.message}`;
@@ -31,7 +37,7 @@ function plural(count: number, word: string): string {
 }
 
 function summary(reports: FileReport[]): string {
-  const checked = reports.filter((r) => r.kind);
+  const checked = reports.filter((r) => !isSkipped(r));
   const skipped = reports.length - checked.length;
   const problems = checked.reduce((sum, r) => sum + r.diagnostics.length, 0);
   return `${plural(checked.length, 'file')} checked${skipped ? `, ${skipped} skipped` : ''}, ${plural(problems, 'problem')}`;
@@ -40,7 +46,7 @@ function summary(reports: FileReport[]): string {
 export function textReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
-    if (!r.kind) lines.push(`${r.file}: skipped: not recognised as a resource-state, quota or app.ini file`);
+    if (isSkipped(r)) lines.push(`${r.file}: skipped: not recognised as a resource-state, quota or app.ini file`);
     for (const d of r.diagnostics) lines.push(located(r.file, d));
   }
   lines.push(summary(reports));
@@ -51,7 +57,7 @@ export function jsonReport(reports: FileReport[]): string {
   return JSON.stringify(
     reports.map((r) => ({
       file: r.file,
-      ...(r.kind ? {} : { skipped: true }),
+      ...(isSkipped(r) ? { skipped: true } : {}),
       diagnostics: r.diagnostics.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
     })),
     null,
@@ -74,7 +80,7 @@ export function githubReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
     const file = r.file.replace(/\\/g, '/');
-    if (!r.kind) lines.push(`::notice file=${escapeProperty(file)},title=skipped::${escapeData('Not recognised as a resource-state, quota or app.ini file; not checked.')}`);
+    if (isSkipped(r)) lines.push(`::notice file=${escapeProperty(file)},title=skipped::${escapeData('Not recognised as a resource-state, quota or app.ini file; not checked.')}`);
     for (const d of r.diagnostics) {
       const { start, end } = d.range;
       const properties = [
@@ -94,24 +100,28 @@ export function githubReport(reports: FileReport[]): string {
 
 const SARIF_LEVEL: Record<Severity, 'error' | 'warning' | 'note'> = { error: 'error', warning: 'warning', information: 'note', hint: 'note' };
 
+/** A report's rule family: its kind, or `file` for what is said of a file no kind claims (`empty-file`). */
+type RuleFamily = DocumentKind | 'file';
+
 /**
  * Rule ids carry the file kind (`state/syntax`, `quota/syntax`): both kinds have a `syntax` and a
  * `schema` code with different meanings, and SARIF rule ids must be unique within a run.
  */
-function sarifRuleId(kind: DocumentKind, code: string): string {
+function sarifRuleId(kind: RuleFamily, code: string): string {
   return `${kind}/${code}`;
 }
 
 interface SarifRule extends DocumentedCode {
-  kind: DocumentKind;
+  kind: RuleFamily;
 }
 
-/** Every code of every kind, as the table of file kinds documents it. */
+/** Every code of every kind, as the table of file kinds documents it, and the codes of files no kind claims. */
 function sarifRules(): SarifRule[] {
-  return Object.values(FILE_KINDS).flatMap(({ kind, codes }) => codes.map((code) => ({ kind, ...code })));
+  const kinds: SarifRule[] = Object.values(FILE_KINDS).flatMap(({ kind, codes }) => codes.map((code) => ({ kind, ...code })));
+  return [...kinds, { kind: 'file', ...EMPTY_FILE }];
 }
 
-const SARIF_TAGS: Record<DocumentKind, string> = { state: 'resource-state', quota: 'quota', appIni: 'forgejo-app-ini' };
+const SARIF_TAGS: Record<RuleFamily, string> = { state: 'resource-state', quota: 'quota', appIni: 'forgejo-app-ini', file: 'file' };
 
 /** A relative path as a URI reference (each segment percent-encoded), or a file URL when outside. */
 function artifactLocation(report: FileReport): { uri: string; uriBaseId?: string } {
@@ -136,7 +146,7 @@ function sarifLog(reports: FileReport[], options: { cwd: string; version: string
   const notifications = [];
   for (const report of reports) {
     const artifact = artifactLocation(report);
-    if (!report.kind) {
+    if (isSkipped(report)) {
       notifications.push({
         level: 'note',
         message: { text: `${report.file}: skipped: not recognised as a resource-state, quota or app.ini file` },
@@ -145,7 +155,7 @@ function sarifLog(reports: FileReport[], options: { cwd: string; version: string
       continue;
     }
     for (const d of report.diagnostics) {
-      const ruleId = sarifRuleId(report.kind, d.code);
+      const ruleId = sarifRuleId(report.kind ?? 'file', d.code);
       const related = (d.relatedInformation ?? []).map((info, id) => ({
         id,
         message: { text: info.message },

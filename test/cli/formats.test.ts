@@ -5,6 +5,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import Ajv from 'ajv';
 import { analyzeFile } from '../../shared/analyze';
+import { EMPTY_FILE } from '../../shared/emptyFile';
 import { APP_INI_CODES } from '../../shared/ini/codes';
 import { APP_INI_RULES } from '../../shared/ini/rules';
 import { QUOTA_CODES } from '../../shared/quota/codes';
@@ -61,7 +62,10 @@ describe('quota-state check output formats (built CLI)', () => {
     assert.equal(registry.length, Object.keys(STATE_CODES).length + Object.keys(QUOTA_CODES).length + Object.keys(APP_INI_CODES).length);
     assert.deepEqual(
       rules.map((r) => [r.id, r.shortDescription.text, r.defaultConfiguration.level]),
-      registry.map(([kind, rule, severity]) => [`${kind}/${rule.code}`, rule.doc, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[severity]]),
+      [
+        ...registry.map(([kind, rule, severity]) => [`${kind}/${rule.code}`, rule.doc, { error: 'error', warning: 'warning', information: 'note', hint: 'note' }[severity]]),
+        ['file/empty-file', EMPTY_FILE.doc, 'error'],
+      ],
     );
     const expected = FILES.flatMap((file) => expectedDiagnostics(file).map((d) => ({ file, d })));
     assert.equal(run.results.length, expected.length);
@@ -140,6 +144,41 @@ describe('quota-state check output formats (built CLI)', () => {
       expected.map(({ code, severity, message, range }) => ({ code, severity, message, range })),
     );
     assert.equal(json[1].skipped, true);
+  });
+
+  it('an empty or whitespace-only file no kind claims is empty-file, an Error, in all four formats', () => {
+    const empty = join(scratch, 'empty.json');
+    const blank = join(scratch, 'blank.json');
+    writeFileSync(empty, '');
+    writeFileSync(blank, ' \n\t\n');
+    const text = runQuotaState(['check', empty, blank]);
+    assert.equal(text.status, 1, text.stdout);
+    const lines = text.stdout.trimEnd().split('\n');
+    assert.match(lines[0], /empty\.json:1:1: error empty-file: The file is empty/);
+    assert.match(lines[1], /blank\.json:1:1: error empty-file: /);
+    assert.equal(lines[2], '2 files checked, 2 problems');
+    const json = JSON.parse(runQuotaState(['check', '--format', 'json', empty]).stdout);
+    assert.equal(json[0].skipped, undefined);
+    assert.equal(json[0].diagnostics[0].code, 'empty-file');
+    assert.match(runQuotaState(['check', '--format', 'github', empty]).stdout, /^::error file=.*empty\.json,line=1,col=1,endLine=1,endColumn=1,title=empty-file::/m);
+    const sarif = JSON.parse(runQuotaState(['check', '--format', 'sarif', empty]).stdout) as {
+      runs: Array<{ results: Array<{ ruleId: string; ruleIndex: number }>; tool: { driver: { rules: Array<{ id: string }> } } }>;
+    };
+    assert.ok(sarifValidator()(sarif));
+    const [result] = sarif.runs[0].results;
+    assert.equal(result.ruleId, 'file/empty-file');
+    assert.equal(sarif.runs[0].tool.driver.rules[result.ruleIndex].id, 'file/empty-file');
+    assert.equal(runQuotaState(['check', '--severity', 'empty-file=warning', empty]).status, 0, 'empty-file takes a severity override');
+  });
+
+  it('--fail-on-skipped turns a skipped file into exit 1; without it a skip passes', () => {
+    const other = join(scratch, 'unrelated.json');
+    writeFileSync(other, '{ "hello": 1 }');
+    assert.equal(runQuotaState(['check', other, 'examples/demo.quota.jsonc']).status, 0);
+    const failing = runQuotaState(['check', '--fail-on-skipped', other, 'examples/demo.quota.jsonc']);
+    assert.equal(failing.status, 1, failing.stdout);
+    assert.match(failing.stdout, /unrelated\.json: skipped/);
+    assert.equal(runQuotaState(['check', '--fail-on-skipped', 'examples/demo.quota.jsonc']).status, 0, 'nothing skipped, nothing failed');
   });
 });
 

@@ -1,18 +1,21 @@
 /** `quota-state check`: the language server's diagnostics for each file, in one of four formats, on one thread or several. */
 import { analyzeFile } from '../../../shared/analyze';
-import type { Severity, SeverityOverrides } from '../../../shared/diagnostics';
+import { applySeverityOverrides, type Severity, type SeverityOverrides } from '../../../shared/diagnostics';
+import { emptyFileDiagnostics } from '../../../shared/emptyFile';
 import { closestCode, knownCodes, mergeSeverity, ProjectConfigError, resolveStateSchema } from '../../../shared/projectConfig';
 import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../../shared/state/codes';
 import { version as PACKAGE_VERSION } from '../../../package.json';
 import { appIniGroupSources } from '../appIniConfig';
 import { InputError, UsageError } from '../args';
-import { FORMATS, githubReport, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';
-import { commandArguments, displayPath, expandOrFail, formatFlag, kindOf, ProjectConfigs, readOrFail, type CliIO } from '../io';
+import { FORMATS, githubReport, isSkipped, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';
+import { commandArguments, displayPath, expandOrFail, formatFlag, kindOfDocument, ProjectConfigs, readDocumentOrFail, type CliIO } from '../io';
 
-export const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
+export const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N] [--fail-on-skipped]
 
 Prints the language server's diagnostics for each resource-state, quota or app.ini file. Files that are
-none of these are reported as skipped. Globs ("infra/**/*.state.json") are expanded by quota-state
+none of these are reported as skipped; an empty or whitespace-only file that no name pattern claims
+gets empty-file (an Error). Compressed DIY stack files (.json.gz, .json.zst, known by their magic
+bytes) are checked like plain ones. Globs ("infra/**/*.state.json") are expanded by quota-state
 itself, so quote them.
 
   --format text     file:line:col: severity code: message (default; the $quota-state problem matcher)
@@ -25,8 +28,10 @@ itself, so quote them.
                     seed's version-3 record schema, exactly (seed-v3); wins over .quota-state.json
   --jobs N          analyse files on N threads (default: the available cores); the output and
                     exit code are the same for every N
+  --fail-on-skipped  exit 1 when some file is skipped (not recognised), as for an Error
 
-Exit codes: 0 no Error diagnostic, 1 some Error diagnostic, 2 usage error or unreadable input.`;
+Exit codes: 0 no Error diagnostic, 1 some Error diagnostic (or, with --fail-on-skipped, a skipped
+file), 2 usage error or unreadable input.`;
 
 const LEVELS = ['error', 'warning', 'information', 'hint', 'off'];
 
@@ -46,6 +51,8 @@ export interface CheckPlan {
   options: CheckOptions;
   /** `--jobs`: how many threads analyse files; undefined when not given. */
   jobs: number | undefined;
+  /** `--fail-on-skipped`: a file no kind claims fails the run (exit 1) instead of passing it. */
+  failOnSkipped: boolean;
 }
 
 /** Analyses a check's files on several threads; outcomes in the order of `plan.files`. */
@@ -82,7 +89,7 @@ function jobsFlag(value: string | undefined): number | undefined {
 }
 
 function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
-  const parsed = commandArguments(CHECK_USAGE, args, { format: 'value', severity: 'values', schema: 'value', jobs: 'value' }, io);
+  const parsed = commandArguments(CHECK_USAGE, args, { format: 'value', severity: 'values', schema: 'value', jobs: 'value', 'fail-on-skipped': 'boolean' }, io);
   if (!parsed) return undefined;
   const format = formatFlag(parsed.flags.format, FORMATS);
   const cliSeverity = severityFlags(parsed.lists.severity);
@@ -90,19 +97,23 @@ function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
   const jobs = jobsFlag(parsed.flags.jobs);
   if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
   const files = expandOrFail(parsed.positional, io.cwd);
-  return { files, format, options: { cliSeverity, cliSchema }, jobs };
+  return { files, format, options: { cliSeverity, cliSchema }, jobs, failOnSkipped: parsed.booleans.has('fail-on-skipped') };
 }
 
 /** Checks one file; `configs` caches the project configuration per folder for the thread that runs it. */
 export function checkOne(file: string, options: CheckOptions, io: CliIO, configs: ProjectConfigs): CheckOutcome {
   const display = displayPath(io.cwd, file);
   try {
-    const text = readOrFail(file, io, display);
+    // A compressed DIY stack is decompressed (within the limit) and checked as the state it holds.
+    const document = readDocumentOrFail(file, io, display);
+    const text = document.text;
     const config = configs.for(file);
-    const kind = kindOf(file, text, config);
+    const kind = kindOfDocument(file, document, config);
     const severity = mergeSeverity(config?.severity, options.cliSeverity);
     const stateSchema = resolveStateSchema({ commandLine: options.cliSchema, projectConfig: config });
-    const { diagnostics } = kind ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }) : { diagnostics: [] };
+    const diagnostics = kind
+      ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }).diagnostics
+      : applySeverityOverrides(emptyFileDiagnostics(text), severity);
     return { report: { file: display, path: file, kind, diagnostics } };
   } catch (error) {
     if (!(error instanceof InputError || error instanceof ProjectConfigError)) throw error;
@@ -126,6 +137,7 @@ function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): numb
     format === 'json' ? jsonReport(reports) : format === 'github' ? githubReport(reports) : format === 'sarif' ? sarifReport(reports, { cwd: io.cwd, version: PACKAGE_VERSION }) : textReport(reports);
   io.stdout(output);
   if (failed) return 2;
+  if (plan.failOnSkipped && reports.some(isSkipped)) return 1;
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 

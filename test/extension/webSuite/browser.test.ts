@@ -10,11 +10,12 @@ import { figures } from '../startupFigure';
 import { equal, match, ok } from './expect';
 
 /** gzip with the platform's CompressionStream, as a DIY backend with PULUMI_DIY_BACKEND_GZIP writes. */
-async function gzip(bytes: Uint8Array): Promise<Uint8Array> {
+async function gzip(bytes: Uint8Array, times = 1): Promise<Uint8Array> {
+  let sent = 0;
   const reader = new ReadableStream<Uint8Array>({
-    start(controller) {
-      controller.enqueue(bytes);
-      controller.close();
+    pull(controller) {
+      if (sent++ < times) controller.enqueue(bytes);
+      else controller.close();
     },
   })
     .pipeThrough(new CompressionStream('gzip'))
@@ -142,7 +143,7 @@ describe('in the browser (web worker extension host)', () => {
     }
   });
 
-  it('opens a gzip-compressed DIY stack file through pulumi-gz: (DecompressionStream) and checks it', async () => {
+  it('opens a gzip-compressed DIY stack file through pulumi-gz: and checks it', async () => {
     const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
     const compressed = await gzip(source);
     const file = workspaceUri('dev.json.gz');
@@ -151,6 +152,22 @@ describe('in the browser (web worker extension host)', () => {
       const opened = await vscode.commands.executeCommand<vscode.TextDocument | undefined>('quotaState.state.openCompressed', file);
       ok(opened && opened.uri.scheme === 'pulumi-gz', `expected a pulumi-gz: document, got ${opened?.uri.toString()}`);
       await diagnosticsWith(opened.uri, ['missing-reference', 'magic-mismatch']);
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(file);
+    }
+  });
+
+  it('refuses to open a gzip bomb through pulumi-gz: (257 MiB of zeros in ~260 KB), naming the file and the limit', async () => {
+    const file = workspaceUri('bomb.json.gz');
+    await vscode.workspace.fs.writeFile(file, await gzip(new Uint8Array(1024 * 1024), 257));
+    try {
+      const refusal = await vscode.commands.executeCommand('quotaState.state.openCompressed', file).then(
+        () => undefined,
+        (error: unknown) => (error instanceof Error ? error.message : String(error)),
+      );
+      ok(refusal !== undefined, 'the bomb was opened');
+      match(refusal, /bomb\.json\.gz decompresses to more than 256 MiB, the limit for a decompressed file/);
     } finally {
       await revertAndCloseAll();
       await vscode.workspace.fs.delete(file);
