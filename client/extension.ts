@@ -39,6 +39,8 @@ import { StateSurgeryCommands } from './stateSurgery';
 /** Exposed only when VS Code runs the extension for tests (`ExtensionMode.Test`). */
 export interface TestHooks {
   shownMessages(): readonly ShownMessage[];
+  /** The answers the next modal confirmations get (undefined: Cancel), in order. */
+  answerConfirmations(...answers: Array<string | undefined>): void;
   documentStatus(uri: string): DocumentStatusParams | undefined;
   onDocumentStatus: vscode.Event<DocumentStatusParams>;
   liveUsage(): LiveUsageParams | null;
@@ -187,6 +189,7 @@ function testHooks(context: vscode.ExtensionContext, parts: Parts, startup: Test
   const { notifier, status, liveUsage, tree, quotaView, statusBar, dashboard } = parts;
   return {
     shownMessages: () => notifier.shown,
+    answerConfirmations: (...answers) => notifier.answerConfirmations(...answers),
     documentStatus: (uri) => status.status(uri),
     onDocumentStatus: status.onDidChange,
     liveUsage: () => liveUsage.current(),

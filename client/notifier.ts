@@ -11,10 +11,14 @@ export interface ShownMessage {
   text: string;
   /** The buttons offered with the message. */
   actions: string[];
+  /** A modal confirmation's detail, below its message. */
+  detail?: string;
 }
 
 export class Notifier {
   readonly shown: ShownMessage[] = [];
+  /** Test mode only: the answers the next modal confirmations get, in order, instead of a click. */
+  private readonly confirmationAnswers: Array<string | undefined> = [];
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -39,7 +43,26 @@ export class Notifier {
     return vscode.window.showErrorMessage(text, ...actions);
   }
 
-  private record(level: MessageLevel, text: string, actions: string[]): void {
-    if (this.recordForTests) this.shown.push({ level, text, actions });
+  /**
+   * A modal question: nothing happens until it is answered. In test mode an answer queued with
+   * `answerConfirmations` is taken instead of a click (a test cannot click a modal dialog).
+   */
+  confirm<T extends string>(text: string, detail: string, ...actions: T[]): Thenable<T | undefined> {
+    this.record('warning', text, actions, detail);
+    this.log.info(`${text}\n${detail}`);
+    if (this.recordForTests && this.confirmationAnswers.length) {
+      const answer = this.confirmationAnswers.shift();
+      return Promise.resolve(actions.find((action) => action === answer));
+    }
+    return vscode.window.showWarningMessage(text, { modal: true, detail }, ...actions);
+  }
+
+  /** Test mode only: the answers of the next modal confirmations (undefined: Cancel). */
+  answerConfirmations(...answers: Array<string | undefined>): void {
+    if (this.recordForTests) this.confirmationAnswers.push(...answers);
+  }
+
+  private record(level: MessageLevel, text: string, actions: string[], detail?: string): void {
+    if (this.recordForTests) this.shown.push({ level, text, actions, ...(detail === undefined ? {} : { detail }) });
   }
 }

@@ -2,17 +2,24 @@
  * State surgery from the editor: palette and context-menu commands on the resource under the
  * cursor (or picked from a list of urns by name and type, copies by position and `delete` flag),
  * and the commands the server's code actions and lenses run. The server computes every edit
- * (shared/state/surgery); it comes back as a WorkspaceEdit whose edits need confirmation, and is
- * applied with `isRefactoring`, so VS Code's refactor preview shows the diff before anything
- * changes. Before editing a file of a DIY backend whose stack holds a lock, the user is warned.
+ * (shared/state/surgery) and what it does; a modal confirmation states that (what is removed, the
+ * dependents, the references cut, the pending operations cleared, the protected resources it
+ * overrides) with the action, "Show Diff…" (VS Code's diff editor of the text and the result, then
+ * the question again) and Cancel. Confirmed, the edit applies in one step, as one WorkspaceEdit, so
+ * it cannot be half applied and one undo reverts it. Before editing a file of a DIY backend whose
+ * stack holds a lock, the user is warned.
  */
 import * as vscode from 'vscode';
-import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
+import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryConfirmation, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
+import { applyEdits } from '../shared/edits';
 import { lockFolderOf } from '../shared/state/surgery/diyBackend';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
 
 type Operation = SurgeryParams['operation'];
+
+/** The scheme of a surgery's result, the right side of "Show Diff…". */
+const RESULT_SCHEME = 'quota-state-surgery-result';
 
 /** Palette commands: each asks for its targets (the resource under the cursor first). */
 const PALETTE: Array<{ command: string; operation: Operation; targetDependents?: boolean; many?: boolean; filter?: (r: SurgeryResource) => boolean }> = [
@@ -25,6 +32,10 @@ const PALETTE: Array<{ command: string; operation: Operation; targetDependents?:
 ];
 
 export class StateSurgeryCommands {
+  /** The texts "Show Diff…" shows, by the path of their result uri. */
+  private readonly results = new Map<string, string>();
+  private diffs = 0;
+
   constructor(
     private readonly context: CommandContext,
     /** Whether the server recognised `uri` as a state file (the language status), and when that changes. */
@@ -45,6 +56,7 @@ export class StateSurgeryCommands {
   register(): vscode.Disposable[] {
     return [
       ...this.trackActiveEditor(),
+      vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => this.results.get(uri.toString()) ?? '' }),
       vscode.commands.registerCommand(SURGERY_COMMANDS.run, (args?: unknown) => this.runGiven(args)),
       vscode.commands.registerCommand(SURGERY_COMMANDS.showReport, (args?: unknown) => this.showReport(argumentsOf<SurgeryResult>(args))),
       vscode.commands.registerCommand(SURGERY_COMMANDS.rename, (args?: unknown) => this.rename(args)),
@@ -213,23 +225,67 @@ export class StateSurgeryCommands {
     else void this.context.notifier.info(result.message ?? vscode.l10n.t('Nothing to change.'));
   }
 
-  /** Asks the server, warns about a locked stack, and applies through the refactor preview. Resolves true when applied. */
+  /** Asks the server, warns about a locked stack, asks for confirmation, and applies in one edit. Resolves true when applied. */
   async apply(params: SurgeryParams): Promise<boolean> {
     const client = this.context.languageClient;
     const result = await client.sendRequest(SurgeryRequest, params);
     if (!result) return false;
-    if (!result.edit) {
+    if (!result.edit || !result.confirmation) {
       this.showReport(result);
       return false;
     }
     const edit = await client.protocol2CodeConverter.asWorkspaceEdit(result.edit);
     for (const [uri] of edit.entries()) if (!(await this.lockedStackConfirmed(uri))) return false;
+    if (!(await this.confirmed(result.confirmation, edit))) return false;
     this.context.log.info(`State surgery: ${result.description}`);
-    const applied = await vscode.workspace.applyEdit(edit, { isRefactoring: true });
-    if (applied && (result.dependentsRemoved.length || result.remainingErrors.length)) {
-      void this.context.notifier.info(result.description);
+    // Files with no unsaved changes are saved once the edit is in: confirmed means on disk. A file
+    // with unsaved changes of the user's stays unsaved (saving it would write those too).
+    const clean = edit
+      .entries()
+      .map(([uri]) => vscode.workspace.textDocuments.find((d) => d.uri.toString() === uri.toString()))
+      .filter((d): d is vscode.TextDocument => d !== undefined && !d.isDirty);
+    const applied = await vscode.workspace.applyEdit(edit);
+    if (!applied) {
+      void this.context.notifier.error(vscode.l10n.t('Not applied: the file changed meanwhile. Run the command again.'));
+      return false;
     }
-    return applied;
+    const unsaved = (
+      await Promise.all(
+        clean.map((document) =>
+          document.save().then(
+            (saved) => (saved ? undefined : document),
+            () => document,
+          ),
+        ),
+      )
+    ).filter((d): d is vscode.TextDocument => d !== undefined);
+    // Spoken only once the edit is in: a toast before it would announce what may not happen.
+    if (unsaved.length)
+      void this.context.notifier.warning(vscode.l10n.t('{0} Applied, but not saved: {1}.', result.description, unsaved.map((d) => vscode.workspace.asRelativePath(d.uri)).join(', ')));
+    else void this.context.notifier.info(result.description);
+    return true;
+  }
+
+  /** The modal question, asked again after "Show Diff…"; true when the action was chosen. */
+  private async confirmed(confirmation: SurgeryConfirmation, edit: vscode.WorkspaceEdit): Promise<boolean> {
+    const showDiff = vscode.l10n.t('Show Diff…');
+    for (;;) {
+      const answer = await this.context.notifier.confirm(confirmation.question, confirmation.details.join('\n'), confirmation.action, showDiff);
+      if (answer !== showDiff) return answer === confirmation.action;
+      await this.showDiff(edit);
+    }
+  }
+
+  /** VS Code's diff editor of each edited file's text (left) and the surgery's result (right). */
+  private async showDiff(edit: vscode.WorkspaceEdit): Promise<void> {
+    for (const [uri, edits] of edit.entries()) {
+      const document = await vscode.workspace.openTextDocument(uri);
+      const result = resultOf(document, edits);
+      const right = vscode.Uri.from({ scheme: RESULT_SCHEME, path: uri.path, query: String(++this.diffs) });
+      this.results.set(right.toString(), result);
+      const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+      await vscode.commands.executeCommand('vscode.diff', uri, right, vscode.l10n.t('{0} ↔ after the state operation', name), { preview: true });
+    }
   }
 
   /** Warns when `uri` is a DIY stack file whose stack holds a lock: an update may be running. */
@@ -259,6 +315,12 @@ export class StateSurgeryCommands {
     );
     return answer === edit;
   }
+}
+
+/** The text after `edits`, through the one `applyEdits` (shared/edits.ts). */
+function resultOf(document: vscode.TextDocument, edits: readonly vscode.TextEdit[]): string {
+  const offsets = edits.map((e) => ({ offset: document.offsetAt(e.range.start), length: document.offsetAt(e.range.end) - document.offsetAt(e.range.start), newText: e.newText }));
+  return applyEdits(document.getText(), offsets);
 }
 
 function titleOf(operation: Operation, targetDependents?: boolean): string {

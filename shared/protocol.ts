@@ -165,12 +165,28 @@ export interface SurgeryResult {
   status: 'applied' | 'unchanged' | 'refused';
   /** Pulumi's summary line, or why it was refused. */
   message: string;
-  /** The preview's description: the report in one line. */
+  /** The report in one line, shown once the edit is applied. */
   description: string;
   errors: string[];
   notes: string[];
   dependentsRemoved: string[];
   remainingErrors: string[];
+  /** What the editor's modal confirmation states before the edit is applied; present with `edit`. */
+  confirmation?: SurgeryConfirmation;
+}
+/**
+ * The one question asked before a surgery applies: what it removes, the dependents, the references
+ * it cuts, the pending operations it clears, and the protected resources it overrides.
+ */
+export interface SurgeryConfirmation {
+  /** The modal's message: the operation on its targets, and the protected resources it overrides. */
+  question: string;
+  /** One line per kind of effect, for the modal's detail. */
+  details: string[];
+  /** The button that applies it ("Remove 3 resources"; "Remove Anyway" when it overrides protection). */
+  action: string;
+  /** The protected resources the edit removes (`remove` without `force` is retried with it, and asks). */
+  protectedOverridden: string[];
 }
 export const SurgeryRequest = new RequestType<SurgeryParams, SurgeryResult | null, void>('quotaState/surgery');
 
@@ -206,7 +222,7 @@ export const SurgeryResourcesRequest = new RequestType<SurgeryResourcesParams, S
 
 /** Client commands the server's code actions and lenses run (the client registers them). */
 export const SURGERY_COMMANDS = {
-  /** Arguments: `{ uri, operation, targets, targetDependents?, force? }` (a SurgeryParams without dest): asks, then applies with a preview. */
+  /** Arguments: `{ uri, operation, targets, targetDependents?, force? }` (a SurgeryParams without dest): asks in a modal confirmation, then applies in one edit. */
   run: 'quotaState.state.run',
   rename: 'quotaState.state.rename',
   move: 'quotaState.state.move',

@@ -1,25 +1,24 @@
 /**
  * State surgery in the editor: the refactor code actions on the resource under the cursor, the
- * quick fix per pending operation, and the custom requests the client's commands use. Every edit
- * goes back as a WorkspaceEdit whose edits carry one change annotation with `needsConfirmation`,
- * so VS Code shows its refactor preview (a diff) before anything changes; the annotation's
- * description is the operation's report. The operations themselves are shared/state/surgery's.
+ * quick fix per pending operation, and the custom requests the client's commands use. Every code
+ * action runs the client's surgery command, which asks this server for the edit and its
+ * `confirmation` (what it removes, the dependents, the references cut, the pending operations
+ * cleared, the protected resources it overrides), asks the user in a modal, and applies the edit in
+ * one step: a plain WorkspaceEdit, without annotations needing confirmation, so it cannot be half
+ * applied and one undo reverts it. The operations themselves are shared/state/surgery's.
  */
 import * as l10n from '@vscode/l10n';
-import { CodeActionKind, ErrorCodes, LSPErrorCodes, ResponseError, type AnnotatedTextEdit, type CodeAction, type CodeActionContext, type Range, type TextDocumentEdit } from 'vscode-languageserver';
+import { CodeActionKind, ErrorCodes, ResponseError, type CodeAction, type CodeActionContext, type Range, type TextDocumentEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
+import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryConfirmation, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
 import type { StateDocument } from '../../shared/state/services/context';
 import { resourceName } from '../../shared/state/services/context';
-import { describeReport, pendingAt, pendingOperations, reportOf, runSurgery, SURGERY_OPERATIONS, surgeryTargetAt, targetOf } from '../../shared/state/services/surgery';
+import { describeReport, pendingAt, pendingOperations, reportOf, runSurgery, SURGERY_OPERATIONS, surgeryTargetAt, targetOf, type SurgeryReport } from '../../shared/state/services/surgery';
 import type { SurgeryOutcome } from '../../shared/state/surgery';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { toLspEdits } from '../convert';
 import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';
-
-/** The one change annotation id of a surgery edit. */
-const SURGERY_ANNOTATION = 'quotaState.surgery';
 
 /** Code action kinds: `refactor.rewrite.state.<operation>`. */
 const SURGERY_KIND = (operation: string) => `${CodeActionKind.RefactorRewrite}.state.${operation}`;
@@ -39,10 +38,6 @@ const TITLES: Record<string, (what: string) => string> = {
   untaint: (what) => l10n.t('Untaint {0}', what),
   move: (what) => l10n.t('Move {0}', what),
 };
-
-function annotatedEdits(text: string, outcome: SurgeryOutcome): AnnotatedTextEdit[] {
-  return toLspEdits(new LineIndex(text), outcome.edits).map((e) => ({ ...e, annotationId: SURGERY_ANNOTATION }));
-}
 
 function labelOf(params: SurgeryParams): string {
   const what = params.all ? l10n.t('all resources') : (params.targets ?? []).map((t) => resourceName(t.replace(/#\d+$/, ''))).join(', ');
@@ -83,12 +78,30 @@ function validSurgeryParams(params: SurgeryParams): void {
   if (!ok) throw new ResponseError(ErrorCodes.InvalidParams, 'Malformed state operation parameters');
 }
 
-/** Runs the operation of `params` on `document` (and its destination) and builds the previewed edit. */
-function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryResult {
+/**
+ * A `remove` that Pulumi refuses only because a resource it removes is protected is run again with
+ * `force`, and the protected resources go into the confirmation, so the editor asks once ("orders-db
+ * is protected: Remove Anyway") instead of naming a flag it cannot take.
+ */
+function runWithProtectionAsked(document: TextDocument, current: StateDocument, params: SurgeryParams) {
+  const text = document.getText();
+  const run = runSurgery(text, params, params.dest?.text);
+  const forced = params.operation === 'remove' && !params.force && run.source.status === 'refused' ? runSurgery(text, { ...params, force: true }) : undefined;
+  const chosen = forced?.source.status === 'applied' ? forced : run;
+  const overrides = params.operation === 'remove' && (params.force === true || chosen === forced);
+  const records = current.snapshot.structure.resources;
+  const protectedOverridden = overrides
+    ? chosen.source.changes.filter((c) => c.action === 'removed' && (records[c.index]?.value as { protect?: unknown } | undefined)?.protect === true).map((c) => c.urn)
+    : [];
+  return { ...chosen, protectedOverridden };
+}
+
+/** Runs the operation of `params` on `document` (and its destination) and builds the edit with its confirmation. */
+function surgeryResult(host: SurgeryHost, document: TextDocument, params: SurgeryParams): SurgeryResult {
   validSurgeryParams(params);
   if (params.operation === 'move' && !params.dest) throw new ResponseError(ErrorCodes.InvalidParams, 'A move needs its destination ({ uri, text })');
   const text = document.getText();
-  const { source, dest } = runSurgery(text, params, params.dest?.text);
+  const { source, dest, protectedOverridden } = runWithProtectionAsked(document, host.stateDocument(document), params);
   const outcomes = dest ? [source, dest] : [source];
   const refused = outcomes.find((o) => o.status === 'refused');
   const applied = !refused && outcomes.some((o) => o.status === 'applied');
@@ -110,27 +123,82 @@ function surgeryResult(document: TextDocument, params: SurgeryParams): SurgeryRe
   };
   if (!applied) return result;
   const documentChanges: TextDocumentEdit[] = [];
-  if (source.status === 'applied') documentChanges.push({ textDocument: { uri: document.uri, version: document.version }, edits: annotatedEdits(text, source) });
+  if (source.status === 'applied') documentChanges.push({ textDocument: { uri: document.uri, version: document.version }, edits: toLspEdits(new LineIndex(text), source.edits) });
   if (dest && dest.status === 'applied' && params.dest) {
-    documentChanges.push({ textDocument: { uri: params.dest.uri, version: params.dest.version ?? null }, edits: annotatedEdits(params.dest.text, dest) });
+    documentChanges.push({ textDocument: { uri: params.dest.uri, version: params.dest.version ?? null }, edits: toLspEdits(new LineIndex(params.dest.text), dest.edits) });
   }
-  result.edit = {
-    documentChanges,
-    changeAnnotations: { [SURGERY_ANNOTATION]: { label: labelOf(params), description, needsConfirmation: true } },
-  };
+  result.edit = { documentChanges };
+  result.confirmation = confirmationOf(params, source, report, protectedOverridden);
   return result;
 }
 
-interface ActionData {
-  quotaStateSurgery: { params: SurgeryParams; version: number };
+/** At most this many names per line of the confirmation; the rest are counted. */
+const LISTED = 8;
+
+function listed(names: string[]): string {
+  const shown = names.slice(0, LISTED).join(', ');
+  return names.length > LISTED ? l10n.t('{0} and {1} more', shown, names.length - LISTED) : shown;
 }
 
-function isActionData(data: unknown): data is ActionData {
-  return typeof data === 'object' && data !== null && typeof (data as ActionData).quotaStateSurgery?.params?.uri === 'string';
+function countOf(count: number, one: string, many: string): string {
+  return count === 1 ? one : many.replace('{0}', String(count));
+}
+
+/** The button that applies the operation, named by what it does. */
+function actionOf(params: SurgeryParams, source: SurgeryOutcome, protectedOverridden: string[]): string {
+  const records = new Set(source.changes.map((c) => c.index)).size;
+  switch (params.operation) {
+    case 'remove':
+      return protectedOverridden.length ? l10n.t('Remove Anyway') : countOf(records, l10n.t('Remove 1 Resource'), l10n.t('Remove {0} Resources'));
+    case 'protect':
+      return countOf(records, l10n.t('Protect 1 Resource'), l10n.t('Protect {0} Resources'));
+    case 'unprotect':
+      return countOf(records, l10n.t('Unprotect 1 Resource'), l10n.t('Unprotect {0} Resources'));
+    case 'taint':
+      return countOf(records, l10n.t('Taint 1 Resource'), l10n.t('Taint {0} Resources'));
+    case 'untaint':
+      return countOf(records, l10n.t('Untaint 1 Resource'), l10n.t('Untaint {0} Resources'));
+    case 'rename':
+      return l10n.t('Rename');
+    case 'repair':
+      return l10n.t('Repair');
+    case 'clear-pending':
+      return countOf(source.pendingCleared.length, l10n.t('Clear 1 Pending Operation'), l10n.t('Clear {0} Pending Operations'));
+    case 'move':
+      return countOf(records, l10n.t('Move 1 Resource'), l10n.t('Move {0} Resources'));
+  }
+}
+
+/** The modal's words: the operation, then one line per kind of effect, the protected resources first. */
+function confirmationOf(params: SurgeryParams, source: SurgeryOutcome, report: SurgeryReport, protectedOverridden: string[]): SurgeryConfirmation {
+  const names = (urns: string[]) => listed(urns.map(resourceName));
+  const removed = source.changes.filter((c) => c.action === 'removed' && !report.dependentsRemoved.includes(c.urn)).map((c) => c.urn);
+  const details: string[] = [];
+  if (protectedOverridden.length) {
+    details.push(
+      countOf(
+        protectedOverridden.length,
+        l10n.t('{0} is protected: removing it overrides its protect flag, as pulumi state delete --force does.', names(protectedOverridden)),
+        l10n.t('{0} are protected: removing them overrides their protect flag, as pulumi state delete --force does.', names(protectedOverridden)),
+      ),
+    );
+  }
+  if (params.operation === 'remove' && removed.length) details.push(l10n.t('Removes: {0}', names(removed)));
+  if (report.dependentsRemoved.length) details.push(l10n.t('Dependents removed with it: {0}', names(report.dependentsRemoved)));
+  if (report.referencesCut.length)
+    details.push(l10n.t('References cut: {0}', listed(report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`))));
+  if (report.pendingCleared.length) details.push(l10n.t('Pending operations cleared: {0}', listed(report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`))));
+  if (report.remainingErrors.length) details.push(l10n.t('Errors that remain after it: {0}', report.remainingErrors.length));
+  if (report.notes.length) details.push(...report.notes);
+  details.push(l10n.t('It applies as one edit: one undo reverts it.'));
+  const question = protectedOverridden.length
+    ? l10n.t('{0}: {1}?', countOf(protectedOverridden.length, l10n.t('{0} is protected', names(protectedOverridden)), l10n.t('{0} are protected', names(protectedOverridden))), labelOf(params))
+    : l10n.t('{0}?', labelOf(params));
+  return { question, details, action: actionOf(params, source, protectedOverridden), protectedOverridden };
 }
 
 /** The surgery code actions for `range` in a state document: refactors on the record under the cursor, a quick fix on a pending operation. */
-export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, document: TextDocument, range: Range, context: CodeActionContext): CodeAction[] {
+export function surgeryCodeActions(host: SurgeryHost, document: TextDocument, range: Range, context: CodeActionContext): CodeAction[] {
   const only = context.only;
   const wants = (kind: string) => !only || only.some((o) => kind === o || kind.startsWith(`${o}.`));
   const current = host.stateDocument(document);
@@ -139,11 +207,8 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
   const start = snapshot.lines.offsetAt(range.start);
   const end = snapshot.lines.offsetAt(range.end);
   const actions: CodeAction[] = [];
-  const action = (title: string, kind: string, params: SurgeryParams): CodeAction => {
-    const base: CodeAction = { title, kind };
-    if (deferred) return { ...base, data: { quotaStateSurgery: { params, version: document.version } } satisfies ActionData };
-    return resolveInto(base, document, params);
-  };
+  // The client's command asks, then applies: a code action's own edit would apply unasked.
+  const action = (title: string, kind: string, params: SurgeryParams): CodeAction => ({ title, kind, command: { title, command: SURGERY_COMMANDS.run, arguments: [params] } });
   const pending = pendingAt(current, start, end);
   if (pending && wants(CodeActionKind.QuickFix)) {
     actions.push(
@@ -168,9 +233,12 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
       if (wants(kind)) actions.push(action(title, kind, { uri, targets, ...params }));
     };
     if (target.dependents === 0)
-      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}', named) : l10n.t('Remove resource {0}', named), { operation: 'remove', force: protectedRecord });
+      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}, overriding protection', named) : l10n.t('Remove resource {0}', named), { operation: 'remove', force: protectedRecord });
     else {
-      offer('removeWithDependents', l10n.t('Remove {0} with its dependents ({1} direct)', named, target.dependents), {
+      const title = protectedRecord
+        ? l10n.t('Remove protected {0} with its dependents ({1} direct), overriding protection', named, target.dependents)
+        : l10n.t('Remove {0} with its dependents ({1} direct)', named, target.dependents);
+      offer('removeWithDependents', title, {
         operation: 'remove',
         targetDependents: true,
         force: protectedRecord,
@@ -205,13 +273,6 @@ export function surgeryCodeActions(host: SurgeryHost, deferred: boolean, documen
   return actions;
 }
 
-/** The action with its edit, or (refused, unchanged) with a command that shows why. */
-function resolveInto(action: CodeAction, document: TextDocument, params: SurgeryParams): CodeAction {
-  const result = surgeryResult(document, params);
-  if (result.edit) return { ...action, edit: result.edit };
-  return { ...action, command: { title: l10n.t('Show report'), command: SURGERY_COMMANDS.showReport, arguments: [result] } };
-}
-
 export function registerSurgery(workspace: ServerWorkspace, host: SurgeryHost): void {
   const { connection } = workspace;
   const stateDocumentOf = (uri: string) => {
@@ -219,23 +280,14 @@ export function registerSurgery(workspace: ServerWorkspace, host: SurgeryHost): 
     if (!document || workspace.kindOf(document) !== 'state') return undefined;
     return document;
   };
-  connection.onCodeActionResolve((action, token) =>
-    runSafe(workspace, 'Code action resolve', token, action, () => {
-      if (!isActionData(action.data)) return action;
-      const { params, version } = action.data.quotaStateSurgery;
-      const document = stateDocumentOf(params.uri);
-      if (!document) return action;
-      if (document.version !== version) throw new ResponseError(LSPErrorCodes.ContentModified, 'The document changed; ask for the code actions again');
-      const { data: _data, ...rest } = action;
-      return resolveInto(rest, document, params);
-    }),
-  );
+  // Every code action arrives whole (surgery's run the client's command), so resolving returns it as it is.
+  connection.onCodeActionResolve((action) => action);
   connection.onRequest(SurgeryRequest, (params, token) =>
     runSafe(workspace, 'State surgery', token, null, () => {
       if (typeof params?.uri !== 'string' || typeof params.operation !== 'string') throw new ResponseError(ErrorCodes.InvalidParams, 'Malformed request parameters');
       const document = stateDocumentOf(params.uri);
       if (!document) throw new ResponseError(ErrorCodes.InvalidParams, `${params.uri} is not an open state document`);
-      return surgeryResult(document, params);
+      return surgeryResult(host, document, params);
     }),
   );
   connection.onRequest(SurgeryResourcesRequest, (params, token) =>

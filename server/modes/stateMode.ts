@@ -71,7 +71,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const { snapshot } = cache.get(document);
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
       const fixes = stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
-      return [...fixes, ...surgeryCodeActions(host, context.supportsCodeActionResolve === true, document, range, codeActionContext)];
+      return [...fixes, ...surgeryCodeActions(host, document, range, codeActionContext)];
     },
     forget(uri) {
       preparer.cancel(uri);

@@ -1,12 +1,13 @@
 /**
  * State surgery through the real built server (dist/server/server.js --stdio): the refactor code
  * actions on the resource under the cursor, the quick fix and hover per pending operation, the
- * "remove with dependents…" lens and the surgery requests. Every edit must carry a change
- * annotation that needs confirmation (VS Code's refactor preview), and applying it must give
- * exactly the text shared/state/surgery gives (the CLI's result).
+ * "remove with dependents…" lens and the surgery requests. Every action runs the client's confirmed
+ * command; the edit it gets is plain (no annotation for VS Code to leave unticked), comes with the
+ * confirmation's words, and applying it must give exactly the text shared/state/surgery gives (the
+ * CLI's result).
  */
 import { strict as assert } from 'node:assert';
-import type { AnnotatedTextEdit, CodeAction, CodeLens, Command, Hover, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
+import type { CodeAction, CodeLens, Command, Hover, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
 import { runSurgery } from '../../shared/state/services/surgery';
@@ -39,22 +40,21 @@ function applyEdits(text: string, edits: TextEdit[]): string {
   return TextDocument.applyEdits(TextDocument.create('file:///edited', 'json', 1, text), edits);
 }
 
-/** Checks the edit's shape (one annotation, needing confirmation, on every edit) and applies it to each file. */
-function applyAnnotated(edit: WorkspaceEdit, texts: Record<string, string>): { texts: Record<string, string>; description: string; label: string } {
+/**
+ * Checks the edit's shape (versioned documentChanges, no change annotation: confirmed once in the
+ * client's modal, it applies whole, never half ticked in a preview) and applies it to each file.
+ */
+function applyPlain(edit: WorkspaceEdit, texts: Record<string, string>): Record<string, string> {
   assert.ok(edit.documentChanges?.length, 'the edit comes as documentChanges');
-  const annotations = edit.changeAnnotations ?? {};
-  const ids = Object.keys(annotations);
-  assert.equal(ids.length, 1, 'one change annotation');
-  const annotation = annotations[ids[0]];
-  assert.equal(annotation.needsConfirmation, true, 'the annotation needs confirmation: VS Code shows its refactor preview');
+  assert.equal(edit.changeAnnotations, undefined, 'no change annotation');
   const out = { ...texts };
   for (const change of edit.documentChanges as TextDocumentEdit[]) {
     assert.ok(change.edits.length > 0);
-    for (const e of change.edits) assert.equal((e as AnnotatedTextEdit).annotationId, ids[0], 'every edit carries the annotation');
+    for (const e of change.edits) assert.equal((e as { annotationId?: string }).annotationId, undefined, 'no edit carries an annotation');
     assert.ok(change.textDocument.uri in out, `an edit to ${change.textDocument.uri}`);
     out[change.textDocument.uri] = applyEdits(out[change.textDocument.uri], change.edits as TextEdit[]);
   }
-  return { texts: out, description: annotation.description ?? '', label: annotation.label };
+  return out;
 }
 
 const lineOf = (text: string, needle: string, nth = 0) => {
@@ -90,33 +90,41 @@ describe('state surgery in the editor (LSP over stdio)', function () {
       context: { diagnostics: [], ...(only ? { only } : {}) },
     });
   }
-  async function resolved(action: CodeAction): Promise<CodeAction> {
-    assert.equal(action.edit, undefined, 'the edit is computed on resolve');
-    assert.ok(action.data, 'the action carries what resolve needs');
-    return client.request<CodeAction, CodeAction>('codeAction/resolve', action);
+  /** What the client's command does with an action: asks the server for the edit and its confirmation. */
+  async function runAction(action: CodeAction): Promise<SurgeryResult> {
+    assert.equal(action.edit, undefined, "an action's own edit would apply without the confirmation");
+    assert.equal(action.command?.command, SURGERY_COMMANDS.run);
+    const [params] = action.command.arguments as [SurgeryParams];
+    const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, params);
+    assert.ok(result.confirmation, 'an edit comes with its confirmation');
+    return result;
   }
-  /** The action of `kind` at the record holding `needle`, resolved, applied; compared with the operation run directly. */
+  /** The action of `kind` at the record holding `needle`, run, applied; compared with the operation run directly. */
   async function check(text: string, needle: string, kind: string, call: Omit<SurgeryParams, 'uri'>, nth = 0) {
     const uri = await open(text);
     const actions = await actionsAt(uri, lineOf(text, needle, nth));
     const action = actions.find((a) => a.kind === kind);
     assert.ok(action, `a ${kind} action among ${actions.map((a) => `${a.kind}: ${a.title}`).join('; ')}`);
-    const done = await resolved(action);
-    const { texts, description } = applyAnnotated(done.edit!, { [uri]: text });
+    const result = await runAction(action);
+    const texts = applyPlain(result.edit!, { [uri]: text });
     const expected = runSurgery(text, { ...call }).source;
     assert.equal(expected.status, 'applied');
     assert.equal(texts[uri], expected.text, "the edit gives exactly the operation's text");
-    return { uri, action: done, description, after: texts[uri], actions };
+    return { uri, action, description: result.description, confirmation: result.confirmation!, after: texts[uri], actions };
   }
 
-  it('offers remove with dependents on a resource that has them, with the report in the preview', async () => {
-    const { action, description, after } = await check(exportText(records()), `"urn": "${COMP}"`, 'refactor.rewrite.state.removeWithDependents', {
+  it('offers remove with dependents on a resource that has them, with what it removes in the confirmation', async () => {
+    const { action, description, confirmation, after } = await check(exportText(records()), `"urn": "${COMP}"`, 'refactor.rewrite.state.removeWithDependents', {
       operation: 'remove',
       targets: [COMP],
       targetDependents: true,
     });
     assert.match(action.title, /^Remove comp with its dependents/);
     assert.match(description, /dependents removed: child, a, b/);
+    assert.equal(confirmation.question, 'Remove comp and its dependents?');
+    assert.equal(confirmation.action, 'Remove 4 Resources');
+    assert.deepEqual(confirmation.details.slice(0, 2), ['Removes: comp', 'Dependents removed with it: child, a, b']);
+    assert.deepEqual(confirmation.protectedOverridden, []);
     assert.ok(!after.includes(CHILD) && !after.includes(`"${B}"`));
   });
 
@@ -135,9 +143,26 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     assert.ok(after.includes('"o1"') && !after.includes('"o0"'));
   });
 
-  it('removes a protected resource only as a forced remove, saying so in the title', async () => {
-    const { action } = await check(exportText(records()), `"id": "o1"`, 'refactor.rewrite.state.remove', { operation: 'remove', targets: [`${OLD}#1`], force: true });
-    assert.match(action.title, /^Remove protected resource old/);
+  it('removes a protected resource only as a forced remove, saying so in the title and in the confirmation', async () => {
+    const { action, confirmation } = await check(exportText(records()), `"id": "o1"`, 'refactor.rewrite.state.remove', { operation: 'remove', targets: [`${OLD}#1`], force: true });
+    assert.equal(action.title, 'Remove protected resource old (copy 1 of 2), overriding protection');
+    assert.equal(confirmation.question, 'old is protected: Remove old?');
+    assert.equal(confirmation.action, 'Remove Anyway');
+    assert.deepEqual(confirmation.protectedOverridden, [OLD]);
+    assert.match(confirmation.details[0], /^old is protected: removing it overrides its protect flag/);
+  });
+
+  it('asks about a protected resource in the same confirmation when the command did not force (the context menu)', async () => {
+    const text = exportText(records());
+    const uri = await open(text);
+    const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, { uri, operation: 'remove', targets: [`${OLD}#1`] });
+    assert.equal(result.status, 'applied', 'no refusal that names a flag the editor cannot take');
+    assert.equal(result.confirmation!.action, 'Remove Anyway');
+    assert.deepEqual(result.confirmation!.protectedOverridden, [OLD]);
+    assert.equal(applyPlain(result.edit!, { [uri]: text })[uri], runSurgery(text, { operation: 'remove', targets: [`${OLD}#1`], force: true }).source.text);
+    const plain = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, { uri, operation: 'remove', targets: [B] });
+    assert.equal(plain.confirmation!.action, 'Remove 1 Resource');
+    assert.deepEqual(plain.confirmation!.protectedOverridden, []);
   });
 
   it('protects and unprotects, taints and untaints', async () => {
@@ -166,8 +191,9 @@ describe('state surgery in the editor (LSP over stdio)', function () {
 
     const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, { uri, operation: 'rename', targets: [COMP], newName: 'widget' });
     assert.equal(result.status, 'applied');
-    const { texts, label } = applyAnnotated(result.edit!, { [uri]: text });
-    assert.equal(label, 'Rename comp to widget');
+    const texts = applyPlain(result.edit!, { [uri]: text });
+    assert.equal(result.confirmation!.question, 'Rename comp to widget?');
+    assert.equal(result.confirmation!.action, 'Rename');
     assert.equal(texts[uri], runSurgery(text, { operation: 'rename', targets: [COMP], newName: 'widget' }).source.text);
     assert.ok(texts[uri].includes(U('my:Comp$aws:s3:Bucket', 'child')) && texts[uri].includes(U('my:Comp', 'widget')));
   });
@@ -180,7 +206,9 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, { uri, operation: 'move', targets: [B], dest: { uri: destUri, text: destText } });
     assert.equal(result.status, 'applied', result.errors.join('\n'));
     assert.equal(result.edit!.documentChanges!.length, 2, 'both files in one edit');
-    const { texts, description } = applyAnnotated(result.edit!, { [uri]: text, [destUri]: destText });
+    const texts = applyPlain(result.edit!, { [uri]: text, [destUri]: destText });
+    const { description } = result;
+    assert.match(result.confirmation!.details.join('\n'), /References cut: b → a/);
     const expected = runSurgery(text, { operation: 'move', targets: [B] }, destText);
     assert.equal(texts[uri], expected.source.text);
     assert.equal(texts[destUri], expected.dest!.text);
@@ -204,8 +232,11 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const fix = actions.find((a) => a.kind === 'quickfix');
     assert.ok(fix, actions.map((a) => a.title).join('; '));
     assert.equal(fix.title, "Clear pending operation 'creating' on new");
-    const done = await resolved(fix);
-    const { texts, description } = applyAnnotated(done.edit!, { [uri]: text });
+    const done = await runAction(fix);
+    const texts = applyPlain(done.edit!, { [uri]: text });
+    const { description } = done;
+    assert.equal(done.confirmation!.action, 'Clear 1 Pending Operation');
+    assert.match(done.confirmation!.details.join('\n'), /Pending operations cleared: creating new/);
     assert.equal(texts[uri], runSurgery(text, { operation: 'clear-pending', targets: [U('aws:s3:Bucket', 'new')] }).source.text);
     const after = JSON.parse(texts[uri]) as { deployment: { pending_operations: Rec[] } };
     assert.deepEqual(
@@ -236,7 +267,7 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     await check(text, `"urn": "${B}"`, 'refactor.rewrite.state.repair', { operation: 'repair' });
   });
 
-  it('adds "remove with dependents…" beside the dependents lens, running the previewed remove', async () => {
+  it('adds "remove with dependents…" beside the dependents lens, running the confirmed remove', async () => {
     const text = exportText(records());
     const uri = await open(text);
     const lenses = await client.request<unknown, CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
@@ -249,7 +280,7 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     assert.equal(onComp[1].command!.command, SURGERY_COMMANDS.run);
     assert.deepEqual(params, { uri, operation: 'remove', targets: [COMP], targetDependents: true });
     const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, params);
-    assert.equal(applyAnnotated(result.edit!, { [uri]: text }).texts[uri], runSurgery(text, params).source.text);
+    assert.equal(applyPlain(result.edit!, { [uri]: text })[uri], runSurgery(text, params).source.text);
     // No such lens where nothing depends on the record.
     assert.equal(lenses.filter((l) => l.range.start.line === lineOf(text, `"urn": "${B}"`).line).length, 1);
   });
@@ -273,12 +304,16 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     );
   });
 
-  it('answers a stale resolve with ContentModified and never edits a changed document', async () => {
+  it('computes the edit on the current text, and names its version so a changed document refuses it', async () => {
     const text = exportText(records());
     const uri = await open(text);
     const [action] = await actionsAt(uri, lineOf(text, `"urn": "${B}"`), ['refactor.rewrite.state.protect']);
-    await client.change(uri, text.replace('"b1"', '"b2"'));
-    await assert.rejects(client.request('codeAction/resolve', action), /changed/);
+    const changed = text.replace('"b1"', '"b2"');
+    await client.change(uri, changed);
+    const result = await runAction(action);
+    const [change] = result.edit!.documentChanges as TextDocumentEdit[];
+    assert.equal(change.textDocument.version, 2, 'the version the edit was computed on');
+    assert.equal(applyPlain(result.edit!, { [uri]: changed })[uri], runSurgery(changed, { operation: 'protect', targets: [B] }).source.text);
   });
 
   it('answers malformed surgery requests with InvalidParams, never an exception', async () => {
@@ -295,8 +330,6 @@ describe('state surgery in the editor (LSP over stdio)', function () {
       null,
     ];
     for (const params of bad) await assert.rejects(client.request(SurgeryRequest.method, params), /Malformed|not an open state document|needs its destination/, JSON.stringify(params));
-    // A resolve whose echoed data is malformed is refused the same way.
-    await assert.rejects(client.request('codeAction/resolve', { title: 'x', data: { quotaStateSurgery: { params: { uri, operation: 'remove', targets: {} }, version: 1 } } }), /Malformed/);
   });
 
   it('honours `only`: a request for quick fixes gets no refactors', async () => {
@@ -316,7 +349,7 @@ describe('state surgery code actions for a client without resolve support', func
   afterEach(() => client.assertNoLoggedErrors());
   after(async () => client?.stop());
 
-  it('computes the annotated edit up front', async () => {
+  it('offers the same command actions, which the client confirms before applying', async () => {
     const text = exportText(records());
     const uri = 'file:///work/surgery/eager.state.json';
     await client.open(uri, text);
@@ -326,7 +359,9 @@ describe('state surgery code actions for a client without resolve support', func
       context: { diagnostics: [] },
     });
     const protect = actions.find((a) => a.kind === 'refactor.rewrite.state.protect')!;
-    const { texts } = applyAnnotated(protect.edit!, { [uri]: text });
-    assert.equal(texts[uri], runSurgery(text, { operation: 'protect', targets: [B] }).source.text);
+    assert.equal(protect.edit, undefined);
+    assert.deepEqual(protect.command?.arguments, [{ uri, targets: [B], operation: 'protect' }]);
+    const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, protect.command!.arguments![0] as SurgeryParams);
+    assert.equal(applyPlain(result.edit!, { [uri]: text })[uri], runSurgery(text, { operation: 'protect', targets: [B] }).source.text);
   });
 });

@@ -1,7 +1,7 @@
 /**
  * State surgery in the editor: which operations the resource (or pending operation) under the
- * cursor offers, running one of them through shared/state/surgery, and the words the preview and
- * the hover show. Pure: the server turns the result into a WorkspaceEdit with change annotations.
+ * cursor offers, running one of them through shared/state/surgery, and the words the confirmation and
+ * the hover show. Pure: the server turns the result into a WorkspaceEdit and its confirmation.
  */
 import * as l10n from '@vscode/l10n';
 import type { Span } from '../../diagnostics';
@@ -44,7 +44,7 @@ export function reportOf(outcome: SurgeryOutcome): SurgeryReport {
   return { operation, status, message, dependentsRemoved, referencesCut, pendingCleared, notes, errors, remainingErrors };
 }
 
-/** The preview's description: what the operation did besides its edits, one clause per kind. */
+/** The report in one line (the toast once applied): what the operation did besides its edits, one clause per kind. */
 export function describeReport(report: SurgeryReport): string {
   const parts = [report.message];
   if (report.dependentsRemoved.length) parts.push(l10n.t('dependents removed: {0}', report.dependentsRemoved.map(resourceName).join(', ')));

@@ -1,14 +1,14 @@
 /**
  * State surgery in a real VS Code, on the installed extension: remove with dependents from the
  * lens, a move between two files, and a compressed `.json.gz` DIY stack opened, edited and saved.
- * Every edit goes through VS Code's refactor preview: `workspace.applyEdit` with edits that need
- * confirmation resolves only once the preview is applied, so each test runs `refactorPreview.apply`
- * while the command waits.
+ * Every surgery asks one modal confirmation stating what it does, then applies in one edit (one
+ * undo) and saves the files it edited that had no unsaved changes.
  */
 import { strict as assert } from 'node:assert';
 import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { gunzipSync, gzipSync } from 'node:zlib';
 import * as vscode from 'vscode';
+import { gzipBomb } from '../../helpers/bombs';
 import { activeExtension, codeOf, diagnosticsWith, waitFor, workspaceUri } from './helpers';
 
 type Rec = Record<string, unknown>;
@@ -40,32 +40,23 @@ const urnsIn = (text: string) =>
   ).resources.map((r) => r.urn);
 
 /**
- * Runs `start` (which applies an edit through the preview) and applies the preview until it resolves.
- * Edits that need confirmation open in the preview unchecked (VS Code's BulkFileOperations checks
- * only edits without `needsConfirmation`), as a person would tick them: group by change type, focus
- * the one category (the operation's annotation), tick it, and apply.
+ * Runs `start` (a surgery command) with its modal confirmations answered by `answers` in order, as a
+ * user clicks them (undefined: Cancel). A test cannot click a modal dialog, so the extension takes the
+ * answers in test mode only; what the dialog said is in `shownMessages`.
  */
-async function throughPreview<T>(start: () => Thenable<T>): Promise<T> {
-  let settled = false;
-  const pending = Promise.resolve(start()).finally(() => (settled = true));
-  const deadline = Date.now() + 120_000;
-  const run = (command: string) => vscode.commands.executeCommand(command).then(undefined, () => undefined);
-  const settledWithin = async (ms: number) => {
-    for (const until = Date.now() + ms; !settled && Date.now() < until;) await new Promise((resolve) => setTimeout(resolve, 100));
-    return settled;
-  };
-  // Ticking toggles: a second tick in the same preview unticks the change, and applying then applies
-  // nothing. So each tick is followed by an apply and a generous wait; only a preview that was not
-  // showing yet (nothing happened) is ticked again.
-  while (!(await settledWithin(300))) {
-    if (Date.now() > deadline) throw new Error('the refactor preview was never applied');
-    await run('refactorPreview.groupByType');
-    await run('list.focusFirst');
-    await run('refactorPreview.toggleCheckedState');
-    await run('refactorPreview.apply');
-    if (await settledWithin(5_000)) break;
-  }
-  return pending;
+async function confirming<T>(answers: Array<string | undefined>, start: () => Thenable<T>): Promise<T> {
+  const { hooks } = await activeExtension();
+  hooks.answerConfirmations(...answers);
+  return start();
+}
+
+/** The modal confirmations shown since `before` messages. */
+async function confirmationsSince(before: number) {
+  const { hooks } = await activeExtension();
+  return hooks
+    .shownMessages()
+    .slice(before)
+    .filter((m) => m.detail !== undefined);
 }
 
 async function openState(uri: vscode.Uri): Promise<vscode.TextDocument> {
@@ -76,7 +67,7 @@ async function openState(uri: vscode.Uri): Promise<vscode.TextDocument> {
   return document;
 }
 
-describe('state surgery (refactor preview)', () => {
+describe('state surgery (one confirmed step)', () => {
   const folder = workspaceUri('surgery');
   before(() => mkdirSync(folder.fsPath, { recursive: true }));
   after(async () => {
@@ -84,9 +75,10 @@ describe('state surgery (refactor preview)', () => {
     rmSync(folder.fsPath, { recursive: true, force: true });
   });
 
-  it('removes a resource with its dependents from the lens, after the preview', async () => {
+  it('removes a resource with its dependents from the lens in one confirmed step, on disk; one undo restores it', async () => {
     const uri = vscode.Uri.joinPath(folder, 'remove.state.json');
-    writeFileSync(uri.fsPath, exportText(records()));
+    const original = exportText(records());
+    writeFileSync(uri.fsPath, original);
     const document = await openState(uri);
     const siteLine = document.positionAt(document.getText().indexOf(`"urn": "${SITE}"`)).line;
     const lens = await waitFor(
@@ -97,15 +89,64 @@ describe('state surgery (refactor preview)', () => {
       },
       [vscode.languages.onDidChangeDiagnostics],
     );
-    const applied = await throughPreview(() => vscode.commands.executeCommand<boolean>(lens.command!.command, ...(lens.command!.arguments ?? [])));
-    assert.equal(applied, true, 'the edit was applied through the preview');
-    assert.deepEqual(urnsIn(document.getText()), [ROOT, PROV, QUEUE], 'the site, its child and the policy depending on the child are gone');
     const { hooks } = await activeExtension();
-    assert.ok(
-      hooks.shownMessages().some((m) => m.text.includes('dependents removed: assets, policy')),
-      'the report was shown',
-    );
+    const before = hooks.shownMessages().length;
+    const applied = await confirming(['Remove 3 Resources'], () => vscode.commands.executeCommand<boolean>(lens.command!.command, ...(lens.command!.arguments ?? [])));
+    assert.equal(applied, true, 'the edit was applied once confirmed');
+    const [confirmation] = await confirmationsSince(before);
+    assert.equal(confirmation.text, 'Remove site and its dependents?');
+    assert.deepEqual(confirmation.actions, ['Remove 3 Resources', 'Show Diff…']);
+    assert.match(confirmation.detail!, /^Removes: site\nDependents removed with it: assets, policy\n/);
+    assert.deepEqual(urnsIn(document.getText()), [ROOT, PROV, QUEUE], 'the site, its child and the policy depending on the child are gone');
+    assert.deepEqual(urnsIn(readFileSync(uri.fsPath, 'utf8')), [ROOT, PROV, QUEUE], 'and on disk, in the same action');
+    assert.ok(!document.isDirty);
+    const report = hooks.shownMessages().findIndex((m, i) => i > before && m.text.includes('dependents removed: assets, policy'));
+    assert.ok(report !== -1 && hooks.shownMessages()[report].level === 'info', 'the report was shown after the edit');
+    await vscode.window.showTextDocument(document);
+    await vscode.commands.executeCommand('undo');
+    assert.equal(document.getText(), original, 'one undo restores the whole edit');
     await document.save();
+  });
+
+  it('asks about a protected resource in the same confirmation, then removes it; Cancel changes nothing', async () => {
+    const uri = vscode.Uri.joinPath(folder, 'protected.state.json');
+    const resources = records();
+    resources[5].protect = true;
+    writeFileSync(uri.fsPath, exportText(resources));
+    const document = await openState(uri);
+    const { hooks } = await activeExtension();
+    let before = hooks.shownMessages().length;
+    const cancelled = await confirming([undefined], () => vscode.commands.executeCommand<boolean>('quotaState.state.remove', { uri: uri.toString(), targets: [QUEUE] }));
+    assert.equal(cancelled, false);
+    assert.ok(urnsIn(document.getText()).includes(QUEUE), 'Cancel removes nothing');
+    const [asked] = await confirmationsSince(before);
+    assert.equal(asked.text, 'jobs is protected: Remove jobs?');
+    assert.deepEqual(asked.actions, ['Remove Anyway', 'Show Diff…']);
+    assert.ok(!hooks.shownMessages().some((m) => m.text.includes('--force')), 'no flag the editor cannot take');
+    before = hooks.shownMessages().length;
+    const applied = await confirming(['Remove Anyway'], () => vscode.commands.executeCommand<boolean>('quotaState.state.remove', { uri: uri.toString(), targets: [QUEUE] }));
+    assert.equal(applied, true);
+    assert.ok(!urnsIn(readFileSync(uri.fsPath, 'utf8')).includes(QUEUE), 'removed, on disk');
+  });
+
+  it('"Show Diff…" opens a diff editor whose right side is the result, then asks again', async () => {
+    const uri = vscode.Uri.joinPath(folder, 'diff.state.json');
+    const original = exportText(records());
+    writeFileSync(uri.fsPath, original);
+    const document = await openState(uri);
+    const { hooks } = await activeExtension();
+    const before = hooks.shownMessages().length;
+    const applied = await confirming(['Show Diff…', undefined], () => vscode.commands.executeCommand<boolean>('quotaState.state.taint', { uri: uri.toString(), targets: [QUEUE] }));
+    assert.equal(applied, false, 'cancelled after the diff');
+    assert.equal((await confirmationsSince(before)).length, 2, 'asked again after the diff');
+    const tab = vscode.window.tabGroups.activeTabGroup.activeTab;
+    assert.ok(tab?.input instanceof vscode.TabInputTextDiff, `a diff editor is active (${tab?.label})`);
+    assert.equal(tab.input.original.toString(), uri.toString());
+    const right = await vscode.workspace.openTextDocument(tab.input.modified);
+    const tainted = (JSON.parse(right.getText()) as { deployment: { resources: Rec[] } }).deployment.resources.find((r) => r.urn === QUEUE)!;
+    assert.equal(tainted.taint, true, 'the right side is the result');
+    assert.equal(document.getText(), original, 'nothing applied');
+    await vscode.commands.executeCommand('workbench.action.closeActiveEditor');
   });
 
   it('moves a resource into another file in one edit of both files', async () => {
@@ -114,7 +155,7 @@ describe('state surgery (refactor preview)', () => {
     writeFileSync(source.fsPath, exportText(records()));
     writeFileSync(dest.fsPath, exportText([{ urn: U('pulumi:pulumi:Stack', 'shop-prod', 'prod'), custom: false, type: 'pulumi:pulumi:Stack' }]));
     const document = await openState(source);
-    const applied = await throughPreview(() => vscode.commands.executeCommand<boolean>('quotaState.state.move', { uri: source.toString(), targets: [QUEUE], dest: dest.toString() }));
+    const applied = await confirming(['Move 1 Resource'], () => vscode.commands.executeCommand<boolean>('quotaState.state.move', { uri: source.toString(), targets: [QUEUE], dest: dest.toString() }));
     assert.equal(applied, true);
     const destDocument = await vscode.workspace.openTextDocument(dest);
     assert.ok(!urnsIn(document.getText()).includes(QUEUE), 'gone from the source');
@@ -140,11 +181,10 @@ describe('state surgery (refactor preview)', () => {
     assert.match(missing.message, /gone/);
     assert.deepEqual(readFileSync(original.fsPath), bytes, 'the original is untouched until saved');
 
-    const applied = await throughPreview(() => vscode.commands.executeCommand<boolean>('quotaState.state.run', { uri: document.uri.toString(), operation: 'repair' }));
+    const applied = await confirming(['Repair'], () => vscode.commands.executeCommand<boolean>('quotaState.state.run', { uri: document.uri.toString(), operation: 'repair' }));
     assert.equal(applied, true);
     assert.ok(!document.getText().includes('::gone'), 'the dangling dependency was pruned');
-    assert.deepEqual(readFileSync(original.fsPath), bytes, 'still untouched before the save');
-    assert.ok(await document.save(), 'saved');
+    assert.ok(!document.isDirty, 'saved with the confirmed edit');
     assert.equal(gunzipSync(readFileSync(original.fsPath)).toString('utf8'), document.getText(), 'written back compressed');
     assert.deepEqual(readFileSync(`${original.fsPath}.bak`), bytes, 'the old bytes kept as .bak');
     assert.ok(!existsSync(vscode.Uri.joinPath(stacks, '.dev.json.gz.quota-state.tmp').fsPath), 'no temporary file left');
@@ -152,6 +192,21 @@ describe('state surgery (refactor preview)', () => {
       vscode.languages.onDidChangeDiagnostics,
     ]);
   });
+  it('refuses to open a 1 GiB gzip bomb through pulumi-gz:, naming the file and the limit, within the limit in memory', async () => {
+    const bomb = vscode.Uri.joinPath(folder, 'bomb.json.gz');
+    writeFileSync(bomb.fsPath, gzipBomb(1, 1));
+    const peakBefore = process.resourceUsage().maxRSS / 1024;
+    const refusal = await vscode.commands.executeCommand('quotaState.state.openCompressed', bomb).then(
+      () => undefined,
+      (error: unknown) => (error instanceof Error ? error.message : String(error)),
+    );
+    const growth = process.resourceUsage().maxRSS / 1024 - peakBefore;
+    assert.ok(refusal !== undefined, 'the bomb was opened');
+    assert.match(refusal, /bomb\.json\.gz decompresses to more than 256 MiB, the limit for a decompressed file/);
+    assert.ok(growth < 256 + 64, `the extension host's peak RSS grew by ${growth.toFixed(0)} MiB`);
+    console.log(`      extension host peak RSS growth opening a 1 GiB gzip bomb: ${growth.toFixed(0)} MiB`);
+  });
+
   it('warns before editing a DIY stack whose stack holds a lock, and edits nothing without "Edit Anyway"', async () => {
     const stacks = vscode.Uri.joinPath(folder, '.pulumi', 'stacks', 'locked');
     const locks = vscode.Uri.joinPath(folder, '.pulumi', 'locks', 'organization', 'locked', 'dev');

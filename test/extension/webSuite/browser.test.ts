@@ -143,6 +143,47 @@ describe('in the browser (web worker extension host)', () => {
     }
   });
 
+  it('removes a resource with its dependents in one confirmed step, saved; one undo restores it', async () => {
+    const { hooks } = await activeExtension();
+    const urn = (type: string, name: string) => `urn:pulumi:dev::shop::${type}::${name}`;
+    const [root, site, bucket, policy] = [
+      urn('pulumi:pulumi:Stack', 'shop-dev'),
+      urn('my:web:Site', 'site'),
+      urn('my:web:Site$aws:s3/bucket:Bucket', 'assets'),
+      urn('aws:s3/bucketPolicy:BucketPolicy', 'policy'),
+    ];
+    const resources = [
+      { urn: root, custom: false, type: 'pulumi:pulumi:Stack' },
+      { urn: site, custom: false, type: 'my:web:Site', parent: root },
+      { urn: bucket, custom: true, id: 'assets-1', type: 'aws:s3/bucket:Bucket', parent: site },
+      { urn: policy, custom: true, id: 'policy-1', type: 'aws:s3/bucketPolicy:BucketPolicy', parent: root, dependencies: [bucket] },
+    ];
+    const text = `${JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, resources } }, null, 4)}\n`;
+    const uri = workspaceUri('confirmed.state.json');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document);
+      await waitFor('the state file recognised', () => (hooks.documentStatus(uri.toString())?.kind === 'state' ? true : undefined), [hooks.onDocumentStatus]);
+      const before = hooks.shownMessages().length;
+      hooks.answerConfirmations('Remove 3 Resources');
+      const applied = await vscode.commands.executeCommand<boolean>('quotaState.state.run', { uri: uri.toString(), operation: 'remove', targets: [site], targetDependents: true });
+      equal(applied, true, 'applied once confirmed');
+      const asked = hooks
+        .shownMessages()
+        .slice(before)
+        .find((m) => m.detail !== undefined);
+      equal(asked?.text, 'Remove site and its dependents?');
+      const onDisk = new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
+      ok(!onDisk.includes(site) && !onDisk.includes(bucket) && !onDisk.includes(policy) && onDisk.includes(root), `on disk in the same action: ${onDisk}`);
+      await vscode.commands.executeCommand('undo');
+      equal(document.getText(), text, 'one undo restores the whole edit');
+    } finally {
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('opens a gzip-compressed DIY stack file through pulumi-gz: and checks it', async () => {
     const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
     const compressed = await gzip(source);
