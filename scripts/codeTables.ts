@@ -1,5 +1,5 @@
 /**
- * What package.json and README.md say about diagnostic codes, generated from the table of file kinds
+ * What package.json and the docs pages say about diagnostic codes, generated from the table of file kinds
  * (each code's doc and fix from its rule module, its severity from its registry), so a code is
  * documented once, in its module.
  * `scripts/sync-manifest-codes.mjs` writes these into the files; test/package/codeTables.test.ts fails
@@ -19,11 +19,15 @@ type TableKind = 'state' | 'quota' | 'app.ini';
 
 const stateRows = (): CodeRow[] => FILE_KINDS.state.codes.map((code) => ({ ...code, seedV3Severity: defaultSeverity(code.code as StateCode, 'seed-v3') }));
 
-const KINDS: ReadonlyArray<{ kind: TableKind; label: string; rows: () => readonly CodeRow[] }> = [
-  { kind: 'state', label: 'State', rows: stateRows },
-  { kind: 'quota', label: 'Quota', rows: () => FILE_KINDS.quota.codes },
-  { kind: 'app.ini', label: 'app.ini', rows: () => FILE_KINDS.appIni.codes },
+/** Each kind with the docs page (from the repository root) that tables its codes. */
+const KINDS: ReadonlyArray<{ kind: TableKind; label: string; page: string; rows: () => readonly CodeRow[] }> = [
+  { kind: 'state', label: 'State', page: 'docs/state-files.md', rows: stateRows },
+  { kind: 'quota', label: 'Quota', page: 'docs/quota-files.md', rows: () => FILE_KINDS.quota.codes },
+  { kind: 'app.ini', label: 'app.ini', page: 'docs/app-ini.md', rows: () => FILE_KINDS.appIni.codes },
 ];
+
+/** The docs pages holding code tables, each between `<!-- codes:<kind> -->` and `<!-- /codes:<kind> -->`. */
+export const CODE_TABLE_PAGES: readonly string[] = [...new Set(KINDS.map((entry) => entry.page))];
 
 /** The package.nls.json key of a code's description in the severity setting. */
 export const codeDescriptionKey = (code: string) => `config.diagnostics.severity.code.${code}`;
@@ -62,8 +66,8 @@ const SEVERITY_SETTING = 'quotaState.diagnostics.severity';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|');
 
-/** The README table of one file kind's codes. */
-export function readmeCodeTable(kind: TableKind): string[] {
+/** The docs table of one file kind's codes. */
+function codeTable(kind: TableKind): string[] {
   const { rows } = KINDS.find((entry) => entry.kind === kind)!;
   if (kind === 'state') {
     return [
@@ -75,15 +79,18 @@ export function readmeCodeTable(kind: TableKind): string[] {
   return ['| code | severity | quick fix | when |', '|---|---|---|---|', ...rows().map((row) => `| \`${row.code}\` | ${row.severity} | ${row.hasFix ? 'yes' : ''} | ${cell(row.doc)} |`)];
 }
 
-/** `text` with the lines between `<!-- codes:<kind> -->` and `<!-- /codes:<kind> -->` replaced by the generated table. */
-export function withReadmeCodeTables(text: string): string {
+/**
+ * `text`, the content of the docs page `page` (one of `CODE_TABLE_PAGES`), with the lines between
+ * `<!-- codes:<kind> -->` and `<!-- /codes:<kind> -->` replaced by the generated table, for each kind that page tables.
+ */
+export function withCodeTables(page: string, text: string): string {
   let result = text;
-  for (const { kind } of KINDS) {
+  for (const { kind } of KINDS.filter((entry) => entry.page === page)) {
     const pattern = new RegExp(`^([ \\t]*)<!-- codes:${kind} -->\\n[\\s\\S]*?^[ \\t]*<!-- /codes:${kind} -->$`, 'm');
     const match = pattern.exec(result);
-    if (!match) throw new Error(`README.md has no <!-- codes:${kind} --> … <!-- /codes:${kind} --> block`);
+    if (!match) throw new Error(`${page} has no <!-- codes:${kind} --> … <!-- /codes:${kind} --> block`);
     const indent = match[1];
-    const block = [`<!-- codes:${kind} -->`, ...readmeCodeTable(kind), `<!-- /codes:${kind} -->`].map((line) => indent + line).join('\n');
+    const block = [`<!-- codes:${kind} -->`, ...codeTable(kind), `<!-- /codes:${kind} -->`].map((line) => indent + line).join('\n');
     result = result.slice(0, match.index) + block + result.slice(match.index + match[0].length);
   }
   return result;

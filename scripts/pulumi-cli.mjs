@@ -117,7 +117,7 @@ export function ensurePulumi(options = {}) {
   return withLock(join(root, `${key}.lock`), () => {
     if (existsSync(join(final, 'complete'))) return binaries;
     const go = goCommand();
-    if (!go) throw new Error('Building the real Pulumi CLI needs Go (go on PATH or /usr/local/go/bin/go); see README "Real Pulumi in the tests".');
+    if (!go) throw new Error('Building the real Pulumi CLI needs Go (go on PATH or /usr/local/go/bin/go); see docs/development.md "Real Pulumi in the tests".');
     const staging = mkdtempSync(join(root, `${key}.building-`));
     try {
       options.log?.(`building Pulumi ${PULUMI_VERSION} from its Go module (first use; cached in ${root})`);
@@ -143,7 +143,7 @@ export function ensurePulumi(options = {}) {
 export function hermeticEnv(base = process.env) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-'));
   const env = {};
-  // EDITOR and VISUAL: `pulumi state edit` opens the editor they name (README: state edit with VS Code).
+  // EDITOR and VISUAL: `pulumi state edit` opens the editor they name (docs/state-surgery.md: `pulumi state edit` with VS Code as the editor).
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `npm run screenshots`: regenerates the README's pictures (images/screenshot-*.png) from the real
+// `npm run screenshots`: regenerates the pictures of the README and docs/pictures.md (images/screenshot-*.png) from the real
 // VS Code of the test harness — VS Code's own server from the `code-server` package with this
 // extension installed, its web workbench in Debian's Chromium driven by playwright-core — against
 // the demo instance: the reference quota API seeded with examples/demo.quota.jsonc (in memory) and

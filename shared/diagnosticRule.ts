@@ -2,7 +2,7 @@
  * One diagnostic code's module: the check that reports the code, the quick fix that answers it and
  * the sentence that documents it, in one file (`<kind>/rules/<codeInCamelCase>.ts`) with its spec
  * (`<codeInCamelCase>.test.ts`) beside it. Each kind lists its modules in `<kind>/rules/index.ts`, in
- * its registry's order; the README tables, the settings' code descriptions and the CLI's SARIF rules
+ * its registry's order; the code tables in docs/, the settings' code descriptions and the CLI's SARIF rules
  * are generated from that list. The registry (`<kind>/codes.ts`) keeps only the code and its severity,
  * so it stays a leaf anything may import.
  */
