@@ -48,6 +48,32 @@ const SHOTS = [
     },
   },
   {
+    name: 'state-surgery-confirm',
+    what: 'removing a protected resource with its dependents: the one confirmation, before anything changes',
+    async take(page) {
+      if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'Hide Panel');
+      await openFile(page, 'webshop.state.json');
+      await goToLine(page, 127); // orders-db, protected, with a dependent
+      await runCommand(page, 'Pulumi State: Remove Resource with Dependents…', { opensPrompt: true });
+      // The quick pick offers the record under the cursor first, picked.
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'orders-db' }).first().waitFor();
+      await page.keyboard.press('Enter');
+      await page.locator('.monaco-dialog-box', { hasText: 'orders-db is protected' }).waitFor();
+    },
+  },
+  {
+    name: 'state-surgery-applied',
+    what: 'the same file once Remove Anyway is clicked: applied in one step and saved',
+    async take(page) {
+      await page.locator('.monaco-dialog-box .monaco-button', { hasText: 'Remove Anyway' }).click();
+      await page.locator('.monaco-dialog-box').waitFor({ state: 'hidden' });
+      // Saved with the edit: the tab shows no unsaved-changes dot.
+      await page.locator('.tabs-container .tab.active:not(.dirty)', { hasText: 'webshop.state.json' }).waitFor();
+      await page.locator('.notifications-toasts', { hasText: 'dependents removed' }).waitFor();
+    },
+    keepsToasts: true,
+  },
+  {
     name: 'quota-previews',
     what: "a quota file with its code lenses and inlay hints, and an account's hover",
     // The pointer rests on the account: its hover is part of the picture.
@@ -170,7 +196,7 @@ async function main() {
     const file = join(options.out, `screenshot-${shot.name}.png`);
     try {
       await shot.take(page);
-      await dismissNotifications(page);
+      if (!shot.keepsToasts) await dismissNotifications(page);
       // A pointer left on the palette's row or a breadcrumb would raise a tooltip: rest it on the status bar's empty middle.
       if (!shot.keepsPointer) await page.mouse.move(VIEWPORT.width / 2, VIEWPORT.height - 12);
       // Let the last layout and fade-in settle: the picture is not an assertion.
@@ -200,6 +226,13 @@ async function runCommand(page, title, { opensPrompt = false } = {}) {
   // A command that prompts reuses the same input box for its question.
   if (opensPrompt) await page.waitForFunction(() => !document.querySelector('.quick-input-widget .quick-input-box input')?.value.startsWith('>'));
   else await input.waitFor({ state: 'hidden' });
+}
+
+/** Moves the cursor to a line through Go to Line (`:N` in Quick Open), as a user would. */
+async function goToLine(page, line) {
+  const input = await openQuickInput(page, `:${line}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden' });
 }
 
 /** Opens a workspace file through Quick Open, as a user would. */

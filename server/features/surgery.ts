@@ -189,7 +189,8 @@ function confirmationOf(params: SurgeryParams, source: SurgeryOutcome, report: S
     details.push(l10n.t('References cut: {0}', listed(report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`))));
   if (report.pendingCleared.length) details.push(l10n.t('Pending operations cleared: {0}', listed(report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`))));
   if (report.remainingErrors.length) details.push(l10n.t('Errors that remain after it: {0}', report.remainingErrors.length));
-  if (report.notes.length) details.push(...report.notes);
+  // Pulumi's own note on a forced deletion names --force, a flag the editor does not take; the first line says it.
+  details.push(...report.notes.filter((note) => !protectedOverridden.some((urn) => note.includes(urn))));
   details.push(l10n.t('It applies as one edit: one undo reverts it.'));
   const question = protectedOverridden.length
     ? l10n.t('{0}: {1}?', countOf(protectedOverridden.length, l10n.t('{0} is protected', names(protectedOverridden)), l10n.t('{0} are protected', names(protectedOverridden))), labelOf(params))
