@@ -109,7 +109,9 @@ describe('ready for translation', () => {
     );
   });
 
-  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client, the server and the core they share', () => {
+  it('l10n/bundle.l10n.json is what `npm run l10n:export` extracts from the client, the server and the core they share', function () {
+    // The export parses every source file: about 30 s on this 2-core machine, more when it is busy.
+    this.timeout(180_000);
     // The script's own folders, so the test and `npm run l10n:export` cannot scan different code.
     const script = String((manifest.scripts as Json)['l10n:export']).split(/\s+/);
     const folders = script.filter((arg) => arg.startsWith('./') && arg !== './l10n');
