@@ -32,7 +32,7 @@ const PALETTE: Array<{ command: string; operation: Operation; targetDependents?:
 ];
 
 export class StateSurgeryCommands {
-  /** The texts "Show Diff…" shows, by the path of their result uri. */
+  /** The texts "Show Diff…" shows, by their result uri, until their document closes. */
   private readonly results = new Map<string, string>();
   private diffs = 0;
 
@@ -57,6 +57,10 @@ export class StateSurgeryCommands {
     return [
       ...this.trackActiveEditor(),
       vscode.workspace.registerTextDocumentContentProvider(RESULT_SCHEME, { provideTextDocumentContent: (uri) => this.results.get(uri.toString()) ?? '' }),
+      // A result is a whole state file's text: it is kept only while its diff is open.
+      vscode.workspace.onDidCloseTextDocument((document) => {
+        if (document.uri.scheme === RESULT_SCHEME) this.results.delete(document.uri.toString());
+      }),
       vscode.commands.registerCommand(SURGERY_COMMANDS.run, (args?: unknown) => this.runGiven(args)),
       vscode.commands.registerCommand(SURGERY_COMMANDS.showReport, (args?: unknown) => this.showReport(argumentsOf<SurgeryResult>(args))),
       vscode.commands.registerCommand(SURGERY_COMMANDS.rename, (args?: unknown) => this.rename(args)),
