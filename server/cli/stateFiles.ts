@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { openState, SurgeryError } from '../../shared/state/surgery';
+import { lockFolderOf } from '../../shared/state/surgery/diyBackend';
 import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
@@ -81,20 +82,9 @@ export function openOrRefuse(file: LoadedFile): StateDocument {
   }
 }
 
-/**
- * The lock folder of a DIY stack file: `<root>/.pulumi/stacks/<project>/<stack>.json[.gz]` is locked
- * by files in `<root>/.pulumi/locks/organization/<project>/<stack>/`.
- */
+/** The lock folder of a DIY stack file, by shared/state/surgery/diyBackend.ts's one rule, over native paths. */
 export function lockFolder(path: string): string | undefined {
-  const parts = resolve(path).split(sep);
-  const at = parts.lastIndexOf('.pulumi');
-  if (at === -1 || parts[at + 1] !== 'stacks') return undefined;
-  const rest = parts.slice(at + 2);
-  const stack = rest[rest.length - 1].replace(/\.json(\.gz|\.zst)?$/, '');
-  const root = parts.slice(0, at + 1).join(sep);
-  if (rest.length === 2) return join(root, 'locks', 'organization', rest[0], stack);
-  if (rest.length === 1) return join(root, 'locks', stack);
-  return undefined;
+  return lockFolderOf(resolve(path).split(sep).join('/'))?.split('/').join(sep);
 }
 
 export function refuseIfReadOnly(file: LoadedFile): void {
