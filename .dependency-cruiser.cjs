@@ -29,6 +29,13 @@ module.exports = {
       },
     },
     {
+      name: 'shared-imports-no-node-module',
+      severity: 'error',
+      comment: 'shared/ runs in the browser too: no node: module at all, not even node:path; what it needs is injected. Specs beside their modules may use Node.',
+      from: { path: '^shared/', pathNot: '[.]test[.]ts$' },
+      to: { dependencyTypes: ['core'] },
+    },
+    {
       name: 'lsp-types-only-in-the-server',
       severity: 'error',
       comment: 'The core returns plain data (shared/features.ts, shared/diagnostics.ts); only the protocol module and server/ speak LSP types.',

@@ -4,11 +4,13 @@
  * only decides whether group names can be checked at all.
  */
 import { readdirSync, readFileSync } from 'node:fs';
+import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import type { LookupIo } from '../shared/ini/quotaFileLookup';
 
 /** `readFile` may answer from elsewhere first (an open editor's unsaved text); it may throw. */
 export function diskLookupIo(readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): LookupIo {
   return {
+    path: { basename, dirname, isAbsolute, resolve },
     readDir: (folder) => {
       try {
         return readdirSync(folder);

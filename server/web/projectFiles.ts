@@ -10,6 +10,7 @@
  */
 import type { Connection } from 'vscode-languageserver';
 import type { LookupIo } from '../../shared/ini/quotaFileLookup';
+import * as uriPaths from './nodePath';
 import { parseProjectConfig, PROJECT_CONFIG_FILE, type ProjectConfig } from '../../shared/projectConfig';
 import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest } from '../../shared/protocol';
 import { LookupPending } from '../modes/iniMode';
@@ -104,6 +105,7 @@ export function clientAppIniLookup(files: ClientFiles, openText: (uri: string) =
     return {
       path,
       io: {
+        path: uriPaths,
         readDir: (folder) => known(files.list(`${prefix}${folder}`)),
         readFile: (file) => openText(`${prefix}${file}`) ?? known(files.text(`${prefix}${file}`)),
       },

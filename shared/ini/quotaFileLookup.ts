@@ -1,13 +1,22 @@
 /**
  * Finds the quota file an `app.ini` is checked against: the one named in a setting, else the
  * nearest `quota.jsonc` / `*.quota.json[c]` in the app.ini's folder or a folder above it.
- * File access is injected, so the language server can prefer an open editor's unsaved text.
+ * File access and path rules are injected, so the language server can prefer an open editor's
+ * unsaved text, and the browser's server, which has no `node:path`, looks up URI paths.
  */
-import { basename, dirname, isAbsolute, resolve } from 'node:path';
 import { analyzeQuotaConfig } from '../quota/config';
 import type { GroupSource } from './appIni';
 
+/** The path rules of the file system looked in: the platform's on disk, POSIX for URI paths. */
+export interface LookupPaths {
+  dirname(path: string): string;
+  basename(path: string): string;
+  isAbsolute(path: string): boolean;
+  resolve(...paths: string[]): string;
+}
+
 export interface LookupIo {
+  path: LookupPaths;
   /** Names in a folder, or undefined when it cannot be read. */
   readDir(folder: string): string[] | undefined;
   /** A file's text, or undefined when it cannot be read. */
@@ -17,6 +26,7 @@ export interface LookupIo {
 const QUOTA_FILE = /^(?:quota\.jsonc|.+\.quota\.jsonc?)$/;
 
 function findNearestQuotaFile(iniPath: string, io: LookupIo, stopAt?: string): string | undefined {
+  const { dirname, resolve } = io.path;
   let folder = dirname(iniPath);
   for (;;) {
     const names = (io.readDir(folder) ?? []).filter((name) => QUOTA_FILE.test(name)).sort();
@@ -31,6 +41,7 @@ function findNearestQuotaFile(iniPath: string, io: LookupIo, stopAt?: string): s
 
 /** The groups of the configured or nearest quota file, as a group source; undefined when there is none. */
 export function quotaFileGroups(iniPath: string, io: LookupIo, configured?: string, stopAt?: string): GroupSource | undefined {
+  const { basename, dirname, isAbsolute, resolve } = io.path;
   const path = configured ? (isAbsolute(configured) ? configured : resolve(dirname(iniPath), configured)) : findNearestQuotaFile(iniPath, io, stopAt);
   if (!path) return undefined;
   const text = io.readFile(path);
