@@ -7,7 +7,7 @@ import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, s
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
-import { openState, SurgeryError } from '../../shared/state/surgery';
+import { openState, SurgeryError, type EditableState } from '../../shared/state/surgery';
 import { lockFolderOf } from '../../shared/state/surgery/diyBackend';
 import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError } from './args';
@@ -27,9 +27,6 @@ export interface LoadedFile {
   compression: Compression;
   bytes: Buffer;
 }
-
-/** A state file opened for surgery. */
-export type StateDocument = ReturnType<typeof openState>;
 
 /** The edit is refused and nothing is written: exit code 1, with the message in the report. */
 export class Refusal extends Error {}
@@ -73,7 +70,7 @@ export function refuseIfUnwritable(file: LoadedFile): void {
 }
 
 /** The file's state, opened for surgery; a file the operations cannot read is a refusal. */
-export function openOrRefuse(file: LoadedFile): StateDocument {
+export function openOrRefuse(file: LoadedFile): EditableState {
   try {
     return openState(file.text, file.display);
   } catch (error) {

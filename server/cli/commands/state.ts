@@ -6,11 +6,11 @@
  * Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.
  */
 import { resolve } from 'node:path';
-import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../../../shared/state/surgery';
+import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type EditableState, type SurgeryOutcome } from '../../../shared/state/surgery';
 import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
 import { LockRefusal, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
-import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile, type StateDocument } from '../stateFiles';
+import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
 
 export const STATE_USAGE = `Usage:
@@ -207,7 +207,7 @@ function emit(run: Run, results: FileResult[], code: number): number {
 }
 
 /** Every operation but `move`: one file, edited in place. */
-function edit(run: Run, file: LoadedFile, doc: StateDocument): number {
+function edit(run: Run, file: LoadedFile, doc: EditableState): number {
   const outcome = runOperation(run.plan, doc);
   const result: FileResult = { file: file.display, outcome, written: false };
   if (outcome.status === 'refused') return emit(run, [result], 1);
@@ -230,7 +230,7 @@ function edit(run: Run, file: LoadedFile, doc: StateDocument): number {
 }
 
 /** `move`: resources from one file to another; both are written, or neither stays changed. */
-function move(run: Run, file: LoadedFile, doc: StateDocument): number {
+function move(run: Run, file: LoadedFile, doc: EditableState): number {
   const { plan, io } = run;
   const dest = read(run, plan.dest!);
   const moved = moveResources(doc, openOrRefuse(dest), plan.targets, { includeParents: plan.includeParents });
@@ -263,7 +263,7 @@ function move(run: Run, file: LoadedFile, doc: StateDocument): number {
   return emit(run, results, 0);
 }
 
-function runOperation(plan: StatePlan, doc: StateDocument): SurgeryOutcome {
+function runOperation(plan: StatePlan, doc: EditableState): SurgeryOutcome {
   const { op, targets } = plan;
   switch (op) {
     case 'remove':

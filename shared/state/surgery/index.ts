@@ -3,7 +3,7 @@
  * minimal offset-based edits and a structured report (see outcome.ts). No I/O: the CLI
  * (server/cli/commands/state.ts, with server/cli/stateFiles.ts) reads, decompresses, locks and writes.
  */
-export { openState, SurgeryError } from './document';
+export { openState, SurgeryError, type EditableState } from './document';
 export { setFlag } from './flags';
 export { moveResources } from './move';
 export type { SurgeryOutcome } from './outcome';
