@@ -8,7 +8,7 @@ import { analyzeQuotaConfig } from '../quota/config';
 import type { GroupSource } from './appIni';
 
 /** The path rules of the file system looked in: the platform's on disk, POSIX for URI paths. */
-export interface LookupPaths {
+interface LookupPaths {
   dirname(path: string): string;
   basename(path: string): string;
   isAbsolute(path: string): boolean;
