@@ -22,6 +22,9 @@ export interface FileReport {
   diagnostics: Diagnostic[];
 }
 
+/** How `check` and `fix` say a file is none of theirs. */
+export const skippedLine = (file: string): string => `${file}: skipped: not recognised as a resource-state, quota or app.ini file`;
+
 /** Not checked: no kind claims the file and nothing was said of it (a blank file gets `empty-file`). */
 export function isSkipped(report: FileReport): boolean {
   return !report.kind && report.diagnostics.length === 0;
@@ -46,7 +49,7 @@ function summary(reports: FileReport[]): string {
 export function textReport(reports: FileReport[]): string {
   const lines: string[] = [];
   for (const r of reports) {
-    if (isSkipped(r)) lines.push(`${r.file}: skipped: not recognised as a resource-state, quota or app.ini file`);
+    if (isSkipped(r)) lines.push(skippedLine(r.file));
     for (const d of r.diagnostics) lines.push(located(r.file, d));
   }
   lines.push(summary(reports));
@@ -149,7 +152,7 @@ function sarifLog(reports: FileReport[], options: { cwd: string; version: string
     if (isSkipped(report)) {
       notifications.push({
         level: 'note',
-        message: { text: `${report.file}: skipped: not recognised as a resource-state, quota or app.ini file` },
+        message: { text: skippedLine(report.file) },
         locations: [{ physicalLocation: { artifactLocation: artifact } }],
       });
       continue;

@@ -3,7 +3,7 @@ import { createTwoFilesPatch } from 'diff';
 import type { Diagnostic } from '../../../shared/diagnostics';
 import { fixAll } from '../../../shared/fixAll';
 import { InputError, UsageError } from '../args';
-import { located } from '../formats';
+import { located, skippedLine } from '../formats';
 import { commandArguments, expandOrFail, forEachFile, kindOf, kindOfDocument, ProjectConfigs, readDocumentOrFail, readOrFail, type CliIO } from '../io';
 import { LockRefusal, withLockedFile, withPulumiLock, type WriteGuard } from '../lockedWrite';
 import { lockFolder } from '../stateFiles';
@@ -91,14 +91,14 @@ function fixFile(file: string, display: string, context: FixContext): FileStatus
 /** `fix` writes no compressed file: a compressed DIY stack is repaired, and stays compressed, with `quota-state state repair`. */
 function skipCompressed(display: string, kind: ReturnType<typeof kindOf>, io: CliIO): FileStatus {
   if (kind) io.stdout(`${display}: skipped: a compressed stack file; \`quota-state state repair ${display}\` repairs it in place, compressed`);
-  else io.stdout(`${display}: skipped: not recognised as a resource-state, quota or app.ini file`);
+  else io.stdout(skippedLine(display));
   return 'skipped';
 }
 
 /** Reports one file's fixes; writes them through `target` (the locked file) unless --dry-run. */
 function settle(display: string, { text, kind, result, remaining }: FixedText, { dryRun, io }: FixContext, target?: { path: string; guard: WriteGuard }): FileStatus {
   if (!kind || !result) {
-    io.stdout(`${display}: skipped: not recognised as a resource-state, quota or app.ini file`);
+    io.stdout(skippedLine(display));
     return 'skipped';
   }
   const changed = result.text !== text;
