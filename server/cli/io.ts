@@ -48,7 +48,14 @@ export function readOrFail(path: string, io: CliIO, display: string): string {
 
 /** A file as `check` and `fix` read it: gzip or zstd (known by its magic bytes) decompressed within `maxInflatedBytes`. */
 export function readDocumentOrFail(path: string, io: CliIO, display: string): DecodedFile {
-  const bytes = orInputError(() => io.readBytes(path), display);
+  return decodeOrFail(
+    orInputError(() => io.readBytes(path), display),
+    display,
+  );
+}
+
+/** A file's bytes as text, decompressed within `maxInflatedBytes` when compressed; what does not decompress is unreadable input. */
+export function decodeOrFail(bytes: Uint8Array, display: string): DecodedFile {
   try {
     return decodeFile(bytes, { name: display, maxBytes: maxInflatedBytes() });
   } catch (error) {

@@ -21,18 +21,7 @@ function readIfExists(path: string): string | undefined {
  * check that the file did not change since it was read); if it throws, nothing is replaced.
  */
 function writeFileAtomic(path: string, text: string, beforeReplace?: () => void): void {
-  const mode = statSync(path).mode & 0o7777;
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.quota-state.tmp`);
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeSync(fd, text);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
+  const temporary = writeTemporarySibling(path, 'quota-state.tmp', text, statSync(path).mode & 0o7777);
   try {
     beforeReplace?.();
     renameSync(temporary, path);
@@ -40,6 +29,22 @@ function writeFileAtomic(path: string, text: string, beforeReplace?: () => void)
     unlinkSync(temporary);
     throw error;
   }
+}
+
+/** Writes `content` to `.<name>.<pid>.<suffix>` beside `path`, flushed, with `mode`; returns its path (removed again on failure). */
+export function writeTemporarySibling(path: string, suffix: string, content: string | Uint8Array, mode: number): string {
+  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${suffix}`);
+  const fd = openSync(temporary, 'wx', mode);
+  try {
+    writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
+    fsyncSync(fd);
+  } catch (error) {
+    closeSync(fd);
+    unlinkSync(temporary);
+    throw error;
+  }
+  closeSync(fd);
+  return temporary;
 }
 
 export function realIo(cwd: string): CliIO {

@@ -3,16 +3,16 @@
  * refusing a read-only file, and writing atomically under lock (lockedWrite.ts) with FILE.bak kept.
  */
 import { createTwoFilesPatch } from 'diff';
-import { closeSync, existsSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, unlinkSync } from 'node:fs';
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { openState, SurgeryError, type EditableState } from '../../shared/state/surgery';
 import { lockFolderOf } from '../../shared/state/surgery/diyBackend';
-import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
-import { maxInflatedBytes } from './io';
+import { decodeOrFail } from './io';
+import { writeTemporarySibling } from './realIo';
 import type { WriteGuard } from './lockedWrite';
 
 type Compression = 'none' | 'gzip' | 'zstd';
@@ -51,13 +51,8 @@ function readBytes(path: string, display: string): Buffer {
  */
 export function load(path: string, display: string): LoadedFile {
   const bytes = readBytes(path, display);
-  try {
-    const { text, compression } = decodeFile(bytes, { name: display, maxBytes: maxInflatedBytes() });
-    return { path, display, text, compression: compression ?? 'none', bytes };
-  } catch (error) {
-    if (error instanceof InflateError) throw new InputError(error.message);
-    throw error;
-  }
+  const { text, compression } = decodeOrFail(bytes, display);
+  return { path, display, text, compression: compression ?? 'none', bytes };
 }
 
 /** Refuses, before anything is written, an edit this Node.js cannot write back: zstd compression needs Node 22.15. */
@@ -97,22 +92,6 @@ export function refuseIfReadOnly(file: LoadedFile): void {
   }
 }
 
-/** Writes `bytes` to a sibling temporary file, flushed, with `mode`; returns its path. */
-function temporaryCopy(path: string, suffix: string, bytes: Buffer, mode: number): string {
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${suffix}`);
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeSync(fd, bytes);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
-  return temporary;
-}
-
 /**
  * Replaces FILE with `text` (compressed as it was), holding its lock: FILE.bak gets the bytes the edit
  * was computed from (`file.bytes`, never a copy of what is on disk now) and the new content replaces
@@ -126,9 +105,9 @@ export function write(file: LoadedFile, text: string, guard: WriteGuard): string
   const bytes = file.compression === 'gzip' ? gzipSync(plain) : file.compression === 'zstd' ? zstd.zstdCompressSync!(plain) : plain;
   const temporaries: string[] = [];
   try {
-    const next = temporaryCopy(file.path, 'quota-state.tmp', bytes, mode);
+    const next = writeTemporarySibling(file.path, 'quota-state.tmp', bytes, mode);
     temporaries.push(next);
-    const old = temporaryCopy(file.path, 'quota-state.bak.tmp', file.bytes, mode);
+    const old = writeTemporarySibling(file.path, 'quota-state.bak.tmp', file.bytes, mode);
     temporaries.push(old);
     guard.check();
     renameSync(old, backup);
