@@ -13,7 +13,19 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryConfirmation, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
 import type { StateDocument } from '../../shared/state/services/context';
 import { resourceName } from '../../shared/state/services/context';
-import { describeReport, pendingAt, pendingOperations, reportOf, runSurgery, SURGERY_OPERATIONS, surgeryTargetAt, targetOf, type SurgeryReport } from '../../shared/state/services/surgery';
+import {
+  cutReferenceLabel,
+  describeReport,
+  pendingAt,
+  pendingLabel,
+  pendingOperations,
+  reportOf,
+  runSurgery,
+  SURGERY_OPERATIONS,
+  surgeryTargetAt,
+  targetOf,
+  type SurgeryReport,
+} from '../../shared/state/services/surgery';
 import type { SurgeryOutcome } from '../../shared/state/surgery';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { toLspEdits } from '../convert';
@@ -83,8 +95,7 @@ function validSurgeryParams(params: SurgeryParams): void {
  * `force`, and the protected resources go into the confirmation, so the editor asks once ("orders-db
  * is protected: Remove Anyway") instead of naming a flag it cannot take.
  */
-function runWithProtectionAsked(document: TextDocument, current: StateDocument, params: SurgeryParams) {
-  const text = document.getText();
+function runWithProtectionAsked(text: string, current: StateDocument, params: SurgeryParams) {
   const run = runSurgery(text, params, params.dest?.text);
   const forced = params.operation === 'remove' && !params.force && run.source.status === 'refused' ? runSurgery(text, { ...params, force: true }) : undefined;
   const chosen = forced?.source.status === 'applied' ? forced : run;
@@ -101,7 +112,7 @@ function surgeryResult(host: SurgeryHost, document: TextDocument, params: Surger
   validSurgeryParams(params);
   if (params.operation === 'move' && !params.dest) throw new ResponseError(ErrorCodes.InvalidParams, 'A move needs its destination ({ uri, text })');
   const text = document.getText();
-  const { source, dest, protectedOverridden } = runWithProtectionAsked(document, host.stateDocument(document), params);
+  const { source, dest, protectedOverridden } = runWithProtectionAsked(text, host.stateDocument(document), params);
   const outcomes = dest ? [source, dest] : [source];
   const refused = outcomes.find((o) => o.status === 'refused');
   const applied = !refused && outcomes.some((o) => o.status === 'applied');
@@ -140,8 +151,9 @@ function listed(names: string[]): string {
   return names.length > LISTED ? l10n.t('{0} and {1} more', shown, names.length - LISTED) : shown;
 }
 
-function countOf(count: number, one: string, many: string): string {
-  return count === 1 ? one : many.replace('{0}', String(count));
+/** `one` for a single item, else `many` of the count (a translation may place the number anywhere). */
+function countOf(count: number, one: string, many: (count: number) => string): string {
+  return count === 1 ? one : many(count);
 }
 
 /** The button that applies the operation, named by what it does. */
@@ -149,23 +161,23 @@ function actionOf(params: SurgeryParams, source: SurgeryOutcome, protectedOverri
   const records = new Set(source.changes.map((c) => c.index)).size;
   switch (params.operation) {
     case 'remove':
-      return protectedOverridden.length ? l10n.t('Remove Anyway') : countOf(records, l10n.t('Remove 1 Resource'), l10n.t('Remove {0} Resources'));
+      return protectedOverridden.length ? l10n.t('Remove Anyway') : countOf(records, l10n.t('Remove 1 Resource'), (n) => l10n.t('Remove {0} Resources', n));
     case 'protect':
-      return countOf(records, l10n.t('Protect 1 Resource'), l10n.t('Protect {0} Resources'));
+      return countOf(records, l10n.t('Protect 1 Resource'), (n) => l10n.t('Protect {0} Resources', n));
     case 'unprotect':
-      return countOf(records, l10n.t('Unprotect 1 Resource'), l10n.t('Unprotect {0} Resources'));
+      return countOf(records, l10n.t('Unprotect 1 Resource'), (n) => l10n.t('Unprotect {0} Resources', n));
     case 'taint':
-      return countOf(records, l10n.t('Taint 1 Resource'), l10n.t('Taint {0} Resources'));
+      return countOf(records, l10n.t('Taint 1 Resource'), (n) => l10n.t('Taint {0} Resources', n));
     case 'untaint':
-      return countOf(records, l10n.t('Untaint 1 Resource'), l10n.t('Untaint {0} Resources'));
+      return countOf(records, l10n.t('Untaint 1 Resource'), (n) => l10n.t('Untaint {0} Resources', n));
     case 'rename':
       return l10n.t('Rename');
     case 'repair':
       return l10n.t('Repair');
     case 'clear-pending':
-      return countOf(source.pendingCleared.length, l10n.t('Clear 1 Pending Operation'), l10n.t('Clear {0} Pending Operations'));
+      return countOf(source.pendingCleared.length, l10n.t('Clear 1 Pending Operation'), (n) => l10n.t('Clear {0} Pending Operations', n));
     case 'move':
-      return countOf(records, l10n.t('Move 1 Resource'), l10n.t('Move {0} Resources'));
+      return countOf(records, l10n.t('Move 1 Resource'), (n) => l10n.t('Move {0} Resources', n));
   }
 }
 
@@ -176,24 +188,25 @@ function confirmationOf(params: SurgeryParams, source: SurgeryOutcome, report: S
   const details: string[] = [];
   if (protectedOverridden.length) {
     details.push(
-      countOf(
-        protectedOverridden.length,
-        l10n.t('{0} is protected: removing it overrides its protect flag, as pulumi state delete --force does.', names(protectedOverridden)),
+      countOf(protectedOverridden.length, l10n.t('{0} is protected: removing it overrides its protect flag, as pulumi state delete --force does.', names(protectedOverridden)), () =>
         l10n.t('{0} are protected: removing them overrides their protect flag, as pulumi state delete --force does.', names(protectedOverridden)),
       ),
     );
   }
   if (params.operation === 'remove' && removed.length) details.push(l10n.t('Removes: {0}', names(removed)));
   if (report.dependentsRemoved.length) details.push(l10n.t('Dependents removed with it: {0}', names(report.dependentsRemoved)));
-  if (report.referencesCut.length)
-    details.push(l10n.t('References cut: {0}', listed(report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`))));
-  if (report.pendingCleared.length) details.push(l10n.t('Pending operations cleared: {0}', listed(report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`))));
+  if (report.referencesCut.length) details.push(l10n.t('References cut: {0}', listed(report.referencesCut.map(cutReferenceLabel))));
+  if (report.pendingCleared.length) details.push(l10n.t('Pending operations cleared: {0}', listed(report.pendingCleared.map(pendingLabel))));
   if (report.remainingErrors.length) details.push(l10n.t('Errors that remain after it: {0}', report.remainingErrors.length));
   // Pulumi's own note on a forced deletion names --force, a flag the editor does not take; the first line says it.
   details.push(...report.notes.filter((note) => !protectedOverridden.some((urn) => note.includes(urn))));
   details.push(l10n.t('It applies as one edit: one undo reverts it.'));
   const question = protectedOverridden.length
-    ? l10n.t('{0}: {1}?', countOf(protectedOverridden.length, l10n.t('{0} is protected', names(protectedOverridden)), l10n.t('{0} are protected', names(protectedOverridden))), labelOf(params))
+    ? l10n.t(
+        '{0}: {1}?',
+        countOf(protectedOverridden.length, l10n.t('{0} is protected', names(protectedOverridden)), () => l10n.t('{0} are protected', names(protectedOverridden))),
+        labelOf(params),
+      )
     : l10n.t('{0}?', labelOf(params));
   return { question, details, action: actionOf(params, source, protectedOverridden), protectedOverridden };
 }

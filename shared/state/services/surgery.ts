@@ -44,14 +44,20 @@ export function reportOf(outcome: SurgeryOutcome): SurgeryReport {
   return { operation, status, message, dependentsRemoved, referencesCut, pendingCleared, notes, errors, remainingErrors };
 }
 
+/** How the report and the confirmation name a cut reference: `from → target (kind key)`. */
+export const cutReferenceLabel = (r: SurgeryReport['referencesCut'][number]): string => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`;
+
+/** How the report and the confirmation name a cleared pending operation: `type name`. */
+export const pendingLabel = (p: SurgeryReport['pendingCleared'][number]): string => `${p.type} ${resourceName(p.urn)}`;
+
 /** The report in one line (the toast once applied): what the operation did besides its edits, one clause per kind. */
 export function describeReport(report: SurgeryReport): string {
   const parts = [report.message];
   if (report.dependentsRemoved.length) parts.push(l10n.t('dependents removed: {0}', report.dependentsRemoved.map(resourceName).join(', ')));
   if (report.referencesCut.length) {
-    parts.push(l10n.t('references cut: {0}', report.referencesCut.map((r) => `${resourceName(r.from)} → ${resourceName(r.target)} (${r.kind}${r.key ? ` ${r.key}` : ''})`).join(', ')));
+    parts.push(l10n.t('references cut: {0}', report.referencesCut.map(cutReferenceLabel).join(', ')));
   }
-  if (report.pendingCleared.length) parts.push(l10n.t('pending operations cleared: {0}', report.pendingCleared.map((p) => `${p.type} ${resourceName(p.urn)}`).join(', ')));
+  if (report.pendingCleared.length) parts.push(l10n.t('pending operations cleared: {0}', report.pendingCleared.map(pendingLabel).join(', ')));
   if (report.remainingErrors.length) {
     const shown = `${report.remainingErrors.slice(0, 3).join('; ')}${report.remainingErrors.length > 3 ? '; …' : ''}`;
     parts.push(l10n.t('errors that remain: {0} ({1})', report.remainingErrors.length, shown));
