@@ -14,6 +14,7 @@
 import * as vscode from 'vscode';
 import { acquireFolderLock, type LockFolderIo } from './fileLock';
 import { compressionOf, inflate } from '../shared/text/inflate';
+import { writeLockPath } from '../shared/writeLock';
 
 export const COMPRESSED_SCHEME = 'pulumi-gz';
 const OPEN_COMPRESSED_COMMAND = 'quotaState.state.openCompressed';
@@ -104,7 +105,7 @@ class CompressedStateFileSystem implements vscode.FileSystemProvider {
    */
   async writeFile(uri: vscode.Uri, content: Uint8Array, options: { create: boolean; overwrite: boolean }): Promise<void> {
     const original = compressedOriginal(uri);
-    const lockUri = original.with({ path: `${original.path}.lock` });
+    const lockUri = original.with({ path: writeLockPath(original.path) });
     const lock = await acquireFolderLock(folderLockIo(lockUri));
     if (!lock) {
       throw vscode.FileSystemError.Unavailable(

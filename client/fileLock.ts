@@ -12,6 +12,7 @@
  * the CLI refuses to write when an owner file appears in its lock (the folder's mtime changes).
  * The caller also compares the file's stat before replacing it.
  */
+import { LOCK_WAIT_MS, STALE_LOCK_MS } from '../shared/writeLock';
 
 /** What the lock needs of a file system, for one lock folder. */
 export interface LockFolderIo {
@@ -25,10 +26,6 @@ export interface LockFolderIo {
   /** Removes the folder: with `recursive`, whatever is in it (a stale lock); without, only when empty. */
   remove(recursive: boolean): Promise<void>;
 }
-
-/** As the CLI's STALE_LOCK_MS and LOCK_WAIT_MS (server/cli/lockedWrite.ts). */
-const STALE_LOCK_MS = 10_000;
-const LOCK_WAIT_MS = 5_000;
 
 export interface FolderLock {
   release(): Promise<void>;

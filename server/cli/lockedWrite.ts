@@ -14,12 +14,8 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
+import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../../shared/writeLock';
 import { InputError } from './args';
-
-/** A lock older than this (by its folder's mtime) belongs to a process that is gone. */
-const STALE_LOCK_MS = 10_000;
-/** How long a run waits for another run's lock before it refuses. */
-const LOCK_WAIT_MS = 5_000;
 
 /** The lock could not be had or was lost, or the file changed since it was read: nothing was written (exit 1). */
 export class LockRefusal extends Error {}
@@ -77,7 +73,7 @@ function removeIfStale(lockPath: string): boolean {
 }
 
 function acquire(path: string, display: string): { lockPath: string; release: () => void } {
-  const lockPath = `${path}.lock`;
+  const lockPath = writeLockPath(path);
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     try {

@@ -1,0 +1,14 @@
+/**
+ * The write lock every writer of a state file shares: proper-lockfile's `<file>.lock` folder, which
+ * `quota-state` takes (server/cli/lockedWrite.ts) and the editor's save takes too (client/fileLock.ts),
+ * so each waits for the other and both treat a lock left by a process that is gone alike.
+ */
+
+/** The lock folder of `path`. */
+export const writeLockPath = (path: string): string => `${path}.lock`;
+
+/** A lock folder older than this (by its mtime) belongs to a process that is gone. */
+export const STALE_LOCK_MS = 10_000;
+
+/** How long a writer waits for another writer's lock before it refuses. */
+export const LOCK_WAIT_MS = 5_000;
