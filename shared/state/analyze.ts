@@ -13,7 +13,7 @@
  */
 import { compareDiagnostics, type Diagnostic } from '../diagnostics';
 import { DEFAULT_STATE_SCHEMA_MODE, type StateSchemaMode } from './codes';
-import { isWithin, pathKey } from './model/locate';
+import { pathKey } from './model/locate';
 import { editRecord, parseState, type StateSnapshot } from './model/snapshot';
 import { STATE_RULES, StateRuleContext } from './rules';
 import type { StateFinding } from './rules/findings';
@@ -71,13 +71,26 @@ function diagnose(snapshot: StateSnapshot, schemaPass: SchemaPass, mode: StateSc
  * error seen again, so only `syntax` speaks for it.
  */
 function withoutFindingsInBrokenRecords(findings: StateFinding[], snapshot: StateSnapshot): StateFinding[] {
-  if (snapshot.syntax.length === 0) return findings;
-  const records = snapshot.structure.resources.map((resource) => resource.path);
-  const spans = snapshot.locator.locateAll(records);
-  const broken = records.filter((path) => {
-    const span = spans.get(pathKey(path))?.value;
-    return span !== undefined && snapshot.syntax.some(({ span: error }) => error.offset >= span.offset && error.offset <= span.offset + span.length);
+  const records = snapshot.structure.resources;
+  if (snapshot.syntax.length === 0 || records.length === 0) return findings;
+  // Only records something is reported in are located: mid-typing in a big file, that is a few of thousands.
+  const depth = records[0].path.length;
+  const recordOf = (finding: StateFinding) => (finding.code !== 'syntax' && finding.at.path.length >= depth ? pathKey(finding.at.path.slice(0, depth)) : undefined);
+  const reported = new Set(findings.map(recordOf));
+  const candidates = records.map((record) => record.path).filter((path) => reported.has(pathKey(path)));
+  if (candidates.length === 0) return findings;
+  const spans = snapshot.locator.locateAll(candidates);
+  const broken = new Set(
+    candidates
+      .filter((path) => {
+        const span = spans.get(pathKey(path))?.value;
+        return span !== undefined && snapshot.syntax.some(({ span: error }) => error.offset >= span.offset && error.offset <= span.offset + span.length);
+      })
+      .map(pathKey),
+  );
+  if (broken.size === 0) return findings;
+  return findings.filter((finding) => {
+    const record = recordOf(finding);
+    return record === undefined || !broken.has(record);
   });
-  if (broken.length === 0) return findings;
-  return findings.filter((finding) => finding.code === 'syntax' || !broken.some((path) => isWithin(finding.at.path, path)));
 }
