@@ -13,6 +13,7 @@ import * as vscode from 'vscode';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryConfirmation, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
 import { applyEdits } from '../shared/edits';
 import { lockFolderOf } from '../shared/state/surgery/diyBackend';
+import { SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/surgery/operations';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
 
@@ -20,16 +21,6 @@ type Operation = SurgeryParams['operation'];
 
 /** The scheme of a surgery's result, the right side of "Show Diff…". */
 const RESULT_SCHEME = 'quota-state-surgery-result';
-
-/** Palette commands: each asks for its targets (the resource under the cursor first). */
-const PALETTE: Array<{ command: string; operation: Operation; targetDependents?: boolean; many?: boolean; filter?: (r: SurgeryResource) => boolean }> = [
-  { command: 'quotaState.state.remove', operation: 'remove', many: true },
-  { command: 'quotaState.state.removeWithDependents', operation: 'remove', targetDependents: true, many: true },
-  { command: 'quotaState.state.protect', operation: 'protect', many: true, filter: (r) => !r.delete && !r.protect },
-  { command: 'quotaState.state.unprotect', operation: 'unprotect', many: true, filter: (r) => !r.delete && r.protect },
-  { command: 'quotaState.state.taint', operation: 'taint', many: true, filter: (r) => !r.delete && !r.taint },
-  { command: 'quotaState.state.untaint', operation: 'untaint', many: true, filter: (r) => !r.delete && r.taint },
-];
 
 export class StateSurgeryCommands {
   /** The texts "Show Diff…" shows, by their result uri, until their document closes. */
@@ -63,12 +54,24 @@ export class StateSurgeryCommands {
       }),
       vscode.commands.registerCommand(SURGERY_COMMANDS.run, (args?: unknown) => this.runGiven(args)),
       vscode.commands.registerCommand(SURGERY_COMMANDS.showReport, (args?: unknown) => this.showReport(argumentsOf<SurgeryResult>(args))),
-      vscode.commands.registerCommand(SURGERY_COMMANDS.rename, (args?: unknown) => this.rename(args)),
-      vscode.commands.registerCommand(SURGERY_COMMANDS.move, (args?: unknown) => this.move(args)),
-      vscode.commands.registerCommand('quotaState.state.repair', (args?: unknown) => this.simple('repair', args)),
-      vscode.commands.registerCommand('quotaState.state.clearPending', (args?: unknown) => this.clearPending(args)),
-      ...PALETTE.map((entry) => vscode.commands.registerCommand(entry.command, (args?: unknown) => this.palette(entry, args))),
+      // The surgery table's commands: each asks for what its operation needs, then runs it.
+      ...SURGERY_TABLE.flatMap((row) => row.commands.map((command) => vscode.commands.registerCommand(command.id, (args?: unknown) => this.command(row, command, args)))),
     ];
+  }
+
+  private command(row: SurgeryRow, command: SurgeryPaletteCommand, args: unknown): Promise<boolean> {
+    switch (command.asks) {
+      case 'new-name':
+        return this.rename(command, args);
+      case 'destination':
+        return this.move(command, args);
+      case 'pending':
+        return this.clearPending(command, args);
+      case 'nothing':
+        return this.simple(row.operation, args);
+      case undefined:
+        return this.palette(row.operation, command, args);
+    }
   }
 
   /** `{ uri, targets? }` from a caller, else the active state editor. */
@@ -134,13 +137,12 @@ export class StateSurgeryCommands {
     return chosen && [chosen.target];
   }
 
-  private async palette(entry: (typeof PALETTE)[number], args: unknown): Promise<boolean> {
+  private async palette(operation: Operation, command: SurgeryPaletteCommand, args: unknown): Promise<boolean> {
     const uri = this.documentOf(args);
     if (!uri) return false;
-    const given = argumentsOf<{ targets: string[] }>(args)?.targets;
-    const targets = Array.isArray(given) && given.length ? given : await this.pick(uri, titleOf(entry.operation, entry.targetDependents), entry.many === true, entry.filter);
+    const targets = givenTargets(args) ?? (await this.pick(uri, command.title(), command.many, command.offers));
     if (!targets) return false;
-    return this.apply({ uri: uri.toString(), operation: entry.operation, targets, targetDependents: entry.targetDependents });
+    return this.apply({ uri: uri.toString(), operation, targets, ...command.call });
   }
 
   private async simple(operation: Operation, args: unknown): Promise<boolean> {
@@ -148,7 +150,7 @@ export class StateSurgeryCommands {
     return uri ? this.apply({ uri: uri.toString(), operation }) : false;
   }
 
-  private async clearPending(args: unknown): Promise<boolean> {
+  private async clearPending(command: SurgeryPaletteCommand, args: unknown): Promise<boolean> {
     const uri = this.documentOf(args);
     if (!uri) return false;
     const listed = await this.resources(uri);
@@ -158,7 +160,7 @@ export class StateSurgeryCommands {
       return false;
     }
     const items = listed.pending.map((p) => ({ label: `${p.type} ${p.urn.slice(p.urn.lastIndexOf('::') + 2)}`, description: p.target, target: p.target, picked: true }));
-    const chosen = await vscode.window.showQuickPick(items, { title: vscode.l10n.t('Clear pending operations'), canPickMany: true });
+    const chosen = await vscode.window.showQuickPick(items, { title: command.title(), canPickMany: true });
     if (!chosen?.length) return false;
     return this.apply({ uri: uri.toString(), operation: 'clear-pending', targets: chosen.length === items.length ? [] : chosen.map((c) => c.target) });
   }
@@ -170,11 +172,12 @@ export class StateSurgeryCommands {
     return this.apply(params as SurgeryParams);
   }
 
-  private async rename(args: unknown): Promise<boolean> {
+  private async rename(command: SurgeryPaletteCommand, args: unknown): Promise<boolean> {
     const uri = this.documentOf(args);
     if (!uri) return false;
-    const given = argumentsOf<{ target: string; newName: string }>(args);
-    const target = stringArgument(given?.target) ?? (await this.pick(uri, vscode.l10n.t('Rename resource'), false, (r) => r.copies === 1))?.[0];
+    const given = argumentsOf<{ newName: string }>(args);
+    // Only a urn that names one record can be renamed: copies are not offered.
+    const target = (givenTargets(args) ?? (await this.pick(uri, command.title(), false, (r) => r.copies === 1)))?.[0];
     if (!target) return false;
     const current = target.slice(target.lastIndexOf('::') + 2);
     const newName =
@@ -190,11 +193,11 @@ export class StateSurgeryCommands {
   }
 
   /** Moves resources into another state file: both files in one WorkspaceEdit. */
-  private async move(args: unknown): Promise<boolean> {
+  private async move(command: SurgeryPaletteCommand, args: unknown): Promise<boolean> {
     const uri = this.documentOf(args);
     if (!uri) return false;
-    const given = argumentsOf<{ targets: string[]; dest: string; includeParents: boolean }>(args);
-    const targets = Array.isArray(given?.targets) && given.targets.length ? given.targets : await this.pick(uri, vscode.l10n.t('Move resources to another state file'), true);
+    const given = argumentsOf<{ dest: string; includeParents: boolean }>(args);
+    const targets = givenTargets(args) ?? (await this.pick(uri, command.title(), command.many));
     if (!targets) return false;
     let destUri: vscode.Uri | undefined = stringArgument(given?.dest) ? vscode.Uri.parse(given!.dest!) : undefined;
     if (!destUri) {
@@ -327,17 +330,8 @@ function resultOf(document: vscode.TextDocument, edits: readonly vscode.TextEdit
   return applyEdits(document.getText(), offsets);
 }
 
-function titleOf(operation: Operation, targetDependents?: boolean): string {
-  const titles: Record<Operation, string> = {
-    remove: vscode.l10n.t('Remove resources'),
-    protect: vscode.l10n.t('Protect resources'),
-    unprotect: vscode.l10n.t('Unprotect resources'),
-    taint: vscode.l10n.t('Taint resources'),
-    untaint: vscode.l10n.t('Untaint resources'),
-    rename: vscode.l10n.t('Rename resource'),
-    repair: vscode.l10n.t('Repair state'),
-    'clear-pending': vscode.l10n.t('Clear pending operations'),
-    move: vscode.l10n.t('Move resources'),
-  };
-  return targetDependents ? vscode.l10n.t('Remove resources with their dependents') : titles[operation];
+/** The `targets` a caller (a code action, a test) gave, when it gave some. */
+function givenTargets(args: unknown): string[] | undefined {
+  const given = argumentsOf<{ targets: unknown }>(args)?.targets;
+  return Array.isArray(given) && given.length && given.every((t) => typeof t === 'string') ? (given as string[]) : undefined;
 }

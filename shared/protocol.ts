@@ -10,7 +10,7 @@ import type { ForgejoVersionSource } from './quota/forgejoVersion';
 import type { EvaluationReport } from './quota/report';
 import type { QuotaInfo } from './api/types';
 import type { StateSchemaMode } from './state/codes';
-import type { SurgeryCall } from './state/services/surgery';
+import type { SurgeryCall } from './state/surgery';
 
 /** The `quotaState` settings section the server reads through `workspace/configuration`. */
 export interface ServerSettings {
@@ -220,12 +220,10 @@ export interface SurgeryResourcesResult {
 }
 export const SurgeryResourcesRequest = new RequestType<SurgeryResourcesParams, SurgeryResourcesResult | null, void>('quotaState/surgeryResources');
 
-/** Client commands the server's code actions and lenses run (the client registers them). */
+/** Client commands the server's code actions and lenses run (the client registers them; each operation's own are in the surgery table). */
 export const SURGERY_COMMANDS = {
   /** Arguments: `{ uri, operation, targets, targetDependents?, force? }` (a SurgeryParams without dest): asks in a modal confirmation, then applies in one edit. */
   run: 'quotaState.state.run',
-  rename: 'quotaState.state.rename',
-  move: 'quotaState.state.move',
   /** Shows a refused operation's report. */
   showReport: 'quotaState.state.showReport',
 } as const;

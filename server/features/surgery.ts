@@ -13,20 +13,8 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryConfirmation, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
 import type { StateDocument } from '../../shared/state/services/context';
 import { resourceName } from '../../shared/state/services/context';
-import {
-  cutReferenceLabel,
-  describeReport,
-  pendingAt,
-  pendingLabel,
-  pendingOperations,
-  reportOf,
-  runSurgery,
-  SURGERY_OPERATIONS,
-  surgeryTargetAt,
-  targetOf,
-  type SurgeryReport,
-} from '../../shared/state/services/surgery';
-import type { SurgeryOutcome } from '../../shared/state/surgery';
+import { cutReferenceLabel, describeReport, pendingAt, pendingLabel, pendingOperations, reportOf, surgeryTargetAt, targetOf, type SurgeryReport } from '../../shared/state/services/surgery';
+import { openState, runSurgery, SurgeryError, surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryInput, type SurgeryOutcome } from '../../shared/state/surgery';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { toLspEdits } from '../convert';
 import type { ServerWorkspace } from '../workspace';
@@ -42,29 +30,9 @@ export interface SurgeryHost {
   needsRepair(uri: string): boolean;
 }
 
-const TITLES: Record<string, (what: string) => string> = {
-  remove: (what) => l10n.t('Remove {0}', what),
-  protect: (what) => l10n.t('Protect {0}', what),
-  unprotect: (what) => l10n.t('Unprotect {0}', what),
-  taint: (what) => l10n.t('Taint {0}', what),
-  untaint: (what) => l10n.t('Untaint {0}', what),
-  move: (what) => l10n.t('Move {0}', what),
-};
-
 function labelOf(params: SurgeryParams): string {
   const what = params.all ? l10n.t('all resources') : (params.targets ?? []).map((t) => resourceName(t.replace(/#\d+$/, ''))).join(', ');
-  switch (params.operation) {
-    case 'remove':
-      return params.targetDependents ? l10n.t('Remove {0} and its dependents', what) : l10n.t('Remove {0}', what);
-    case 'rename':
-      return l10n.t('Rename {0} to {1}', what, params.newName ?? '');
-    case 'repair':
-      return l10n.t('Repair state');
-    case 'clear-pending':
-      return what ? l10n.t('Clear pending operations on {0}', what) : l10n.t('Clear all pending operations');
-    default:
-      return (TITLES[params.operation] ?? TITLES.remove)(what);
-  }
+  return surgeryRow(params.operation)!.label(what, params);
 }
 
 const isStrings = (value: unknown) => Array.isArray(value) && value.every((v) => typeof v === 'string');
@@ -95,9 +63,11 @@ function validSurgeryParams(params: SurgeryParams): void {
  * `force`, and the protected resources go into the confirmation, so the editor asks once ("orders-db
  * is protected: Remove Anyway") instead of naming a flag it cannot take.
  */
-function runWithProtectionAsked(text: string, current: StateDocument, params: SurgeryParams) {
-  const run = runSurgery(text, params, params.dest?.text);
-  const forced = params.operation === 'remove' && !params.force && run.source.status === 'refused' ? runSurgery(text, { ...params, force: true }) : undefined;
+function runWithProtectionAsked(current: StateDocument, params: SurgeryParams) {
+  // The document's snapshot, parsed (and for a small file analysed) already: opened once for both runs.
+  const source = openedOrText(current);
+  const run = runSurgery(source, params, params.dest?.text);
+  const forced = params.operation === 'remove' && !params.force && run.source.status === 'refused' ? runSurgery(source, { ...params, force: true }) : undefined;
   const chosen = forced?.source.status === 'applied' ? forced : run;
   const overrides = params.operation === 'remove' && (params.force === true || chosen === forced);
   const records = current.snapshot.structure.resources;
@@ -107,12 +77,22 @@ function runWithProtectionAsked(text: string, current: StateDocument, params: Su
   return { ...chosen, protectedOverridden };
 }
 
+/** The document opened for surgery from its snapshot; one that cannot be opened goes as its snapshot, and the operation says why. */
+function openedOrText({ snapshot }: StateDocument): SurgeryInput {
+  try {
+    return openState(snapshot);
+  } catch (error) {
+    if (error instanceof SurgeryError) return snapshot;
+    throw error;
+  }
+}
+
 /** Runs the operation of `params` on `document` (and its destination) and builds the edit with its confirmation. */
 function surgeryResult(host: SurgeryHost, document: TextDocument, params: SurgeryParams): SurgeryResult {
   validSurgeryParams(params);
   if (params.operation === 'move' && !params.dest) throw new ResponseError(ErrorCodes.InvalidParams, 'A move needs its destination ({ uri, text })');
-  const text = document.getText();
-  const { source, dest, protectedOverridden } = runWithProtectionAsked(text, host.stateDocument(document), params);
+  const current = host.stateDocument(document);
+  const { source, dest, protectedOverridden } = runWithProtectionAsked(current, params);
   const outcomes = dest ? [source, dest] : [source];
   const refused = outcomes.find((o) => o.status === 'refused');
   const applied = !refused && outcomes.some((o) => o.status === 'applied');
@@ -134,7 +114,7 @@ function surgeryResult(host: SurgeryHost, document: TextDocument, params: Surger
   };
   if (!applied) return result;
   const documentChanges: TextDocumentEdit[] = [];
-  if (source.status === 'applied') documentChanges.push({ textDocument: { uri: document.uri, version: document.version }, edits: toLspEdits(new LineIndex(text), source.edits) });
+  if (source.status === 'applied') documentChanges.push({ textDocument: { uri: document.uri, version: document.version }, edits: toLspEdits(current.snapshot.lines, source.edits) });
   if (dest && dest.status === 'applied' && params.dest) {
     documentChanges.push({ textDocument: { uri: params.dest.uri, version: params.dest.version ?? null }, edits: toLspEdits(new LineIndex(params.dest.text), dest.edits) });
   }
@@ -159,26 +139,7 @@ function countOf(count: number, one: string, many: (count: number) => string): s
 /** The button that applies the operation, named by what it does. */
 function actionOf(params: SurgeryParams, source: SurgeryOutcome, protectedOverridden: string[]): string {
   const records = new Set(source.changes.map((c) => c.index)).size;
-  switch (params.operation) {
-    case 'remove':
-      return protectedOverridden.length ? l10n.t('Remove Anyway') : countOf(records, l10n.t('Remove 1 Resource'), (n) => l10n.t('Remove {0} Resources', n));
-    case 'protect':
-      return countOf(records, l10n.t('Protect 1 Resource'), (n) => l10n.t('Protect {0} Resources', n));
-    case 'unprotect':
-      return countOf(records, l10n.t('Unprotect 1 Resource'), (n) => l10n.t('Unprotect {0} Resources', n));
-    case 'taint':
-      return countOf(records, l10n.t('Taint 1 Resource'), (n) => l10n.t('Taint {0} Resources', n));
-    case 'untaint':
-      return countOf(records, l10n.t('Untaint 1 Resource'), (n) => l10n.t('Untaint {0} Resources', n));
-    case 'rename':
-      return l10n.t('Rename');
-    case 'repair':
-      return l10n.t('Repair');
-    case 'clear-pending':
-      return countOf(source.pendingCleared.length, l10n.t('Clear 1 Pending Operation'), (n) => l10n.t('Clear {0} Pending Operations', n));
-    case 'move':
-      return countOf(records, l10n.t('Move 1 Resource'), (n) => l10n.t('Move {0} Resources', n));
-  }
+  return surgeryRow(params.operation)!.action(records, source.pendingCleared.length, protectedOverridden.length > 0);
 }
 
 /** The modal's words: the operation, then one line per kind of effect, the protected resources first. */
@@ -240,45 +201,25 @@ export function surgeryCodeActions(host: SurgeryHost, document: TextDocument, ra
     const named = target.copies > 1 ? l10n.t('{0} (copy {1} of {2})', name, target.target.slice(target.urn.length + 1), target.copies) : name;
     const uri = document.uri;
     const targets = [target.target];
-    const protectedRecord = target.record.protect === true;
-    const pendingDelete = target.record.delete === true;
-    const offer = (op: string, title: string, params: Omit<SurgeryParams, 'uri'>) => {
-      const kind = SURGERY_KIND(op);
-      if (wants(kind)) actions.push(action(title, kind, { uri, targets, ...params }));
-    };
-    if (target.dependents === 0)
-      offer('remove', protectedRecord ? l10n.t('Remove protected resource {0}, overriding protection', named) : l10n.t('Remove resource {0}', named), { operation: 'remove', force: protectedRecord });
-    else {
-      const title = protectedRecord
-        ? l10n.t('Remove protected {0} with its dependents ({1} direct), overriding protection', named, target.dependents)
-        : l10n.t('Remove {0} with its dependents ({1} direct)', named, target.dependents);
-      offer('removeWithDependents', title, {
-        operation: 'remove',
-        targetDependents: true,
-        force: protectedRecord,
-      });
-    }
-    if (!pendingDelete) {
-      if (protectedRecord) offer('unprotect', l10n.t('Unprotect {0}', name), { operation: 'unprotect' });
-      else offer('protect', l10n.t('Protect {0}', name), { operation: 'protect' });
-      if (target.record.taint === true) offer('untaint', l10n.t('Untaint {0}', name), { operation: 'untaint' });
-      else offer('taint', l10n.t('Taint {0} (replace on the next update)', name), { operation: 'taint' });
-    }
-    const renameKind = SURGERY_KIND('rename');
-    if (target.copies === 1 && wants(renameKind)) {
-      actions.push({
-        title: l10n.t('Rename {0} (and re-URN its children)…', name),
-        kind: renameKind,
-        command: { title: l10n.t('Rename'), command: SURGERY_COMMANDS.rename, arguments: [{ uri, target: target.target }] },
-      });
-    }
-    const moveKind = SURGERY_KIND('move');
-    if (wants(moveKind)) {
-      actions.push({ title: l10n.t('Move {0} to another state file…', name), kind: moveKind, command: { title: l10n.t('Move'), command: SURGERY_COMMANDS.move, arguments: [{ uri, targets }] } });
+    const seen = { named, name, record: target.record, dependents: target.dependents, copies: target.copies };
+    for (const row of SURGERY_TABLE) {
+      for (const offered of row.codeActions?.(seen) ?? []) {
+        const kind = SURGERY_KIND(offered.kind);
+        if (!wants(kind)) continue;
+        // A row without a call asks first (a new name, a destination): its palette command takes the target.
+        const asks = row.commands[0];
+        actions.push(
+          offered.call
+            ? action(offered.title, kind, { uri, targets, operation: row.operation, ...offered.call })
+            : { title: offered.title, kind, command: { title: asks.title(), command: asks.id, arguments: [{ uri, targets }] } },
+        );
+      }
     }
     const pendingOnIt = pendingOperations(current).filter((p) => p.urn === target.urn);
     for (const p of pendingOnIt) {
-      offer('clearPending', l10n.t("Clear pending operation '{0}' on {1}", p.type, name), { operation: 'clear-pending', targets: [p.target] });
+      if (wants(SURGERY_KIND('clearPending'))) {
+        actions.push(action(l10n.t("Clear pending operation '{0}' on {1}", p.type, name), SURGERY_KIND('clearPending'), { uri, operation: 'clear-pending', targets: [p.target] }));
+      }
     }
   }
   if (host.needsRepair(document.uri) && wants(SURGERY_KIND('repair'))) {

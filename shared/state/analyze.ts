@@ -50,7 +50,8 @@ export function reanalyzeState(previous: StateAnalysis, text: string, options: S
   return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode), schemaPass };
 }
 
-function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode): StateAnalysis {
+/** The analysis of a snapshot parsed already (surgery's input): no second parse. */
+export function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode = DEFAULT_STATE_SCHEMA_MODE): StateAnalysis {
   const schemaPass = runSchemaPass(snapshot, mode);
   return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode), schemaPass: isCarriable(schemaPass) ? schemaPass : undefined };
 }

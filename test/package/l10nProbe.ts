@@ -20,7 +20,8 @@ import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
 import { stateCodeActions } from '../../shared/state/services/codeActions';
 import { stateHover } from '../../shared/state/services/hover';
 import { stateCodeLenses } from '../../shared/state/services/lenses';
-import { describeReport, reportOf, runSurgery } from '../../shared/state/services/surgery';
+import { describeReport, reportOf } from '../../shared/state/services/surgery';
+import { runSurgery } from '../../shared/state/surgery';
 import type { Diagnostic } from '../../shared/diagnostics';
 
 /** One string and where it came from; `whole`: the string is a message of its own (not a hover mixing words and data). */

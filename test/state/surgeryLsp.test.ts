@@ -10,7 +10,7 @@ import { strict as assert } from 'node:assert';
 import type { CodeAction, CodeLens, Command, Hover, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
-import { runSurgery } from '../../shared/state/services/surgery';
+import { runSurgery } from '../../shared/state/surgery';
 import { LspTestClient, positionAt } from '../lsp/client';
 import { A, B, CHILD, COMP, PROV_REF, ROOT, sampleRecords, U, type Rec } from './surgery/sample';
 
@@ -184,10 +184,10 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     const uri = await open(text);
     const actions = await actionsAt(uri, lineOf(text, `"urn": "${COMP}"`));
     const rename = actions.find((a) => a.kind === 'refactor.rewrite.state.rename')!;
-    assert.equal((rename.command as Command).command, SURGERY_COMMANDS.rename);
-    assert.deepEqual(rename.command!.arguments, [{ uri, target: COMP }]);
+    assert.equal((rename.command as Command).command, 'quotaState.state.rename');
+    assert.deepEqual(rename.command!.arguments, [{ uri, targets: [COMP] }]);
     const move = actions.find((a) => a.kind === 'refactor.rewrite.state.move')!;
-    assert.equal(move.command!.command, SURGERY_COMMANDS.move);
+    assert.equal(move.command!.command, 'quotaState.state.move');
 
     const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, { uri, operation: 'rename', targets: [COMP], newName: 'widget' });
     assert.equal(result.status, 'applied');

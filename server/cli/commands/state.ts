@@ -6,22 +6,27 @@
  * Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.
  */
 import { resolve } from 'node:path';
-import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type EditableState, type SurgeryOutcome } from '../../../shared/state/surgery';
+import { runSurgery, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../../shared/state/surgery';
 import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
 import { LockRefusal, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
 import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
 
+/** The operations of the table a row test picks, as the usage names them: `remove, protect`. */
+function operationsWith(test: (row: SurgeryRow) => boolean): string {
+  return SURGERY_TABLE.filter(test)
+    .map((row) => row.operation)
+    .join(', ');
+}
+
+/** A switch's usage line: the operations that take it (from the table), and what it does. */
+function switchHelp(name: SurgerySwitch, help: string): string {
+  return `  --${name.padEnd(19)}${operationsWith((row) => row.switches.includes(name))}: ${help}`;
+}
+
 export const STATE_USAGE = `Usage:
-  quota-state state remove|rm|delete FILE (URN…|--all) [--target-dependents] [--force]
-  quota-state state protect|unprotect FILE (URN…|--all)
-  quota-state state taint FILE URN…
-  quota-state state untaint FILE (URN…|--all)
-  quota-state state rename FILE URN NEW-NAME
-  quota-state state repair FILE
-  quota-state state clear-pending FILE [URN…]
-  quota-state state move FILE URN… --dest FILE [--include-parents]
+${SURGERY_TABLE.map((row) => `  quota-state state ${row.usage}`).join('\n')}
 
 The edits of \`pulumi state\`, offline, on an export, a DIY checkpoint, a bare deployment or a
 compressed DIY stack file (.json.gz, or .json.zst on Node 22.15 or later). FILE is edited in place, atomically, holding its lock
@@ -31,17 +36,15 @@ N-th record with that URN, in file order.
 
   --dry-run            print a unified diff (of the files pretty-printed) and write nothing
   --format text|json   the report's format (default text)
-  --force              remove: protected resources too (as \`pulumi state delete --force\`)
+${switchHelp('force', 'protected resources too (as `pulumi state delete --force`)')}
   --break-lock         every command: remove the DIY stack's Pulumi lock files (each is named),
                        then edit; only when no Pulumi process is running (\`pulumi cancel\` does the same)
-  --target-dependents  remove: remove whatever depends on the targets too
-  --all                remove, protect, unprotect, untaint: every resource
-  --dest FILE          move: the state file the resources go to
-  --include-parents    move: the resources' parents go too
+${switchHelp('target-dependents', 'remove whatever depends on the targets too')}
+${switchHelp('all', 'every resource')}
+  --dest FILE          ${operationsWith((row) => row.destination === true)}: the state file the resources go to
+${switchHelp('include-parents', "the resources' parents go too")}
 
 Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.`;
-
-const COMMANDS = ['remove', 'rm', 'delete', 'protect', 'unprotect', 'taint', 'untaint', 'rename', 'repair', 'clear-pending', 'move', 'mv'];
 
 const FLAGS = {
   'dry-run': 'boolean',
@@ -55,19 +58,6 @@ const FLAGS = {
   yes: 'boolean',
 } as const;
 
-/** The switches each operation takes besides --dry-run and --format. */
-const ALLOWED: Record<string, string[]> = {
-  remove: ['all', 'target-dependents', 'force'],
-  protect: ['all'],
-  unprotect: ['all'],
-  taint: [],
-  untaint: ['all'],
-  rename: [],
-  repair: [],
-  'clear-pending': [],
-  move: ['include-parents'],
-};
-
 export interface StateIO {
   stdout: (text: string) => void;
   stderr: (text: string) => void;
@@ -76,8 +66,9 @@ export interface StateIO {
 
 /** A checked `state` command line. */
 interface StatePlan {
-  /** The operation (`rm` and `delete` are `remove`, `mv` is `move`). */
-  op: string;
+  /** The operation's row (`rm` and `delete` are `remove`'s aliases, `mv` is `move`'s). */
+  row: SurgeryRow;
+  op: SurgeryRow['operation'];
   format: 'text' | 'json';
   dryRun: boolean;
   force: boolean;
@@ -106,7 +97,7 @@ export function runStateCommand(args: string[], io: StateIO): number {
     io.stdout(STATE_USAGE);
     return 0;
   }
-  if (!COMMANDS.includes(command)) throw new UsageError(`unknown state command "${command}"`);
+  if (!surgeryRow(command)) throw new UsageError(`unknown state command "${command}"`);
   const parsed = parseArguments(rest, FLAGS);
   if (parsed.booleans.has('help')) {
     io.stdout(STATE_USAGE);
@@ -145,7 +136,7 @@ function withPulumiLocks(run: Run, paths: string[], body: () => number): number 
 function perform(run: Run): number {
   const file = read(run, run.plan.path);
   const doc = openOrRefuse(file);
-  return run.plan.op === 'move' ? move(run, file, doc) : edit(run, file, doc);
+  return run.plan.row.destination ? move(run, file, doc) : edit(run, file, doc);
 }
 
 /** A state file, read holding its lock (which records what was read, for the check before the write). */
@@ -163,30 +154,49 @@ function lockOf(run: Run, file: LoadedFile): LockedFile {
   return lock;
 }
 
+/** The positional arguments after FILE, as the row's `arguments` says. */
+function checkArguments(command: string, row: SurgeryRow, targets: string[], all: boolean): void {
+  switch (row.arguments) {
+    case 'urns-or-all':
+      if (!all && targets.length === 0) throw new UsageError(`${command} needs at least one URN (or --all)`);
+      return;
+    case 'urns':
+      if (targets.length === 0) throw new UsageError(`${command} needs at least one URN`);
+      return;
+    case 'urn-and-name':
+      if (targets.length !== 2) throw new UsageError(`${command} takes FILE URN NEW-NAME (NEW-NAME is a name, not a URN)`);
+      return;
+    case 'none':
+      if (targets.length) throw new UsageError(`${command} takes only FILE`);
+      return;
+    case 'optional-urns':
+      return;
+  }
+}
+
 /** Checks the command line against what the operation takes. */
 function planStateCommand(command: string, parsed: ParsedArguments, cwd: string): StatePlan {
   const format = parsed.flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`);
   const all = parsed.booleans.has('all');
-  const op = command === 'rm' || command === 'delete' ? 'remove' : command === 'mv' ? 'move' : command;
-  for (const flag of ['all', 'target-dependents', 'include-parents', 'force']) {
-    if (parsed.booleans.has(flag) && !ALLOWED[op].includes(flag)) {
+  const row = surgeryRow(command)!;
+  const op = row.operation;
+  for (const flag of ['all', 'target-dependents', 'include-parents', 'force'] as const) {
+    if (parsed.booleans.has(flag) && !row.switches.includes(flag)) {
       throw new UsageError(`${command} takes no --${flag}${flag === 'force' ? " (--force is remove's, for protected resources; --break-lock removes a DIY stack's Pulumi lock)" : ''}`);
     }
   }
-  if (parsed.flags.dest !== undefined && op !== 'move') throw new UsageError(`${command} takes no --dest`);
+  if (parsed.flags.dest !== undefined && !row.destination) throw new UsageError(`${command} takes no --dest`);
   const [fileArg, ...targets] = parsed.positional;
   if (fileArg === undefined) throw new UsageError(`${command} needs a state FILE`);
   if (all && targets.length) throw new UsageError('cannot specify a resource URN together with --all');
-  const needsTargets = ['remove', 'protect', 'unprotect', 'untaint'].includes(op) ? !all : op === 'taint' || op === 'move';
-  if (needsTargets && targets.length === 0) throw new UsageError(`${command} needs at least one URN${op === 'taint' || op === 'move' ? '' : ' (or --all)'}`);
-  if (op === 'rename' && targets.length !== 2) throw new UsageError('rename takes FILE URN NEW-NAME (NEW-NAME is a name, not a URN)');
-  if (op === 'repair' && targets.length) throw new UsageError('repair takes only FILE');
-  if (op === 'move' && parsed.flags.dest === undefined) throw new UsageError('move needs --dest FILE');
+  checkArguments(command, row, targets, all);
+  if (row.destination && parsed.flags.dest === undefined) throw new UsageError(`${command} needs --dest FILE`);
   const path = resolve(cwd, fileArg);
   const dest = parsed.flags.dest === undefined ? undefined : resolve(cwd, parsed.flags.dest);
   if (dest === path) throw new UsageError('--dest must be another file');
   return {
+    row,
     op,
     format,
     dryRun: parsed.booleans.has('dry-run'),
@@ -208,7 +218,7 @@ function emit(run: Run, results: FileResult[], code: number): number {
 
 /** Every operation but `move`: one file, edited in place. */
 function edit(run: Run, file: LoadedFile, doc: EditableState): number {
-  const outcome = runOperation(run.plan, doc);
+  const outcome = runOperation(run.plan, doc).source;
   const result: FileResult = { file: file.display, outcome, written: false };
   if (outcome.status === 'refused') return emit(run, [result], 1);
   if (outcome.status === 'unchanged') return emit(run, [result], 0);
@@ -233,7 +243,9 @@ function edit(run: Run, file: LoadedFile, doc: EditableState): number {
 function move(run: Run, file: LoadedFile, doc: EditableState): number {
   const { plan, io } = run;
   const dest = read(run, plan.dest!);
-  const moved = moveResources(doc, openOrRefuse(dest), plan.targets, { includeParents: plan.includeParents });
+  const ran = runOperation(plan, doc, openOrRefuse(dest));
+  // An operation given a destination always reports on it.
+  const moved = { source: ran.source, dest: ran.dest! };
   const results: FileResult[] = [
     { file: file.display, outcome: moved.source, written: false },
     { file: dest.display, outcome: moved.dest, written: false },
@@ -263,23 +275,9 @@ function move(run: Run, file: LoadedFile, doc: EditableState): number {
   return emit(run, results, 0);
 }
 
-function runOperation(plan: StatePlan, doc: EditableState): SurgeryOutcome {
-  const { op, targets } = plan;
-  switch (op) {
-    case 'remove':
-      return removeResources(doc, targets, { all: plan.all, force: plan.force, targetDependents: plan.targetDependents });
-    case 'protect':
-    case 'unprotect':
-    case 'taint':
-    case 'untaint':
-      return setFlag(doc, op, targets, { all: plan.all });
-    case 'rename':
-      return renameResource(doc, targets[0], targets[1]);
-    case 'repair':
-      return repairState(doc);
-    case 'clear-pending':
-      return clearPending(doc, targets);
-    default:
-      throw new UsageError(`unknown state command "${op}"`);
-  }
+/** The plan's operation (its run in the surgery table); `rename` takes its new name as the second argument. */
+function runOperation(plan: StatePlan, doc: EditableState, dest?: EditableState) {
+  const { targets } = plan;
+  const call = { operation: plan.op, all: plan.all, force: plan.force, targetDependents: plan.targetDependents, includeParents: plan.includeParents };
+  return runSurgery(doc, plan.row.arguments === 'urn-and-name' ? { ...call, targets: [targets[0]], newName: targets[1] } : { ...call, targets }, dest);
 }

@@ -1,30 +1,15 @@
 /**
- * State surgery in the editor: which operations the resource (or pending operation) under the
- * cursor offers, running one of them through shared/state/surgery, and the words the confirmation and
- * the hover show. Pure: the server turns the result into a WorkspaceEdit and its confirmation.
+ * State surgery in the editor: the resource (or pending operation) under the cursor, the report of
+ * an operation shared/state/surgery ran (its table is surgery/operations.ts), and the words the
+ * confirmation and the hover show. Pure: the server turns the result into a WorkspaceEdit and its confirmation.
  */
 import * as l10n from '@vscode/l10n';
 import type { Span } from '../../diagnostics';
 import { pathKey } from '../model/locate';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
-import { clearPending, moveResources, removeResources, renameResource, repairState, setFlag, type SurgeryOutcome } from '../surgery';
+import type { SurgeryOutcome } from '../surgery';
 import { resourceName, type StateDocument } from './context';
 import { lazyTable } from '../../text/lazyTable';
-
-export type SurgeryOperation = 'remove' | 'protect' | 'unprotect' | 'taint' | 'untaint' | 'rename' | 'repair' | 'clear-pending' | 'move';
-
-export const SURGERY_OPERATIONS: readonly SurgeryOperation[] = ['remove', 'protect', 'unprotect', 'taint', 'untaint', 'rename', 'repair', 'clear-pending', 'move'];
-
-/** One operation as the editor asks for it; targets are URNs or `URN#N` copies, as the CLI takes them. */
-export interface SurgeryCall {
-  operation: SurgeryOperation;
-  targets?: string[];
-  all?: boolean;
-  targetDependents?: boolean;
-  force?: boolean;
-  newName?: string;
-  includeParents?: boolean;
-}
 
 /** The part of an outcome the editor shows (no text, no edits). */
 export interface SurgeryReport {
@@ -64,31 +49,6 @@ export function describeReport(report: SurgeryReport): string {
   }
   if (report.notes.length) parts.push(report.notes.join(' '));
   return parts.join(' · ');
-}
-
-/** Runs one operation on `text` (and, for a move, `destText`). */
-export function runSurgery(text: string, call: SurgeryCall, destText?: string): { source: SurgeryOutcome; dest?: SurgeryOutcome } {
-  const targets = call.targets ?? [];
-  switch (call.operation) {
-    case 'remove':
-      return { source: removeResources(text, targets, { all: call.all, targetDependents: call.targetDependents, force: call.force }) };
-    case 'protect':
-    case 'unprotect':
-    case 'taint':
-    case 'untaint':
-      return { source: setFlag(text, call.operation, targets, { all: call.all }) };
-    case 'rename':
-      return { source: renameResource(text, targets[0] ?? '', call.newName ?? '') };
-    case 'repair':
-      return { source: repairState(text) };
-    case 'clear-pending':
-      return { source: clearPending(text, targets) };
-    case 'move': {
-      if (destText === undefined) throw new Error('a move needs the destination file');
-      const moved = moveResources(text, destText, targets, { includeParents: call.includeParents });
-      return { source: moved.source, dest: moved.dest };
-    }
-  }
 }
 
 /** The record under the cursor, and how the CLI names it (`URN#N` when the file holds several records with its urn). */

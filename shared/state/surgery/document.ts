@@ -22,12 +22,19 @@ export interface EditableState {
   pending: Array<JsonObject | undefined>;
 }
 
+/** What an operation works on: a text, its parsed snapshot, or a document opened for surgery (parsed once either way). */
+export type SurgeryInput = string | StateSnapshot | EditableState;
+
 export class SurgeryError extends Error {}
 
-/** Opens `text` for surgery, or throws a SurgeryError that says why it cannot be edited. */
-/** `name` says which file it is in messages: "the file" by default, "the source" and "the destination" for a move. */
-export function openState(text: string, name = l10n.t('the file')): EditableState {
-  const snapshot = parseState(text);
+/**
+ * Opens `text` (or its snapshot, parsed already) for surgery, or throws a SurgeryError that says why
+ * it cannot be edited. `name` says which file it is in messages: "the file" by default, "the source"
+ * and "the destination" for a move.
+ */
+export function openState(input: string | StateSnapshot, name = l10n.t('the file')): EditableState {
+  const snapshot = typeof input === 'string' ? parseState(input) : input;
+  const text = snapshot.text;
   if (snapshot.parsedWith !== 'json') {
     const first = snapshot.syntax[0];
     const at = first ? snapshot.lines.positionAt(first.span.offset) : undefined;

@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { JsonObject } from '../model/structure';
-import type { EditableState } from './document';
+import type { SurgeryInput } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import type { PlannedRecord } from './render';
 import { resolveTarget, TargetError } from './targets';
@@ -34,7 +34,7 @@ function summary(operation: FlagOperation, all: boolean, count: number): string 
   }
 }
 
-export function setFlag(input: string | EditableState, operation: FlagOperation, targets: readonly string[], options: { all?: boolean; verify?: boolean } = {}): SurgeryOutcome {
+export function setFlag(input: SurgeryInput, operation: FlagOperation, targets: readonly string[], options: { all?: boolean; verify?: boolean } = {}): SurgeryOutcome {
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;

@@ -15,7 +15,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
-import { allDependencies, openState, str, SurgeryError, type EditableState } from './document';
+import { allDependencies, openState, str, SurgeryError, type EditableState, type SurgeryInput } from './document';
 import { finish, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 import type { PlannedRecord } from './render';
@@ -112,12 +112,7 @@ interface MovePlan {
   dest: DestinationPlan;
 }
 
-export function moveResources(
-  sourceInput: string | EditableState,
-  destInput: string | EditableState,
-  targets: readonly string[],
-  options: { includeParents?: boolean; verify?: boolean } = {},
-): MoveOutcome {
+export function moveResources(sourceInput: SurgeryInput, destInput: string | EditableState, targets: readonly string[], options: { includeParents?: boolean; verify?: boolean } = {}): MoveOutcome {
   const files = openFiles(sourceInput, destInput);
   if ('refusal' in files) return fail(undefined, undefined, [files.refusal]);
   const plan = planMove(files, targets, options.includeParents);
@@ -125,9 +120,9 @@ export function moveResources(
   return finishMove(files, plan, options.verify);
 }
 
-function openFiles(sourceInput: string | EditableState, destInput: string | EditableState): MoveFiles | Refusal {
+function openFiles(sourceInput: SurgeryInput, destInput: string | EditableState): MoveFiles | Refusal {
   try {
-    const source = typeof sourceInput === 'string' ? openState(sourceInput, l10n.t('the source')) : sourceInput;
+    const source = typeof sourceInput !== 'string' && 'style' in sourceInput ? sourceInput : openState(sourceInput, l10n.t('the source'));
     return { source, ...openDestination(destInput) };
   } catch (error) {
     if (error instanceof SurgeryError) return { refusal: error.message };

@@ -7,9 +7,11 @@ import * as l10n from '@vscode/l10n';
 import type { Diagnostic } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { inEnglish, l10nBundle } from '../../l10n';
-import { analyzeState } from '../analyze';
+import { analyzeSnapshot, analyzeState, type StateAnalysis } from '../analyze';
+import { DEFAULT_STATE_SCHEMA_MODE } from '../codes';
+import type { StateSnapshot } from '../model/snapshot';
 import { isObject } from '../model/structure';
-import { openState, SurgeryError, type EditableState } from './document';
+import { openState, SurgeryError, type EditableState, type SurgeryInput } from './document';
 import { renderPlan, type Plan, type VersionInfo } from './render';
 
 type SurgeryStatus = 'applied' | 'unchanged' | 'refused';
@@ -104,6 +106,24 @@ function checkerErrors(text: string): Diagnostic[] {
   return analyzeState(text).diagnostics.filter((d) => d.severity === 'error');
 }
 
+const isEditable = (input: SurgeryInput): input is EditableState => typeof input !== 'string' && 'snapshot' in input && 'style' in input;
+
+/** The input's errors in English, analysed once per snapshot: the guard and repair read them, an editor's snapshot is analysed already. */
+const inputErrorCache = new WeakMap<StateSnapshot, Diagnostic[]>();
+
+export function inputErrors(doc: EditableState): Diagnostic[] {
+  const { snapshot } = doc;
+  let errors = inputErrorCache.get(snapshot);
+  if (!errors) {
+    // A snapshot the server analysed in the default schema mode carries its diagnostics (in English without a bundle).
+    const analysed = snapshot as Partial<StateAnalysis>;
+    const reusable = analysed.diagnostics && analysed.stateSchema === DEFAULT_STATE_SCHEMA_MODE && !l10nBundle();
+    errors = (reusable ? analysed.diagnostics! : inEnglish(() => analyzeSnapshot(snapshot).diagnostics)).filter((d) => d.severity === 'error');
+    inputErrorCache.set(snapshot, errors);
+  }
+  return errors;
+}
+
 /** How a remaining or new error is listed. */
 function errorLine(d: Diagnostic): string {
   return l10n.t('line {0}: {1}: {2}', d.range.start.line + 1, d.code, d.message);
@@ -128,7 +148,7 @@ export function finish(doc: EditableState, operation: string, plan: Plan, partia
   };
   if (options.verify === false) return outcome;
   // Compared in English; listed in the language of the messages (the same analysis, so the same order).
-  const before = inEnglish(() => checkerErrors(doc.text));
+  const before = inputErrors(doc);
   const after = rendered.text === doc.text ? before : inEnglish(() => checkerErrors(rendered.text));
   const shown = after.length && l10nBundle() ? checkerErrors(rendered.text) : after;
   const budget = new Map<string, number>();
@@ -158,12 +178,13 @@ export function finish(doc: EditableState, operation: string, plan: Plan, partia
 }
 
 /**
- * The document an operation works on: parsed from text, or the one the caller already holds. A text
+ * The document an operation works on: parsed from text, opened from the caller's snapshot, or the one
+ * the caller already holds. A text
  * that is no state document is a refusal of `operation` (with the reason), not an exception.
  */
-export function openForOperation(input: string | EditableState, operation: string): { doc: EditableState } | { refusal: SurgeryOutcome } {
+export function openForOperation(input: SurgeryInput, operation: string): { doc: EditableState } | { refusal: SurgeryOutcome } {
   try {
-    return { doc: typeof input === 'string' ? openState(input) : input };
+    return { doc: isEditable(input) ? input : openState(input) };
   } catch (error) {
     if (error instanceof SurgeryError) return { refusal: refused(undefined, operation, [error.message]) };
     throw error;

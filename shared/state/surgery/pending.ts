@@ -6,11 +6,11 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
-import type { EditableState } from './document';
+import type { SurgeryInput } from './document';
 import { finish, openForOperation, refused, type SurgeryOutcome } from './outcome';
 import { isValidUrn, notAUrn, similarUrns } from './targets';
 
-export function clearPending(input: string | EditableState, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
+export function clearPending(input: SurgeryInput, targets: readonly string[] = [], options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'clear-pending';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import type { JsonObject } from '../model/structure';
 import { UrnMap } from '../model/urnMap';
-import { providerRef, str, type EditableState } from './document';
+import { providerRef, str, type EditableState, type SurgeryInput } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { resolveTarget, TargetError } from './targets';
 
@@ -109,7 +109,7 @@ interface Deletion {
   notes: string[];
 }
 
-export function removeResources(input: string | EditableState, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
+export function removeResources(input: SurgeryInput, targets: readonly string[], options: RemoveOptions = {}): SurgeryOutcome {
   const operation = 'remove';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

@@ -15,7 +15,7 @@
 import * as l10n from '@vscode/l10n';
 import { isObject, type JsonObject } from '../model/structure';
 import { isProviderType } from '../model/urn';
-import { providerRef, str, type EditableState } from './document';
+import { providerRef, str, type SurgeryInput } from './document';
 import { finish, openForOperation, refused, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { ambiguousMessage, isValidUrn, resolveTarget, TargetError } from './targets';
 
@@ -36,7 +36,7 @@ export function newUrn(stack: string, project: string, parentType: string, baseT
 /** Pulumi's refusal of a new urn another record has. */
 const alreadyExisting = () => l10n.t('The chosen new urn for the state corresponds to an already existing resource');
 
-export function renameResource(input: string | EditableState, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
+export function renameResource(input: SurgeryInput, arg: string, newName: string, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'rename';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;

@@ -13,10 +13,11 @@
  * an error the input did not have) and list what remains.
  */
 import * as l10n from '@vscode/l10n';
-import { analyzeState } from '../analyze';
+import { analyzeSnapshot } from '../analyze';
+import { l10nBundle } from '../../l10n';
 import type { JsonObject } from '../model/structure';
-import { allDependencies, providerRef, str, type Dependency, type EditableState } from './document';
-import { finish, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
+import { allDependencies, providerRef, str, type Dependency, type SurgeryInput } from './document';
+import { finish, inputErrors, openForOperation, refused, type CutReference, type SurgeryChange, type SurgeryOutcome } from './outcome';
 import { newUrn, urnParts } from './rename';
 
 /** The checker's codes for what `Snapshot.VerifyIntegrity` refuses. */
@@ -216,13 +217,13 @@ function pruneDependency(pruning: RecordPruning, dep: Dependency, mapped: string
   }
 }
 
-export function repairState(input: string | EditableState, options: { verify?: boolean } = {}): SurgeryOutcome {
+export function repairState(input: SurgeryInput, options: { verify?: boolean } = {}): SurgeryOutcome {
   const operation = 'repair';
   const opened = openForOperation(input, operation);
   if ('refusal' in opened) return opened.refusal;
   const doc = opened.doc;
   const records = doc.records;
-  const initial = analyzeState(doc.text).diagnostics.filter((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code));
+  const initial = inputErrors(doc).filter((d) => INTEGRITY_CODES.has(d.code));
   if (initial.length === 0) {
     return { ...refused(doc, operation, []), status: 'unchanged', message: l10n.t('The snapshot is already valid; skipping repair'), errors: [], text: doc.text };
   }
@@ -231,7 +232,7 @@ export function repairState(input: string | EditableState, options: { verify?: b
     order = toposort(records);
   } catch (error) {
     if (!(error instanceof CycleError)) throw error;
-    const cycles = analyzeState(doc.text).diagnostics.filter((d) => d.code === 'dependency-cycle' || d.code === 'self-reference');
+    const cycles = (l10nBundle() ? analyzeSnapshot(doc.snapshot).diagnostics : inputErrors(doc)).filter((d) => d.code === 'dependency-cycle' || d.code === 'self-reference');
     return refused(doc, operation, [
       error.message,
       ...cycles.map((d) => `  ${l10n.t('line {0}: {1}', d.range.start.line + 1, d.message)}`),
