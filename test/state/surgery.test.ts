@@ -377,3 +377,32 @@ describe('state surgery: minimal edits, on every case of the differential suite'
     assert.ok(checked > 1000, `only ${checked} records checked`);
   });
 });
+
+describe('state surgery parses once', () => {
+  /** Runs `body`, counting JSON.parse calls on the whole state text or the result (a record's own parse is not one). */
+  function wholeParses(length: number, body: () => void): number {
+    const original = JSON.parse;
+    let count = 0;
+    JSON.parse = ((source: string, reviver?: Parameters<typeof JSON.parse>[1]) => {
+      if (typeof source === 'string' && source.length >= length * 0.9) count++;
+      return original(source, reviver);
+    }) as typeof JSON.parse;
+    try {
+      body();
+    } finally {
+      JSON.parse = original;
+    }
+    return count;
+  }
+
+  it("from the text: the input once (its analysis reuses the parse), the result once; from an editor's analysed snapshot, only the result", () => {
+    const text = exportText(records());
+    const fromText = wholeParses(text.length, () => assert.equal(setFlag(text, 'protect', [B]).status, 'applied'));
+    assert.equal(fromText, 2);
+    const analysed = analyzeState(text);
+    const fromSnapshot = wholeParses(text.length, () => assert.equal(setFlag(analysed, 'protect', [B]).status, 'applied'));
+    assert.equal(fromSnapshot, 1);
+    // Both give the same result.
+    assert.equal(setFlag(analysed, 'protect', [B]).text, setFlag(text, 'protect', [B]).text);
+  });
+});
