@@ -17,9 +17,9 @@ export const entries = [
   { in: 'server/server.ts', out: 'server/server', external: [] },
   // Loaded by the server with new Worker(): validates state files off the request thread.
   { in: 'server/state/analysisWorker.ts', out: 'server/stateWorker', external: [] },
-  { in: 'server/cli/main.ts', out: 'cli/quota-state', external: [] },
+  { in: 'cli/main.ts', out: 'cli/quota-state', external: [] },
   // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
-  { in: 'server/cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
+  { in: 'cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];

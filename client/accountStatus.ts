@@ -4,7 +4,7 @@
  * time); the caller passes `vscode.l10n`.
  */
 import type * as vscode from 'vscode';
-import type { AccountExplanation } from '../shared/quota/explain';
+import type { AccountExplanation } from '../shared/quota/vocabulary';
 
 export interface AccountStatus {
   within: boolean;

@@ -29,7 +29,7 @@ import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
 import { LargestRepositories } from './repositories';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
-import { quotaFileReader } from './quotaFile';
+import { accountExplainer } from './accountExplainer';
 import { QuotaStatusBar, type StatusBarState } from './statusBar';
 import { registerQuotaView } from './quotaView';
 import { WalkthroughCommands } from './walkthrough';
@@ -105,7 +105,6 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
     (node) => tree.redraw(node),
     (uri) => (testing ? Promise.resolve(true) : vscode.env.openExternal(uri)),
   );
-  const tree = new QuotaTreeProvider(api, repositories);
 
   // The status is created after the client it listens to; the symbol filter reads it lazily.
   let status: LanguageStatus | undefined;
@@ -118,8 +117,10 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   languageClient = client;
   status = new LanguageStatus(client);
   const liveUsage = new LiveUsage(client, session, log);
-  const dashboard = new QuotaDashboard(api, notifier, quotaFileReader(client));
-  const statusBar = new QuotaStatusBar(liveUsage);
+  const explainer = accountExplainer(client);
+  const tree = new QuotaTreeProvider(api, explainer, repositories);
+  const dashboard = new QuotaDashboard(api, notifier, explainer);
+  const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 
   const commandContext: CommandContext = {
@@ -127,6 +128,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
     notifier,
     log,
     languageClient: client,
+    explainer,
     serverChanged: () => {
       tree.refresh();
       void dashboard.refresh();

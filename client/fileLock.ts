@@ -1,6 +1,6 @@
 /**
  * The editor's write lock on a file, in the `<file>.lock` folder convention of proper-lockfile that
- * `quota-state` takes (server/cli/lockedWrite.ts): while the folder exists the file is being written;
+ * `quota-state` takes (cli/lockedWrite.ts): while the folder exists the file is being written;
  * a folder whose mtime is older than 10 s was left by a process that is gone and is removed.
  *
  * It runs over `vscode.workspace.fs` (Node and browser extension hosts), whose `createDirectory`

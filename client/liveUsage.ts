@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { QuotaApiClient } from '../shared/api/client';
-import { withPlainNumbers } from '../shared/api/json';
+import { toWire } from '../shared/api/json';
 import { LiveGroupsNotification, LiveUsageNotification, type LiveGroupsParams, type LiveUsageParams } from '../shared/protocol';
 import type { Session } from './session';
 import { readApiSettings } from './settings';
@@ -58,7 +58,7 @@ export class LiveUsage implements vscode.Disposable {
           }),
         ]);
         // The protocol is plain JSON: limits beyond 2^53 (bigints here) travel as numbers.
-        live = { account: user.login, server: settings.baseUrl, quota: withPlainNumbers(quota), ...(version ? { version } : {}) };
+        live = { account: user.login, server: settings.baseUrl, quota: toWire(quota), ...(version ? { version } : {}) };
         // Only a site admin may list the groups; app.ini's DEFAULT_GROUPS are checked against them.
         if (user.is_admin) groups = { server: settings.baseUrl, groups: (await client.listGroups()).flatMap((group) => (group.name ? [group.name] : [])) };
       } catch (error) {

@@ -1,6 +1,5 @@
 /** The language server's evaluation report as a readable Markdown table (pure). */
-import type { EvaluationReport } from '../shared/quota/report';
-import { formatSize } from '../shared/quota/sizes';
+import { type EvaluationReport, formatSize } from '../shared/quota/vocabulary';
 import * as l10n from '@vscode/l10n';
 
 export function formatEvaluationReport(report: EvaluationReport, fileName: string): string {

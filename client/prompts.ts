@@ -1,7 +1,6 @@
 /** Small input helpers shared by the commands: sizes with units, subjects with descriptions, names. */
 import * as vscode from 'vscode';
-import { describeSize, formatSizeExact, parseSize } from '../shared/quota/sizes';
-import { ACCEPTED_SUBJECTS, CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS, canonicalSubject } from '../shared/quota/subjects';
+import { describeSize, formatSizeExact, parseSize, ACCEPTED_SUBJECTS, CANONICAL_SUBJECTS, SUBJECT_DESCRIPTIONS, canonicalSubject } from '../shared/quota/vocabulary';
 import { nameProblem as sharedNameProblem, canonicalName } from '../shared/names';
 
 /** The project's one name rule (shared/names.ts), phrased for an input box. */

@@ -2,7 +2,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { QuotaFileRequest } from '../shared/protocol';
-import { quotaFileSummaryFromWire, type QuotaFileSummary } from '../shared/quota/fileSummary';
+import { quotaFileSummaryFromWire, type QuotaFileSummary } from '../shared/quota/vocabulary';
 
 export type QuotaFileReader = (uri: vscode.Uri) => Promise<QuotaFileSummary | null>;
 

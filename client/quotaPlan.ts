@@ -5,9 +5,7 @@
  */
 import { applyEdits, modify, type FormattingOptions } from 'jsonc-parser';
 import type { Bytes, QuotaGroupList, QuotaRuleInfo } from '../shared/api/types';
-import type { QuotaModel } from '../shared/quota/model';
-import { formatSize, formatSizeExact } from '../shared/quota/sizes';
-import { exactBytes } from '../shared/quota/usage';
+import { type QuotaModel, formatSize, formatSizeExact, exactBytes } from '../shared/quota/vocabulary';
 
 export type PlanStep =
   | { action: 'create-rule'; rule: { name: string; limit: Bytes; subjects: string[] } }

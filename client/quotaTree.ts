@@ -5,13 +5,12 @@
 import * as vscode from 'vscode';
 import { QuotaApiError } from '../shared/api/errors';
 import type { QuotaGroup, QuotaInfo, QuotaRuleInfo } from '../shared/api/types';
-import { describeSize, formatSize } from '../shared/quota/sizes';
-import { SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
+import { describeSize, formatSize, SUBJECT_DESCRIPTIONS } from '../shared/quota/vocabulary';
 import type { ApiAccess } from './apiAccess';
 import { isRepositoryNode, type LargestRepositories, type RepositoryNode } from './repositories';
 import { describeRule, ruleCount } from './commands/rules';
 import { SHOWN_SUBJECTS } from './dashboard/model';
-import { explainServerAccount } from './forgejoVersion';
+import type { AccountExplainer } from './accountExplainer';
 
 export type QuotaNode =
   | { kind: 'section'; label: string; children: QuotaNode[]; icon: string }
@@ -30,6 +29,7 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
 
   constructor(
     private readonly api: ApiAccess,
+    private readonly explainer: AccountExplainer,
     private readonly repositories?: LargestRepositories,
   ) {}
 
@@ -109,7 +109,12 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
     const nodes: QuotaNode[] = [];
     nodes.push(
       quota.status === 'fulfilled'
-        ? { kind: 'section', label: vscode.l10n.t('My usage'), icon: 'dashboard', children: usageNodes(account ?? 'you', quota.value, version.status === 'fulfilled' ? version.value : undefined) }
+        ? {
+            kind: 'section',
+            label: vscode.l10n.t('My usage'),
+            icon: 'dashboard',
+            children: await usageNodes(this.explainer, account ?? 'you', quota.value, version.status === 'fulfilled' ? version.value : undefined),
+          }
         : { kind: 'message', text: failureText(quota.reason), icon: 'error' },
     );
     if (this.repositories) nodes.push(this.repositories.section());
@@ -143,8 +148,8 @@ export class QuotaTreeProvider implements vscode.TreeDataProvider<QuotaNode>, vs
 }
 
 /** One node per subject of the account's explanation: bytes, share of the limit that decides, and whether it is refused. */
-function usageNodes(account: string, quota: QuotaInfo, serverVersion: string | undefined): QuotaNode[] {
-  return explainServerAccount(account, quota, serverVersion, SHOWN_SUBJECTS).subjects.map((row) => ({
+async function usageNodes(explainer: AccountExplainer, account: string, quota: QuotaInfo, serverVersion: string | undefined): Promise<QuotaNode[]> {
+  return (await explainer.server(account, quota, serverVersion, SHOWN_SUBJECTS)).subjects.map((row) => ({
     kind: 'usage',
     subject: row.subject,
     bytes: row.used,

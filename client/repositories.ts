@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../shared/api/client';
 import type { Repository } from '../shared/api/types';
-import { formatSize } from '../shared/quota/sizes';
+import { formatSize } from '../shared/quota/vocabulary';
 import type { ApiAccess } from './apiAccess';
 import { argumentsOf } from './commands/context';
 

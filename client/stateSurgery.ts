@@ -12,8 +12,7 @@
 import * as vscode from 'vscode';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryConfirmation, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
 import { applyEdits } from '../shared/edits';
-import { lockFolderOf } from '../shared/state/surgery/diyBackend';
-import { SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/surgery/operations';
+import { lockFolderOf, SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
 

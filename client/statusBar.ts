@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import type { LiveUsageParams } from '../shared/protocol';
 import { accountStatus } from './accountStatus';
-import { explainServerAccount } from './forgejoVersion';
+import type { AccountExplainer } from './accountExplainer';
 import type { LiveUsage } from './liveUsage';
 
 export interface StatusBarState {
@@ -20,8 +20,14 @@ export class QuotaStatusBar implements vscode.Disposable {
   private readonly item = vscode.window.createStatusBarItem('quotaState.account', vscode.StatusBarAlignment.Left, 10);
   private readonly subscriptions: vscode.Disposable[];
   private visible = false;
+  /** Counts updates: an explanation that arrives after a newer update started is dropped. */
+  private generation = 0;
 
-  constructor(liveUsage: LiveUsage) {
+  constructor(
+    liveUsage: LiveUsage,
+    private readonly explainer: AccountExplainer,
+    private readonly log: vscode.LogOutputChannel,
+  ) {
     this.item.name = vscode.l10n.t('Quota Account');
     this.item.command = 'quotaState.showDashboard';
     this.subscriptions = [
@@ -40,18 +46,26 @@ export class QuotaStatusBar implements vscode.Disposable {
   }
 
   private update(live: LiveUsageParams | null): void {
+    const generation = ++this.generation;
     if (!live) {
       this.visible = false;
       this.item.hide();
       return;
     }
-    const status = accountStatus(explainServerAccount(live.account, live.quota, live.version, []), live.server, vscode.l10n);
-    this.item.text = status.text;
-    this.item.tooltip = status.tooltip;
-    this.item.backgroundColor = status.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
-    this.item.accessibilityInformation = { label: status.label };
-    this.visible = true;
-    this.item.show();
+    // The engine runs in the language server: the verdict is one request away.
+    this.explainer.server(live.account, live.quota, live.version, []).then(
+      (explanation) => {
+        if (generation !== this.generation) return;
+        const status = accountStatus(explanation, live.server, vscode.l10n);
+        this.item.text = status.text;
+        this.item.tooltip = status.tooltip;
+        this.item.backgroundColor = status.within ? undefined : new vscode.ThemeColor('statusBarItem.errorBackground');
+        this.item.accessibilityInformation = { label: status.label };
+        this.visible = true;
+        this.item.show();
+      },
+      (error: unknown) => this.log.warn(`The status bar could not explain ${live.account}'s quota: ${error instanceof Error ? error.message : String(error)}`),
+    );
   }
 
   dispose(): void {

@@ -1,7 +1,5 @@
 /** Pure text for people: an account's explanation as a per-subject usage table and rule figures, and the check answer in words. */
-import type { AccountExplanation } from '../shared/quota/explain';
-import { formatSize } from '../shared/quota/sizes';
-import { canonicalSubject, SUBJECT_DESCRIPTIONS } from '../shared/quota/subjects';
+import { type AccountExplanation, formatSize, canonicalSubject, SUBJECT_DESCRIPTIONS } from '../shared/quota/vocabulary';
 import * as l10n from '@vscode/l10n';
 
 /** Markdown: usage per subject, then each group that applies with each rule's used/limit and whether it stands. */

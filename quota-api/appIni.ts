@@ -9,10 +9,12 @@
  * setting it leaves out keeps the database's value.
  */
 import * as fs from 'node:fs';
-import { readServerConfig, type ServerConfig } from '../shared/ini/serverConfig';
-import type { ForgejoProfile } from '../shared/quota/forgejoVersion';
+import { type ServerConfig, createAppIniService } from '../shared/ini';
+import type { ForgejoProfile } from '../shared/quota';
 import type { QuotaStore } from './store/quotaStore';
 import type { QuotaSettings } from './store/rows';
+
+const { readServerConfig } = createAppIniService();
 
 export class ServerConfigError extends Error {
   constructor(message: string) {

@@ -21,7 +21,7 @@ import { addToken } from './store/tokens';
 import { generateToken, hashToken } from './tokens';
 import { parsePublicUrl } from './urls';
 import { validateName } from '../shared/names';
-import { DEFAULT_FORGEJO_VERSION, forgejoProfile } from '../shared/quota/forgejoVersion';
+import { DEFAULT_FORGEJO_VERSION, forgejoProfile } from '../shared/quota';
 
 export const DEFAULT_DB = '.data/quota-api.sqlite';
 

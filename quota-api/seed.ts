@@ -4,10 +4,12 @@
  * A file with Error diagnostics is refused with located messages.
  */
 import * as fs from 'node:fs';
-import { analyzeQuotaConfig, isEvaluable } from '../shared/quota/config';
+import { createQuotaService } from '../shared/quota';
 import type { QuotaStore } from './store/quotaStore';
 import { isEmpty, seed } from './store/seeding';
 import { hashToken } from './tokens';
+
+const { analyze: analyzeQuotaConfig, isEvaluable } = createQuotaService();
 
 export class SeedError extends Error {
   constructor(message: string) {

@@ -7,7 +7,7 @@
  */
 import type { ErrorObject, KeywordDefinition } from 'ajv';
 import type { FastifySchemaValidationError } from 'fastify/types/schema';
-import { canonicalSubject } from '../shared/quota/subjects';
+import { canonicalSubject } from '../shared/quota';
 import { DEFAULT_PAGE_LIMIT, MAX_PAGE_LIMIT } from '../shared/api/types';
 import { messages, unprocessable } from './errors';
 import { validateName as checkName, type NameKind } from '../shared/names';

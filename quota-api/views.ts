@@ -3,13 +3,13 @@
  * Names of groups and rules are shown in admin views and hidden in user and org views.
  */
 import type { QuotaGroup, QuotaInfo, QuotaRuleInfo, QuotaUsedArtifact, QuotaUsedAttachment, QuotaUsedPackage, Repository, User } from '../shared/api/types';
-import type { QuotaRule } from '../shared/quota/model';
-import { QuotaIndex } from '../shared/quota/evaluate';
+import { createQuotaService, quotaUsedFromLeafUsage, type QuotaRule } from '../shared/quota';
 import { modelFor } from './store/evaluation';
 import type { QuotaStore } from './store/quotaStore';
 import { repoOwner, type Account, type ArtifactRow, type AttachmentRow, type PackageRow, type RepoRow } from './store/rows';
 import { usageOf } from './store/usage';
-import { quotaUsedFromLeafUsage } from '../shared/quota/quotaInfo';
+
+const quota = createQuotaService();
 
 export type NameVisibility = 'show-names' | 'hide-names';
 
@@ -29,7 +29,7 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
  * default groups that exist). The built-in TOTAL group is used by evaluation but never listed.
  */
 export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility): QuotaInfo {
-  const index = new QuotaIndex(modelFor(store, account), store.forgejo);
+  const index = quota.engine.index(modelFor(store, account), store.forgejo);
   const groups = index
     .groupListOf(account.name)
     .filter((resolved) => !resolved.builtin)

@@ -35,7 +35,7 @@ export function stateAjv(mode, options = {}) {
   const files = STATE_MODES[mode];
   if (!files) throw new Error(`unknown state schema mode: ${mode}`);
   const ajv = new Ajv2020({ allErrors: true, strict: false, validateFormats: false, ...options });
-  // In the pulumi mode the property-value check (shared/state/rules/propertyValues.ts, a port of
+  // In the pulumi mode the property-value check (shared/state/passes/propertyValues.ts, a port of
   // Pulumi's DeserializePropertyValue) alone judges property values, and the schema pass drops ajv's
   // errors inside them: validating every value against the encoding's schema too only cost time.
   const propertyValue = readSchema('property-value.schema.json');

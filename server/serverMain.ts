@@ -14,7 +14,7 @@ import { Validation } from './features/validation';
 import { createIniMode } from './modes/iniMode';
 import { createQuotaMode } from './modes/quotaMode';
 import { createStateMode } from './modes/stateMode';
-import type { LookupIo } from '../shared/ini/quotaFileLookup';
+import type { LookupIo } from '../shared/ini';
 import type { ProjectConfig } from '../shared/projectConfig';
 import type { DocumentAnalyzer } from './state/documentAnalyzer';
 import { EditLog } from './state/editLog';

@@ -9,7 +9,7 @@ import type { SeverityOverrides } from '../shared/diagnostics';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, kindFromFileName, type DocumentKind, type FilePatterns } from '../shared/documentKind';
 import { kindFromConfiguredName, mergeSeverity, resolveStateSchema, type ProjectConfig } from '../shared/projectConfig';
 import { SETTINGS_SECTION, type LiveGroupsParams, type LiveUsageParams, type ServerSettings } from '../shared/protocol';
-import type { StateSchemaMode } from '../shared/state/codes';
+import type { StateSchemaMode } from '../shared/state';
 import type { LanguageMode, ModeContext } from './modes/languageMode';
 
 export function uriToPath(uri: string): string {

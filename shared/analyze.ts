@@ -5,8 +5,8 @@
 import { applySeverityOverrides, type Diagnostic, type SeverityOverrides } from './diagnostics';
 import { detectKind, type DocumentKind, type FilePatterns } from './documentKind';
 import { FILE_KINDS } from './fileKinds';
-import type { GroupSource } from './ini/appIni';
-import type { StateSchemaMode } from './state/codes';
+import type { GroupSource } from './ini';
+import type { StateSchemaMode } from './state';
 
 export interface FileDiagnostics {
   kind: DocumentKind | undefined;

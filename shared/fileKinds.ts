@@ -10,17 +10,15 @@ import { documentedCodes, type DocumentedCode } from './diagnosticRule';
 import { EMPTY_FILE } from './emptyFile';
 import { DEFAULT_FILE_PATTERNS, type DocumentKind } from './documentKind';
 import type { TextEdit } from './edits';
-import { analyzeAppIni, type GroupSource } from './ini/appIni';
-import { APP_INI_CODES } from './ini/codes';
-import { APP_INI_RULES } from './ini/rules';
-import { QUOTA_CODES } from './quota/codes';
-import { analyzeQuotaConfig } from './quota/config';
-import { QUOTA_DIAGNOSTIC_RULES } from './quota/rules';
-import { quotaFixesFor } from './quota/services/codeActions';
-import { analyzeState } from './state/analyze';
-import { STATE_CODES, type StateSchemaMode } from './state/codes';
-import { STATE_RULES } from './state/rules';
-import { fixesFor } from './state/services/codeActions';
+import { type GroupSource, APP_INI_CODES, createAppIniService } from './ini';
+import { QUOTA_CODES, createQuotaService } from './quota';
+import { STATE_CODES, type StateSchemaMode, createStateService } from './state';
+
+const { analyze: analyzeAppIni, rules: APP_INI_RULES } = createAppIniService();
+
+const { analyze: analyzeQuotaConfig, rules: QUOTA_DIAGNOSTIC_RULES, fixesFor: quotaFixesFor } = createQuotaService();
+
+const { analyze: analyzeState, rules: STATE_RULES, fixesFor } = createStateService();
 
 export interface KindAnalysisOptions {
   /** For app.ini files: where group names are known to exist (none: names are not checked). */

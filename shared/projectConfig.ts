@@ -12,7 +12,7 @@ import { editDistance } from './text/editDistance';
 import { LineIndex } from './text/lineIndex';
 import { orList } from './text/lists';
 import { allDiagnosticCodes } from './fileKinds';
-import { isStateSchemaMode, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './state/codes';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './state';
 
 export const PROJECT_CONFIG_FILE = '.quota-state.json';
 

@@ -5,12 +5,9 @@
 import { NotificationType, RequestType, type Location, type Position, type WorkspaceEdit } from 'vscode-languageserver-protocol';
 import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
-import type { QuotaFileSummary } from './quota/fileSummary';
-import type { ForgejoVersionSource } from './quota/forgejoVersion';
-import type { EvaluationReport } from './quota/report';
+import type { QuotaFileSummary, ForgejoVersionSource, EvaluationReport, AccountExplanation } from './quota';
 import type { QuotaInfo } from './api/types';
-import type { StateSchemaMode } from './state/codes';
-import type { SurgeryCall } from './state/surgery';
+import type { StateSchemaMode, SurgeryCall } from './state';
 
 /** The `quotaState` settings section the server reads through `workspace/configuration`. */
 export interface ServerSettings {
@@ -57,6 +54,24 @@ export interface QuotaFileParams {
   text: string;
 }
 export const QuotaFileRequest = new RequestType<QuotaFileParams, QuotaFileSummary | null, void>('quotaState/quotaFile');
+
+/**
+ * Client → server: one account explained by the quota engine, which runs in the server only. The
+ * account as a quota API answered for it (`quota`, with the version the server reported), or an
+ * account of a quota file (`file`: its uri and the text the client read). Both ways the bigints
+ * (limits and usage beyond 2^53) cross exactly, in `toWire`'s form (shared/api/json.ts).
+ */
+export interface ExplainAccountParams {
+  account: string;
+  /** The subjects to explain (none: only the groups). */
+  subjects: string[];
+  quota?: QuotaInfo;
+  serverVersion?: string;
+  file?: QuotaFileParams;
+}
+/** `refused: 'errors'`: the file has errors that stop evaluation; null: the server could not answer (its log says why). */
+export type ExplainAccountResult = { explanation: AccountExplanation } | { refused: 'errors' };
+export const ExplainAccountRequest = new RequestType<ExplainAccountParams, ExplainAccountResult | null, void>('quotaState/explainAccount');
 
 /**
  * Client → server: the signed-in user's usage fetched from the quota API (GET /user/quota),

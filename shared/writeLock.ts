@@ -1,6 +1,6 @@
 /**
  * The write lock every writer of a state file shares: proper-lockfile's `<file>.lock` folder, which
- * `quota-state` takes (server/cli/lockedWrite.ts) and the editor's save takes too (client/fileLock.ts),
+ * `quota-state` takes (cli/lockedWrite.ts) and the editor's save takes too (client/fileLock.ts),
  * so each waits for the other and both treat a lock left by a process that is gone alike.
  */
 

@@ -1,4 +1,5 @@
 /** What every command module gets: explicit dependencies, no globals. */
+import type { AccountExplainer } from '../accountExplainer';
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { ApiAccess } from '../apiAccess';
@@ -9,6 +10,8 @@ export interface CommandContext {
   notifier: Notifier;
   log: vscode.LogOutputChannel;
   languageClient: LanguageClient;
+  /** The quota engine's verdicts, from the language server. */
+  explainer: AccountExplainer;
   /** Called after a command changed rules, groups or memberships on the server (refreshes the view). */
   serverChanged(): void;
 }

@@ -5,9 +5,8 @@
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
 import type { QuotaInfo } from '../../shared/api/types';
-import { formatSize } from '../../shared/quota/sizes';
+import { formatSize } from '../../shared/quota/vocabulary';
 import { SHOWN_SUBJECTS } from '../dashboard/model';
-import { explainServerAccount } from '../forgejoVersion';
 import { askSubject } from '../prompts';
 import { describeCheck, explainCheck, formatMyQuota } from '../usageReport';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
@@ -60,7 +59,7 @@ export class MyQuotaCommands {
   async showMyQuota(args?: unknown): Promise<{ quota: QuotaInfo; text: string } | undefined> {
     const result = await this.context.api.run(vscode.l10n.t('Quota: reading your quota…'), async (client, signal) => {
       const [user, quota, version] = await Promise.all([client.currentUser({ signal }).catch(() => undefined), client.myQuota({ signal }), client.serverVersion({ signal }).catch(() => undefined)]);
-      return { explanation: explainServerAccount(user?.login ?? 'your account', quota, version, SHOWN_SUBJECTS), quota, server: client.baseUrl };
+      return { explanation: await this.context.explainer.server(user?.login ?? 'your account', quota, version, SHOWN_SUBJECTS), quota, server: client.baseUrl };
     });
     if (!result.ok) return undefined;
     const text = formatMyQuota(result.value.explanation, result.value.server);
@@ -81,7 +80,7 @@ export class MyQuotaCommands {
         client.myQuota({ signal }),
         client.serverVersion({ signal }).catch(() => undefined),
       ]);
-      return { withinQuota, server: client.baseUrl, why: explainCheck(explainServerAccount(user.login, quota, version, [subject]), subject, withinQuota) };
+      return { withinQuota, server: client.baseUrl, why: explainCheck(await this.context.explainer.server(user.login, quota, version, [subject]), subject, withinQuota) };
     });
     if (!result.ok) return undefined;
     const message = describeCheck(subject, result.value.withinQuota, result.value.server, result.value.why);

@@ -1,6 +1,7 @@
 /** Preview Evaluation: the language server's evaluation report as a readable table. */
 import * as vscode from 'vscode';
-import type { EvaluationReport } from '../../shared/quota/report';
+import type { EvaluationReport } from '../../shared/quota/vocabulary';
+import { fromWire } from '../../shared/api/json';
 import { EvaluationPreviewRequest } from '../../shared/protocol';
 import { formatEvaluationReport } from '../previewTable';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
@@ -21,11 +22,13 @@ export class PreviewCommands {
     }
     // The server answers for open documents only.
     await vscode.workspace.openTextDocument(uri);
-    const report = await this.context.languageClient.sendRequest(EvaluationPreviewRequest, {
+    const sent = await this.context.languageClient.sendRequest(EvaluationPreviewRequest, {
       uri: uri.toString(),
       account: stringArgument(given?.account),
       subject: stringArgument(given?.subject),
     });
+    // Limits and usage beyond 2^53 crossed exactly (`toWire`): back to bigints.
+    const report = sent && fromWire(sent);
     const name = vscode.workspace.asRelativePath(uri);
     if (!report) {
       void this.context.notifier.error(vscode.l10n.t('Could not preview {0}: it is not a quota config file, or it has errors that stop evaluation.', name));

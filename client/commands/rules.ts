@@ -6,7 +6,7 @@
 import * as vscode from 'vscode';
 import { QuotaApiError } from '../../shared/api/errors';
 import type { QuotaRuleInfo } from '../../shared/api/types';
-import { describeSize, formatSize } from '../../shared/quota/sizes';
+import { describeSize, formatSize } from '../../shared/quota/vocabulary';
 import { askLimit, askName, askSubjects, limitFromArgument, nameProblem, subjectsFromArgument } from '../prompts';
 import { argumentsOf, stringArgument, type CommandContext } from './context';
 

@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import type { QuotaApiClient } from '../../shared/api/client';
 import { QuotaApiError } from '../../shared/api/errors';
-import type { QuotaModel } from '../../shared/quota/model';
+import type { QuotaModel } from '../../shared/quota/vocabulary';
 import { describeStep, planPush, pullIntoText, unpushableSettings, type PlanStep, type ServerQuotaState } from '../quotaPlan';
 import { quotaFileReader } from '../quotaFile';
 import { argumentsOf, stringArgument, type CommandContext } from './context';

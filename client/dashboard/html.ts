@@ -9,9 +9,7 @@
  * translation; markup is put into a translated sentence only through `{N}` placeholders.
  */
 import type * as vscode from 'vscode';
-import { formatSize } from '../../shared/quota/sizes';
-import { canonicalSubject, SUBJECT_DESCRIPTIONS } from '../../shared/quota/subjects';
-import type { GroupExplanation, SubjectExplanation } from '../../shared/quota/explain';
+import { formatSize, canonicalSubject, SUBJECT_DESCRIPTIONS, type GroupExplanation, type SubjectExplanation } from '../../shared/quota/vocabulary';
 import type { DashboardListItem, DashboardModel, L10n } from './model';
 
 export interface PageOptions {

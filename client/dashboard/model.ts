@@ -5,8 +5,7 @@
  * (`vscode.l10n` in the extension), where `npm run l10n:export` finds them.
  */
 import type * as vscode from 'vscode';
-import type { AccountExplanation } from '../../shared/quota/explain';
-import { CANONICAL_SUBJECTS } from '../../shared/quota/subjects';
+import { type AccountExplanation, CANONICAL_SUBJECTS } from '../../shared/quota/vocabulary';
 
 /** `vscode.l10n`, or `@vscode/l10n` (English without a bundle) where there is no editor. */
 export type L10n = Pick<typeof vscode.l10n, 't'>;

@@ -5,8 +5,7 @@
  */
 import * as vscode from 'vscode';
 import type { Page, QuotaApiClient } from '../../shared/api/client';
-import { explainAccount } from '../../shared/quota/explain';
-import { explainServerAccount, forgejoProfileFor } from '../forgejoVersion';
+import type { AccountExplainer } from '../accountExplainer';
 import type { ApiAccess } from '../apiAccess';
 import type { Notifier } from '../notifier';
 import type { QuotaFileReader } from '../quotaFile';
@@ -30,7 +29,7 @@ export class QuotaDashboard implements vscode.Disposable {
   constructor(
     private readonly api: ApiAccess,
     private readonly notifier: Notifier,
-    private readonly readQuotaFile: QuotaFileReader,
+    private readonly explainer: AccountExplainer,
   ) {}
 
   /** The figures on screen (or last computed), for tests and callers. */
@@ -92,13 +91,13 @@ export class QuotaDashboard implements vscode.Disposable {
     let model: DashboardModel | undefined;
     let failure: string | undefined;
     if (target.kind === 'file') {
-      const outcome = await fileDashboard(target.uri, target.account, this.readQuotaFile);
+      const outcome = await fileDashboard(target.uri, target.account, this.explainer);
       if (typeof outcome === 'string') failure = outcome;
       else model = outcome;
     } else {
       const outcome = await this.api.run(
         target.kind === 'self' ? vscode.l10n.t('Quota: reading your quota…') : vscode.l10n.t('Quota: reading the quota of "{0}"…', target.account),
-        (client, signal) => (target.kind === 'self' ? selfDashboard(client, signal) : adminDashboard(client, target.account, signal)),
+        (client, signal) => (target.kind === 'self' ? selfDashboard(client, this.explainer, signal) : adminDashboard(client, this.explainer, target.account, signal)),
       );
       if (outcome.ok) model = outcome.value;
       else failure = outcome.message;
@@ -126,7 +125,7 @@ export class QuotaDashboard implements vscode.Disposable {
   }
 }
 
-async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promise<DashboardModel> {
+async function selfDashboard(client: QuotaApiClient, explainer: AccountExplainer, signal: AbortSignal): Promise<DashboardModel> {
   // The lists are extras: a server without them still gets its usage and verdicts shown.
   const optional = <T>(request: Promise<Page<T>>) => request.catch((): Page<T> | undefined => undefined);
   const [user, quota, version, attachments, packages, artifacts, repositories] = await Promise.all([
@@ -143,7 +142,7 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
   // `/user/quota` hides group and rule names; a site admin may read its own through the admin
   // route, which shows them, so the verdicts name "group pro" rather than "group #1".
   const named = user.is_admin ? await client.userQuota(user.login, { signal }).catch(() => undefined) : undefined;
-  let model: DashboardModel = { ...explainServerAccount(user.login, named ?? quota, version, SHOWN_SUBJECTS), origin: { kind: 'self', server: client.baseUrl } };
+  let model: DashboardModel = { ...(await explainer.server(user.login, named ?? quota, version, SHOWN_SUBJECTS)), origin: { kind: 'self', server: client.baseUrl } };
   if (repositories) model = { ...model, repositories: { items: repositories.items.map((repo) => repositoryListItem(repo, vscode.l10n)), total: repositories.total } };
   if (!attachments || !packages || !artifacts) return model;
   const lists: NonNullable<DashboardModel['lists']> = {
@@ -154,19 +153,15 @@ async function selfDashboard(client: QuotaApiClient, signal: AbortSignal): Promi
   return { ...model, lists };
 }
 
-async function adminDashboard(client: QuotaApiClient, account: string, signal: AbortSignal): Promise<DashboardModel> {
+async function adminDashboard(client: QuotaApiClient, explainer: AccountExplainer, account: string, signal: AbortSignal): Promise<DashboardModel> {
   const [quota, version] = await Promise.all([client.userQuota(account, { signal }), client.serverVersion({ signal }).catch(() => undefined)]);
-  return { ...explainServerAccount(account, quota, version, SHOWN_SUBJECTS), origin: { kind: 'admin', server: client.baseUrl } };
+  return { ...(await explainer.server(account, quota, version, SHOWN_SUBJECTS)), origin: { kind: 'admin', server: client.baseUrl } };
 }
 
-/** The preview of one account of a quota file (its `usage` section or instance content), or why not. */
-async function fileDashboard(uri: vscode.Uri, account: string, readQuotaFile: QuotaFileReader): Promise<DashboardModel | string> {
-  const summary = await readQuotaFile(uri);
-  const name = vscode.workspace.asRelativePath(uri);
-  if (!summary) return vscode.l10n.t('Could not show {0}: the language server could not read it (see the Quota & State output).', name);
-  if (summary.errors.length) return vscode.l10n.t('Could not show {0}: it has errors that stop evaluation (see the Problems view).', name);
-  const profile = forgejoProfileFor({ file: summary.forgejoVersion }).profile;
-  return { ...explainAccount(account, { model: summary.model, usage: summary.usage[account] }, { profile, subjects: SHOWN_SUBJECTS }), origin: { kind: 'file', file: name } };
+/** The preview of one account of a quota file (its `usage` section or instance content), or why not: one request. */
+async function fileDashboard(uri: vscode.Uri, account: string, explainer: AccountExplainer): Promise<DashboardModel | string> {
+  const explained = await explainer.file(uri, account, SHOWN_SUBJECTS);
+  return typeof explained === 'string' ? explained : { ...explained, origin: { kind: 'file', file: vscode.workspace.asRelativePath(uri) } };
 }
 
 /** Accounts a quota file can preview: those with usage first, then every other named account. */

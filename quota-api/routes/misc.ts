@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import { appUrlOf } from '../urls';
 import type { QuotaStore } from '../store/quotaStore';
 import { userJson } from '../views';
-import { reportedVersion } from '../../shared/quota/forgejoVersion';
+import { reportedVersion } from '../../shared/quota';
 
 /** The reference server's own version (the swagger document's `info.version`). */
 export const SERVER_VERSION = '0.1.0+quota-api';

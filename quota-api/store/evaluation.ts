@@ -2,13 +2,15 @@
  * What the quota engine evaluates for an account: its model, read in one snapshot, and its
  * verdict per subject, both kept until the database changes.
  */
-import { checkSubject, QuotaIndex } from '../../shared/quota/evaluate';
-import type { QuotaModel, QuotaRule } from '../../shared/quota/model';
+import { createQuotaService, type QuotaModel, type QuotaRule } from '../../shared/quota';
 import { transaction } from '../db';
 import type { QuotaStore } from './quotaStore';
 import { toRule, type Account, type RuleRow } from './rows';
 import { settings } from './settings';
 import { usageOf } from './usage';
+
+const quota = createQuotaService();
+const { checkSubject } = quota.engine;
 
 type GroupRow = { id: number; name: string };
 
@@ -57,7 +59,7 @@ function readModelFor(store: QuotaStore, account: Account): QuotaModel {
 export function checkVerdict(store: QuotaStore, account: Account, subject: string, generation: string): boolean {
   const entry = store.throughCache(store.verdictCache, account.id, generation, () => ({
     generation,
-    index: new QuotaIndex(modelFor(store, account, generation), store.forgejo),
+    index: quota.engine.index(modelFor(store, account, generation), store.forgejo),
     usage: usageOf(store, account),
     verdicts: new Map<string, boolean>(),
   }));

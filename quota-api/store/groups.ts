@@ -1,5 +1,5 @@
 /** Quota groups and the rules in them (`/admin/quota/groups[/{group}/rules/{rule}]`). */
-import type { QuotaRule } from '../../shared/quota/model';
+import type { QuotaRule } from '../../shared/quota';
 import { transaction } from '../db';
 import { messages, notFound } from '../errors';
 import type { QuotaStore } from './quotaStore';

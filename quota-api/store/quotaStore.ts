@@ -8,9 +8,7 @@
  * processes. Domain failures are thrown as `HttpError`s carrying Forgejo's messages.
  */
 import type { Statement } from 'better-sqlite3';
-import type { QuotaIndex } from '../../shared/quota/evaluate';
-import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../../shared/quota/forgejoVersion';
-import type { LeafUsage, QuotaModel } from '../../shared/quota/model';
+import { type QuotaIndex, DEFAULT_FORGEJO_PROFILE, type ForgejoProfile, type LeafUsage, type QuotaModel } from '../../shared/quota';
 import type { Db } from '../db';
 import type { Account, QuotaSettings } from './rows';
 

@@ -3,8 +3,7 @@
  * them. Plain types and pure functions: every resource module of the store imports these.
  */
 import type { Bytes } from '../../shared/api/types';
-import type { QuotaRule } from '../../shared/quota/model';
-import { narrowBytes } from '../../shared/quota/usage';
+import { type QuotaRule, narrowBytes } from '../../shared/quota';
 import { conflict } from '../errors';
 
 export interface Account {

@@ -1,6 +1,6 @@
 /** Quota rules (`/admin/quota/rules`): a name, an int64 limit and its subjects. */
 import type { Bytes } from '../../shared/api/types';
-import type { QuotaRule } from '../../shared/quota/model';
+import type { QuotaRule } from '../../shared/quota';
 import { transaction } from '../db';
 import { messages, notFound } from '../errors';
 import type { QuotaStore } from './quotaStore';

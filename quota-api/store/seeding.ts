@@ -2,7 +2,7 @@
  * Loading a quota model and instance content into an empty database (`quota-api --seed`, read
  * by ../seed.ts), in one transaction: a half-seeded database is never left behind.
  */
-import type { InstanceContent, QuotaModel } from '../../shared/quota/model';
+import type { InstanceContent, QuotaModel } from '../../shared/quota';
 import { transaction } from '../db';
 import type { QuotaStore } from './quotaStore';
 import { repoOwner } from './rows';

@@ -3,11 +3,14 @@
  * artifacts), each account's leaf usage from it, and the usage lists (largest first, as Forgejo
  * sorts them) of `/user/quota/…` and `/orgs/{org}/quota/…`.
  */
-import type { InstanceContent, LeafUsage } from '../../shared/quota/model';
-import { computeUsage, zeroUsage } from '../../shared/quota/usage';
+import { type InstanceContent, type LeafUsage, zeroUsage, createQuotaService } from '../../shared/quota';
 import { transaction } from '../db';
 import type { QuotaStore } from './quotaStore';
 import type { Account, ArtifactRow, AttachmentRow, PackageRow, Page, RepoRow } from './rows';
+
+const {
+  engine: { computeUsage },
+} = createQuotaService();
 
 /** Leaf usage of an account, computed by the shared engine from the stored content. */
 export function usageOf(store: QuotaStore, account: Account): LeafUsage {

@@ -11,12 +11,12 @@ import * as l10n from '@vscode/l10n';
 import { CodeActionKind, ErrorCodes, ResponseError, type CodeAction, type CodeActionContext, type Range, type TextDocumentEdit } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryConfirmation, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
-import type { StateDocument } from '../../shared/state/services/context';
-import { resourceName } from '../../shared/state/services/context';
-import { cutReferenceLabel, describeReport, pendingAt, pendingLabel, pendingOperations, reportOf, surgeryTargetAt, targetOf, type SurgeryReport } from '../../shared/state/services/surgery';
-import { openState, runSurgery, SurgeryError, surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryInput, type SurgeryOutcome } from '../../shared/state/surgery';
+import { createStateService, SurgeryError, surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type StateDocument, type SurgeryInput, type SurgeryOutcome, type SurgeryReport } from '../../shared/state';
 import { LineIndex } from '../../shared/text/lineIndex';
 import { toLspEdits } from '../convert';
+
+const { resourceName, surgery } = createStateService();
+const { cutReferenceLabel, describe: describeReport, pendingAt, pendingLabel, pendingOperations, report: reportOf, targetAt: surgeryTargetAt, targetOf, open: openState, run: runSurgery } = surgery;
 import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';
 

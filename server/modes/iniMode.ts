@@ -5,14 +5,14 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeAppIni, type AppIniAnalysis, type GroupSource } from '../../shared/ini/appIni';
-import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
+import { type AppIniAnalysis, type GroupSource, type LookupIo, createAppIniService } from '../../shared/ini';
+import { resolveForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota';
 import { forgejoStatus } from './quotaMode';
-import { quotaFileGroups, type LookupIo } from '../../shared/ini/quotaFileLookup';
-import { appIniCodeActions, appIniCompletion, appIniHover } from '../../shared/ini/services';
 import { andList } from '../../shared/text/lists';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems } from '../convert';
 import type { LanguageMode, ModeContext } from './languageMode';
+
+const { analyze: analyzeAppIni, quotaFileGroups, codeActions: appIniCodeActions, completion: appIniCompletion, hover: appIniHover } = createAppIniService();
 
 const couldNotCheckReason = () => l10n.t('could not check DEFAULT_GROUPS: no quota file in the workspace and not signed in to a server as a site admin');
 

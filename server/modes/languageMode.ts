@@ -25,7 +25,7 @@ import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../../shared/diagnostics';
 import type { DocumentKind } from '../../shared/documentKind';
 import type { DocumentStatusParams, LiveGroupsParams, LiveUsageParams, ServerSettings } from '../../shared/protocol';
-import type { StateSchemaMode } from '../../shared/state/codes';
+import type { StateSchemaMode } from '../../shared/state';
 
 export interface ModeContext {
   /** The client resolves code actions' edits lazily: heavy edits are computed on codeAction/resolve. */

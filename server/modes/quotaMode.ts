@@ -5,25 +5,45 @@
  */
 import { ErrorCodes, ResponseError, type Position } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { analyzeQuotaConfig, type QuotaAnalysis } from '../../shared/quota/config';
-import { leafUsageFromQuotaUsed } from '../../shared/quota/quotaInfo';
-import { describeResolvedProfile, resolveForgejoProfile, rulesLabel, type ForgejoProfile, type ResolvedForgejoProfile } from '../../shared/quota/forgejoVersion';
-import { buildEvaluationReport, type EvaluationReport, type ReportOptions } from '../../shared/quota/report';
-import { versionMismatchDiagnostic } from '../../shared/quota/rules/forgejoVersionMismatch';
-import { quotaCodeActions } from '../../shared/quota/services/codeActions';
-import { quotaCompletion } from '../../shared/quota/services/completion';
-import { quotaHover } from '../../shared/quota/services/hover';
-import { findDefinition, findReferences, prepareRename, rename, RenameError } from '../../shared/quota/services/navigation';
-import { previewAccounts, previewCodeLenses, previewInlayHints, type PreviewAccount } from '../../shared/quota/services/previews';
-import { quotaDocumentSymbols } from '../../shared/quota/services/symbols';
+import {
+  type QuotaAnalysis,
+  leafUsageFromQuotaUsed,
+  describeResolvedProfile,
+  resolveForgejoProfile,
+  rulesLabel,
+  type ForgejoProfile,
+  type ResolvedForgejoProfile,
+  type EvaluationReport,
+  type ReportOptions,
+  RenameError,
+  type PreviewAccount,
+  createQuotaService,
+} from '../../shared/quota';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspInlayHints } from '../convert';
 import { DocumentCache } from './documentCache';
 import type { LanguageMode, ModeContext } from './languageMode';
 import type { DocumentStatusParams } from '../../shared/protocol';
 
+const {
+  analyze: analyzeQuotaConfig,
+  evaluationReport: buildEvaluationReport,
+  versionMismatchDiagnostic,
+  codeActions: quotaCodeActions,
+  completion: quotaCompletion,
+  hover: quotaHover,
+  definition: findDefinition,
+  references: findReferences,
+  prepareRename,
+  rename,
+  previews: { accounts: previewAccounts, codeLenses: previewCodeLenses, inlayHints: previewInlayHints },
+  documentSymbols: quotaDocumentSymbols,
+} = createQuotaService();
+
 export interface QuotaMode extends LanguageMode {
   analysis(document: TextDocument): QuotaAnalysis;
   evaluationReport(document: TextDocument, options?: Omit<ReportOptions, 'live'>): EvaluationReport;
+  /** The version in force for a quota file's analysis (its own, the setting, the connected server, the default), or, without one, for a server's answer. */
+  forgejoFor(analysis: QuotaAnalysis | undefined, server?: { version?: string }): ResolvedForgejoProfile;
 }
 
 /** The language status part: "Forgejo 11.0 rules", and where the version came from. */
@@ -42,12 +62,13 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
   const offset = (document: TextDocument, position: Position) => analysis(document).lines.offsetAt(position);
 
   /** The version in force for a document: its own `forgejoVersion`, the setting, the connected server, else the default. */
-  const forgejoFor = (document: TextDocument): ResolvedForgejoProfile =>
+  const forgejoForAnalysis = (analysed: QuotaAnalysis | undefined, server = { version: context.liveUsage()?.version }): ResolvedForgejoProfile =>
     resolveForgejoProfile([
-      { source: 'file', version: analysis(document).forgejoVersion?.text },
+      { source: 'file', version: analysed?.forgejoVersion?.text },
       { source: 'setting', version: context.settings.forgejoVersion },
-      { source: 'server', version: context.liveUsage()?.version },
+      { source: 'server', version: server.version },
     ]);
+  const forgejoFor = (document: TextDocument): ResolvedForgejoProfile => forgejoForAnalysis(analysis(document));
 
   const liveOption = (): ReportOptions['live'] => {
     const live = context.liveUsage();
@@ -74,6 +95,7 @@ export function createQuotaMode(context: ModeContext): QuotaMode {
       return mismatch ? [...analysis(document).diagnostics, mismatch] : analysis(document).diagnostics;
     },
     status: (document) => ({ shape: analysis(document).isInstance ? 'instance' : 'quota config', forgejo: forgejoStatus(forgejoFor(document)) }),
+    forgejoFor: forgejoForAnalysis,
     evaluationReport: (document, options = {}) => buildEvaluationReport(analysis(document), { forgejo: forgejoFor(document), ...options, live: liveOption() }),
     hover: (document, position) => quotaHover(analysis(document), offset(document, position), previews(document), forgejoFor(document)),
     completion: (document, position) => ({ isIncomplete: false, items: toLspCompletionItems(quotaCompletion(analysis(document), offset(document, position))) }),

@@ -9,24 +9,14 @@ import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
 import { SHOW_DEPENDENTS_COMMAND, SURGERY_COMMANDS, type ServerSettings } from '../../shared/protocol';
-import type { StateSchemaMode } from '../../shared/state/codes';
-import type { StateShape } from '../../shared/state/model/structure';
-import { NavigationIndex } from '../../shared/state/navigation/navigationIndex';
-import { stateCodeActions } from '../../shared/state/services/codeActions';
-import { stateCompletion } from '../../shared/state/services/completion';
-import type { StateDocument } from '../../shared/state/services/context';
-import { fieldSummaryHover, stateHover } from '../../shared/state/services/hover';
-import { stateCodeLenses } from '../../shared/state/services/lenses';
-import { stateDefinition, stateDependents, statePrepareRename, stateReferences, stateRename } from '../../shared/state/services/navigation';
-import { stateDocumentSymbols, stateWorkspaceSymbols, WORKSPACE_SYMBOL_LIMIT } from '../../shared/state/services/symbols';
-import { editRecord, parseState, type StateSnapshot } from '../../shared/state/model/snapshot';
+import { createStateService, WORKSPACE_SYMBOL_LIMIT, type NavigationIndex, type StateDocument, type StateSchemaMode, type StateShape, type StateSnapshot } from '../../shared/state';
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspWorkspaceSymbols } from '../convert';
 import { DocumentCache } from './documentCache';
 import { surgeryCodeActions, type SurgeryHost } from '../features/surgery';
-import { INTEGRITY_CODES } from '../../shared/state/surgery/repair';
-import { pendingAt, pendingHoverText } from '../../shared/state/services/surgery';
 import type { LanguageMode, ModeContext } from './languageMode';
+
+const service = createStateService();
 
 export interface StateMode extends LanguageMode, SurgeryHost {
   /** Where the records depending on `urn` refer to it, in file order (what the dependents lens counts). */
@@ -46,7 +36,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
   const validated: Validated = new Map();
   const host: SurgeryHost = {
     stateDocument: (document) => state(document),
-    needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && INTEGRITY_CODES.has(d.code)) === true,
+    needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && service.surgery.integrityCodes.has(d.code)) === true,
   };
 
   return {
@@ -70,7 +60,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     codeActions(document, range, codeActionContext) {
       const { snapshot } = cache.get(document);
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
-      const fixes = stateCodeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
+      const fixes = service.codeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
       return [...fixes, ...surgeryCodeActions(host, document, range, codeActionContext)];
     },
     forget(uri) {
@@ -88,14 +78,14 @@ function stateDocuments(analyzer: DocumentAnalyzer) {
     const text = document.getText();
     if (previous && text === previous.snapshot.text) return previous;
     // An edit inside one record: carry the rest of the snapshot and of the navigation index over.
-    const edit = previous && editRecord(previous.snapshot, text);
+    const edit = previous && service.editRecord(previous.snapshot, text);
     if (edit) return { snapshot: edit.snapshot, navigation: previous.navigation?.derive(edit.snapshot, edit.index) };
     // Parse once: a document this thread analysed already has its snapshot.
-    return { snapshot: analyzer.snapshotOf(document.uri, text) ?? parseState(text) };
+    return { snapshot: analyzer.snapshotOf(document.uri, text) ?? service.parse(text) };
   });
   const state: StateOf = (document) => {
     const entry = cache.get(document);
-    entry.navigation ??= new NavigationIndex(entry.snapshot);
+    entry.navigation ??= service.navigationIndex(entry.snapshot);
     return { snapshot: entry.snapshot, navigation: entry.navigation };
   };
   return { cache, state };
@@ -137,41 +127,41 @@ function navigationFeatures(state: StateOf, validated: Validated): NavigationFea
   return {
     hover(document, position) {
       const { current, offset } = at(document, position);
-      const pending = pendingAt(current, offset);
-      if (pending) return { contents: { kind: 'markdown', value: pendingHoverText(pending) }, range: current.snapshot.lines.rangeOf(pending.span) };
-      return fieldSummaryHover(current, validated.get(document.uri)?.diagnostics, offset) ?? stateHover(current, offset);
+      const pending = service.surgery.pendingAt(current, offset);
+      if (pending) return { contents: { kind: 'markdown', value: service.surgery.pendingHoverText(pending) }, range: current.snapshot.lines.rangeOf(pending.span) };
+      return service.fieldSummaryHover(current, validated.get(document.uri)?.diagnostics, offset) ?? service.hover(current, offset);
     },
     definition: (document, position) => {
       const { current, offset } = at(document, position);
-      return locations(document, current, stateDefinition(current, offset));
+      return locations(document, current, service.definition(current, offset));
     },
-    dependents: (document, urn) => locations(document, state(document), stateDependents(state(document), urn))!,
+    dependents: (document, urn) => locations(document, state(document), service.dependents(state(document), urn))!,
     references: (document, position, includeDeclaration) => {
       const { current, offset } = at(document, position);
-      return locations(document, current, stateReferences(current, offset, includeDeclaration));
+      return locations(document, current, service.references(current, offset, includeDeclaration));
     },
     prepareRename(document, position) {
       const { current, offset } = at(document, position);
-      const target = statePrepareRename(current, offset);
+      const target = service.prepareRename(current, offset);
       return target && { range: current.snapshot.lines.rangeOf(target.span), placeholder: target.placeholder };
     },
     rename(document, position, newName) {
       const { current, offset } = at(document, position);
-      const edits = stateRename(current, offset, newName);
+      const edits = service.rename(current, offset, newName);
       return edits && { changes: { [document.uri]: toLspEdits(current.snapshot.lines, edits) } };
     },
     completion: (document, position) => {
       const { current, offset } = at(document, position);
-      const entries = stateCompletion(current, offset);
+      const entries = service.completion(current, offset);
       return entries && { isIncomplete: false, items: toLspCompletionItems(entries) };
     },
-    codeLenses: (document) => stateCodeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
-    documentSymbols: (document) => toLspDocumentSymbols(stateDocumentSymbols(state(document))),
+    codeLenses: (document) => service.codeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
+    documentSymbols: (document) => toLspDocumentSymbols(service.documentSymbols(state(document))),
     workspaceSymbols(query, documents) {
-      const results: Parameters<typeof stateWorkspaceSymbols>[3] = [];
+      const results: Parameters<typeof service.workspaceSymbols>[3] = [];
       for (const document of documents) {
         if (results.length >= WORKSPACE_SYMBOL_LIMIT) break;
-        stateWorkspaceSymbols(state(document), document.uri, query, results);
+        service.workspaceSymbols(state(document), document.uri, query, results);
       }
       return toLspWorkspaceSymbols(results);
     },

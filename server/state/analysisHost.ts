@@ -3,10 +3,11 @@
  * edits since: the analysis worker runs one, and the server runs one on its own thread for small
  * documents, whose analysis costs less than starting a worker.
  */
-import { analyzeState, reanalyzeState, type StateAnalysis } from '../../shared/state/analyze';
-import type { StateSnapshot } from '../../shared/state/model/snapshot';
+import { createStateService, type StateAnalysis, type StateSnapshot } from '../../shared/state';
 import { applyEditsInSequence } from '../../shared/edits';
 import type { WorkerAnalysis, WorkerRequest, WorkerResponse } from './workerMessages';
+
+const { analyze: analyzeState, reanalyze: reanalyzeState } = createStateService();
 
 const summary = (analysis: StateAnalysis): WorkerAnalysis => ({ diagnostics: analysis.diagnostics, shape: analysis.shape, parsedWith: analysis.parsedWith, stateSchema: analysis.stateSchema });
 

@@ -3,8 +3,7 @@
  * for large documents); the browser's uses MainThreadAnalyzer (no worker threads there).
  */
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { StateSchemaMode } from '../../shared/state/codes';
-import type { StateSnapshot } from '../../shared/state/model/snapshot';
+import type { StateSchemaMode, StateSnapshot } from '../../shared/state';
 import { AnalysisHost } from './analysisHost';
 import type { EditLog } from './editLog';
 import type { WorkerAnalysis } from './workerMessages';

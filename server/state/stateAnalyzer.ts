@@ -9,9 +9,8 @@
 import { join } from 'node:path';
 import { Worker } from 'node:worker_threads';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import type { StateSchemaMode } from '../../shared/state/codes';
+import type { StateSchemaMode, StateSnapshot } from '../../shared/state';
 import { AnalysisHost } from './analysisHost';
-import type { StateSnapshot } from '../../shared/state/model/snapshot';
 import type { DocumentAnalyzer } from './documentAnalyzer';
 import type { EditLog } from './editLog';
 import { l10nBundle } from '../../shared/l10n';

@@ -1,7 +1,6 @@
 /** Messages between the server and its state analysis worker (analysisWorker.ts). */
 import type { Diagnostic } from '../../shared/diagnostics';
-import type { StateSchemaMode } from '../../shared/state/codes';
-import type { StateShape } from '../../shared/state/model/structure';
+import type { StateSchemaMode, StateShape } from '../../shared/state';
 import type { TextEdit } from '../../shared/edits';
 import type { L10nBundle } from '../../shared/l10n';
 

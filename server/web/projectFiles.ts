@@ -9,7 +9,7 @@
  * Two lookups use them: the `.quota-state.json` above a document, and an app.ini's quota file.
  */
 import type { Connection } from 'vscode-languageserver';
-import type { LookupIo } from '../../shared/ini/quotaFileLookup';
+import type { LookupIo } from '../../shared/ini';
 import * as uriPaths from './nodePath';
 import { parseProjectConfig, PROJECT_CONFIG_FILE, type ProjectConfig } from '../../shared/projectConfig';
 import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest } from '../../shared/protocol';

@@ -31,14 +31,32 @@ export function stringifyJsonExact(value: unknown, indentation?: number): string
   return stringify(value, undefined, indentation) ?? 'null';
 }
 
+/** How a bigint crosses a plain-JSON channel (the language server protocol): its digits, tagged. */
+interface WireInt64 {
+  $int64: string;
+}
+
+const isWireInt64 = (value: object): value is WireInt64 => {
+  const keys = Object.keys(value);
+  return keys.length === 1 && keys[0] === '$int64' && typeof (value as WireInt64).$int64 === 'string' && /^-?[0-9]+$/.test((value as WireInt64).$int64);
+};
+
 /**
- * The value with every bigint as the nearest number, for channels that only speak plain JSON
- * (the language server protocol): there a limit beyond 2^53 is only shown or compared, never
- * written back.
+ * The value as the language server protocol carries it, exactly: every bigint (a limit or a usage
+ * beyond 2^53) as `{"$int64": "<digits>"}`; `fromWire` on the other side gives the bigint back.
+ * Both ends keep one type: only the wire sees the tagged form.
  */
-export function withPlainNumbers<T>(value: T): T {
-  if (typeof value === 'bigint') return Number(value) as T;
-  if (Array.isArray(value)) return value.map(withPlainNumbers) as T;
+export function toWire<T>(value: T): T {
+  if (typeof value === 'bigint') return { $int64: value.toString() } satisfies WireInt64 as T;
+  if (Array.isArray(value)) return value.map(toWire) as T;
   if (typeof value !== 'object' || value === null) return value;
-  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, withPlainNumbers(item)])) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, toWire(item)])) as T;
+}
+
+/** The value `toWire` sent, its bigints exact again. */
+export function fromWire<T>(value: T): T {
+  if (Array.isArray(value)) return value.map(fromWire) as T;
+  if (typeof value !== 'object' || value === null) return value;
+  if (isWireInt64(value)) return BigInt(value.$int64) as T;
+  return Object.fromEntries(Object.entries(value).map(([key, item]) => [key, fromWire(item)])) as T;
 }

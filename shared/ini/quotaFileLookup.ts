@@ -4,8 +4,10 @@
  * File access and path rules are injected, so the language server can prefer an open editor's
  * unsaved text, and the browser's server, which has no `node:path`, looks up URI paths.
  */
-import { analyzeQuotaConfig } from '../quota/config';
+import { createQuotaService } from '../quota';
 import type { GroupSource } from './appIni';
+
+const { analyze: analyzeQuotaConfig } = createQuotaService();
 
 /** The path rules of the file system looked in: the platform's on disk, POSIX for URI paths. */
 interface LookupPaths {

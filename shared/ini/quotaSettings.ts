@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { Span } from '../diagnostics';
-import type { ForgejoProfile } from '../quota/forgejoVersion';
+import type { ForgejoProfile } from '../quota';
 import { lazyTable } from '../text/lazyTable';
 import { newerServerTotal, olderServerTotal, parseGoIniBool, splitGoIniList } from './goValues';
 import type { IniDocument, IniEntry } from './parse';

@@ -9,8 +9,7 @@
  * the default -1 stays).
  */
 import type { Diagnostic } from '../diagnostics';
-import type { QuotaModel } from '../quota/model';
-import { DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../quota/forgejoVersion';
+import { type QuotaModel, DEFAULT_FORGEJO_PROFILE, type ForgejoProfile } from '../quota';
 import { analyzeAppIni, type AppIniAnalysis, type SettingReading } from './appIni';
 
 type OverridableSetting = 'enabled' | 'defaultGroups' | 'defaultTotal';

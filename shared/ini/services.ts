@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { fixRequestOf, type Fix, type FixableDiagnostic } from '../edits';
 import { markdown, markdownLines, type CompletionEntry, type HoverResult } from '../features';
-import { describeSize, formatSize } from '../quota/sizes';
+import { describeSize, formatSize } from '../quota';
 import type { AppIniAnalysis } from './appIni';
 import { APP_INI_CODES } from './codes';
 import { andList, orList } from '../text/lists';

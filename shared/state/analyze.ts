@@ -16,9 +16,9 @@ import { DEFAULT_STATE_SCHEMA_MODE, type StateSchemaMode } from './codes';
 import { pathKey } from './model/locate';
 import { editRecord, parseState, type StateSnapshot } from './model/snapshot';
 import { STATE_RULES, StateRuleContext } from './rules';
-import type { StateFinding } from './rules/findings';
-import { resolve } from './rules/resolve';
-import { isCarriable, runSchemaPass, withRecordRevalidated, type SchemaPass } from './rules/schemaPass';
+import type { StateFinding } from './passes/findings';
+import { resolve } from './passes/resolve';
+import { isCarriable, runSchemaPass, withRecordRevalidated, type SchemaPass } from './passes/schemaPass';
 
 export interface StateAnalysisOptions {
   /** `pulumi` (default): what Pulumi's loader accepts is never an error; `seed-v3`: the seed's schema exactly. */

@@ -8,9 +8,9 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LockRefusal, withLockedFile, withPulumiLock } from '../../server/cli/lockedWrite';
-import { realIo } from '../../server/cli/realIo';
-import { load, lockFolder, write } from '../../server/cli/stateFiles';
+import { LockRefusal, withLockedFile, withPulumiLock } from '../../cli/lockedWrite';
+import { realIo } from '../../cli/realIo';
+import { load, lockFolder, write } from '../../cli/stateFiles';
 import { distPath, ROOT, type ProcessResult } from '../helpers/processes';
 import { DiyBackend, pulumiBinaries, qualifiedStack } from '../helpers/realPulumi';
 

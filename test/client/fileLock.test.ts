@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
 import { acquireFolderLock, type LockFolderIo } from '../../client/fileLock';
-import { withLockedFile } from '../../server/cli/lockedWrite';
+import { withLockedFile } from '../../cli/lockedWrite';
 
 /** A lock folder on disk with vscode.workspace.fs's semantics (mkdirp; delete non-recursive refuses a non-empty folder). */
 function diskIo(folder: string): LockFolderIo {

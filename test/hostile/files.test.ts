@@ -9,7 +9,7 @@ import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { MAX_FILE_BYTES } from '../../server/cli/files';
+import { MAX_FILE_BYTES } from '../../cli/files';
 import { AnalyzeFromDiskNotification } from '../../shared/protocol';
 import { LspTestClient } from '../helpers/lspClient';
 import { runQuotaState } from '../helpers/processes';

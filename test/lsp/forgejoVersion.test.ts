@@ -6,6 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import type { CodeAction, CompletionList, Diagnostic, Hover, InlayHint } from 'vscode-languageserver-protocol';
+import { fromWire } from '../../shared/api/json';
 import { DocumentStatusNotification, EvaluationPreviewRequest, LiveUsageNotification, type DocumentStatusParams } from '../../shared/protocol';
 import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
 import { zeroUsage } from '../../shared/quota/usage';
@@ -135,14 +136,16 @@ describe('the Forgejo version through the language server', () => {
     assert.match(value, /`size:all` counts repositories twice/);
   });
 
-  it('an int64 limit in the file: previews and hovers work, and the preview request answers plain JSON', async () => {
+  it('an int64 limit in the file: previews and hovers work, and the preview request carries it exactly', async () => {
     const uri = uniqueUri();
     const text =
       '{ "rules": [{ "name": "max", "limit": 9223372036854775807, "subjects": ["size:all"] }], "groups": [{ "name": "g", "rules": ["max"] }], "defaultGroups": ["g"], "usage": { "dora": { "size:repos:public": 1 } } }';
     assert.deepEqual(await client.open(uri, text, 'jsonc'), []);
     assert.deepEqual(await hintsOf(uri), ['✓ dora 1 B/8 EiB']);
     const report = await client.request(EvaluationPreviewRequest, { uri });
-    assert.equal(report!.accounts[0].groups[0].rules[0].limit, 9223372036854775807);
+    // Plain JSON would round it to 9223372036854775808: it crosses as its digits, and comes back exact.
+    assert.deepEqual(report!.accounts[0].groups[0].rules[0].limit, { $int64: '9223372036854775807' });
+    assert.equal(fromWire(report)!.accounts[0].groups[0].rules[0].limit, 9223372036854775807n);
     const hover = await client.request<unknown, Hover>('textDocument/hover', { textDocument: { uri }, position: { line: 0, character: text.indexOf('922') + 3 } });
     assert.match((hover.contents as { value: string }).value, /9223372036854775807 bytes \(8 EiB\)/);
   });

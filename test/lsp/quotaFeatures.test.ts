@@ -6,7 +6,9 @@ import { join } from 'node:path';
 import { parse } from 'jsonc-parser';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { CodeAction, CodeLens, CompletionList, Diagnostic, Hover, InlayHint, Location, WorkspaceEdit } from 'vscode-languageserver-protocol';
-import { EvaluationPreviewRequest, LiveUsageNotification, QuotaFileRequest } from '../../shared/protocol';
+import { fromWire, parseJsonExact, toWire } from '../../shared/api/json';
+import type { QuotaInfo } from '../../shared/api/types';
+import { EvaluationPreviewRequest, ExplainAccountRequest, LiveUsageNotification, QuotaFileRequest } from '../../shared/protocol';
 import { quotaUsedFromLeafUsage } from '../../shared/quota/quotaInfo';
 import { zeroUsage } from '../../shared/quota/usage';
 import { cursor, LspTestClient } from '../helpers/lspClient';
@@ -318,12 +320,12 @@ describe('quota files through the language server: editing help and previews', (
       const report = await client.request(EvaluationPreviewRequest, { uri: previewUri });
       const cli = runQuotaState(['evaluate', file, '--format', 'json']);
       assert.equal(cli.status, 0, cli.stderr);
-      assert.deepEqual(report, JSON.parse(cli.stdout));
+      assert.deepEqual(fromWire(report), parseJsonExact(cli.stdout));
       const demo = runQuotaState(['evaluate', 'examples/demo.quota.jsonc', '--format', 'json', '--subject', 'size:repos:all']);
       const demoUri = uniqueUri();
       const { readFileSync } = await import('node:fs');
       await client.open(demoUri, readFileSync('examples/demo.quota.jsonc', 'utf8'));
-      assert.deepEqual(await client.request(EvaluationPreviewRequest, { uri: demoUri, subject: 'size:repos:all' }), JSON.parse(demo.stdout));
+      assert.deepEqual(fromWire(await client.request(EvaluationPreviewRequest, { uri: demoUri, subject: 'size:repos:all' })), parseJsonExact(demo.stdout));
     });
     it('the quota file request gives Push and the dashboard the model, usage and errors, for open and unopened text', async () => {
       const summary = await client.request(QuotaFileRequest, { uri, text: PREVIEW });
@@ -340,6 +342,39 @@ describe('quota files through the language server: editing help and previews', (
         [0],
       );
       assert.match(broken!.errors[0].message, /limit/);
+    });
+  });
+
+  describe('the engine in the server: one account explained for the client, exactly past 2^53', () => {
+    const MAX = 9007199254740991n; // 2^53 - 1, the largest usage a quota file takes per subject
+    it("explains a quota API's answer for an account, its usage and limits beyond 2^53 exact both ways", async () => {
+      const quota: QuotaInfo = {
+        used: quotaUsedFromLeafUsage({ ...zeroUsage(), 'size:repos:public': 2n ** 60n + 1n, 'size:repos:private': 2n ** 53n + 1n }),
+        groups: [{ name: 'big', rules: [{ name: 'repos', limit: 2n ** 62n + 3n, subjects: ['size:repos:all'] }] }],
+      };
+      const result = await client.request(ExplainAccountRequest, { account: 'zed', subjects: ['size:repos:all'], quota: toWire(quota), serverVersion: '11.0.3+gitea-1.22.0' });
+      assert.ok(result && 'explanation' in result, JSON.stringify(result));
+      const explanation = fromWire(result.explanation);
+      const row = explanation.subjects[0];
+      assert.equal(row.used, 2n ** 60n + 1n + 2n ** 53n + 1n);
+      assert.equal(row.decidedBy?.rule.limit, 2n ** 62n + 3n);
+      assert.equal(row.headroom, 2n ** 62n + 3n - (2n ** 60n + 2n ** 53n + 2n));
+      assert.equal(row.allowed, true);
+      assert.equal(explanation.forgejo.version, '11.0.3+gitea-1.22.0');
+    });
+    it("explains an account of a quota file (open or not) under the file's version, and refuses a file with errors", async () => {
+      const text = PREVIEW.replace('"carol": { "size:repos:private": "2 GiB" }', `"carol": { "size:repos:private": ${MAX}, "size:repos:public": ${MAX} }`).replace(
+        '"limit": "1 GiB"',
+        `"limit": ${2n ** 60n}`,
+      );
+      const result = await client.request(ExplainAccountRequest, { account: 'carol', subjects: ['size:repos:all'], file: { uri: uniqueUri(), text } });
+      assert.ok(result && 'explanation' in result, JSON.stringify(result));
+      const row = fromWire(result.explanation).subjects[0];
+      assert.equal(row.used, 2n * MAX);
+      assert.equal(row.decidedBy?.rule.limit, 2n ** 60n);
+      const broken = await client.request(ExplainAccountRequest, { account: 'carol', subjects: [], file: { uri: uniqueUri(), text: '{ "rules": [ { "name": "r", "subjects": ["size:all"] } ] }' } });
+      assert.deepEqual(broken, { refused: 'errors' });
+      await assert.rejects(client.request(ExplainAccountRequest, { account: 'carol', subjects: [] }), /needs a quota or a file/);
     });
   });
 });

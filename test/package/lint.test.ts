@@ -44,9 +44,20 @@ describe('npm run lint: the layering rules', function () {
         'shared/io.ts': "import { readFileSync } from 'node:fs';\nexport const read = readFileSync;\n",
         'shared/paths.ts': "import { dirname } from 'node:path';\nexport const up = dirname;\n",
         'shared/up.ts': "import { S } from '../server/server';\nexport const U = S;\n",
-        'server/server.ts': "import { C } from './cli/main';\nexport const S = C;\n",
-        'server/cli/main.ts': 'export const C = 1;\n',
+        'server/server.ts': "import { C } from '../cli/main';\nexport const S = C;\n",
+        'cli/main.ts': 'export const C = 1;\n',
+        // The CLI may read files as the server does, and import nothing else of it.
+        'server/regularFiles.ts': 'export const F = 1;\n',
+        'cli/files.ts': "import { F } from '../server/regularFiles';\nimport { S } from '../server/server';\nexport const G = F + S;\n",
         'client/extension.ts': "import { S } from '../server/server';\nexport const E = S;\n",
+        // Outside a kind, only its door: index.ts or vocabulary.ts; inside, any file.
+        'shared/state/inner.ts': 'export const I = 1;\n',
+        'shared/state/index.ts': "import { I } from './inner';\nexport const DOOR = I;\n",
+        'server/door.ts': "import { I } from '../shared/state/inner';\nimport { DOOR } from '../shared/state';\nexport const X = I + DOOR;\n",
+        // The engine runs in the server: the client may import its types, never its code.
+        'shared/quota/index.ts': 'export const createQuotaService = 1;\nexport type Explained = number;\n',
+        'client/dashboard.ts': "import { createQuotaService, type Explained } from '../shared/quota';\nexport const D: Explained = createQuotaService;\n",
+        'client/types.ts': "import type { Explained } from '../shared/quota';\nexport type T = Explained;\n",
         // A product module reaching into the tests fails; a spec beside its module may.
         'test/helpers/spec.ts': 'export const T = 1;\n',
         'shared/state/rule.ts': "import { T } from '../../test/helpers/spec';\nexport const R = T;\n",
@@ -56,10 +67,10 @@ describe('npm run lint: the layering rules', function () {
         mkdirSync(dirname(join(canary, path)), { recursive: true });
         writeFileSync(join(canary, path), text);
       }
-      const result = cruise(canary, ['shared', 'server', 'client', 'test']);
+      const result = cruise(canary, ['shared', 'server', 'cli', 'client', 'test']);
       assert.ok(result.violations.length > 0, `the canary should fail lint: ${result.stderr}`);
       // And the way npm run lint runs it, the exit code says so.
-      const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', '--config', '.dependency-cruiser.cjs'], { cwd: canary, encoding: 'utf8' });
+      const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'cli', 'client', '--config', '.dependency-cruiser.cjs'], { cwd: canary, encoding: 'utf8' });
       assert.notEqual(plain.status, 0, plain.stdout);
       const fired = new Set(result.violations.map((v) => v.rule.name));
       for (const rule of [
@@ -71,7 +82,10 @@ describe('npm run lint: the layering rules', function () {
         'shared-imports-no-node-module',
         'shared-is-the-ground-floor',
         'language-server-not-cli',
+        'cli-only-the-shared-node-io',
         'client-not-server-or-api',
+        'engine-in-the-server-only',
+        'one-door-per-kind',
         'product-not-tests',
       ]) {
         assert.ok(fired.has(rule), `rule ${rule} did not fire (fired: ${[...fired].join(', ')})`);
@@ -81,18 +95,28 @@ describe('npm run lint: the layering rules', function () {
         [],
         'a spec beside its module may import the test helpers',
       );
+      assert.deepEqual(
+        result.violations.filter((v) => v.rule.name === 'one-door-per-kind').map((v) => `${v.from} → ${v.to}`),
+        ['server/door.ts → shared/state/inner.ts'],
+        'only the door is imported from outside, and the kind reaches inside itself',
+      );
+      assert.deepEqual(
+        result.violations.filter((v) => v.from === 'client/types.ts').map((v) => v.rule.name),
+        [],
+        "the client may import the engine's types",
+      );
     } finally {
       rmSync(canary, { recursive: true, force: true });
     }
   });
 
   it('the project itself has no import cycle and no import running back up', () => {
-    const result = cruise(ROOT, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test']);
+    const result = cruise(ROOT, ['shared', 'server', 'cli', 'client', 'quota-api', 'scripts', 'test']);
     assert.deepEqual(
       result.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`),
       [],
     );
-    const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'client', 'quota-api', 'scripts', 'test', '--config', '.dependency-cruiser.cjs'], { cwd: ROOT, encoding: 'utf8' });
+    const plain = spawnSync(DEPCRUISE, ['shared', 'server', 'cli', 'client', 'quota-api', 'scripts', 'test', '--config', '.dependency-cruiser.cjs'], { cwd: ROOT, encoding: 'utf8' });
     assert.equal(plain.status, 0, plain.stdout + plain.stderr);
   });
 });

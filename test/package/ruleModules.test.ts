@@ -4,7 +4,7 @@
  * `<codeInCamelCase>.test.ts` beside it describes that code with `describeRule`.
  */
 import { strict as assert } from 'node:assert';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { moduleNameOf } from '../../shared/diagnosticRule';
 import { APP_INI_CODES } from '../../shared/ini/codes';
@@ -54,4 +54,13 @@ describe('one module and one spec per diagnostic code', () => {
       }
     });
   }
+
+  it('shared/state/rules/ holds only the code modules, their specs, the list and the rule contract (shared passes live in passes/)', () => {
+    const modules = new Set(Object.keys(STATE_CODES).map(moduleNameOf));
+    const stray = readdirSync(join(root, 'shared/state/rules')).filter((file) => {
+      const name = file.replace(/(\.test)?\.ts$/, '');
+      return !modules.has(name) && file !== 'index.ts' && file !== 'stateRule.ts';
+    });
+    assert.deepEqual(stray, []);
+  });
 });

@@ -1,6 +1,6 @@
 /** DIY backend paths (shared/state/surgery/diyBackend.ts): where a stack file's locks are, as the CLI's lockFolder finds them. */
 import { strict as assert } from 'node:assert';
-import { lockFolder } from '../../server/cli/stateFiles';
+import { lockFolder } from '../../cli/stateFiles';
 import { lockFolderOf } from '../../shared/state/surgery/diyBackend';
 
 describe('DIY backend lock folders', () => {

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import type { Diagnostic } from '../../shared/diagnostics';
 import { analyzeState, type StateAnalysisOptions } from '../../shared/state/analyze';
 import { applyEdits } from '../../shared/edits';
-import { dependencyOrder } from '../../shared/state/rules/fixes';
+import { dependencyOrder } from '../../shared/state/passes/fixes';
 import { fixesFor } from '../../shared/state/services/codeActions';
 import { FIXTURES } from './fixtures';
 

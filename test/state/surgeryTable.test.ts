@@ -6,7 +6,7 @@
 import * as assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { STATE_USAGE } from '../../server/cli/commands/state';
+import { STATE_USAGE } from '../../cli/commands/state';
 import { runSurgery, surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE } from '../../shared/state/surgery';
 import { openState } from '../../shared/state/surgery';
 import { parseState } from '../../shared/state/model/snapshot';

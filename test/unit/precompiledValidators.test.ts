@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import type { ValidateFunction } from 'ajv';
 import { parse as parseJsonc } from 'jsonc-parser';
-import { validateRecordAt, validateShape } from '../../shared/state/rules/schemas';
+import { validateRecordAt, validateShape } from '../../shared/state/passes/schemas';
 import { config as precompiledQuotaValidator } from '../../shared/validators/quotaConfigValidator';
 import type { StateSchemaMode } from '../../shared/state/codes';
 

@@ -5,7 +5,7 @@
 import type { DiagnosticRule } from '../../diagnosticRule';
 import type { Diagnostic, Finding, Span } from '../../diagnostics';
 import type { Fix, FixRequest } from '../../edits';
-import type { ForgejoProfile } from '../../quota/forgejoVersion';
+import type { ForgejoProfile } from '../../quota';
 import { LineIndex } from '../../text/lineIndex';
 import type { AppIniCode } from '../codes';
 import { parseIni, type IniDocument } from '../parse';

@@ -1,6 +1,6 @@
 /** `total-older-servers`: a TOTAL that servers before 12.0.4 ignore or read differently, checked when the Forgejo version is not known. */
 import * as l10n from '@vscode/l10n';
-import { describeSize } from '../../quota/sizes';
+import { describeSize } from '../../quota';
 import { QUOTA_DEFAULT_SECTION } from '../quotaSettings';
 import type { AppIniContext, AppIniFinding, AppIniRule } from './context';
 import { olderServersReading, plainBytesFix, totalSpan, writtenTotal } from './total';

@@ -10,10 +10,10 @@
  * file. Code lenses and symbols, which need every record, locate them in one batch.
  */
 import type { Span } from '../../diagnostics';
-import { indexUrns } from '../rules/integrityIndex';
+import { indexUrns } from '../passes/integrityIndex';
 import { pathKey, type JsonPath, type LocatedNode } from '../model/locate';
 import { aliasReferences, dependencyReferences, isObject, providerSite, type ReferenceKind, type ReferenceSite } from '../model/structure';
-import { findResourceReferences } from '../rules/propertyValues';
+import { findResourceReferences } from '../passes/propertyValues';
 import { resourceLayoutOf, type StateSnapshot } from '../model/snapshot';
 import { parseProviderReference } from '../model/urn';
 import { upperBound } from '../../text/upperBound';

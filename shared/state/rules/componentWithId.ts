@@ -1,7 +1,7 @@
 /** `component-with-id`: a component resource (`custom` false), or a pending operation's one, with a non-empty id. */
 import * as l10n from '@vscode/l10n';
 import { isObject, type ResourceEntry } from '../model/structure';
-import { resourceLabel, valueAnchor, type StateFinding } from './findings';
+import { resourceLabel, valueAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 /** The id of a record that is not custom, when it has a non-empty one. */

@@ -1,8 +1,8 @@
 /** `dependency-cycle`: resources that depend on each other in a cycle, one shortest cycle per strongly connected group (from the integrity index's graph). */
 import * as l10n from '@vscode/l10n';
 import { REFERENCE_KIND_LABEL } from '../model/structure';
-import { shortestCycles } from './cycles';
-import type { StateFinding } from './findings';
+import { shortestCycles } from '../passes/cycles';
+import type { StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { aliasReferences, type ReferenceSite } from '../model/structure';
-import { resourceLabel, valueAnchor, type StateFinding } from './findings';
+import { resourceLabel, valueAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity, version }: StateRuleContext): StateFinding[] {

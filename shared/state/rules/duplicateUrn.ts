@@ -3,8 +3,8 @@ import * as l10n from '@vscode/l10n';
 import type { Fix, FixRequest, TextEdit } from '../../edits';
 import type { JsonPath } from '../model/locate';
 import type { StateSnapshot } from '../model/snapshot';
-import { definitionAnchor, resourceAnchor, type StateFinding } from './findings';
-import { insertFirstMemberEdit, locate, pathOf, replaceValue } from './fixes';
+import { definitionAnchor, resourceAnchor, type StateFinding } from '../passes/findings';
+import { insertFirstMemberEdit, locate, pathOf, replaceValue } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

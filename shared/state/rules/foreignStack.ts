@@ -2,7 +2,7 @@
 import * as l10n from '@vscode/l10n';
 import type { StateStructure } from '../model/structure';
 import { ROOT_STACK_TYPE, type ParsedUrn } from '../model/urn';
-import { resourceAnchor, type StateFinding } from './findings';
+import { resourceAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

@@ -1,7 +1,7 @@
 /** `forward-reference`: a reference to a resource that comes later in the file, which import refuses (from the integrity index). */
 import * as l10n from '@vscode/l10n';
-import { definitionAnchor, referenceData, referenceLabel, resourceLabel, valueAnchor, type StateFinding } from './findings';
-import { reorderFix } from './reorder';
+import { definitionAnchor, referenceData, referenceLabel, resourceLabel, valueAnchor, type StateFinding } from '../passes/findings';
+import { reorderFix } from '../passes/reorder';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

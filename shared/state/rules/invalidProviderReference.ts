@@ -3,7 +3,7 @@
  * provider resource whose urn no reference could name (from the integrity index).
  */
 import * as l10n from '@vscode/l10n';
-import { resourceAnchor, resourceLabel, valueAnchor, type StateFinding } from './findings';
+import { resourceAnchor, resourceLabel, valueAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ integrity }: StateRuleContext): StateFinding[] {

@@ -7,8 +7,8 @@ import * as l10n from '@vscode/l10n';
 import type { Fix, FixRequest } from '../../edits';
 import type { StateSnapshot } from '../model/snapshot';
 import { isObject, valueAt, type JsonObject } from '../model/structure';
-import type { StateFinding } from './findings';
-import { insertFirstMemberEdit, locate, pathOf, replaceValue } from './fixes';
+import type { StateFinding } from '../passes/findings';
+import { insertFirstMemberEdit, locate, pathOf, replaceValue } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, version }: StateRuleContext): StateFinding[] {

@@ -1,7 +1,7 @@
 /** `invalid-urn`: a urn not of the form `urn:pulumi:<stack>::<project>::<type>::<name>` (the integrity index parses each urn once). */
 import * as l10n from '@vscode/l10n';
 import { isObject } from '../model/structure';
-import { resourceAnchor, type StateFinding } from './findings';
+import { resourceAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

@@ -4,9 +4,9 @@ import type { Fix, FixRequest } from '../../edits';
 import { pathKey, type LocatedNode } from '../model/locate';
 import type { StateSnapshot } from '../model/snapshot';
 import { isObject } from '../model/structure';
-import { occurrencesOf, tallyCounts, tallyList } from './fields';
-import type { StateFinding } from './findings';
-import { removalEdit } from './fixes';
+import { occurrencesOf, tallyCounts, tallyList } from '../passes/fields';
+import type { StateFinding } from '../passes/findings';
+import { removalEdit } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check(context: StateRuleContext): StateFinding[] {

@@ -10,8 +10,8 @@ import { bytesToHex, utf8ToBytes } from '@noble/hashes/utils.js';
 import type { Fix, FixRequest } from '../../edits';
 import type { StateSnapshot } from '../model/snapshot';
 import { isObject, valueAt } from '../model/structure';
-import { valueAnchor, type StateFinding } from './findings';
-import { located, replaceValue } from './fixes';
+import { valueAnchor, type StateFinding } from '../passes/findings';
+import { located, replaceValue } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function magicOf(version: string): string {

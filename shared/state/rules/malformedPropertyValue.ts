@@ -4,8 +4,8 @@
  * seed-v3 mode also a property value the seed's encoding refuses when no such problem explains it.
  */
 import * as l10n from '@vscode/l10n';
-import type { StateFinding } from './findings';
-import { describePath } from './schemaPass';
+import type { StateFinding } from '../passes/findings';
+import { describePath } from '../passes/schemaPass';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ schema }: StateRuleContext): StateFinding[] {

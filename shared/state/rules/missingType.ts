@@ -1,7 +1,7 @@
 /** `missing-type`: a resource, or a pending operation's resource, without a type (import requires one; Pulumi refuses a pending one). */
 import * as l10n from '@vscode/l10n';
 import { isObject } from '../model/structure';
-import { resourceAnchor, resourceLabel, type StateFinding } from './findings';
+import { resourceAnchor, resourceLabel, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure }: StateRuleContext): StateFinding[] {

@@ -1,7 +1,7 @@
 /** `newer-engine-property`: one summary per file of the fields Pulumi declares beyond the seed's v3 schema. */
 import * as l10n from '@vscode/l10n';
-import { tallyCounts, tallyList } from './fields';
-import type { StateFinding } from './findings';
+import { tallyCounts, tallyList } from '../passes/fields';
+import type { StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check(context: StateRuleContext): StateFinding[] {

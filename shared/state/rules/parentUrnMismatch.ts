@@ -7,7 +7,7 @@
 import * as l10n from '@vscode/l10n';
 import { isObject } from '../model/structure';
 import { ROOT_STACK_TYPE } from '../model/urn';
-import { definitionAnchor, resourceAnchor, type StateFinding } from './findings';
+import { definitionAnchor, resourceAnchor, type StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

@@ -8,8 +8,8 @@ import * as l10n from '@vscode/l10n';
 import type { Fix, FixRequest } from '../../edits';
 import type { StateSnapshot } from '../model/snapshot';
 import { isObject } from '../model/structure';
-import { resourceLabel, type StateFinding } from './findings';
-import { located, removalEdit } from './fixes';
+import { resourceLabel, type StateFinding } from '../passes/findings';
+import { located, removalEdit } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure }: StateRuleContext): StateFinding[] {

@@ -9,8 +9,8 @@ import { typeName } from '../../json/words';
 import { orList } from '../../text/lists';
 import { pathKey } from '../model/locate';
 import { isObject, type ResourceEntry } from '../model/structure';
-import { resourceAnchor, type StateFinding } from './findings';
-import { describePath, type ShapeError } from './schemaPass';
+import { resourceAnchor, type StateFinding } from '../passes/findings';
+import { describePath, type ShapeError } from '../passes/schemaPass';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check(context: StateRuleContext): StateFinding[] {

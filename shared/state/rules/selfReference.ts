@@ -1,7 +1,7 @@
 /** `self-reference`: a resource names itself as its parent, a dependency, deletedWith or replaceWith (from the integrity index). */
 import * as l10n from '@vscode/l10n';
-import { referenceData, referenceLabel, resourceLabel, valueAnchor, type StateFinding } from './findings';
-import { removeReferenceFix } from './fixes';
+import { referenceData, referenceLabel, resourceLabel, valueAnchor, type StateFinding } from '../passes/findings';
+import { removeReferenceFix } from '../passes/fixes';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

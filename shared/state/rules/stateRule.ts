@@ -10,10 +10,10 @@ import type { StateCode, StateSchemaMode } from '../codes';
 import type { StateSnapshot } from '../model/snapshot';
 import { recordVersion, type StateStructure } from '../model/structure';
 import type { SyntaxError } from '../model/syntax';
-import { tallyFields, type FieldTallies } from './fields';
-import type { StateFinding } from './findings';
-import { buildIntegrityIndex, type IntegrityIndex } from './integrityIndex';
-import type { SchemaPass } from './schemaPass';
+import { tallyFields, type FieldTallies } from '../passes/fields';
+import type { StateFinding } from '../passes/findings';
+import { buildIntegrityIndex, type IntegrityIndex } from '../passes/integrityIndex';
+import type { SchemaPass } from '../passes/schemaPass';
 
 /** Reads one diagnostic's `data` and offers its fixes. */
 export type StateFixProvider = (analysis: StateSnapshot, request: FixRequest) => Fix[];

@@ -1,5 +1,5 @@
 /** `syntax`: the text is not valid JSON; each error the tolerant parser found, where it found it. */
-import type { StateFinding } from './findings';
+import type { StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check(context: StateRuleContext): StateFinding[] {

@@ -7,10 +7,10 @@ import type { Fix, FixRequest } from '../../edits';
 import type { StateSchemaMode } from '../codes';
 import { pathKey, type JsonPath } from '../model/locate';
 import type { StateSnapshot } from '../model/snapshot';
-import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from './fields';
-import type { StateFinding } from './findings';
-import { located, removalEdit } from './fixes';
-import type { UndeclaredMember } from './schemaPass';
+import { closestName, DECLARED_RECORD_FIELDS, fieldWriter, SEED_RECORD_FIELDS } from '../passes/fields';
+import type { StateFinding } from '../passes/findings';
+import { located, removalEdit } from '../passes/fixes';
+import type { UndeclaredMember } from '../passes/schemaPass';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check(context: StateRuleContext): StateFinding[] {

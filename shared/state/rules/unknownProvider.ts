@@ -7,10 +7,10 @@ import type { Fix, FixRequest } from '../../edits';
 import type { StateSnapshot } from '../model/snapshot';
 import type { ResourceEntry } from '../model/structure';
 import { isProviderType, UNKNOWN_ID } from '../model/urn';
-import { definitionAnchor, resourceLabel, valueAnchor, type Anchor, type StateFinding } from './findings';
-import { located, replaceValue } from './fixes';
-import type { IntegrityIndex } from './integrityIndex';
-import { reorderFix } from './reorder';
+import { definitionAnchor, resourceLabel, valueAnchor, type Anchor, type StateFinding } from '../passes/findings';
+import { located, replaceValue } from '../passes/fixes';
+import type { IntegrityIndex } from '../passes/integrityIndex';
+import { reorderFix } from '../passes/reorder';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, integrity }: StateRuleContext): StateFinding[] {

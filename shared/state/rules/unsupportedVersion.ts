@@ -5,7 +5,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { isObject, type StateStructure } from '../model/structure';
-import type { StateFinding } from './findings';
+import type { StateFinding } from '../passes/findings';
 import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ structure, mode }: StateRuleContext): StateFinding[] {

@@ -6,7 +6,7 @@ import * as l10n from '@vscode/l10n';
 import { markdown, markdownLines, type HoverResult } from '../../features';
 import type { Diagnostic, Position, Range } from '../../diagnostics';
 import { lazyTable } from '../../text/lazyTable';
-import { fieldWriter } from '../rules/fields';
+import { fieldWriter } from '../passes/fields';
 import { isObject } from '../model/structure';
 import { resourceName, type StateDocument } from './context';
 

@@ -2,7 +2,7 @@
  * Paths of Pulumi's DIY (file://) backend, as strings: no I/O. A stack file
  * `<root>/.pulumi/stacks/<project>/<stack>.json[.gz|.zst]` is locked by the files in
  * `<root>/.pulumi/locks/organization/<project>/<stack>/` (a project-less backend: `.pulumi/stacks/<stack>.json`,
- * locked in `.pulumi/locks/<stack>/`). The one rule: the CLI's `lockFolder` (server/cli/stateFiles.ts)
+ * locked in `.pulumi/locks/<stack>/`). The one rule: the CLI's `lockFolder` (cli/stateFiles.ts)
  * applies it to native paths, the editor to URI paths.
  */
 export function lockFolderOf(path: string): string | undefined {

@@ -1,6 +1,6 @@
 /**
  * The surgery table: one row per `pulumi state` operation, and everything that differs between
- * them. The CLI reads its names, aliases, switches and arguments (server/cli/commands/state.ts);
+ * them. The CLI reads its names, aliases, switches and arguments (cli/commands/state.ts);
  * the server its code actions and confirmation words (server/features/surgery.ts); the client its
  * palette commands (client/stateSurgery.ts). Each row's run is in runs.ts, keyed by its name: the
  * client bundles this table but never the analysis an operation runs, and TypeScript refuses a row

@@ -6,7 +6,7 @@ import type { Span } from '../../diagnostics';
 import type { TextEdit } from '../../edits';
 import { indentUnit, lineIndent } from '../../json/indentation';
 import { pathKey, ScanLocator, type LocatedNode } from '../model/locate';
-import { removalEdit } from '../rules/fixes';
+import { removalEdit } from '../passes/fixes';
 
 const isWhitespace = (c: string | undefined) => c === ' ' || c === '\n' || c === '\r' || c === '\t';
 

@@ -1,7 +1,7 @@
 /** Expands the file arguments of `quota-state check`: plain paths, or globs walked from their fixed prefix. */
 import { readdirSync, statSync } from 'node:fs';
 import { isAbsolute, join, resolve } from 'node:path';
-import { compileGlob } from '../../shared/glob';
+import { compileGlob } from '../shared/glob';
 import { UsageError } from './args';
 
 const SKIPPED_FOLDERS = new Set(['node_modules', '.git']);
@@ -48,4 +48,4 @@ export function expandFileArguments(patterns: string[], cwd: string): string[] {
   return [...new Set(files)];
 }
 
-export { FileRefusedError, MAX_FILE_BYTES, readRegularBytes, readRegularFile } from '../regularFiles';
+export { FileRefusedError, MAX_FILE_BYTES, readRegularBytes, readRegularFile } from '../server/regularFiles';

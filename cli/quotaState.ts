@@ -4,8 +4,8 @@
  * Exit codes: 0 clean, 1 findings (an Error diagnostic, a file `fix` cannot make valid, an account
  * over quota for `--subject`), 2 a usage error or input it cannot read. Never prints a stack trace.
  */
-import { ProjectConfigError } from '../../shared/projectConfig';
-import { version as PACKAGE_VERSION } from '../../package.json';
+import { ProjectConfigError } from '../shared/projectConfig';
+import { version as PACKAGE_VERSION } from '../package.json';
 import { InputError, UsageError } from './args';
 import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';

@@ -4,11 +4,11 @@
  * SARIF 2.1.0 for code-scanning dashboards (GitHub, GitLab, Azure DevOps).
  */
 import { pathToFileURL } from 'node:url';
-import type { Diagnostic, Range, Severity } from '../../shared/diagnostics';
-import type { DocumentedCode } from '../../shared/diagnosticRule';
-import type { DocumentKind } from '../../shared/documentKind';
-import { EMPTY_FILE } from '../../shared/emptyFile';
-import { FILE_KINDS } from '../../shared/fileKinds';
+import type { Diagnostic, Range, Severity } from '../shared/diagnostics';
+import type { DocumentedCode } from '../shared/diagnosticRule';
+import type { DocumentKind } from '../shared/documentKind';
+import { EMPTY_FILE } from '../shared/emptyFile';
+import { FILE_KINDS } from '../shared/fileKinds';
 
 export const FORMATS = ['text', 'json', 'github', 'sarif'] as const;
 export type OutputFormat = (typeof FORMATS)[number];

@@ -1,5 +1,5 @@
 /** The report of `quota-state state …`: what each file's operation did, as text or JSON. */
-import type { SurgeryOutcome } from '../../shared/state/surgery';
+import type { SurgeryOutcome } from '../shared/state';
 
 export interface FileResult {
   file: string;

@@ -14,7 +14,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
-import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../../shared/writeLock';
+import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
 import { InputError } from './args';
 
 /** The lock could not be had or was lost, or the file changed since it was read: nothing was written (exit 1). */

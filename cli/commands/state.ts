@@ -6,12 +6,14 @@
  * Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.
  */
 import { resolve } from 'node:path';
-import { runSurgery, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../../shared/state/surgery';
+import { createStateService, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../shared/state';
 import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
 import { LockRefusal, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
 import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
+
+const state = createStateService();
 
 /** The operations of the table a row test picks, as the usage names them: `remove, protect`. */
 function operationsWith(test: (row: SurgeryRow) => boolean): string {
@@ -279,5 +281,5 @@ function move(run: Run, file: LoadedFile, doc: EditableState): number {
 function runOperation(plan: StatePlan, doc: EditableState, dest?: EditableState) {
   const { targets } = plan;
   const call = { operation: plan.op, all: plan.all, force: plan.force, targetDependents: plan.targetDependents, includeParents: plan.includeParents };
-  return runSurgery(doc, plan.row.arguments === 'urn-and-name' ? { ...call, targets: [targets[0]], newName: targets[1] } : { ...call, targets }, dest);
+  return state.surgery.run(doc, plan.row.arguments === 'urn-and-name' ? { ...call, targets: [targets[0]], newName: targets[1] } : { ...call, targets }, dest);
 }

@@ -3,9 +3,9 @@
  * or a command line with the CLI's errors, and each folder's project configuration.
  */
 import { dirname, isAbsolute, relative } from 'node:path';
-import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind } from '../../shared/documentKind';
-import { findProjectConfig, kindFromConfiguredName, ProjectConfigError, type ProjectConfig, type ReadIfExists } from '../../shared/projectConfig';
-import { decodeFile, InflateError, type DecodedFile } from '../../shared/text/inflate';
+import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind } from '../shared/documentKind';
+import { findProjectConfig, kindFromConfiguredName, ProjectConfigError, type ProjectConfig, type ReadIfExists } from '../shared/projectConfig';
+import { decodeFile, InflateError, type DecodedFile } from '../shared/text/inflate';
 import { InputError, parseArguments, UsageError, type FlagSpec, type ParsedArguments } from './args';
 import { expandFileArguments, FileRefusedError, MAX_FILE_BYTES } from './files';
 import type { OutputFormat } from './formats';

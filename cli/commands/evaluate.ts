@@ -1,15 +1,24 @@
 /** `quota-state evaluate`: the quota engine's verdict for every account of a quota config or instance file. */
 import { resolve } from 'node:path';
-import { stringifyJsonExact } from '../../../shared/api/json';
-import { analyzeQuotaConfig, isEvaluable } from '../../../shared/quota/config';
-import { DEFAULT_FORGEJO_VERSION, describeResolvedProfile, parseForgejoVersion, resolveForgejoProfile, type ResolvedForgejoProfile } from '../../../shared/quota/forgejoVersion';
-import { explainFile, reportOf, type FileExplanation } from '../../../shared/quota/report';
-import { formatSize } from '../../../shared/quota/sizes';
-import { canonicalSubject, suggestSubjects } from '../../../shared/quota/subjects';
+import { stringifyJsonExact } from '../../shared/api/json';
+import {
+  DEFAULT_FORGEJO_VERSION,
+  describeResolvedProfile,
+  parseForgejoVersion,
+  resolveForgejoProfile,
+  type ResolvedForgejoProfile,
+  type FileExplanation,
+  formatSize,
+  canonicalSubject,
+  suggestSubjects,
+  createQuotaService,
+} from '../../shared/quota';
 import { settingsText, withServerConfig } from '../appIniConfig';
 import { InputError, UsageError, type ParsedArguments } from '../args';
 import { located } from '../formats';
 import { commandArguments, displayPath, formatFlag, kindOf, ProjectConfigs, readOrFail, type CliIO } from '../io';
+
+const { analyze: analyzeQuotaConfig, isEvaluable, explainFile, reportOf } = createQuotaService();
 
 export const EVALUATE_USAGE = `Usage: quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
 

@@ -1,10 +1,10 @@
 /** `quota-state check`: the language server's diagnostics for each file, in one of four formats, on one thread or several. */
-import { analyzeFile } from '../../../shared/analyze';
-import { applySeverityOverrides, type Severity, type SeverityOverrides } from '../../../shared/diagnostics';
-import { emptyFileDiagnostics } from '../../../shared/emptyFile';
-import { closestCode, knownCodes, mergeSeverity, ProjectConfigError, resolveStateSchema } from '../../../shared/projectConfig';
-import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../../shared/state/codes';
-import { version as PACKAGE_VERSION } from '../../../package.json';
+import { analyzeFile } from '../../shared/analyze';
+import { applySeverityOverrides, type Severity, type SeverityOverrides } from '../../shared/diagnostics';
+import { emptyFileDiagnostics } from '../../shared/emptyFile';
+import { closestCode, knownCodes, mergeSeverity, ProjectConfigError, resolveStateSchema } from '../../shared/projectConfig';
+import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../../shared/state';
+import { version as PACKAGE_VERSION } from '../../package.json';
 import { appIniGroupSources } from '../appIniConfig';
 import { InputError, UsageError } from '../args';
 import { FORMATS, githubReport, isSkipped, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';

@@ -1,12 +1,10 @@
 /** app.ini support of `quota-state`: the group sources of `check` and the `--config` overrides of `evaluate`. */
-import { kindFromFileName } from '../../shared/documentKind';
-import type { GroupSource } from '../../shared/ini/appIni';
-import { quotaFileGroups } from '../../shared/ini/quotaFileLookup';
-import type { ForgejoProfile } from '../../shared/quota/forgejoVersion';
-import { effectiveSettings, readServerConfig, type EffectiveSettings } from '../../shared/ini/serverConfig';
-import type { QuotaAnalysis } from '../../shared/quota/config';
-import { formatSize } from '../../shared/quota/sizes';
-import { diskLookupIo } from '../diskLookup';
+import { kindFromFileName } from '../shared/documentKind';
+import { type GroupSource, type EffectiveSettings, createAppIniService } from '../shared/ini';
+import { type ForgejoProfile, type QuotaAnalysis, formatSize } from '../shared/quota';
+import { diskLookupIo } from '../server/diskLookup';
+
+const { quotaFileGroups, effectiveSettings, readServerConfig } = createAppIniService();
 
 interface Io {
   readFile: (path: string) => string;

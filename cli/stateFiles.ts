@@ -7,13 +7,14 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, un
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
-import { openState, SurgeryError, type EditableState } from '../../shared/state/surgery';
-import { lockFolderOf } from '../../shared/state/surgery/diyBackend';
+import { createStateService, lockFolderOf, SurgeryError, type EditableState } from '../shared/state';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
 import { decodeOrFail } from './io';
 import { writeTemporarySibling } from './realIo';
 import type { WriteGuard } from './lockedWrite';
+
+const state = createStateService();
 
 type Compression = 'none' | 'gzip' | 'zstd';
 
@@ -67,7 +68,7 @@ export function refuseIfUnwritable(file: LoadedFile): void {
 /** The file's state, opened for surgery; a file the operations cannot read is a refusal. */
 export function openOrRefuse(file: LoadedFile): EditableState {
   try {
-    return openState(file.text, file.display);
+    return state.surgery.open(file.text, file.display);
   } catch (error) {
     if (error instanceof SurgeryError) throw new Refusal(error.message);
     throw error;

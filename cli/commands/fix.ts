@@ -1,7 +1,7 @@
 /** `quota-state fix`: the safe quick fixes, applied one by one as in the editor; a file is written only when the result is valid. */
 import { createTwoFilesPatch } from 'diff';
-import type { Diagnostic } from '../../../shared/diagnostics';
-import { fixAll } from '../../../shared/fixAll';
+import type { Diagnostic } from '../../shared/diagnostics';
+import { fixAll } from '../../shared/fixAll';
 import { InputError, UsageError } from '../args';
 import { located, skippedLine } from '../formats';
 import { commandArguments, expandOrFail, forEachFile, kindOf, kindOfDocument, ProjectConfigs, readDocumentOrFail, readOrFail, type CliIO } from '../io';

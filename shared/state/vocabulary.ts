@@ -1,0 +1,9 @@
+/**
+ * What resource-state files say that needs none of their analysis: the schema modes and codes, the
+ * surgery table (its names, switches and palette commands) and the DIY lock-folder rule. The client
+ * bundles this door, never index.ts's service; everything else outside the kind goes through index.ts.
+ */
+export { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './codes';
+export type { StateShape } from './model/structure';
+export { lockFolderOf } from './surgery/diyBackend';
+export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
