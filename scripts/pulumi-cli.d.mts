@@ -5,3 +5,4 @@ export declare function goCommand(): string | undefined;
 export declare function cacheRoot(): string;
 export declare function ensurePulumi(options?: { log?: (line: string) => void }): { pulumi: string; judge: string; version: string };
 export declare function hermeticEnv(base?: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; cleanup: () => void };
+export declare function withLock<T>(lock: string, body: () => T): T;

@@ -1,0 +1,10 @@
+// Types for pulumi-histories.mjs, which the TypeScript tests import.
+export interface HistoryVariant {
+  layout: 'project' | 'legacy';
+  compression: 'plain' | 'gzip' | 'zstd';
+}
+export declare const HISTORY_VARIANTS: HistoryVariant[];
+export declare function ensureHistories(options?: { log?: (line: string) => void }): {
+  pulumi: string;
+  backends: Array<HistoryVariant & { folder: string; stack: string }>;
+};

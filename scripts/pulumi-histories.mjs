@@ -1,0 +1,75 @@
+// Real Pulumi DIY backends with a history, made by real Pulumi: tools/pulumi/history drives the pinned
+// CLI through the Automation API (a fixed script of updates, a refresh, a failed update, secrets, a
+// destroy) in each layout and compression. Built and generated once per machine, cached beside the
+// Pulumi build (keyed by the tool's sources and the Pulumi version), under a lock: test processes may
+// ask at once.
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { cacheRoot, ensurePulumi, goCommand, hermeticEnv, PULUMI_MODULE, PULUMI_VERSION, withLock } from './pulumi-cli.mjs';
+
+/** Each generated backend: its layout (project, or legacy: bare stack names) and the compression of its files. */
+export const HISTORY_VARIANTS = [
+  { layout: 'project', compression: 'plain' },
+  { layout: 'project', compression: 'gzip' },
+  { layout: 'project', compression: 'zstd' },
+  { layout: 'legacy', compression: 'plain' },
+];
+
+function historyKey() {
+  const hash = createHash('sha256').update(PULUMI_VERSION);
+  for (const file of ['history/main.go', 'go.mod', 'go.sum']) hash.update(file).update(readFileSync(join(PULUMI_MODULE, file)));
+  return hash.digest('hex').slice(0, 16);
+}
+
+/**
+ * The generated backends, each a folder holding `.pulumi/` (generated on first use).
+ * @param {{ log?: (line: string) => void }} [options]
+ * @returns {{ pulumi: string, backends: Array<{ layout: string, compression: string, folder: string, stack: string }> }}
+ */
+export function ensureHistories(options = {}) {
+  const { pulumi } = ensurePulumi(options);
+  const root = join(cacheRoot(), 'histories', historyKey());
+  const backends = HISTORY_VARIANTS.map((variant) => ({
+    ...variant,
+    folder: join(root, `${variant.layout}-${variant.compression}`),
+    stack: variant.layout === 'legacy' ? 'dev' : 'organization/hist/dev',
+  }));
+  if (backends.every((b) => existsSync(join(b.folder, 'complete')))) return { pulumi, backends };
+  mkdirSync(root, { recursive: true });
+  withLock(`${root}.lock`, () => {
+    const tool = join(root, 'history-tool');
+    if (!existsSync(tool)) build(tool, options.log);
+    for (const backend of backends) if (!existsSync(join(backend.folder, 'complete'))) generate(tool, pulumi, backend, options.log);
+  });
+  return { pulumi, backends };
+}
+
+function build(tool, log) {
+  const go = goCommand();
+  if (!go) throw new Error('Generating real Pulumi histories needs Go (go on PATH or /usr/local/go/bin/go)');
+  log?.('building tools/pulumi/history (first use)');
+  const env = { ...process.env, GOTOOLCHAIN: 'local', GOFLAGS: '-mod=readonly -buildvcs=false' };
+  const result = spawnSync(go, ['build', '-trimpath', '-ldflags', '-s -w', '-o', tool, './history'], { cwd: PULUMI_MODULE, env, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`go build ./history failed in ${PULUMI_MODULE}:\n${result.stderr || result.error?.message || ''}`);
+}
+
+function generate(tool, pulumi, backend, log) {
+  log?.(`generating a real ${backend.layout} ${backend.compression} history with Pulumi ${PULUMI_VERSION}`);
+  const staging = mkdtempSync(`${backend.folder}.generating-`);
+  const { env, cleanup } = hermeticEnv();
+  try {
+    env.PATH = `${dirname(pulumi)}:${env.PATH ?? ''}`;
+    env.PULUMI_BACKEND_URL = `file://${staging}`;
+    env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK = '1';
+    const result = spawnSync(tool, [staging, backend.layout, backend.compression], { env, encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    if (result.status !== 0) throw new Error(`tools/pulumi/history ${backend.layout} ${backend.compression} failed:\n${result.stderr || result.error?.message || ''}`);
+    writeFileSync(join(staging, 'complete'), `${PULUMI_VERSION}\n`);
+    rmSync(backend.folder, { recursive: true, force: true });
+    renameSync(staging, backend.folder);
+  } finally {
+    cleanup();
+    rmSync(staging, { recursive: true, force: true });
+  }
+}
