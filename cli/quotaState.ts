@@ -7,6 +7,7 @@
 import { ProjectConfigError } from '../shared/projectConfig';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { InputError, UsageError } from './args';
+import { BACKEND_USAGE, HISTORY_USAGE, runBackendCommand, runHistoryCommand } from './commands/backend';
 import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
 import { fix, FIX_USAGE } from './commands/fix';
@@ -18,30 +19,36 @@ const USAGE = `Usage:
   quota-state fix <files or globs…> [--dry-run]
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
   quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
+  quota-state backend ls [URL] [--counts] [--format text|json]
+  quota-state history STACK [--backend URL] [--limit N] [--format text|json]
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
 fix       applies the safe quick fixes (state files: what \`pulumi state repair\` does)
 evaluate  prints the quota engine's verdict for every account
 state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state state --help\`)
+backend   a Pulumi DIY backend's stacks, their last update, locks and files
+history   a stack's updates in a DIY backend, newest first
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 Run \`quota-state <command> --help\` for a command's options.
 Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 
 /** Each command: how it runs and its usage text. */
-const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number; usage: string }> = {
+const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Promise<number>; usage: string }> = {
   check: { run: check, usage: CHECK_USAGE },
   fix: { run: fix, usage: FIX_USAGE },
   evaluate: { run: evaluate, usage: EVALUATE_USAGE },
   state: { run: runStateCommand, usage: STATE_USAGE },
+  backend: { run: runBackendCommand, usage: BACKEND_USAGE },
+  history: { run: runHistoryCommand, usage: HISTORY_USAGE },
 };
 
 function commandOf(name: string | undefined) {
   return name !== undefined && Object.prototype.hasOwnProperty.call(COMMANDS, name) ? COMMANDS[name] : undefined;
 }
 
-function runCli(argv: string[], io: CliIO): number {
+async function runCli(argv: string[], io: CliIO): Promise<number> {
   const [command, ...rest] = argv;
   try {
     if (command === '--version' || command === '-v') {
@@ -59,7 +66,7 @@ function runCli(argv: string[], io: CliIO): number {
     }
     const known = commandOf(command);
     if (!known) throw new UsageError(`unknown command "${command}"`);
-    return known.run(rest, io);
+    return await known.run(rest, io);
   } catch (error) {
     return reportFailure(command, error, io);
   }

@@ -3,10 +3,11 @@
  * to its services: `createStateService()` gives one object offering every feature (parse once,
  * analysis, navigation, the editor's services, surgery), and the types they take. The server's mode,
  * its worker and the CLI call it; nothing outside `shared/state/` imports an inner file
- * (dependency-cruiser's `one-door-per-kind`). The kind does no I/O, so the service takes none yet;
- * the backend of the state-history issues is read through a store handed to it here.
+ * (dependency-cruiser's `one-door-per-kind`). The kind does no I/O: a backend is read through the
+ * store its caller hands to `backend.read` (a folder, a bucket, the editor's file system).
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
+import { readBackend, readHistory } from './backend/backend';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { NavigationIndex } from './navigation/navigationIndex';
 import { STATE_RULES } from './rules';
@@ -24,6 +25,8 @@ import { runSurgery } from './surgery/runs';
 
 export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
+export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
+export { StoreError, type BackendStore, type StoreObject } from './backend/store';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
 export type { StateDocument } from './services/context';
@@ -61,6 +64,8 @@ export function createStateService() {
     references: stateReferences,
     prepareRename: statePrepareRename,
     rename: stateRename,
+    /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
+    backend: { read: readBackend, history: readHistory },
     surgery: {
       open: openState,
       run: runSurgery,

@@ -21,7 +21,7 @@ import type { Hover } from 'vscode-languageserver-protocol';
 import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterEdit, previousAnalysis } from './figures';
 import { generateState, growRealExport } from './generate';
 import { startupInHosts, webBundleSizes } from './browser';
-import { cliFigure, startFigures, type ExternalFigure } from './startupAndCli';
+import { cliFigure, historyFigure, startFigures, type ExternalFigure } from './startupAndCli';
 import { removeResources } from '../../shared/state/surgery';
 
 /** The provider with the most provider references to it. */
@@ -278,6 +278,7 @@ async function main(): Promise<void> {
   // Measured from outside: process starts, and the CLI on many files (BENCH_CLI_MB in all, 1000 by default).
   const external: ExternalFigure[] = [...(await startFigures(Number(process.env.BENCH_START_RUNS ?? 9)))];
   if (process.env.BENCH_CLI_MB !== '0') external.push(cliFigure(OUT, 200, Number(process.env.BENCH_CLI_MB ?? 1000), Number(process.env.BENCH_CLI_RUNS ?? 3)));
+  external.push(await historyFigure(OUT, 1000, Number(process.env.BENCH_CLI_RUNS ?? 3)));
   for (const figure of external) rows.push({ size: 0, figure: figure.figure, ms: figure.ms, ratio: figure.ratio, baseline: figure.baseline, baselineMs: figure.baselineMs });
 
   // The browser build beside Node: bundle sizes, and activation → first diagnostics in each extension host.

@@ -5,6 +5,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { availableParallelism } from 'node:os';
 import { join, resolve } from 'node:path';
 import { generateState } from './generate';
@@ -107,5 +108,65 @@ export function cliFigure(folder: string, count: number, totalMB: number, runs: 
     baselineMs: oneMs,
     ratio: oneMs / allMs,
     note: `${cores} cores`,
+  };
+}
+
+/**
+ * `quota-state history` of a DIY stack with `entries` updates, gzip-compressed as
+ * PULUMI_DIY_BACKEND_GZIP writes them, each beside a 20 kB checkpoint it must not read; against a bare
+ * `node -e 0` (target: under 1 s).
+ */
+export async function historyFigure(folder: string, entries: number, runs: number): Promise<ExternalFigure> {
+  const root = join(folder, 'history-backend');
+  rmSync(root, { recursive: true, force: true });
+  const history = join(root, '.pulumi', 'history', 'hist', 'dev');
+  mkdirSync(history, { recursive: true });
+  mkdirSync(join(root, '.pulumi', 'stacks', 'hist'), { recursive: true });
+  writeFileSync(join(root, '.pulumi', 'meta.yaml'), 'version: 1\n');
+  writeFileSync(join(root, '.pulumi', 'stacks', 'hist', 'dev.json'), generateState({ resources: 20, seed: 1, problemsPerThousand: 0 }));
+  const checkpoint = gzipSync(generateState({ resources: 6, seed: 2, problemsPerThousand: 0 }));
+  const start = 1795845131;
+  for (let i = 0; i < entries; i++) {
+    const nano = `${start + i * 60}000000000`;
+    const info = {
+      kind: 'update',
+      startTime: start + i * 60,
+      message: `deploy ${i}`,
+      environment: { 'exec.kind': 'cli' },
+      config: { 'hist:region': 'eu-west-1' },
+      version: 0,
+      result: 'succeeded',
+      endTime: start + i * 60 + 7,
+      resourceChanges: { same: 19, update: 1 },
+    };
+    writeFileSync(join(history, `dev-${nano}.history.json.gz`), gzipSync(JSON.stringify(info)));
+    writeFileSync(join(history, `dev-${nano}.checkpoint.json.gz`), checkpoint);
+  }
+  const time = () => {
+    const begin = performance.now();
+    const result = spawnSync(process.execPath, [join(ROOT, 'bin', 'quota-state.js'), 'history', 'hist/dev', '--backend', `file://${root}`, '--format', 'json'], {
+      maxBuffer: 1 << 28,
+      encoding: 'utf8',
+    });
+    if (result.status !== 0) throw new Error(`quota-state history failed: ${result.stderr}`);
+    if ((JSON.parse(result.stdout) as { entries: unknown[] }).entries.length !== entries) throw new Error('quota-state history listed the wrong number of entries');
+    return performance.now() - begin;
+  };
+  const bare: number[] = [];
+  const listed: number[] = [];
+  for (let i = -1; i < runs; i++) {
+    const b = await timeBareNode();
+    const h = time();
+    if (i < 0) continue;
+    bare.push(b);
+    listed.push(h);
+  }
+  rmSync(root, { recursive: true, force: true });
+  return {
+    figure: `quota-state history, ${entries} entries (gzip, beside their checkpoints), target < 1 s`,
+    ms: median(listed),
+    baseline: 'node -e 0',
+    baselineMs: median(bare),
+    ratio: median(listed) / median(bare),
   };
 }

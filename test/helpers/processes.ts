@@ -17,11 +17,12 @@ export interface ProcessResult {
   stderr: string;
 }
 
-export function runQuotaState(args: string[], options: { cwd?: string; input?: string } = {}): ProcessResult {
+export function runQuotaState(args: string[], options: { cwd?: string; input?: string; env?: NodeJS.ProcessEnv } = {}): ProcessResult {
   const result = spawnSync(process.execPath, [distPath('cli/quota-state.js'), ...args], {
     cwd: options.cwd ?? ROOT,
     encoding: 'utf8',
     input: options.input,
+    env: options.env ?? process.env,
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };

@@ -1,0 +1,226 @@
+/**
+ * `quota-state backend ls` and `quota-state history STACK`: a DIY backend read whole (its stacks,
+ * their last update, locks and files) and one stack's history, newest first, through the state
+ * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
+ * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
+ */
+import { BackendError, createStateService, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { decodeFile } from '../../shared/text/inflate';
+import { InputError, UsageError } from '../args';
+import { fileBackendStore } from '../backendStore';
+import { resolveBackend } from '../backendUrl';
+import { commandArguments, type CliIO } from '../io';
+
+const state = createStateService();
+
+export const BACKEND_USAGE = `Usage:
+  quota-state backend ls [URL] [--backend URL] [--counts] [--format text|json]
+
+Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, time), its lock holders,
+its file's size and compression, and how many history entries, checkpoints and backups it keeps.
+The backend is, in Pulumi's order: URL or --backend, PULUMI_BACKEND_URL, the project's Pulumi.yaml
+backend.url, the current backend of ~/.pulumi/credentials.json; else the nearest folder above the
+working directory that holds .pulumi/. Only file:// backends are read.
+
+  --counts            count each stack's resources (reads every stack file)
+  --format text|json  the listing's format (default text)
+
+Exit codes: 0 listed, 1 no such backend, 2 usage error or unreadable input.`;
+
+export const HISTORY_USAGE = `Usage:
+  quota-state history STACK [--backend URL] [--limit N] [--format text|json]
+
+Lists a stack's updates, newest first, as \`pulumi stack history --json --page-size 0\` does, with two
+fields of ours: \`id\` (the entry's <UnixNano>, stable) and \`version\` (1 for the oldest entry present).
+STACK is organization/<project>/<stack>, <project>/<stack>, or a bare name whose project is the
+nearest Pulumi.yaml's (a legacy backend: bare names only). Only .history.json files are read.
+
+  --backend URL       the backend (default: as \`quota-state backend ls\` finds it)
+  --limit N           the newest N entries only
+  --format text|json  the listing's format (default text)
+
+Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable input.`;
+
+const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value' } as const;
+
+function formatOf(value: string | undefined): 'text' | 'json' {
+  if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
+  throw new UsageError(`--format must be text or json, not "${value}"`);
+}
+
+interface Opened {
+  backend: Backend;
+  store: ReturnType<typeof fileBackendStore>;
+  project?: string;
+}
+
+/** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
+async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
+  const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
+  const store = fileBackendStore(resolved.root, resolved.url);
+  try {
+    return { backend: await state.backend.read(store), store, project: resolved.project };
+  } catch (error) {
+    if (!(error instanceof BackendError)) throw error;
+    if (error.missing) {
+      io.stderr(`quota-state: ${error.message}`);
+      return 1;
+    }
+    throw new InputError(error.message);
+  }
+}
+
+function warn(io: CliIO, problems: BackendProblem[]): void {
+  for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
+}
+
+export async function runBackendCommand(args: string[], io: CliIO): Promise<number> {
+  const [sub, ...rest] = args;
+  if (sub === undefined) throw new UsageError('backend needs a command: ls');
+  if (sub === '--help' || sub === '-h' || sub === 'help') {
+    io.stdout(BACKEND_USAGE);
+    return 0;
+  }
+  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}"`);
+  const parsed = commandArguments(BACKEND_USAGE, rest, FLAGS, io);
+  if (!parsed) return 0;
+  if (parsed.flags.limit !== undefined) throw new UsageError('backend ls takes no --limit');
+  if (parsed.positional.length > 1) throw new UsageError('backend ls takes at most one URL');
+  if (parsed.positional.length === 1 && parsed.flags.backend !== undefined) throw new UsageError('give the backend as URL or as --backend, not both');
+  const format = formatOf(parsed.flags.format);
+  const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
+  if (typeof opened === 'number') return opened;
+  const rows = await Promise.all(opened.backend.stacks.map((stack) => stackRow(opened, stack, parsed.booleans.has('counts'))));
+  const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
+  if (format === 'json') {
+    io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));
+  } else {
+    io.stdout(
+      backendTable(
+        opened.backend,
+        rows.map((row) => row.json),
+      ),
+    );
+    warn(io, problems);
+  }
+  return 0;
+}
+
+interface StackRow {
+  name: string;
+  project: string | null;
+  stack: string;
+  lastUpdate: Pick<HistoryEntry, 'kind' | 'result' | 'startTime' | 'endTime'> | null;
+  locks: BackendStack['locks'];
+  file: { name: string; size: number; compression: string | null } | null;
+  history: number;
+  orphanCheckpoints: string[];
+  backups: number;
+  resources?: number;
+}
+
+async function stackRow({ store }: Opened, stack: BackendStack, counts: boolean): Promise<{ json: StackRow; problems: BackendProblem[] }> {
+  const { entries, problems } = await state.backend.history(store, stack, { limit: 1 });
+  const last = entries[0];
+  const json: StackRow = {
+    name: stack.ref,
+    project: stack.project ?? null,
+    stack: stack.name,
+    lastUpdate: last ? { kind: last.kind, result: last.result, startTime: last.startTime, ...(last.endTime ? { endTime: last.endTime } : {}) } : null,
+    locks: stack.locks,
+    file: stack.file ? { name: stack.file.name, size: stack.file.size, compression: stack.file.compression ?? null } : null,
+    history: stack.historyIds.length,
+    orphanCheckpoints: stack.orphanCheckpoints,
+    backups: stack.backups.length,
+  };
+  if (counts && stack.file) {
+    try {
+      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name });
+      json.resources = state.parse(text).structure.resources.length;
+    } catch (error) {
+      problems.push({ file: stack.file.name, message: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return { json, problems };
+}
+
+function table(header: string[], rows: string[][]): string {
+  const widths = header.map((h, i) => Math.max(h.length, ...rows.map((row) => row[i].length)));
+  return [header, ...rows]
+    .map((row) =>
+      row
+        .map((cell, i) => cell.padEnd(widths[i]))
+        .join('  ')
+        .trimEnd(),
+    )
+    .join('\n');
+}
+
+function sizeOf(bytes: number): string {
+  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
+}
+
+function backendTable(backend: Backend, rows: StackRow[]): string {
+  const counts = rows.some((row) => row.resources !== undefined);
+  const header = ['STACK', 'LAST UPDATE', 'LOCKS', 'FILE', 'HISTORY', ...(counts ? ['RESOURCES'] : [])];
+  const cells = rows.map((row) => [
+    row.name,
+    row.lastUpdate ? `${row.lastUpdate.kind} ${row.lastUpdate.result ?? ''} ${row.lastUpdate.startTime}`.replace(/ +/g, ' ') : 'never updated',
+    row.locks.length ? row.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'} (pid ${l.pid ?? '?'})`).join(', ') : '-',
+    row.file ? `${sizeOf(row.file.size)}${row.file.compression ? ` ${row.file.compression}` : ''}` : 'missing',
+    `${row.history}${row.orphanCheckpoints.length ? ` (+${row.orphanCheckpoints.length} checkpoints without an entry)` : ''}`,
+    ...(counts ? [row.resources === undefined ? '-' : String(row.resources)] : []),
+  ]);
+  const title = `${backend.url} (${backend.layout} layout, ${rows.length} ${rows.length === 1 ? 'stack' : 'stacks'})`;
+  return rows.length ? `${title}\n\n${table(header, cells)}` : `${title}\n\nno stacks`;
+}
+
+export async function runHistoryCommand(args: string[], io: CliIO): Promise<number> {
+  const parsed = commandArguments(HISTORY_USAGE, args, FLAGS, io);
+  if (!parsed) return 0;
+  if (parsed.booleans.has('counts')) throw new UsageError('history takes no --counts');
+  if (parsed.positional.length !== 1) throw new UsageError('history takes one STACK');
+  const format = formatOf(parsed.flags.format);
+  const limit = parsed.flags.limit === undefined ? undefined : Number(parsed.flags.limit);
+  if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number of at least 1, not "${parsed.flags.limit}"`);
+  const opened = await openBackend(parsed.flags.backend, io);
+  if (typeof opened === 'number') return opened;
+  const reference = parsed.positional[0];
+  const stack = findStack(opened.backend, reference, opened.project);
+  if (!stack) {
+    const names = opened.backend.stacks.map((s) => s.ref).join(', ') || 'none';
+    io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${names})`);
+    return 1;
+  }
+  const { entries, problems } = await state.backend.history(opened.store, stack, { limit });
+  const allProblems = [...opened.backend.problems, ...problems];
+  if (format === 'json') {
+    io.stdout(JSON.stringify({ stack: stack.ref, entries, orphanCheckpoints: stack.orphanCheckpoints, problems: allProblems }, null, 2));
+    return 0;
+  }
+  io.stdout(historyTable(stack, entries));
+  warn(io, allProblems);
+  return 0;
+}
+
+function historyTable(stack: BackendStack, entries: HistoryEntry[]): string {
+  const changes = (entry: HistoryEntry) =>
+    entry.resourceChanges
+      ? Object.entries(entry.resourceChanges)
+          .map(([kind, count]) => `${kind} ${count}`)
+          .join(', ') || '-'
+      : '-';
+  const cells = entries.map((entry) => [
+    String(entry.version),
+    entry.kind,
+    entry.result ?? '',
+    entry.startTime,
+    changes(entry),
+    entry.checkpoint ? '' : 'checkpoint missing',
+    entry.message.split('\n')[0],
+  ]);
+  const lines = [`${stack.ref}: ${entries.length} ${entries.length === 1 ? 'update' : 'updates'} listed, newest first`, ''];
+  lines.push(entries.length ? table(['VERSION', 'KIND', 'RESULT', 'START', 'CHANGES', 'CHECKPOINT', 'MESSAGE'], cells) : 'no updates');
+  for (const id of stack.orphanCheckpoints) lines.push(`checkpoint without its entry: ${id}`);
+  return lines.join('\n');
+}

@@ -1,0 +1,321 @@
+/**
+ * A Pulumi DIY backend read whole, through a store (store.ts): its layout (`meta.yaml`), its
+ * projects and stacks with their files, history entries and checkpoints, backups and locks. Paths
+ * and shapes are pkg/backend/diy's (store.go, state.go, meta.go, lock.go) at v3.274.1; history
+ * entries are listed as `getHistory` lists them: by file name, newest first, only `.history.json`
+ * files read. Every file type may be gzip or zstd, recognised by its magic bytes and inflated under
+ * the shared limit. A file that cannot be read is a problem naming it; the listing goes on.
+ */
+import * as l10n from '@vscode/l10n';
+import { decodeFile, type Compression } from '../../text/inflate';
+import { StoreError, type BackendStore, type StoreObject } from './store';
+
+type BackendLayout = 'project' | 'legacy';
+
+/** Something of the backend that could not be read, and why; the rest is listed. */
+export interface BackendProblem {
+  file: string;
+  message: string;
+}
+
+interface LockHolder {
+  file: string;
+  pid?: number;
+  username?: string;
+  hostname?: string;
+  timestamp?: string;
+}
+
+interface BackendStackFile extends StoreObject {
+  /** By the file's magic bytes; undefined when plain (or unreadable). */
+  compression?: Compression;
+}
+
+export interface BackendStack {
+  /** As Pulumi names it: `organization/<project>/<stack>`, or the bare name in a legacy layout. */
+  ref: string;
+  project?: string;
+  name: string;
+  /** The stack file Pulumi reads: of several (`.json`, `.json.gz`, `.json.zst`), the most recently modified. */
+  file?: BackendStackFile;
+  /** History entries (`.history.json`) by their `<UnixNano>`, oldest first. */
+  historyIds: string[];
+  /** Checkpoints whose history entry is missing. */
+  orphanCheckpoints: string[];
+  /** Backup files (`.pulumi/backups/…`), oldest first. */
+  backups: string[];
+  /** The `.bak` beside the stack file, when there is one. */
+  bak?: string;
+  /** Lock files in the stack's lock folder: while one is there, Pulumi refuses to update the stack. */
+  locks: LockHolder[];
+}
+
+export interface Backend {
+  url: string;
+  layout: BackendLayout;
+  /** `meta.yaml`'s version (0 when absent). */
+  metaVersion: number;
+  stacks: BackendStack[];
+  problems: BackendProblem[];
+}
+
+const STACK_FILE = /^(.+)\.json(\.gz|\.zst)?$/;
+const HISTORY_FILE = /^(.+)-(\d+)\.(history|checkpoint)\.json(\.gz|\.zst)?$/;
+
+/** Not state: gocloud's sidecar attributes and its temporaries (`<file>.<hex>.tmp`). */
+const isStoreArtifact = (name: string) => name.endsWith('.attrs') || /\.[0-9a-f]+\.tmp$/.test(name);
+
+/** The backend is not one (`missing`: no `.pulumi/` at all), or its layout is one this version of Pulumi refuses. */
+export class BackendError extends Error {
+  constructor(
+    message: string,
+    readonly missing = false,
+  ) {
+    super(message);
+  }
+}
+
+/** `meta.yaml`: `version: N` (pulumiMeta); absent means 0 (the legacy layout, or a new backend). */
+async function readMeta(store: BackendStore, problems: BackendProblem[]): Promise<number> {
+  let text: string;
+  try {
+    text = decodeFile(await store.read('.pulumi/meta.yaml'), { name: '.pulumi/meta.yaml' }).text;
+  } catch (error) {
+    if (error instanceof StoreError) return 0;
+    throw error;
+  }
+  const version = /^version:\s*(\d+)\s*$/m.exec(text);
+  if (!version) {
+    problems.push({ file: '.pulumi/meta.yaml', message: l10n.t('has no "version: N" line; read as the legacy layout') });
+    return 0;
+  }
+  const value = Number(version[1]);
+  if (value > 1) throw new BackendError(l10n.t('{0}: .pulumi/meta.yaml has version {1}; Pulumi v3.274.1 (and quota-state) read versions 0 and 1', store.url, value));
+  return value;
+}
+
+/** Reads the backend's layout and every stack's files (listing only: no stack file is read). */
+export async function readBackend(store: BackendStore): Promise<Backend> {
+  const problems: BackendProblem[] = [];
+  const objects = (await store.list('.pulumi/')).filter((o) => !isStoreArtifact(o.name));
+  if (objects.length === 0) throw new BackendError(l10n.t('{0} is not a Pulumi DIY backend: it has no .pulumi folder', store.url), true);
+  const metaVersion = await readMeta(store, problems);
+  // meta.go: without meta.yaml, a bucket that holds stacks is the legacy layout, an empty one the project layout.
+  const hasMeta = objects.some((o) => o.name === '.pulumi/meta.yaml');
+  const hasStacks = objects.some((o) => o.name.startsWith('.pulumi/stacks/'));
+  const effective: BackendLayout = metaVersion === 1 || (!hasMeta && !hasStacks) ? 'project' : 'legacy';
+  const stacks = collectStacks(objects, effective);
+  await Promise.all(stacks.map((stack) => readLocksAndCompression(store, stack, problems)));
+  return { url: store.url, layout: effective, metaVersion, stacks: stacks.sort((a, b) => a.ref.localeCompare(b.ref)), problems };
+}
+
+/** Where a stack's files live, relative to `.pulumi/<area>/`: `<project>/<stack>` or `<stack>`. */
+function stackFolder(stack: Pick<BackendStack, 'project' | 'name'>): string {
+  return stack.project ? `${stack.project}/${stack.name}` : stack.name;
+}
+
+function collectStacks(objects: StoreObject[], layout: BackendLayout): BackendStack[] {
+  const byRef = new Map<string, BackendStack>();
+  const stackOf = (project: string | undefined, name: string): BackendStack => {
+    const ref = project ? `organization/${project}/${name}` : name;
+    let stack = byRef.get(ref);
+    if (!stack) byRef.set(ref, (stack = { ref, project, name, historyIds: [], orphanCheckpoints: [], backups: [], locks: [] }));
+    return stack;
+  };
+  const depth = layout === 'project' ? 5 : 4; // .pulumi/<area>/[<project>/]<stack>/<file>
+  const checkpoints = new Map<BackendStack, Set<string>>();
+  for (const object of objects) {
+    const parts = object.name.split('/');
+    const [, area] = parts;
+    if (area === 'stacks' && parts.length === depth - 1) {
+      const match = STACK_FILE.exec(parts[parts.length - 1]);
+      if (!match) continue; // `.bak`, retained `<file>.<UnixNano>` checkpoints
+      const stack = stackOf(layout === 'project' ? parts[2] : undefined, match[1]);
+      if (!stack.file || object.modifiedMs > stack.file.modifiedMs) stack.file = { ...object };
+    } else if (area === 'history' && parts.length === depth) {
+      const match = HISTORY_FILE.exec(parts[parts.length - 1]);
+      if (!match) continue;
+      const stack = stackOf(layout === 'project' ? parts[2] : undefined, parts[parts.length - 2]);
+      if (match[3] === 'history') stack.historyIds.push(match[2]);
+      else checkpoints.set(stack, (checkpoints.get(stack) ?? new Set()).add(match[2]));
+    } else if (area === 'backups' && parts.length === depth) {
+      stackOf(layout === 'project' ? parts[2] : undefined, parts[parts.length - 2]).backups.push(object.name);
+    }
+  }
+  for (const stack of byRef.values()) {
+    stack.historyIds.sort(compareIds);
+    stack.backups.sort();
+    const entries = new Set(stack.historyIds);
+    stack.orphanCheckpoints = [...(checkpoints.get(stack) ?? [])].filter((id) => !entries.has(id)).sort(compareIds);
+    const bak = stack.file && `${stack.file.name}.bak`;
+    if (bak && objects.some((o) => o.name === bak)) stack.bak = bak;
+  }
+  // Stacks with only history or backups are listed too: their stack file is gone.
+  return [...byRef.values()];
+}
+
+/** `<UnixNano>` ids in time order (as numbers: a shorter id is older). */
+function compareIds(a: string, b: string): number {
+  return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
+}
+
+async function readLocksAndCompression(store: BackendStore, stack: BackendStack, problems: BackendProblem[]): Promise<void> {
+  const folder = stack.project ? `.pulumi/locks/organization/${stack.project}/${stack.name}/` : `.pulumi/locks/${stack.name}/`;
+  for (const lock of (await store.list(folder)).filter((o) => o.name.endsWith('.json') && !o.name.slice(folder.length).includes('/'))) {
+    stack.locks.push(await readLock(store, lock.name, problems));
+  }
+  if (stack.file) {
+    try {
+      const head = await (store.readStart ? store.readStart(stack.file.name, 4) : store.read(stack.file.name));
+      stack.file.compression = head[0] === 0x1f && head[1] === 0x8b ? 'gzip' : head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd ? 'zstd' : undefined;
+    } catch (error) {
+      if (!(error instanceof StoreError)) throw error;
+      problems.push({ file: stack.file.name, message: error.message });
+    }
+  }
+}
+
+/** A lock file: `{"pid","username","hostname","timestamp"}` (lock.go's lockContent). */
+async function readLock(store: BackendStore, name: string, problems: BackendProblem[]): Promise<LockHolder> {
+  try {
+    const value = JSON.parse(decodeFile(await store.read(name), { name }).text) as Record<string, unknown>;
+    return {
+      file: name,
+      ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
+      ...(typeof value.username === 'string' ? { username: value.username } : {}),
+      ...(typeof value.hostname === 'string' ? { hostname: value.hostname } : {}),
+      ...(typeof value.timestamp === 'string' ? { timestamp: value.timestamp } : {}),
+    };
+  } catch (error) {
+    problems.push({ file: name, message: l10n.t('an unreadable lock file: {0}', error instanceof Error ? error.message : String(error)) });
+    return { file: name };
+  }
+}
+
+/** The history folder of a stack, relative to the backend root. */
+function historyFolder(stack: Pick<BackendStack, 'project' | 'name'>): string {
+  return `.pulumi/history/${stackFolder(stack)}/`;
+}
+
+/** `organization/<project>/<stack>`, `<project>/<stack>` or a bare `<stack>` (its project from `Pulumi.yaml`), as the DIY backend parses it. */
+export function findStack(backend: Backend, reference: string, projectOfCwd: string | undefined): BackendStack | undefined {
+  const parts = reference.split('/');
+  if (backend.layout === 'legacy') return parts.length === 1 ? backend.stacks.find((s) => s.name === reference) : undefined;
+  const [project, name] =
+    parts.length === 3 && parts[0] === 'organization' ? [parts[1], parts[2]] : parts.length === 2 ? [parts[0], parts[1]] : parts.length === 1 ? [projectOfCwd, parts[0]] : [undefined, undefined];
+  return backend.stacks.find((s) => s.project === project && s.name === name);
+}
+
+/** One update of a stack: Pulumi's `pulumi stack history --json` fields, plus our stable `id` and `version`. */
+export interface HistoryEntry {
+  /** The entry's `<UnixNano>`, from its file name: stable across prunes. */
+  id: string;
+  /** 1 for the oldest entry present, counting up (DIY stores 0 for every entry). */
+  version: number;
+  kind: string;
+  /** RFC 3339, as `pulumi stack history --json` prints it (`2026-11-28T05:38:13.000Z`). */
+  startTime: string;
+  endTime?: string;
+  message: string;
+  environment: Record<string, string>;
+  config: Record<string, unknown>;
+  result?: string;
+  resourceChanges?: Record<string, number>;
+  /** The entry's file, and its checkpoint's (absent: the checkpoint is missing). */
+  file: string;
+  checkpoint?: string;
+}
+
+/** Pulumi's `cmd.FormatTime`: `2006-01-02T15:04:05.000Z07:00` of a Unix time in seconds, in UTC. */
+function formatHistoryTime(seconds: number): string {
+  return new Date(seconds * 1000).toISOString();
+}
+
+/**
+ * The stack's history, newest first (at most `limit` entries): each `.history.json` read, never its
+ * checkpoint. An entry that cannot be read is a problem naming its file, and the others are listed.
+ */
+export async function readHistory(store: BackendStore, stack: BackendStack, options: { limit?: number } = {}): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
+  const folder = historyFolder(stack);
+  const objects = (await store.list(folder)).filter((o) => !isStoreArtifact(o.name) && !o.name.slice(folder.length).includes('/'));
+  const files = new Map<string, { history?: string; checkpoint?: string }>();
+  for (const object of objects) {
+    const match = HISTORY_FILE.exec(object.name.slice(folder.length));
+    if (!match || match[1] !== stack.name) continue;
+    const slot = files.get(match[2]) ?? {};
+    slot[match[3] as 'history' | 'checkpoint'] = object.name;
+    files.set(match[2], slot);
+  }
+  const ids = [...files.keys()].filter((id) => files.get(id)!.history).sort(compareIds);
+  const versions = new Map(ids.map((id, index) => [id, index + 1]));
+  const newestFirst = ids.reverse().slice(0, options.limit && options.limit > 0 ? options.limit : undefined);
+  const problems: BackendProblem[] = [];
+  const read = await Promise.all(newestFirst.map((id) => readEntry(store, id, versions.get(id)!, files.get(id)!, problems)));
+  return { entries: read.filter((entry): entry is HistoryEntry => entry !== undefined), problems };
+}
+
+async function readEntry(store: BackendStore, id: string, version: number, slot: { history?: string; checkpoint?: string }, problems: BackendProblem[]): Promise<HistoryEntry | undefined> {
+  const file = slot.history!;
+  let value: unknown;
+  try {
+    const { text } = decodeFile(await store.read(file), { name: file });
+    if (text.trim() === '') throw new Error(l10n.t('the file is empty'));
+    value = JSON.parse(text);
+  } catch (error) {
+    problems.push({ file, message: error instanceof Error ? error.message : String(error) });
+    return undefined;
+  }
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) {
+    problems.push({ file, message: l10n.t('is not a history entry (a JSON object)') });
+    return undefined;
+  }
+  const info = value as Record<string, unknown>;
+  const text = (key: string) => (typeof info[key] === 'string' ? (info[key] as string) : '');
+  const seconds = (key: string) => (typeof info[key] === 'number' ? (info[key] as number) : 0);
+  const result = text('result');
+  const entry: HistoryEntry = {
+    id,
+    version,
+    kind: text('kind'),
+    startTime: formatHistoryTime(seconds('startTime')),
+    message: text('message'),
+    environment: isRecord(info.environment) ? (info.environment as Record<string, string>) : {},
+    config: isRecord(info.config) ? configAsPulumiPrintsIt(info.config) : {},
+    file,
+    ...(slot.checkpoint ? { checkpoint: slot.checkpoint } : {}),
+  };
+  if (result) entry.result = result;
+  // As buildUpdatesJSON: an update still in progress has no end and no changes yet.
+  if (result !== 'in-progress') {
+    entry.endTime = formatHistoryTime(seconds('endTime'));
+    entry.resourceChanges = isRecord(info.resourceChanges) ? (info.resourceChanges as Record<string, number>) : {};
+  }
+  return entry;
+}
+
+/** The JSON `pulumi stack history --json` prints for each config value (configValueJSON), without `--show-secrets`. */
+function configAsPulumiPrintsIt(config: Record<string, unknown>): Record<string, { value?: string; objectValue?: unknown; secret: boolean }> {
+  const printed: Record<string, { value?: string; objectValue?: unknown; secret: boolean }> = {};
+  for (const [key, value] of Object.entries(config)) {
+    if (typeof value === 'string') printed[key] = { value, secret: false };
+    else if (holdsSecret(value)) printed[key] = { secret: true };
+    else printed[key] = { value: goJson(value), objectValue: value, secret: false };
+  }
+  return printed;
+}
+
+const holdsSecret = (value: unknown): boolean =>
+  isRecord(value) ? (Object.keys(value).length === 1 && typeof value.secure === 'string' ? true : Object.values(value).some(holdsSecret)) : Array.isArray(value) && value.some(holdsSecret);
+
+/** JSON as Go's encoding/json writes a decoded value: compact, object keys sorted. */
+function goJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
+  if (isRecord(value))
+    return `{${Object.keys(value)
+      .sort()
+      .map((key) => `${JSON.stringify(key)}:${goJson(value[key])}`)
+      .join(',')}}`;
+  return JSON.stringify(value);
+}
+
+const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);

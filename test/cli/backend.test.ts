@@ -1,0 +1,233 @@
+/**
+ * `quota-state backend ls` and `quota-state history` against real DIY backends made by real Pulumi
+ * v3.274.1 (scripts/pulumi-histories.mjs: the Automation API in the project and legacy layouts, plain,
+ * gzip and zstd), compared with what `pulumi stack history --json` and `pulumi stack ls --json` say of
+ * the same folders; then the bad input a backend can hold, and how the backend is found.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { gzipSync } from 'node:zlib';
+import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
+import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
+import { gzipBomb } from '../helpers/bombs';
+import { runQuotaState } from '../helpers/processes';
+
+type Generated = ReturnType<typeof ensureHistories>;
+let generated: Generated;
+const scratch = mkdtempSync(join(tmpdir(), 'quota-state-backend-'));
+/** A home without credentials: the machine's own ~/.pulumi never decides which backend a test reads. */
+const home = join(scratch, 'home');
+mkdirSync(home);
+const env = { ...process.env, HOME: home, PULUMI_BACKEND_URL: '' };
+
+function pulumiJson(backendFolder: string, args: string[]): unknown {
+  const { env: pulumiEnv, cleanup } = hermeticEnv({ ...process.env, PULUMI_BACKEND_URL: `file://${backendFolder}`, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true' });
+  try {
+    const result = spawnSync(generated.pulumi, args, { cwd: scratch, env: pulumiEnv, encoding: 'utf8' });
+    assert.equal(result.status, 0, `pulumi ${args.join(' ')}: ${result.stderr}`);
+    return JSON.parse(result.stdout);
+  } finally {
+    cleanup();
+  }
+}
+
+function ours(args: string[], cwd = scratch) {
+  const result = runQuotaState(args, { cwd, env });
+  return { ...result, json: () => JSON.parse(result.stdout) as Record<string, unknown> };
+}
+
+/** A copy of a generated backend to break. */
+function copyOf(folder: string): string {
+  const copy = mkdtempSync(join(scratch, 'copy-'));
+  cpSync(folder, copy, { recursive: true });
+  return copy;
+}
+
+function historyFiles(folder: string): string[] {
+  const found: string[] = [];
+  const walk = (path: string) => {
+    for (const entry of readdirSync(path, { withFileTypes: true })) {
+      if (entry.isDirectory()) walk(join(path, entry.name));
+      else found.push(join(path, entry.name));
+    }
+  };
+  walk(join(folder, '.pulumi', 'history'));
+  return found.sort();
+}
+
+describe('quota-state backend ls and history, against real Pulumi DIY backends', function () {
+  this.timeout(15 * 60 * 1000);
+  before(() => {
+    generated = ensureHistories({ log: (line) => console.log(`      ${line}`) });
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  it('history lists the entries real `pulumi stack history --json --page-size 0` lists, in every layout and compression', () => {
+    for (const backend of generated.backends) {
+      const theirs = pulumiJson(backend.folder, ['stack', 'history', '--json', '--page-size', '0', '--stack', backend.stack]) as Array<Record<string, unknown>>;
+      const result = ours(['history', backend.stack, '--backend', `file://${backend.folder}`, '--format', 'json']);
+      assert.equal(result.status, 0, result.stderr);
+      const { entries, problems } = result.json() as { entries: Array<Record<string, unknown>>; problems: unknown[] };
+      assert.deepEqual(problems, [], `${backend.layout} ${backend.compression}`);
+      const fields = ['kind', 'startTime', 'endTime', 'message', 'environment', 'config', 'result', 'resourceChanges'];
+      const pick = (entry: Record<string, unknown>) => Object.fromEntries(fields.filter((f) => entry[f] !== undefined).map((f) => [f, entry[f]]));
+      assert.ok(theirs.length >= 9, `${backend.layout} ${backend.compression}: ${theirs.length} entries`);
+      assert.deepEqual(entries.map(pick), theirs.map(pick), `${backend.layout} ${backend.compression}`);
+      // Ours: versions count up from the oldest, ids are the files' <UnixNano>, newest first.
+      assert.deepEqual(
+        entries.map((e) => e.version),
+        entries.map((_, i) => entries.length - i),
+      );
+      assert.ok(entries.every((e, i) => i === 0 || BigInt(e.id as string) < BigInt(entries[i - 1].id as string)));
+      assert.ok(entries.every((e) => typeof e.checkpoint === 'string'));
+      // The script's kinds and results, as Pulumi wrote them.
+      assert.deepEqual(entries.map((e) => `${e.kind}:${e.result}`).reverse(), [
+        'update:succeeded',
+        'update:succeeded',
+        'update:succeeded',
+        'update:succeeded',
+        'update:succeeded',
+        'refresh:succeeded',
+        'update:failed',
+        'update:succeeded',
+        'destroy:succeeded',
+      ]);
+      if (backend.compression !== 'plain') assert.ok(historyFiles(backend.folder).some((f) => f.endsWith(backend.compression === 'gzip' ? '.history.json.gz' : '.history.json.zst')));
+    }
+  });
+
+  it('backend ls names the stacks real `pulumi stack ls --json --all` names, with the last update and the file', () => {
+    for (const backend of generated.backends) {
+      const theirs = pulumiJson(backend.folder, ['stack', 'ls', '--json', '--all']) as Array<{ name: string }>;
+      const result = ours(['backend', 'ls', `file://${backend.folder}`, '--format', 'json', '--counts']);
+      assert.equal(result.status, 0, result.stderr);
+      const listed = result.json() as {
+        layout: string;
+        stacks: Array<{ name: string; lastUpdate: { kind: string; result: string }; history: number; resources: number; file: { compression: string | null } }>;
+      };
+      assert.deepEqual(
+        listed.stacks.map((s) => s.name),
+        theirs.map((s) => s.name).sort(),
+      );
+      assert.equal(listed.layout, backend.layout);
+      const [stack] = listed.stacks;
+      assert.deepEqual(stack.lastUpdate && [stack.lastUpdate.kind, stack.lastUpdate.result], ['destroy', 'succeeded']);
+      assert.equal(stack.history, 9);
+      assert.equal(stack.file.compression, backend.compression === 'plain' ? null : backend.compression);
+      // Destroyed: only the stack resource is left, or nothing.
+      assert.ok(stack.resources <= 1, String(stack.resources));
+    }
+  });
+
+  it('names the lock holder real Pulumi names when it refuses a locked stack', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const folder = join(copy, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    mkdirSync(folder, { recursive: true });
+    // lock.go's lockContent, as another Pulumi process leaves it while it runs.
+    writeFileSync(join(folder, '2f6c1a9e-1111-4222-8333-444455556666.json'), JSON.stringify({ pid: 4121, username: 'ci', hostname: 'runner-7', timestamp: '2026-11-28T05:40:07.123456789Z' }));
+    const { env: pulumiEnv, cleanup } = hermeticEnv({ ...process.env, PULUMI_BACKEND_URL: `file://${copy}`, PULUMI_CONFIG_PASSPHRASE: 'history-passphrase' });
+    let refusal: string;
+    try {
+      const result = spawnSync(generated.pulumi, ['state', 'unprotect', '--all', '--yes', '--stack', 'organization/hist/dev'], { cwd: scratch, env: pulumiEnv, encoding: 'utf8' });
+      assert.notEqual(result.status, 0);
+      refusal = result.stderr + result.stdout;
+    } finally {
+      cleanup();
+    }
+    const holder = /created by (\S+)@(\S+) \(pid (\d+)\)/.exec(refusal);
+    assert.ok(holder, refusal);
+    const result = ours(['backend', 'ls', `file://${copy}`, '--format', 'json']);
+    const [stack] = (result.json() as { stacks: Array<{ locks: Array<{ username: string; hostname: string; pid: number }> }> }).stacks;
+    assert.deepEqual(
+      stack.locks.map((l) => [l.username, l.hostname, String(l.pid)]),
+      [[holder[1], holder[2], holder[3]]],
+    );
+    assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, /ci@runner-7 \(pid 4121\)/);
+  });
+
+  it('the text forms are tables: the stacks, and the updates newest first', () => {
+    const backend = generated.backends[0];
+    const listed = ours(['backend', 'ls', '--backend', `file://${backend.folder}`]);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.match(listed.stdout, /project layout, 1 stack/);
+    assert.match(listed.stdout, /organization\/hist\/dev\s+destroy succeeded/);
+    const history = ours(['history', 'hist/dev', '--backend', `file://${backend.folder}`, '--limit', '3']);
+    assert.equal(history.status, 0, history.stderr);
+    const lines = history.stdout.split('\n');
+    assert.match(lines[0], /3 updates listed, newest first/);
+    assert.match(lines[3], /^9\s+destroy\s+succeeded/);
+    assert.match(lines[4], /^8\s+update\s+succeeded/);
+    assert.match(lines[5], /^7\s+update\s+failed/);
+  });
+
+  it('says which entry cannot be read, and lists the rest: truncated, empty, undecodable, a bomb; marks a missing checkpoint', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const files = historyFiles(copy).filter((f) => f.endsWith('.history.json'));
+    const checkpoints = historyFiles(copy).filter((f) => f.endsWith('.checkpoint.json'));
+    writeFileSync(files[0], '{"kind": "upd'); // truncated
+    writeFileSync(files[1], ''); // empty
+    writeFileSync(files[2], Buffer.from([0x1f, 0x8b, 0x08, 0x00, 0x01, 0x02])); // gzip magic, no stream
+    writeFileSync(files[3], gzipBomb(1, 1)); // inflates past the limit
+    rmSync(checkpoints[8]); // the newest entry's checkpoint
+    writeFileSync(files[4].replace(/-(\d+)\.history\.json$/, '-1.checkpoint.json'), gzipSync('{}')); // a checkpoint without its entry
+    const result = ours(['history', 'organization/hist/dev', '--backend', `file://${copy}`, '--format', 'json']);
+    assert.equal(result.status, 0, result.stderr);
+    const { entries, problems, orphanCheckpoints } = result.json() as { entries: Array<{ checkpoint?: string }>; problems: Array<{ file: string; message: string }>; orphanCheckpoints: string[] };
+    assert.equal(entries.length, 5);
+    assert.equal(entries[0].checkpoint, undefined);
+    // Named by file, newest first as the entries are.
+    const byFile = new Map(problems.map((p) => [p.file.split('/').pop()!, p.message]));
+    const [truncated, empty, undecodable, bomb] = files.slice(0, 4).map((f) => f.split('/').pop()!);
+    assert.deepEqual([...byFile.keys()], [bomb, undecodable, empty, truncated]);
+    assert.match(byFile.get(truncated)!, /JSON/);
+    assert.match(byFile.get(empty)!, /empty/);
+    assert.match(byFile.get(undecodable)!, /gzip/);
+    assert.match(byFile.get(bomb)!, /MiB/);
+    assert.deepEqual(orphanCheckpoints, ['1']);
+    const text = ours(['history', 'organization/hist/dev', '--backend', `file://${copy}`]);
+    assert.match(text.stdout, /checkpoint missing/);
+    assert.match(text.stdout, /checkpoint without its entry: 1/);
+    assert.equal(text.stderr.split('\n').filter((l) => l.startsWith('warning: ')).length, 4);
+  });
+
+  it('refuses what is no backend (exit 1), an unknown meta.yaml version and Pulumi Cloud (exit 2), and an unknown stack (exit 1)', () => {
+    const empty = mkdtempSync(join(scratch, 'empty-'));
+    const none = ours(['backend', 'ls', `file://${empty}`]);
+    assert.equal(none.status, 1);
+    assert.match(none.stderr, /is not a Pulumi DIY backend: it has no \.pulumi folder/);
+    const future = copyOf(generated.backends[0].folder);
+    writeFileSync(join(future, '.pulumi', 'meta.yaml'), 'version: 7\n');
+    const newer = ours(['backend', 'ls', `file://${future}`]);
+    assert.equal(newer.status, 2);
+    assert.match(newer.stderr, /meta\.yaml has version 7/);
+    const cloud = ours(['backend', 'ls', 'https://api.pulumi.com']);
+    assert.equal(cloud.status, 2);
+    assert.match(cloud.stderr, /Pulumi Cloud backend; quota-state reads DIY backends only/);
+    const missing = ours(['history', 'organization/hist/prod', '--backend', `file://${generated.backends[0].folder}`]);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /no stack "organization\/hist\/prod".*its stacks: organization\/hist\/dev/);
+    const usage = ours(['history']);
+    assert.equal(usage.status, 2);
+    assert.match(usage.stderr, /history takes one STACK/);
+  });
+
+  it("finds the backend as Pulumi does: PULUMI_BACKEND_URL, then Pulumi.yaml's backend.url, then the nearest folder holding .pulumi/", () => {
+    const backend = generated.backends[0];
+    const project = mkdtempSync(join(scratch, 'project-'));
+    writeFileSync(join(project, 'Pulumi.yaml'), `name: hist\nruntime: go\nbackend:\n  url: file://${backend.folder}\n`);
+    // A bare name takes the project of Pulumi.yaml.
+    const viaProject = ours(['history', 'dev', '--format', 'json'], project);
+    assert.equal(viaProject.status, 0, viaProject.stderr);
+    assert.equal((viaProject.json() as { stack: string }).stack, 'organization/hist/dev');
+    const viaEnv = runQuotaState(['backend', 'ls', '--format', 'json'], { cwd: scratch, env: { ...env, PULUMI_BACKEND_URL: `file://${generated.backends[3].folder}` } });
+    assert.equal(viaEnv.status, 0, viaEnv.stderr);
+    assert.equal((JSON.parse(viaEnv.stdout) as { layout: string }).layout, 'legacy');
+    const inside = join(backend.folder, '.pulumi', 'stacks');
+    const nearest = ours(['backend', 'ls', '--format', 'json'], inside);
+    assert.equal(nearest.status, 0, nearest.stderr);
+    assert.equal((nearest.json() as { backend: string }).backend, `file://${backend.folder}`);
+  });
+});
