@@ -57,14 +57,18 @@ function currentFromCredentials(home: string): string | undefined {
 
 /** A backend URL's folder: `file://~/x`, `file:///abs`, `file://relative` (against `cwd`). */
 function folderOfUrl(url: string, cwd: string, home: string): string {
-  if (/^https?:\/\//.test(url) || !url.includes('://')) {
-    throw new InputError(`${url} is a Pulumi Cloud backend; quota-state reads DIY backends only (file://…)`);
-  }
+  if (/^https?:\/\//.test(url)) throw new InputError(`${url} is a Pulumi Cloud backend; quota-state reads DIY backends only (file://…)`);
+  if (!url.includes('://')) throw new InputError(`"${url}" is not a backend URL; a folder is named file://${resolve(cwd, url)}`);
   if (!url.startsWith('file://')) {
     const scheme = url.slice(0, url.indexOf('://'));
     throw new InputError(`${url}: ${scheme}:// backends are not read yet; quota-state reads file:// backends`);
   }
-  const rest = decodeURIComponent(url.slice('file://'.length).replace(/\?.*$/, ''));
+  let rest: string;
+  try {
+    rest = decodeURIComponent(url.slice('file://'.length).replace(/\?.*$/, ''));
+  } catch {
+    throw new InputError(`${url} is not a valid file:// URL (a % not followed by two hex digits)`);
+  }
   if (rest === '~' || rest.startsWith('~/')) return join(home, rest.slice(1));
   return isAbsolute(rest) ? rest : resolve(cwd, rest);
 }

@@ -206,6 +206,9 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
     const cloud = ours(['backend', 'ls', 'https://api.pulumi.com']);
     assert.equal(cloud.status, 2);
     assert.match(cloud.stderr, /Pulumi Cloud backend; quota-state reads DIY backends only/);
+    const bare = ours(['backend', 'ls', 'state-folder']);
+    assert.equal(bare.status, 2);
+    assert.match(bare.stderr, /"state-folder" is not a backend URL; a folder is named file:\/\/.*state-folder/);
     const missing = ours(['history', 'organization/hist/prod', '--backend', `file://${generated.backends[0].folder}`]);
     assert.equal(missing.status, 1);
     assert.match(missing.stderr, /no stack "organization\/hist\/prod".*its stacks: organization\/hist\/dev/);
