@@ -11,6 +11,7 @@ import { BACKEND_USAGE, HISTORY_USAGE, runBackendCommand, runHistoryCommand } fr
 import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
 import { fix, FIX_USAGE } from './commands/fix';
+import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE } from './commands/state';
 import type { CliIO } from './io';
 
@@ -21,6 +22,7 @@ const USAGE = `Usage:
   quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
   quota-state backend ls [URL] [--counts] [--format text|json]
   quota-state history STACK [--backend URL] [--limit N] [--format text|json]
+  quota-state graph FILE [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
@@ -29,6 +31,7 @@ evaluate  prints the quota engine's verdict for every account
 state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state state --help\`)
 backend   a Pulumi DIY backend's stacks, their last update, locks and files
 history   a stack's updates in a DIY backend, newest first
+graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 Run \`quota-state <command> --help\` for a command's options.
@@ -42,6 +45,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Pr
   state: { run: runStateCommand, usage: STATE_USAGE },
   backend: { run: runBackendCommand, usage: BACKEND_USAGE },
   history: { run: runHistoryCommand, usage: HISTORY_USAGE },
+  graph: { run: graph, usage: GRAPH_USAGE },
 };
 
 function commandOf(name: string | undefined) {
