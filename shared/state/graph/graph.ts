@@ -91,10 +91,11 @@ export function buildGraph(records: readonly unknown[], options: GraphOptions = 
     if (!nodes.has(urn)) nodes.set(urn, { id: urn, urn, type: '', name: urnName(urn), custom: false, delete: false, protect: false, taint: false, missing: true });
     return urn;
   };
+  const lastIndexOf = new Map(ids.map((id, index) => [id, index]));
   objects.forEach((record, index) => {
     // Pulumi takes every copy's turn with the last copy's vertex: its edges, once (strict digraph).
     const self = options.allEdges ? ids[index] : vertexOf.get(text(record, 'urn'))!;
-    const source = options.allEdges ? record : objects[ids.lastIndexOf(self)];
+    const source = options.allEdges ? record : objects[lastIndexOf.get(self)!];
     edgesOf(source, self, options, add, (urn) => (options.allEdges ? target(urn) : vertexOf.get(urn)));
   });
   return { nodes: [...nodes.values()], edges: [...edges.values()] };
@@ -142,7 +143,11 @@ const PARENT_COLOR = '#AA6639';
 /** DOT as `pulumi stack graph` prints it (dotconv.Print): `ResourceN` ids, breadth first from the roots sorted by urn. */
 export function toDot(graph: ResourceGraph, options: { shortNodeName?: boolean } = {}): string {
   const outs = new Map<string, GraphEdge[]>();
-  for (const edge of graph.edges) outs.set(edge.from, [...(outs.get(edge.from) ?? []), edge]);
+  for (const edge of graph.edges) {
+    const list = outs.get(edge.from);
+    if (list) list.push(edge);
+    else outs.set(edge.from, [edge]);
+  }
   const ids = new Map<string, string>();
   const idOf = (node: string) => {
     let id = ids.get(node);
@@ -171,17 +176,17 @@ export function focusGraph(graph: ResourceGraph, urn: string, depth: number): Re
   const start = graph.nodes.filter((n) => n.urn === urn).map((n) => n.id);
   if (start.length === 0) return undefined;
   const keep = new Set(start);
-  let frontier = start;
-  for (let step = 0; step < depth && frontier.length; step++) {
-    const next: string[] = [];
+  let frontier = new Set(start);
+  for (let step = 0; step < depth && frontier.size; step++) {
+    const next = new Set<string>();
     for (const edge of graph.edges) {
       for (const [a, b] of [
         [edge.from, edge.to],
         [edge.to, edge.from],
       ]) {
-        if (frontier.includes(a) && !keep.has(b)) {
+        if (frontier.has(a) && !keep.has(b)) {
           keep.add(b);
-          next.push(b);
+          next.add(b);
         }
       }
     }
