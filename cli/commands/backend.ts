@@ -9,7 +9,7 @@ import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { fileBackendStore } from '../backendStore';
 import { resolveBackend } from '../backendUrl';
-import { commandArguments, type CliIO } from '../io';
+import { commandArguments, formatFlag, type CliIO } from '../io';
 
 const state = createStateService();
 
@@ -42,11 +42,6 @@ nearest Pulumi.yaml's (a legacy backend: bare names only). Only .history.json fi
 Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable input.`;
 
 const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value' } as const;
-
-function formatOf(value: string | undefined): 'text' | 'json' {
-  if (value === undefined || value === 'text' || value === 'json') return value ?? 'text';
-  throw new UsageError(`--format must be text or json, not "${value}"`);
-}
 
 interface Opened {
   backend: Backend;
@@ -87,7 +82,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.flags.limit !== undefined) throw new UsageError('backend ls takes no --limit');
   if (parsed.positional.length > 1) throw new UsageError('backend ls takes at most one URL');
   if (parsed.positional.length === 1 && parsed.flags.backend !== undefined) throw new UsageError('give the backend as URL or as --backend, not both');
-  const format = formatOf(parsed.flags.format);
+  const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   const rows = await Promise.all(opened.backend.stacks.map((stack) => stackRow(opened, stack, parsed.booleans.has('counts'))));
@@ -180,7 +175,7 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   if (!parsed) return 0;
   if (parsed.booleans.has('counts')) throw new UsageError('history takes no --counts');
   if (parsed.positional.length !== 1) throw new UsageError('history takes one STACK');
-  const format = formatOf(parsed.flags.format);
+  const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const limit = parsed.flags.limit === undefined ? undefined : Number(parsed.flags.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number of at least 1, not "${parsed.flags.limit}"`);
   const opened = await openBackend(parsed.flags.backend, io);

@@ -7,7 +7,8 @@
  * the shared limit. A file that cannot be read is a problem naming it; the listing goes on.
  */
 import * as l10n from '@vscode/l10n';
-import { decodeFile, type Compression } from '../../text/inflate';
+import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import { isObject } from '../model/structure';
 import { StoreError, type BackendStore, type StoreObject } from './store';
 
 type BackendLayout = 'project' | 'legacy';
@@ -167,7 +168,7 @@ async function readLocksAndCompression(store: BackendStore, stack: BackendStack,
   if (stack.file) {
     try {
       const head = await (store.readStart ? store.readStart(stack.file.name, 4) : store.read(stack.file.name));
-      stack.file.compression = head[0] === 0x1f && head[1] === 0x8b ? 'gzip' : head[0] === 0x28 && head[1] === 0xb5 && head[2] === 0x2f && head[3] === 0xfd ? 'zstd' : undefined;
+      stack.file.compression = compressionOf(head);
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
       problems.push({ file: stack.file.name, message: error.message });
@@ -279,8 +280,8 @@ async function readEntry(store: BackendStore, id: string, version: number, slot:
     kind: text('kind'),
     startTime: formatHistoryTime(seconds('startTime')),
     message: text('message'),
-    environment: isRecord(info.environment) ? (info.environment as Record<string, string>) : {},
-    config: isRecord(info.config) ? configAsPulumiPrintsIt(info.config) : {},
+    environment: isObject(info.environment) ? (info.environment as Record<string, string>) : {},
+    config: isObject(info.config) ? configAsPulumiPrintsIt(info.config) : {},
     file,
     ...(slot.checkpoint ? { checkpoint: slot.checkpoint } : {}),
   };
@@ -288,7 +289,7 @@ async function readEntry(store: BackendStore, id: string, version: number, slot:
   // As buildUpdatesJSON: an update still in progress has no end and no changes yet.
   if (result !== 'in-progress') {
     entry.endTime = formatHistoryTime(seconds('endTime'));
-    entry.resourceChanges = isRecord(info.resourceChanges) ? (info.resourceChanges as Record<string, number>) : {};
+    entry.resourceChanges = isObject(info.resourceChanges) ? (info.resourceChanges as Record<string, number>) : {};
   }
   return entry;
 }
@@ -305,17 +306,15 @@ function configAsPulumiPrintsIt(config: Record<string, unknown>): Record<string,
 }
 
 const holdsSecret = (value: unknown): boolean =>
-  isRecord(value) ? (Object.keys(value).length === 1 && typeof value.secure === 'string' ? true : Object.values(value).some(holdsSecret)) : Array.isArray(value) && value.some(holdsSecret);
+  isObject(value) ? (Object.keys(value).length === 1 && typeof value.secure === 'string' ? true : Object.values(value).some(holdsSecret)) : Array.isArray(value) && value.some(holdsSecret);
 
 /** JSON as Go's encoding/json writes a decoded value: compact, object keys sorted. */
 function goJson(value: unknown): string {
   if (Array.isArray(value)) return `[${value.map(goJson).join(',')}]`;
-  if (isRecord(value))
+  if (isObject(value))
     return `{${Object.keys(value)
       .sort()
       .map((key) => `${JSON.stringify(key)}:${goJson(value[key])}`)
       .join(',')}}`;
   return JSON.stringify(value);
 }
-
-const isRecord = (value: unknown): value is Record<string, unknown> => typeof value === 'object' && value !== null && !Array.isArray(value);
