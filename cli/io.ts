@@ -68,7 +68,7 @@ const MIB = 1024 * 1024;
 const MAX_INFLATED_VARIABLE = 'QUOTA_STATE_MAX_INFLATED_MIB';
 
 /** How large a compressed file may decompress: 256 MiB (a plain file's limit), or fewer MiB by `QUOTA_STATE_MAX_INFLATED_MIB`. */
-function maxInflatedBytes(env: NodeJS.ProcessEnv = process.env): number {
+export function maxInflatedBytes(env: NodeJS.ProcessEnv = process.env): number {
   const value = env[MAX_INFLATED_VARIABLE]?.trim();
   if (!value) return MAX_FILE_BYTES;
   if (!/^[1-9][0-9]{0,2}$/.test(value) || Number(value) * MIB > MAX_FILE_BYTES) {

@@ -1,11 +1,12 @@
 // Real Pulumi DIY backends with a history, made by real Pulumi: tools/pulumi/history drives the pinned
-// CLI through the Automation API (a fixed script of updates, a refresh, a failed update, secrets, a
-// destroy) in each layout and compression. Built and generated once per machine, cached beside the
+// CLI through the Automation API (a fixed script of updates to components and a provider's custom
+// resources, a refresh, a failed update, secrets, a destroy, an interrupted update) in each layout and
+// compression. Built and generated once per machine, cached beside the
 // Pulumi build (keyed by the tool's sources and the Pulumi version), under a lock: test processes may
 // ask at once.
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { cacheRoot, ensurePulumi, goCommand, hermeticEnv, PULUMI_MODULE, PULUMI_VERSION, withLock } from './pulumi-cli.mjs';
 
@@ -19,7 +20,11 @@ export const HISTORY_VARIANTS = [
 
 function historyKey() {
   const hash = createHash('sha256').update(PULUMI_VERSION);
-  for (const file of ['history/main.go', 'go.mod', 'go.sum']) hash.update(file).update(readFileSync(join(PULUMI_MODULE, file)));
+  const sources = readdirSync(join(PULUMI_MODULE, 'history'))
+    .filter((name) => name.endsWith('.go'))
+    .sort()
+    .map((name) => `history/${name}`);
+  for (const file of [...sources, 'go.mod', 'go.sum']) hash.update(file).update(readFileSync(join(PULUMI_MODULE, file)));
   return hash.digest('hex').slice(0, 16);
 }
 
@@ -41,7 +46,13 @@ export function ensureHistories(options = {}) {
   withLock(`${root}.lock`, () => {
     const tool = join(root, 'history-tool');
     if (!existsSync(tool)) build(tool, options.log);
-    for (const backend of backends) if (!existsSync(join(backend.folder, 'complete'))) generate(tool, pulumi, backend, options.log);
+    // The tool is also the hist resource provider when run under the plugin's name; the engine finds it on PATH.
+    const plugins = join(root, 'plugins');
+    if (!existsSync(join(plugins, 'pulumi-resource-hist'))) {
+      mkdirSync(plugins, { recursive: true });
+      symlinkSync(tool, join(plugins, 'pulumi-resource-hist'));
+    }
+    for (const backend of backends) if (!existsSync(join(backend.folder, 'complete'))) generate(tool, plugins, pulumi, backend, options.log);
   });
   return { pulumi, backends };
 }
@@ -55,12 +66,12 @@ function build(tool, log) {
   if (result.status !== 0) throw new Error(`go build ./history failed in ${PULUMI_MODULE}:\n${result.stderr || result.error?.message || ''}`);
 }
 
-function generate(tool, pulumi, backend, log) {
+function generate(tool, plugins, pulumi, backend, log) {
   log?.(`generating a real ${backend.layout} ${backend.compression} history with Pulumi ${PULUMI_VERSION}`);
   const staging = mkdtempSync(`${backend.folder}.generating-`);
   const { env, cleanup } = hermeticEnv();
   try {
-    env.PATH = `${dirname(pulumi)}:${env.PATH ?? ''}`;
+    env.PATH = `${dirname(pulumi)}:${plugins}:${env.PATH ?? ''}`;
     env.PULUMI_BACKEND_URL = `file://${staging}`;
     env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK = '1';
     const result = spawnSync(tool, [staging, backend.layout, backend.compression], { env, encoding: 'utf8', timeout: 10 * 60 * 1000 });

@@ -5,11 +5,12 @@
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { BackendError, createStateService, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { hostname } from 'node:os';
 import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { fileBackendStore } from '../backendStore';
 import { resolveBackend } from '../backendUrl';
-import { commandArguments, formatFlag, type CliIO } from '../io';
+import { commandArguments, formatFlag, maxInflatedBytes, type CliIO } from '../io';
 
 const state = createStateService();
 
@@ -20,9 +21,11 @@ Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, tim
 its file's size and compression, and how many history entries, checkpoints and backups it keeps.
 The backend is, in Pulumi's order: URL or --backend, PULUMI_BACKEND_URL, the project's Pulumi.yaml
 backend.url, the current backend of ~/.pulumi/credentials.json; else the nearest folder above the
-working directory that holds .pulumi/. Only file:// backends are read.
+working directory that holds .pulumi/. Only file:// backends are read. A lock left on this machine
+by a process that is no longer running is marked stale. Compressed files inflate to at most
+QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
 
-  --counts            count each stack's resources (reads every stack file)
+  --counts            count each stack's resources and pending operations (reads every stack file)
   --format text|json  the listing's format (default text)
 
 Exit codes: 0 listed, 1 no such backend, 2 usage error or unreadable input.`;
@@ -47,14 +50,16 @@ interface Opened {
   backend: Backend;
   store: ReturnType<typeof fileBackendStore>;
   project?: string;
+  maxInflatedBytes: number;
 }
 
 /** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
 async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
   const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
   const store = fileBackendStore(resolved.root, resolved.url);
+  const maxBytes = maxInflatedBytes();
   try {
-    return { backend: await state.backend.read(store), store, project: resolved.project };
+    return { backend: await state.backend.read(store, { maxInflatedBytes: maxBytes }), store, project: resolved.project, maxInflatedBytes: maxBytes };
   } catch (error) {
     if (!(error instanceof BackendError)) throw error;
     if (error.missing) {
@@ -106,23 +111,35 @@ interface StackRow {
   project: string | null;
   stack: string;
   lastUpdate: Pick<HistoryEntry, 'kind' | 'result' | 'startTime' | 'endTime'> | null;
-  locks: BackendStack['locks'];
+  locks: Array<BackendStack['locks'][number] & { stale?: true }>;
   file: { name: string; size: number; compression: string | null } | null;
   history: number;
   orphanCheckpoints: string[];
   backups: number;
   resources?: number;
+  pendingOperations?: number;
 }
 
-async function stackRow({ store }: Opened, stack: BackendStack, counts: boolean): Promise<{ json: StackRow; problems: BackendProblem[] }> {
-  const { entries, problems } = await state.backend.history(store, stack, { limit: 1 });
+/** Whether a process of this machine holds the lock and is gone: Pulumi was killed mid-update. */
+function isStale(lock: BackendStack['locks'][number]): boolean {
+  if (lock.hostname !== hostname() || lock.pid === undefined) return false;
+  try {
+    process.kill(lock.pid, 0);
+    return false;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+  }
+}
+
+async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean): Promise<{ json: StackRow; problems: BackendProblem[] }> {
+  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes });
   const last = entries[0];
   const json: StackRow = {
     name: stack.ref,
     project: stack.project ?? null,
     stack: stack.name,
     lastUpdate: last ? { kind: last.kind, result: last.result, startTime: last.startTime, ...(last.endTime ? { endTime: last.endTime } : {}) } : null,
-    locks: stack.locks,
+    locks: stack.locks.map((lock) => (isStale(lock) ? { ...lock, stale: true as const } : lock)),
     file: stack.file ? { name: stack.file.name, size: stack.file.size, compression: stack.file.compression ?? null } : null,
     history: stack.historyIds.length,
     orphanCheckpoints: stack.orphanCheckpoints,
@@ -130,8 +147,10 @@ async function stackRow({ store }: Opened, stack: BackendStack, counts: boolean)
   };
   if (counts && stack.file) {
     try {
-      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name });
-      json.resources = state.parse(text).structure.resources.length;
+      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes });
+      const snapshot = state.parse(text);
+      json.resources = snapshot.structure.resources.length;
+      json.pendingOperations = state.surgery.pendingOperations({ snapshot }).length;
     } catch (error) {
       problems.push({ file: stack.file.name, message: error instanceof Error ? error.message : String(error) });
     }
@@ -157,14 +176,14 @@ function sizeOf(bytes: number): string {
 
 function backendTable(backend: Backend, rows: StackRow[]): string {
   const counts = rows.some((row) => row.resources !== undefined);
-  const header = ['STACK', 'LAST UPDATE', 'LOCKS', 'FILE', 'HISTORY', ...(counts ? ['RESOURCES'] : [])];
+  const header = ['STACK', 'LAST UPDATE', 'LOCKS', 'FILE', 'HISTORY', ...(counts ? ['RESOURCES', 'PENDING'] : [])];
   const cells = rows.map((row) => [
     row.name,
     row.lastUpdate ? `${row.lastUpdate.kind} ${row.lastUpdate.result ?? ''} ${row.lastUpdate.startTime}`.replace(/ +/g, ' ') : 'never updated',
-    row.locks.length ? row.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'} (pid ${l.pid ?? '?'})`).join(', ') : '-',
+    row.locks.length ? row.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'} (pid ${l.pid ?? '?'}${l.stale ? ', stale' : ''})`).join(', ') : '-',
     row.file ? `${sizeOf(row.file.size)}${row.file.compression ? ` ${row.file.compression}` : ''}` : 'missing',
     `${row.history}${row.orphanCheckpoints.length ? ` (+${row.orphanCheckpoints.length} checkpoints without an entry)` : ''}`,
-    ...(counts ? [row.resources === undefined ? '-' : String(row.resources)] : []),
+    ...(counts ? [row.resources === undefined ? '-' : String(row.resources), row.pendingOperations === undefined ? '-' : String(row.pendingOperations)] : []),
   ]);
   const title = `${backend.url} (${backend.layout} layout, ${rows.length} ${rows.length === 1 ? 'stack' : 'stacks'})`;
   return rows.length ? `${title}\n\n${table(header, cells)}` : `${title}\n\nno stacks`;
@@ -187,7 +206,7 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
     io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${names})`);
     return 1;
   }
-  const { entries, problems } = await state.backend.history(opened.store, stack, { limit });
+  const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes });
   const allProblems = [...opened.backend.problems, ...problems];
   if (format === 'json') {
     io.stdout(JSON.stringify({ stack: stack.ref, entries, orphanCheckpoints: stack.orphanCheckpoints, problems: allProblems }, null, 2));

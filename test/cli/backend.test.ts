@@ -6,8 +6,8 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
@@ -24,7 +24,12 @@ mkdirSync(home);
 const env = { ...process.env, HOME: home, PULUMI_BACKEND_URL: '' };
 
 function pulumiJson(backendFolder: string, args: string[]): unknown {
-  const { env: pulumiEnv, cleanup } = hermeticEnv({ ...process.env, PULUMI_BACKEND_URL: `file://${backendFolder}`, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true' });
+  const { env: pulumiEnv, cleanup } = hermeticEnv({
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${backendFolder}`,
+    PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true',
+    PULUMI_CONFIG_PASSPHRASE: 'history-passphrase',
+  });
   try {
     const result = spawnSync(generated.pulumi, args, { cwd: scratch, env: pulumiEnv, encoding: 'utf8' });
     assert.equal(result.status, 0, `pulumi ${args.join(' ')}: ${result.stderr}`);
@@ -34,8 +39,8 @@ function pulumiJson(backendFolder: string, args: string[]): unknown {
   }
 }
 
-function ours(args: string[], cwd = scratch) {
-  const result = runQuotaState(args, { cwd, env });
+function ours(args: string[], cwd = scratch, extraEnv: Record<string, string> = {}) {
+  const result = runQuotaState(args, { cwd, env: { ...env, ...extraEnv } });
   return { ...result, json: () => JSON.parse(result.stdout) as Record<string, unknown> };
 }
 
@@ -95,6 +100,9 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
         'update:succeeded',
         'destroy:succeeded',
       ]);
+      // The provider's custom resources: replaced, updated and deleted, as Pulumi counted them.
+      const changed = (kind: string) => entries.some((e) => ((e.resourceChanges as Record<string, number> | undefined)?.[kind] ?? 0) > 0);
+      assert.ok(['create', 'update', 'replace', 'delete'].every(changed), JSON.stringify(entries.map((e) => e.resourceChanges)));
       if (backend.compression !== 'plain') assert.ok(historyFiles(backend.folder).some((f) => f.endsWith(backend.compression === 'gzip' ? '.history.json.gz' : '.history.json.zst')));
     }
   });
@@ -106,7 +114,7 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
       assert.equal(result.status, 0, result.stderr);
       const listed = result.json() as {
         layout: string;
-        stacks: Array<{ name: string; lastUpdate: { kind: string; result: string }; history: number; resources: number; file: { compression: string | null } }>;
+        stacks: Array<{ name: string; lastUpdate: { kind: string; result: string }; history: number; resources: number; pendingOperations: number; file: { compression: string | null } }>;
       };
       assert.deepEqual(
         listed.stacks.map((s) => s.name),
@@ -117,14 +125,19 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
       assert.deepEqual(stack.lastUpdate && [stack.lastUpdate.kind, stack.lastUpdate.result], ['destroy', 'succeeded']);
       assert.equal(stack.history, 9);
       assert.equal(stack.file.compression, backend.compression === 'plain' ? null : backend.compression);
-      // Destroyed: only the stack resource is left, or nothing.
-      assert.ok(stack.resources <= 1, String(stack.resources));
+      // After the destroy, the interrupted update: what it created, and the create it never finished.
+      const exported = pulumiJson(backend.folder, ['stack', 'export', '--stack', backend.stack]) as { deployment: { resources?: unknown[]; pending_operations?: unknown[] } };
+      assert.equal(stack.resources, exported.deployment.resources?.length ?? 0);
+      assert.equal(stack.pendingOperations, exported.deployment.pending_operations?.length ?? 0);
+      assert.ok(stack.pendingOperations >= 1);
     }
   });
 
   it('names the lock holder real Pulumi names when it refuses a locked stack', () => {
     const copy = copyOf(generated.backends[0].folder);
     const folder = join(copy, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    // Only this lock: the interrupted update's own stale lock is gone.
+    rmSync(folder, { recursive: true, force: true });
     mkdirSync(folder, { recursive: true });
     // lock.go's lockContent, as another Pulumi process leaves it while it runs.
     writeFileSync(join(folder, '2f6c1a9e-1111-4222-8333-444455556666.json'), JSON.stringify({ pid: 4121, username: 'ci', hostname: 'runner-7', timestamp: '2026-11-28T05:40:07.123456789Z' }));
@@ -146,6 +159,74 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
       [[holder[1], holder[2], holder[3]]],
     );
     assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, /ci@runner-7 \(pid 4121\)/);
+  });
+
+  it('lists the lock the interrupted update left, and marks it stale when its process on this machine is gone', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const folder = join(copy, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    const [lockFile] = readdirSync(folder).filter((name) => name.endsWith('.json'));
+    assert.ok(lockFile, 'the interrupted update left its lock');
+    const left = JSON.parse(readFileSync(join(folder, lockFile), 'utf8')) as { pid: number; username: string; hostname: string };
+    const listed = (ours(['backend', 'ls', `file://${copy}`, '--format', 'json']).json() as { stacks: Array<{ locks: Array<{ pid: number; username: string; stale?: true }> }> }).stacks[0].locks;
+    assert.deepEqual(
+      listed.map((l) => [l.username, l.pid]),
+      [[left.username, left.pid]],
+    );
+    // The same lock, held by a process of this machine that has exited, and by one that runs.
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    for (const [pid, stale] of [
+      [exited, true],
+      [process.pid, undefined],
+    ] as const) {
+      writeFileSync(join(folder, lockFile), JSON.stringify({ ...left, pid, hostname: hostname() }));
+      const [lock] = (ours(['backend', 'ls', `file://${copy}`, '--format', 'json']).json() as { stacks: Array<{ locks: Array<{ stale?: true }> }> }).stacks[0].locks;
+      assert.equal(lock.stale, stale, `pid ${pid}`);
+    }
+    writeFileSync(join(folder, lockFile), JSON.stringify({ ...left, pid: exited, hostname: hostname() }));
+    assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, new RegExp(`\\(pid ${exited}, stale\\)`));
+  });
+
+  it('inflates under QUOTA_STATE_MAX_INFLATED_MIB: a history entry or stack file past it is a problem naming the file', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const [newest] = historyFiles(copy)
+      .filter((f) => f.endsWith('.history.json'))
+      .reverse();
+    // A real entry, padded with whitespace past 1 MiB: JSON still, and far smaller compressed.
+    writeFileSync(newest, gzipSync(readFileSync(newest, 'utf8') + ' '.repeat(1.5 * 1024 * 1024)));
+    const stackFile = join(copy, '.pulumi', 'stacks', 'hist', 'dev.json');
+    writeFileSync(stackFile, gzipSync(readFileSync(stackFile, 'utf8') + ' '.repeat(1.5 * 1024 * 1024)));
+    const allowed = ours(['history', 'organization/hist/dev', '--backend', `file://${copy}`, '--format', 'json']);
+    assert.equal((allowed.json() as { entries: unknown[] }).entries.length, 9);
+    const limited = ours(['history', 'organization/hist/dev', '--backend', `file://${copy}`, '--format', 'json'], scratch, { QUOTA_STATE_MAX_INFLATED_MIB: '1' });
+    assert.equal(limited.status, 0, limited.stderr);
+    const { entries, problems } = limited.json() as { entries: unknown[]; problems: Array<{ file: string; message: string }> };
+    assert.equal(entries.length, 8);
+    assert.deepEqual(
+      problems.map((p) => p.file.split('/').pop()),
+      [newest.split('/').pop()],
+    );
+    assert.match(problems[0].message, /1 MiB/);
+    const counted = ours(['backend', 'ls', `file://${copy}`, '--counts', '--format', 'json'], scratch, { QUOTA_STATE_MAX_INFLATED_MIB: '1' });
+    const listing = counted.json() as { stacks: Array<{ resources?: number }>; problems: Array<{ file: string; message: string }> };
+    assert.equal(listing.stacks[0].resources, undefined);
+    assert.ok(
+      listing.problems.some((p) => p.file.endsWith('stacks/hist/dev.json') && /1 MiB/.test(p.message)),
+      JSON.stringify(listing.problems),
+    );
+  });
+
+  it('checks every stack file and checkpoint real Pulumi wrote without an error, pending operations included', () => {
+    for (const backend of generated.backends) {
+      const stacks = join(backend.folder, '.pulumi', 'stacks');
+      const files = [...historyFiles(backend.folder).filter((f) => /\.checkpoint\.json/.test(f))];
+      for (const entry of readdirSync(stacks, { recursive: true, withFileTypes: true }))
+        if (entry.isFile() && /^dev\.json(\.gz|\.zst)?$/.test(entry.name)) files.push(join(entry.parentPath, entry.name));
+      assert.ok(files.length >= 10, `${backend.layout} ${backend.compression}: ${files.length} files`);
+      const result = ours(['check', '--format', 'json', ...files]);
+      assert.equal(result.status, 0, result.stdout + result.stderr);
+      const errors = (JSON.parse(result.stdout) as Array<{ diagnostics: Array<{ severity: string; code: string }> }>).flatMap((file) => file.diagnostics.filter((d) => d.severity === 'error'));
+      assert.deepEqual(errors, []);
+    }
   });
 
   it('the text forms are tables: the stacks, and the updates newest first', () => {

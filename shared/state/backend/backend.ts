@@ -7,7 +7,7 @@
  * the shared limit. A file that cannot be read is a problem naming it; the listing goes on.
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import { compressionOf, decodeFile, InflateError, type Compression } from '../../text/inflate';
 import { isObject } from '../model/structure';
 import { StoreError, type BackendStore, type StoreObject } from './store';
 
@@ -77,13 +77,15 @@ export class BackendError extends Error {
 }
 
 /** `meta.yaml`: `version: N` (pulumiMeta); absent means 0 (the legacy layout, or a new backend). */
-async function readMeta(store: BackendStore, problems: BackendProblem[]): Promise<number> {
+async function readMeta(store: BackendStore, problems: BackendProblem[], options: BackendReadOptions): Promise<number> {
   let text: string;
   try {
-    text = decodeFile(await store.read('.pulumi/meta.yaml'), { name: '.pulumi/meta.yaml' }).text;
+    text = decodeFile(await store.read('.pulumi/meta.yaml'), { name: '.pulumi/meta.yaml', maxBytes: options.maxInflatedBytes }).text;
   } catch (error) {
     if (error instanceof StoreError) return 0;
-    throw error;
+    if (!(error instanceof InflateError)) throw error;
+    problems.push({ file: '.pulumi/meta.yaml', message: error.message });
+    return 0;
   }
   const version = /^version:\s*(\d+)\s*$/m.exec(text);
   if (!version) {
@@ -95,18 +97,23 @@ async function readMeta(store: BackendStore, problems: BackendProblem[]): Promis
   return value;
 }
 
+/** How a backend's compressed files are inflated: at most this many bytes each (default `MAX_FILE_BYTES`). */
+export interface BackendReadOptions {
+  maxInflatedBytes?: number;
+}
+
 /** Reads the backend's layout and every stack's files (listing only: no stack file is read). */
-export async function readBackend(store: BackendStore): Promise<Backend> {
+export async function readBackend(store: BackendStore, options: BackendReadOptions = {}): Promise<Backend> {
   const problems: BackendProblem[] = [];
   const objects = (await store.list('.pulumi/')).filter((o) => !isStoreArtifact(o.name));
   if (objects.length === 0) throw new BackendError(l10n.t('{0} is not a Pulumi DIY backend: it has no .pulumi folder', store.url), true);
-  const metaVersion = await readMeta(store, problems);
+  const metaVersion = await readMeta(store, problems, options);
   // meta.go: without meta.yaml, a bucket that holds stacks is the legacy layout, an empty one the project layout.
   const hasMeta = objects.some((o) => o.name === '.pulumi/meta.yaml');
   const hasStacks = objects.some((o) => o.name.startsWith('.pulumi/stacks/'));
   const effective: BackendLayout = metaVersion === 1 || (!hasMeta && !hasStacks) ? 'project' : 'legacy';
   const stacks = collectStacks(objects, effective);
-  await Promise.all(stacks.map((stack) => readLocksAndCompression(store, stack, problems)));
+  await Promise.all(stacks.map((stack) => readLocksAndCompression(store, stack, problems, options)));
   return { url: store.url, layout: effective, metaVersion, stacks: stacks.sort((a, b) => a.ref.localeCompare(b.ref)), problems };
 }
 
@@ -160,10 +167,10 @@ function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-async function readLocksAndCompression(store: BackendStore, stack: BackendStack, problems: BackendProblem[]): Promise<void> {
+async function readLocksAndCompression(store: BackendStore, stack: BackendStack, problems: BackendProblem[], options: BackendReadOptions): Promise<void> {
   const folder = stack.project ? `.pulumi/locks/organization/${stack.project}/${stack.name}/` : `.pulumi/locks/${stack.name}/`;
   for (const lock of (await store.list(folder)).filter((o) => o.name.endsWith('.json') && !o.name.slice(folder.length).includes('/'))) {
-    stack.locks.push(await readLock(store, lock.name, problems));
+    stack.locks.push(await readLock(store, lock.name, problems, options));
   }
   if (stack.file) {
     try {
@@ -177,9 +184,9 @@ async function readLocksAndCompression(store: BackendStore, stack: BackendStack,
 }
 
 /** A lock file: `{"pid","username","hostname","timestamp"}` (lock.go's lockContent). */
-async function readLock(store: BackendStore, name: string, problems: BackendProblem[]): Promise<LockHolder> {
+async function readLock(store: BackendStore, name: string, problems: BackendProblem[], options: BackendReadOptions): Promise<LockHolder> {
   try {
-    const value = JSON.parse(decodeFile(await store.read(name), { name }).text) as Record<string, unknown>;
+    const value = JSON.parse(decodeFile(await store.read(name), { name, maxBytes: options.maxInflatedBytes }).text) as Record<string, unknown>;
     return {
       file: name,
       ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
@@ -236,7 +243,7 @@ function formatHistoryTime(seconds: number): string {
  * The stack's history, newest first (at most `limit` entries): each `.history.json` read, never its
  * checkpoint. An entry that cannot be read is a problem naming its file, and the others are listed.
  */
-export async function readHistory(store: BackendStore, stack: BackendStack, options: { limit?: number } = {}): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
+export async function readHistory(store: BackendStore, stack: BackendStack, options: BackendReadOptions & { limit?: number } = {}): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
   const folder = historyFolder(stack);
   const objects = (await store.list(folder)).filter((o) => !isStoreArtifact(o.name) && !o.name.slice(folder.length).includes('/'));
   const files = new Map<string, { history?: string; checkpoint?: string }>();
@@ -251,15 +258,22 @@ export async function readHistory(store: BackendStore, stack: BackendStack, opti
   const versions = new Map(ids.map((id, index) => [id, index + 1]));
   const newestFirst = ids.reverse().slice(0, options.limit && options.limit > 0 ? options.limit : undefined);
   const problems: BackendProblem[] = [];
-  const read = await Promise.all(newestFirst.map((id) => readEntry(store, id, versions.get(id)!, files.get(id)!, problems)));
+  const read = await Promise.all(newestFirst.map((id) => readEntry(store, id, versions.get(id)!, files.get(id)!, problems, options)));
   return { entries: read.filter((entry): entry is HistoryEntry => entry !== undefined), problems };
 }
 
-async function readEntry(store: BackendStore, id: string, version: number, slot: { history?: string; checkpoint?: string }, problems: BackendProblem[]): Promise<HistoryEntry | undefined> {
+async function readEntry(
+  store: BackendStore,
+  id: string,
+  version: number,
+  slot: { history?: string; checkpoint?: string },
+  problems: BackendProblem[],
+  options: BackendReadOptions,
+): Promise<HistoryEntry | undefined> {
   const file = slot.history!;
   let value: unknown;
   try {
-    const { text } = decodeFile(await store.read(file), { name: file });
+    const { text } = decodeFile(await store.read(file), { name: file, maxBytes: options.maxInflatedBytes });
     if (text.trim() === '') throw new Error(l10n.t('the file is empty'));
     value = JSON.parse(text);
   } catch (error) {

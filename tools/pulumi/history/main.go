@@ -22,6 +22,17 @@ import (
 	"github.com/pulumi/pulumi/sdk/v3/go/pulumi"
 )
 
+type thing struct {
+	pulumi.CustomResourceState
+}
+
+// newThing registers a custom resource of the hist provider: a new size replaces it, a new label updates it.
+func newThing(ctx *pulumi.Context, name, size, label string, opts ...pulumi.ResourceOption) (*thing, error) {
+	t := &thing{}
+	props := pulumi.Map{"size": pulumi.String(size), "label": pulumi.String(label)}
+	return t, ctx.RegisterResource("hist:index:Thing", name, props, t, opts...)
+}
+
 type component struct {
 	pulumi.ResourceState
 }
@@ -57,6 +68,24 @@ func program(step int) pulumi.RunFunc {
 		} else {
 			protect := step == 5 || step == 6
 			if _, err := newComponent(ctx, "db", 3, pulumi.DependsOn([]pulumi.Resource{web}), pulumi.Protect(protect)); err != nil {
+				return err
+			}
+		}
+		if step == interruptedStep {
+			bucket, err := newThing(ctx, "bucket", "small", "v1", pulumi.DependsOn([]pulumi.Resource{web}))
+			if err != nil {
+				return err
+			}
+			_, err = newThing(ctx, hangName, "small", "v1", pulumi.DependsOn([]pulumi.Resource{bucket}))
+			return err
+		}
+		size := map[bool]string{true: "small", false: "large"}[step < 3]
+		label := map[bool]string{true: "v1", false: "v2"}[step < 2]
+		if _, err := newThing(ctx, "bucket", size, label, pulumi.DependsOn([]pulumi.Resource{web})); err != nil {
+			return err
+		}
+		if step < 4 {
+			if _, err := newThing(ctx, "queue", "small", label, pulumi.Parent(web)); err != nil {
 				return err
 			}
 		}
@@ -122,11 +151,27 @@ func run(folder, layout, compression string) error {
 			}
 		}
 	}
-	_, err = stack.Destroy(ctx, optdestroy.Message("step 9"))
-	return err
+	if _, err := stack.Destroy(ctx, optdestroy.Message("step 9")); err != nil {
+		return err
+	}
+	// The provider kills the engine in the middle of this update: no history entry, a stale lock.
+	step = interruptedStep
+	if _, err := stack.Up(ctx, optup.Message("step 10")); err == nil {
+		return fmt.Errorf("step 10 should have been interrupted")
+	}
+	return nil
 }
 
+const interruptedStep = 10
+
 func main() {
+	if filepath.Base(os.Args[0]) == providerBinary {
+		if err := serveProvider(); err != nil {
+			fmt.Fprintln(os.Stderr, providerBinary+":", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 {
 		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER project|legacy plain|gzip|zstd")
 		os.Exit(2)
