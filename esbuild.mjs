@@ -33,6 +33,9 @@ export const webEntries = [
   { in: 'server/web/server.ts', out: 'web/server', format: 'iife', external: [] },
 ];
 
+/** Scripts that run inside webviews (desktop and browser alike): browser code, no Node, no `vscode`. */
+export const webviewEntries = [{ in: 'client/resourceGraph/webview.ts', out: 'webview/resourceGraph', format: 'iife', external: [] }];
+
 /** Modules the browser build takes from elsewhere: the browser language client, and the two tiny path helpers. */
 const WEB_SWAPS = new Map([[resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')]]);
 const WEB_NODE_SHIMS = new Map([
@@ -86,6 +89,7 @@ async function build() {
   const missing = entries.filter((entry) => !existsSync(entry.in));
   if (missing.length > 0) throw new Error(`missing entry points: ${missing.map((e) => e.in).join(', ')}`);
   rmSync('dist/web', { recursive: true, force: true });
+  rmSync('dist/webview', { recursive: true, force: true });
   const contexts = await Promise.all([
     ...entries.map((entry) =>
       esbuild.context({
@@ -105,7 +109,7 @@ async function build() {
         logOverride: { 'empty-import-meta': 'silent' },
       }),
     ),
-    ...webEntries.map((entry) => esbuild.context(webBuildOptions(entry, production))),
+    ...[...webEntries, ...webviewEntries].map((entry) => esbuild.context(webBuildOptions(entry, production))),
   ]);
   if (watch) {
     await Promise.all(contexts.map((c) => c.watch()));

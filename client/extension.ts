@@ -20,6 +20,7 @@ import { DashboardCommands } from './dashboard/commands';
 import type { DashboardModel } from './dashboard/model';
 import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
+import { ResourceGraphPanel } from './resourceGraph/panel';
 import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
 import { LargeFileWatcher } from './largeFiles';
@@ -49,6 +50,8 @@ export interface TestHooks {
   treeDescription(): string | undefined;
   statusBar(): StatusBarState;
   dashboard(): { model: DashboardModel | undefined; html: string; visible: boolean };
+  /** The resource graph's panel: what its webview drew, and a way to click and type in it. */
+  resourceGraph: Pick<ResourceGraphPanel, 'current' | 'onDidRender' | 'simulate'>;
   /** What a click on a dashboard row's link asks for: whether that address was opened. */
   dashboardOpen(url: string): Promise<boolean>;
   /** Where the log channel writes its file, to prove secrets never reach it. */
@@ -89,6 +92,7 @@ interface Parts {
   repositories: LargestRepositories;
   liveUsage: LiveUsage;
   dashboard: QuotaDashboard;
+  resourceGraph: ResourceGraphPanel;
   statusBar: QuotaStatusBar;
   quotaView: ReturnType<typeof registerQuotaView>;
   commandContext: CommandContext;
@@ -120,6 +124,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const explainer = accountExplainer(client);
   const tree = new QuotaTreeProvider(api, explainer, repositories);
   const dashboard = new QuotaDashboard(api, notifier, explainer);
+  const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 
@@ -135,7 +140,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
       void liveUsage.refresh();
     },
   };
-  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, statusBar, quotaView, commandContext };
+  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, resourceGraph, statusBar, quotaView, commandContext };
 }
 
 /** The parts that need disposing, every command, and the listeners that refresh the view. */
@@ -165,6 +170,7 @@ function subscriptions(parts: Parts): vscode.Disposable[] {
     ...new StateSurgeryCommands(commandContext, (uri) => status.status(uri.toString())?.kind === 'state', status.onDidChange).register(),
     ...registerCompressedState(),
     ...new DashboardCommands(commandContext, dashboard).register(),
+    ...parts.resourceGraph.register(),
     ...new WalkthroughCommands().register(),
     ...parts.repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -200,6 +206,7 @@ function testHooks(context: vscode.ExtensionContext, parts: Parts, startup: Test
     statusBar: () => statusBar.state(),
     dashboard: () => dashboard.current(),
     dashboardOpen: (url) => dashboard.openOnServer(url),
+    resourceGraph: parts.resourceGraph,
     logUri: context.logUri,
     languageClient: parts.client,
     processType: typeof process,

@@ -7,7 +7,7 @@ import type { DocumentKind } from './documentKind';
 import type { Severity } from './diagnostics';
 import type { QuotaFileSummary, ForgejoVersionSource, EvaluationReport, AccountExplanation } from './quota';
 import type { QuotaInfo } from './api/types';
-import type { StateSchemaMode, SurgeryCall } from './state';
+import type { GraphView, GraphViewRequest, StateSchemaMode, SurgeryCall } from './state';
 
 /** The `quotaState` settings section the server reads through `workspace/configuration`. */
 export interface ServerSettings {
@@ -163,6 +163,28 @@ export interface DependentsParams {
   urn: string;
 }
 export const DependentsRequest = new RequestType<DependentsParams, Location[], void>('quotaState/dependents');
+
+/**
+ * The command a state record's "graph" code lens, the editor title and the explorer run (registered
+ * by the client): opens the resource graph beside the editor, focused on the lens's `{ uri, urn }`,
+ * else on the record under the cursor, else on the stack.
+ */
+export const SHOW_RESOURCE_GRAPH_COMMAND = 'quotaState.showResourceGraph';
+
+/** Client → server: the resource graph of a state document, focused, filtered and laid out. */
+export interface ResourceGraphParams extends GraphViewRequest {
+  uri: string;
+  /** Also answer the whole graph as DOT, as `pulumi stack graph` writes it (the export). */
+  dot?: boolean;
+}
+export interface ResourceGraphResult extends GraphView {
+  /** The document version the picture is of. */
+  version: number;
+  /** Set when the text does not parse: the picture is of the last version that did. */
+  stale?: string;
+  dot?: string;
+}
+export const ResourceGraphRequest = new RequestType<ResourceGraphParams, ResourceGraphResult | null, void>('quotaState/resourceGraph');
 
 /**
  * State surgery (shared/state/surgery) from the editor. The client's commands ask the server for

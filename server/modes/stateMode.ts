@@ -8,7 +8,7 @@ import * as l10n from '@vscode/l10n';
 import type { Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
-import { SHOW_DEPENDENTS_COMMAND, SURGERY_COMMANDS, type ServerSettings } from '../../shared/protocol';
+import { SHOW_DEPENDENTS_COMMAND, SHOW_RESOURCE_GRAPH_COMMAND, SURGERY_COMMANDS, type ResourceGraphParams, type ResourceGraphResult, type ServerSettings } from '../../shared/protocol';
 import { createStateService, WORKSPACE_SYMBOL_LIMIT, type NavigationIndex, type StateDocument, type StateSchemaMode, type StateShape, type StateSnapshot } from '../../shared/state';
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspWorkspaceSymbols } from '../convert';
@@ -21,6 +21,8 @@ const service = createStateService();
 export interface StateMode extends LanguageMode, SurgeryHost {
   /** Where the records depending on `urn` refer to it, in file order (what the dependents lens counts). */
   dependents(document: TextDocument, urn: string): Location[];
+  /** The resource graph's picture; while the text does not parse, the last one that did, marked stale. */
+  resourceGraph(document: TextDocument, params: ResourceGraphParams): ResourceGraphResult;
 }
 
 /** What the last validation of each uri found, for the language status and the field summary hover. */
@@ -32,8 +34,13 @@ type NavigationFeatures = Pick<StateMode, 'hover' | 'definition' | 'dependents' 
 
 export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
   const { cache, state } = stateDocuments(analyzer);
-  const preparer = navigationPreparer(state, context);
+  // Documents whose graph is open: their whole graph is built after each validation, ahead of the picture's request.
+  const graphWanted = new Set<string>();
+  const preparer = navigationPreparer(state, context, (document) => {
+    if (graphWanted.has(document.uri) && state(document).snapshot.parsedWith === 'json') service.graph.prepare(state(document));
+  });
   const validated: Validated = new Map();
+  const lastParsed = new Map<string, { current: StateDocument; version: number; diagnostics: Diagnostic[] }>();
   const host: SurgeryHost = {
     stateDocument: (document) => state(document),
     needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && service.surgery.integrityCodes.has(d.code)) === true,
@@ -57,6 +64,19 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     },
     ...host,
     ...navigationFeatures(state, validated),
+    resourceGraph(document, params) {
+      graphWanted.add(document.uri);
+      const current = state(document);
+      const diagnostics = validated.get(document.uri)?.diagnostics ?? [];
+      if (current.snapshot.parsedWith === 'json') lastParsed.set(document.uri, { current, version: document.version, diagnostics });
+      const good = lastParsed.get(document.uri);
+      if (!good) return { ...service.graph.view(current, diagnostics, params), version: document.version, stale: l10n.t('The file has JSON syntax errors; the graph shows what could be read.') };
+      // The cursor's offset is of the current text: it names a record only in the version drawn.
+      const request = good.version === document.version ? params : { ...params, offset: undefined };
+      const view: ResourceGraphResult = { ...service.graph.view(good.current, good.diagnostics, request), version: good.version };
+      if (params.dot) view.dot = service.graph.dot(service.graph.build(good.current.snapshot.structure.resources.map((entry) => entry.value)));
+      return good.version === document.version ? view : { ...view, stale: l10n.t('The file has JSON syntax errors; the graph shows its last version that parsed.') };
+    },
     codeActions(document, range, codeActionContext) {
       const { snapshot } = cache.get(document);
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
@@ -67,6 +87,8 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       preparer.cancel(uri);
       cache.forget(uri);
       validated.delete(uri);
+      lastParsed.delete(uri);
+      graphWanted.delete(uri);
       analyzer.forget(uri);
     },
   };
@@ -92,7 +114,7 @@ function stateDocuments(analyzer: DocumentAnalyzer) {
 }
 
 /** Readies a document's navigation in a timer after its validation, cancelled when the document changes or closes. */
-function navigationPreparer(state: StateOf, context: ModeContext) {
+function navigationPreparer(state: StateOf, context: ModeContext, alsoPrepare: (document: TextDocument) => void) {
   const preparing = new Map<string, ReturnType<typeof setTimeout>>();
   const cancel = (uri: string) => {
     clearTimeout(preparing.get(uri));
@@ -106,6 +128,7 @@ function navigationPreparer(state: StateOf, context: ModeContext) {
       if (document.version !== version) return; // the next validation readies the newer version
       try {
         state(document).navigation.prepare();
+        alsoPrepare(document);
       } catch (error) {
         context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
       }
@@ -155,7 +178,8 @@ function navigationFeatures(state: StateOf, validated: Validated): NavigationFea
       const entries = service.completion(current, offset);
       return entries && { isIncomplete: false, items: toLspCompletionItems(entries) };
     },
-    codeLenses: (document) => service.codeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run }),
+    codeLenses: (document) =>
+      service.codeLenses(state(document), document.uri, { showDependents: SHOW_DEPENDENTS_COMMAND, removeWithDependents: SURGERY_COMMANDS.run, showGraph: SHOW_RESOURCE_GRAPH_COMMAND }),
     documentSymbols: (document) => toLspDocumentSymbols(service.documentSymbols(state(document))),
     workspaceSymbols(query, documents) {
       const results: Parameters<typeof service.workspaceSymbols>[3] = [];

@@ -9,6 +9,7 @@
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
 import { readBackend, readHistory } from './backend/backend';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
+import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { NavigationIndex } from './navigation/navigationIndex';
 import { STATE_RULES } from './rules';
@@ -29,6 +30,7 @@ export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreError, type BackendStore, type StoreObject } from './backend/store';
 export { MERMAID_NODE_LIMIT } from './graph/graph';
+export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
 export type { StateDocument } from './services/context';
@@ -69,7 +71,7 @@ export function createStateService() {
     /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
     backend: { read: readBackend, history: readHistory },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */
-    graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid },
+    graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid, view: graphView, prepare: prepareGraphView },
     surgery: {
       open: openState,
       run: runSurgery,

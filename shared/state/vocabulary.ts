@@ -7,3 +7,4 @@ export { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, stateSchemaModeOf, 
 export type { StateShape } from './model/structure';
 export { lockFolderOf } from './surgery/diyBackend';
 export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
+export { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './graph/kinds';

@@ -1,7 +1,8 @@
 /**
  * A "N dependents" code lens on every urn definition, opening the references that depend on it,
- * and beside it, when there are any, "remove with dependents…" (previewed before it applies). The
- * commands they run are the adapter's to name (the protocol lives above the core).
+ * "graph", opening the resource graph focused on it, and, when it has dependents, "remove with
+ * dependents…" (previewed before it applies). The commands they run are the adapter's to name (the
+ * protocol lives above the core).
  */
 import * as l10n from '@vscode/l10n';
 import type { Lens } from '../../features';
@@ -25,6 +26,8 @@ interface RemoveWithDependentsTarget {
 export interface LensCommands {
   showDependents: string;
   removeWithDependents: string;
+  /** Receives `{ uri, urn }`. */
+  showGraph?: string;
 }
 
 export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: string, commands: LensCommands): Lens[] {
@@ -37,6 +40,7 @@ export function stateCodeLenses({ snapshot, navigation }: StateDocument, uri: st
     const range = snapshot.lines.rangeOf(definition.span);
     const show: DependentsLensTarget = { uri, urn, position: range.start };
     lenses.push({ range, command: { title: count === 1 ? l10n.t('1 dependent') : l10n.t('{0} dependents', count), command: commands.showDependents, arguments: [show] } });
+    if (commands.showGraph) lenses.push({ range, command: { title: l10n.t('graph'), command: commands.showGraph, arguments: [{ uri, urn }] } });
     if (count > 0) {
       const remove: RemoveWithDependentsTarget = { uri, operation: 'remove', targets: [definitions.length > 1 ? `${urn}#1` : urn], targetDependents: true };
       lenses.push({ range, command: { title: l10n.t('remove with dependents…'), command: commands.removeWithDependents, arguments: [remove] } });

@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { activeExtension, codeOf, diagnosticsWith, revertAndCloseAll, setSetting, waitFor, workspaceUri } from '../common';
+import { resourceGraphScenario } from '../resourceGraphScenario';
 import { figures } from '../startupFigure';
 import { equal, match, ok } from './expect';
 
@@ -213,6 +214,10 @@ describe('in the browser (web worker extension host)', () => {
       await revertAndCloseAll();
       await vscode.workspace.fs.delete(file);
     }
+  });
+
+  it('draws the resource graph in the webview: a focus, a click that refocuses and reveals, a search, edits and a syntax error', async () => {
+    await resourceGraphScenario('graph-web.state.json');
   });
 
   it('previews the evaluation of a quota file', async () => {

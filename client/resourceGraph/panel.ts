@@ -1,0 +1,271 @@
+/**
+ * Show Resource Graph: one webview panel beside the editor, drawing the graph of one state file
+ * around a focus. The language server lays the picture out (ResourceGraphRequest); this side keeps
+ * the user's choices (focus, depth, filters), follows the cursor and the edits of the file (both
+ * debounced), reveals a clicked node's record, and saves the exports.
+ */
+import * as vscode from 'vscode';
+import type { LanguageClient } from 'vscode-languageclient/node';
+import { ResourceGraphRequest, SHOW_RESOURCE_GRAPH_COMMAND, type ResourceGraphParams, type ResourceGraphResult } from '../../shared/protocol';
+import type { GraphEdgeKind } from '../../shared/state/vocabulary';
+import type { Notifier } from '../notifier';
+import { resourceGraphFrame } from './html';
+import type { FromWebview, GraphWords, RenderedGraph, ToWebview } from './messages';
+
+/** How long the cursor or the text must rest before the picture follows. */
+const FOLLOW_DELAY_MS = 300;
+
+interface Choices {
+  focus?: string;
+  depth: number | 'all';
+  edgeKinds?: GraphEdgeKind[];
+  type?: string;
+  provider?: string;
+  search?: string;
+}
+
+function words(): GraphWords {
+  const t = vscode.l10n.t;
+  return {
+    depth: t('Depth'),
+    wholeGraph: t('whole graph'),
+    search: t('Find a resource'),
+    allTypes: t('All types'),
+    allProviders: t('All providers'),
+    exportSvg: t('Export SVG…'),
+    exportDot: t('Export DOT…'),
+    edgesOf: t('Edges of {0}'),
+    noEdges: t('No edges'),
+    legend: t('Edges:'),
+    kinds: { parent: t('parent'), dependency: t('dependency'), provider: t('provider'), deletedWith: t('deleted with'), replaceWith: t('replace with') },
+    marks: {
+      protect: t('protected'),
+      taint: t('tainted'),
+      delete: t('pending deletion'),
+      pending: t('pending operation'),
+      missing: t('not in the state'),
+      errors: t('{0} errors'),
+      warnings: t('{0} warnings'),
+    },
+    truncated: t('showing the nearest {0} of {1} resources within reach; focus one or find it to see the rest'),
+    total: t('{0} resources and {1} edges in the file'),
+    tooLarge: t('The whole graph is too large to lay out; focus a resource or export DOT'),
+    empty: t('This file holds no resources.'),
+    matches: t('{0} found'),
+    noMatches: t('Nothing found'),
+  };
+}
+
+export class ResourceGraphPanel implements vscode.Disposable {
+  private panel: vscode.WebviewPanel | undefined;
+  private uri: vscode.Uri | undefined;
+  private choices: Choices = { depth: 1 };
+  private view: ResourceGraphResult | null = null;
+  private rendered: RenderedGraph | undefined;
+  private readonly renderedEmitter = new vscode.EventEmitter<RenderedGraph>();
+  private followTimer: ReturnType<typeof setTimeout> | undefined;
+  private requestCounter = 0;
+  private lastExport: { kind: 'svg' | 'dot'; text: string } | undefined;
+  private readonly disposables: vscode.Disposable[] = [this.renderedEmitter];
+
+  constructor(
+    private readonly extensionUri: vscode.Uri,
+    private readonly client: LanguageClient,
+    private readonly notifier: Notifier,
+    /** Tests cannot answer a save dialog: the export is only recorded. */
+    private readonly testing: boolean,
+  ) {}
+
+  register(): vscode.Disposable[] {
+    return [
+      vscode.commands.registerCommand(SHOW_RESOURCE_GRAPH_COMMAND, (args?: unknown) => this.showFromCommand(args)),
+      vscode.window.onDidChangeTextEditorSelection((event) => {
+        if (this.panel && this.uri && event.textEditor.document.uri.toString() === this.uri.toString() && event.kind !== undefined)
+          this.follow(() => ({ offset: event.textEditor.document.offsetAt(event.selections[0].active) }));
+      }),
+      vscode.workspace.onDidChangeTextDocument((event) => {
+        if (this.panel && this.uri && event.document.uri.toString() === this.uri.toString() && event.contentChanges.length) this.follow(() => ({}));
+      }),
+      this,
+    ];
+  }
+
+  /** For tests: what the webview last drew, and each drawing as it comes. */
+  readonly onDidRender = this.renderedEmitter.event;
+  current(): { rendered: RenderedGraph | undefined; view: ResourceGraphResult | null; visible: boolean; lastExport?: { kind: 'svg' | 'dot'; text: string } } {
+    return { rendered: this.rendered, view: this.view, visible: this.panel !== undefined, lastExport: this.lastExport };
+  }
+  /** For tests: drives the page as a user would (a click on a node, a search typed). */
+  simulate(message: Extract<ToWebview, { type: 'simulate' }>): Thenable<boolean> {
+    return this.panel ? this.panel.webview.postMessage(message) : Promise.resolve(false);
+  }
+
+  /** From the palette, the editor title, the explorer's context menu (a Uri) or a record's lens (`{ uri, urn }`). */
+  private async showFromCommand(args: unknown): Promise<void> {
+    let uri: vscode.Uri | undefined;
+    let urn: string | undefined;
+    if (args instanceof vscode.Uri) uri = args;
+    else if (typeof args === 'object' && args !== null && typeof (args as { uri?: unknown }).uri === 'string') {
+      uri = vscode.Uri.parse((args as { uri: string }).uri, true);
+      const given = (args as { urn?: unknown }).urn;
+      if (typeof given === 'string') urn = given;
+    } else uri = vscode.window.activeTextEditor?.document.uri;
+    if (!uri) {
+      void this.notifier.error(vscode.l10n.t('Show Resource Graph: open a Pulumi state file first.'));
+      return;
+    }
+    await this.show(uri, urn);
+  }
+
+  async show(uri: vscode.Uri, urn?: string): Promise<void> {
+    const document = await vscode.workspace.openTextDocument(uri);
+    this.uri = uri;
+    this.choices = { ...this.choices, focus: urn, search: undefined };
+    this.ensurePanel();
+    const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
+    const offset = urn === undefined && editor ? document.offsetAt(editor.selection.active) : undefined;
+    await this.load(offset === undefined ? {} : { offset });
+  }
+
+  private ensurePanel(): void {
+    if (this.panel) {
+      this.panel.reveal(vscode.ViewColumn.Beside, true);
+      return;
+    }
+    const scripts = vscode.Uri.joinPath(this.extensionUri, 'dist', 'webview');
+    const panel = vscode.window.createWebviewPanel(
+      'quotaState.resourceGraph',
+      vscode.l10n.t('Resource Graph'),
+      { viewColumn: vscode.ViewColumn.Beside, preserveFocus: true },
+      {
+        enableScripts: true,
+        localResourceRoots: [scripts],
+        retainContextWhenHidden: true,
+      },
+    );
+    this.panel = panel;
+    panel.onDidDispose(
+      () => {
+        this.panel = undefined;
+        this.rendered = undefined;
+      },
+      null,
+      this.disposables,
+    );
+    panel.webview.onDidReceiveMessage((message: FromWebview) => void this.receive(message), null, this.disposables);
+    const nonce = Array.from(globalThis.crypto.getRandomValues(new Uint8Array(16)), (byte) => byte.toString(16).padStart(2, '0')).join('');
+    panel.webview.html = resourceGraphFrame({
+      cspSource: panel.webview.cspSource,
+      nonce,
+      script: panel.webview.asWebviewUri(vscode.Uri.joinPath(scripts, 'resourceGraph.js')).toString(),
+      l10n: vscode.l10n,
+    });
+  }
+
+  private follow(extra: () => Partial<ResourceGraphParams>): void {
+    clearTimeout(this.followTimer);
+    const request = extra();
+    this.followTimer = setTimeout(() => {
+      // The cursor names the focus anew; an edit keeps the one chosen.
+      if (request.offset !== undefined) this.choices.focus = undefined;
+      void this.load(request);
+    }, FOLLOW_DELAY_MS);
+  }
+
+  private async load(extra: Partial<ResourceGraphParams> = {}): Promise<ResourceGraphResult | null> {
+    if (!this.uri || !this.panel) return null;
+    const ticket = ++this.requestCounter;
+    const { focus, depth, edgeKinds, type, provider, search } = this.choices;
+    const params: ResourceGraphParams = {
+      uri: this.uri.toString(),
+      depth,
+      ...(focus ? { focus } : {}),
+      ...(edgeKinds ? { edgeKinds } : {}),
+      ...(type ? { type } : {}),
+      ...(provider ? { provider } : {}),
+      ...(search ? { search } : {}),
+      ...extra,
+    };
+    let view: ResourceGraphResult | null;
+    try {
+      view = await this.client.sendRequest(ResourceGraphRequest, params);
+    } catch (error) {
+      void this.notifier.error(vscode.l10n.t('Could not draw the resource graph: {0}', error instanceof Error ? error.message : String(error)));
+      return null;
+    }
+    if (ticket !== this.requestCounter) return view; // a newer request took over
+    this.view = view;
+    if (view?.focus) this.choices.focus = view.focus;
+    this.panel.title = view?.focus ? vscode.l10n.t('Graph: {0}', view.nodes.find((n) => n.id === view.focus)?.name ?? view.focus) : vscode.l10n.t('Resource Graph');
+    void this.panel.webview.postMessage({ type: 'view', view, words: words() } satisfies ToWebview);
+    return view;
+  }
+
+  private async receive(message: FromWebview): Promise<void> {
+    switch (message.type) {
+      case 'ready':
+        if (this.view !== undefined) void this.panel?.webview.postMessage({ type: 'view', view: this.view, words: words() } satisfies ToWebview);
+        return;
+      case 'rendered':
+        this.rendered = message.rendered;
+        this.renderedEmitter.fire(message.rendered);
+        return;
+      case 'select':
+        this.choices.focus = message.id;
+        await this.reveal(message.id);
+        await this.load();
+        return;
+      case 'depth':
+        this.choices.depth = message.depth;
+        await this.load();
+        return;
+      case 'filters':
+        this.choices = { ...this.choices, edgeKinds: message.edgeKinds, type: message.resourceType, provider: message.provider };
+        await this.load();
+        return;
+      case 'search':
+        this.choices.search = message.query.trim() || undefined;
+        await this.load();
+        return;
+      case 'exportSvg':
+        await this.save('svg', message.svg);
+        return;
+      case 'exportDot': {
+        const answer = await this.load({ dot: true });
+        if (answer?.dot) await this.save('dot', answer.dot);
+        return;
+      }
+    }
+  }
+
+  /** Selects the node's record in its editor (beside the graph), without moving the keyboard focus off the graph. */
+  private async reveal(id: string): Promise<void> {
+    const span = this.view?.nodes.find((n) => n.id === id)?.span;
+    if (!span || !this.uri) return;
+    const document = await vscode.workspace.openTextDocument(this.uri);
+    const existing = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
+    const editor = await vscode.window.showTextDocument(document, { viewColumn: existing?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: true, preview: false });
+    const start = document.positionAt(span.offset);
+    editor.selection = new vscode.Selection(start, start);
+    editor.revealRange(new vscode.Range(start, document.positionAt(span.offset + span.length)), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
+  }
+
+  private async save(kind: 'svg' | 'dot', text: string): Promise<void> {
+    this.lastExport = { kind, text };
+    if (this.testing || !this.uri) return;
+    const base = this.uri.path.replace(/\.json(\.gz|\.zst)?$/, '');
+    const target = await vscode.window.showSaveDialog({
+      defaultUri: this.uri.with({ path: `${base}.graph.${kind}` }),
+      filters: kind === 'svg' ? { SVG: ['svg'] } : { DOT: ['dot', 'gv'] },
+    });
+    if (!target) return;
+    await vscode.workspace.fs.writeFile(target, new TextEncoder().encode(text));
+    void this.notifier.info(vscode.l10n.t('Saved the resource graph to {0}', vscode.workspace.asRelativePath(target)));
+  }
+
+  dispose(): void {
+    clearTimeout(this.followTimer);
+    this.panel?.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
