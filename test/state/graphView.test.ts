@@ -43,7 +43,10 @@ describe('the resource graph picture (graph view)', () => {
     const view = service.graph.view(document, diagnostics, { offset: text.indexOf(BUCKET) });
     assert.equal(view.focus, BUCKET);
     assert.deepEqual(view.nodes.map((n) => n.id).sort(), [BUCKET, PROVIDER, POLICY, SITE].sort());
-    assert.deepEqual(view.edges.map((e) => `${e.kind}:${e.from === BUCKET ? 'out' : 'in'}:${e.labels.join(',')}`).sort(), ['dependency:out:bucket', 'parent:out:', 'provider:in:', 'provider:out:'].sort());
+    assert.deepEqual(
+      view.edges.map((e) => `${e.kind}:${e.from === BUCKET ? 'out' : 'in'}:${e.labels.join(',')}`).sort(),
+      ['dependency:out:bucket', 'parent:out:', 'provider:in:', 'provider:out:'].sort(),
+    );
     const bucket = view.nodes.find((n) => n.id === BUCKET)!;
     assert.equal(bucket.protect, true);
     assert.equal(bucket.provider, PROVIDER);
@@ -55,7 +58,10 @@ describe('the resource graph picture (graph view)', () => {
   it('focuses the stack by default, widens with the depth, and lays out the whole graph when asked', () => {
     const { document, diagnostics } = documentOf(base());
     assert.equal(service.graph.view(document, diagnostics).focus, ROOT);
-    assert.deepEqual(service.graph.view(document, diagnostics, { depth: 0 }).nodes.map((n) => n.id), [ROOT]);
+    assert.deepEqual(
+      service.graph.view(document, diagnostics, { depth: 0 }).nodes.map((n) => n.id),
+      [ROOT],
+    );
     const whole = service.graph.view(document, diagnostics, { focus: SITE, depth: 'all' });
     assert.equal(whole.nodes.length, 5);
     assert.deepEqual(whole.total, { nodes: 5, edges: whole.edges.length });
@@ -98,10 +104,13 @@ describe('the resource graph picture (graph view)', () => {
     assert.equal(gone.span, undefined);
     // Two copies of the bucket: each its own node, the one pending deletion marked.
     const copies = service.graph.view(document, diagnostics, { focus: ROOT, depth: 'all' }).nodes.filter((n) => n.urn === BUCKET);
-    assert.deepEqual(copies.map((n) => [n.id, n.delete, n.pending]), [
-      [`${BUCKET}#1`, false, 1],
-      [`${BUCKET}#2`, true, 1],
-    ]);
+    assert.deepEqual(
+      copies.map((n) => [n.id, n.delete, n.pending]),
+      [
+        [`${BUCKET}#1`, false, 1],
+        [`${BUCKET}#2`, true, 1],
+      ],
+    );
   });
 
   it('lays out a cycle, and shows the nearest 150 of a thousand siblings, saying how many are within reach', () => {
