@@ -48,10 +48,26 @@ const SHOTS = [
     },
   },
   {
+    name: 'resource-graph',
+    what: 'the resource graph beside the state file, focused on the record under the cursor',
+    async take(page) {
+      if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'Hide Panel');
+      // The editor and the graph share the width.
+      if (await page.locator('.part.sidebar').isVisible()) await runCommand(page, 'Toggle Primary Side Bar Visibility');
+      await openFile(page, 'webshop.state.json');
+      await goToLine(page, 127); // orders-db: a parent, a provider and a dependent
+      await runCommand(page, 'Pulumi State: Show Resource Graph');
+      await webviewFrame(page).locator('g.node.focus', { hasText: 'orders-db' }).waitFor();
+      await webviewFrame(page).locator('#edge-list li').first().waitFor();
+    },
+  },
+  {
     name: 'state-surgery-confirm',
     what: 'removing a protected resource with its dependents: the one confirmation, before anything changes',
     async take(page) {
       if (await page.locator('.part.panel').isVisible()) await runCommand(page, 'Hide Panel');
+      // One editor only: the graph of the previous picture closed.
+      await runCommand(page, 'Close All Editor Groups');
       await openFile(page, 'webshop.state.json');
       await goToLine(page, 127); // orders-db, protected, with a dependent
       await runCommand(page, 'Pulumi State: Remove Resource with Dependents…', { opensPrompt: true });
@@ -99,7 +115,7 @@ const SHOTS = [
       await signIn(page, ACCOUNT);
       await runCommand(page, 'Close All Editors');
       await runCommand(page, 'Quota: Show Quota Dashboard');
-      const body = dashboardFrame(page);
+      const body = webviewFrame(page);
       await body.locator('h1', { hasText: `Quota of ${ACCOUNT}` }).waitFor();
       await body.locator('h2', { hasText: 'Largest repositories' }).waitFor();
     },
@@ -108,7 +124,7 @@ const SHOTS = [
     name: 'dashboard-lists',
     what: `the dashboard's groups and rules and largest repositories of ${ACCOUNT}`,
     async take(page) {
-      await dashboardFrame(page)
+      await webviewFrame(page)
         .locator('h2', { hasText: 'Groups and rules' })
         .evaluate((heading) => heading.scrollIntoView({ block: 'start' }));
     },
@@ -265,8 +281,8 @@ async function signIn(page, account) {
   await page.locator('.statusbar-item', { hasText: account }).first().waitFor();
 }
 
-/** The dashboard's page: VS Code nests a webview's content in an inner frame. */
-function dashboardFrame(page) {
+/** A webview's page (the dashboard, the resource graph): VS Code nests its content in an inner frame. */
+function webviewFrame(page) {
   return page.frameLocator('iframe.webview.ready').frameLocator('#active-frame').locator('body');
 }
 

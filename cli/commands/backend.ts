@@ -70,6 +70,30 @@ async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened 
   }
 }
 
+/**
+ * The current state of the stack `reference` in the backend (`flag`, else as `backend ls` finds it),
+ * inflated within the limit: its text and how messages name it; or the exit code after saying why not.
+ */
+export async function readStackText(reference: string, flag: string | undefined, io: CliIO): Promise<{ text: string; display: string } | number> {
+  const opened = await openBackend(flag, io);
+  if (typeof opened === 'number') return opened;
+  const stack = findStack(opened.backend, reference, opened.project);
+  if (!stack) {
+    io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
+    return 1;
+  }
+  if (!stack.file) {
+    io.stderr(`quota-state: the stack "${stack.ref}" in ${opened.backend.url} has no stack file (only history or backups)`);
+    return 1;
+  }
+  const display = `${opened.backend.url.replace(/\/$/, '')}/${stack.file.name}`;
+  try {
+    return { text: decodeFile(await opened.store.read(stack.file.name), { name: display, maxBytes: opened.maxInflatedBytes }).text, display };
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+}
+
 function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
 }

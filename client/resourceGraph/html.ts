@@ -14,8 +14,9 @@ interface FrameOptions {
 }
 
 const STYLE = `
-body { padding: 0; margin: 0; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); display: grid; grid-template-rows: auto 1fr; grid-template-columns: 1fr 18rem; height: 100vh; }
-header { grid-column: 1 / 3; padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); display: flex; flex-direction: column; gap: 4px; }
+body { padding: 0; margin: 0; color: var(--vscode-foreground); font-family: var(--vscode-font-family); font-size: var(--vscode-font-size); display: grid; grid-template-rows: auto 1fr auto; grid-template-columns: 1fr; height: 100vh; }
+@media (min-width: 900px) { body { grid-template-rows: auto 1fr; grid-template-columns: 1fr 18rem; } header { grid-column: 1 / 3; } aside { border-left: 1px solid var(--vscode-panel-border); max-height: none; } }
+header { padding: 6px 8px; border-bottom: 1px solid var(--vscode-panel-border); display: flex; flex-direction: column; gap: 4px; }
 .toolbar, #legend { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; }
 #legend label { display: inline-flex; gap: 4px; align-items: center; }
 button, select, input { font: inherit; color: var(--vscode-input-foreground); background: var(--vscode-input-background); border: 1px solid var(--vscode-input-border, transparent); padding: 2px 6px; }
@@ -25,7 +26,7 @@ button:hover { background: var(--vscode-button-secondaryHoverBackground); }
 #notice { color: var(--vscode-descriptionForeground); }
 #notice.stale { color: var(--vscode-editorWarning-foreground); }
 #canvas { overflow: auto; position: relative; }
-aside { overflow: auto; border-left: 1px solid var(--vscode-panel-border); padding: 0 8px; }
+aside { overflow: auto; border-top: 1px solid var(--vscode-panel-border); padding: 0 8px; max-height: 30vh; }
 aside h2 { font-size: 1em; margin: 8px 0 4px; }
 aside ul { list-style: none; padding: 0; margin: 0; }
 aside li button { width: 100%; text-align: left; margin: 1px 0; background: transparent; color: var(--vscode-textLink-foreground); border: none; }

@@ -49,9 +49,12 @@ function marksOf(node: GraphViewNode): string[] {
   return marks;
 }
 
-/** A short symbol per mark, drawn in the node's corner; the words are in its label and tooltip. */
+/**
+ * A short symbol per mark, drawn in the node's corner (characters every UI font has: a missing glyph
+ * would say nothing); the words are in its label and tooltip, and the docs list the symbols.
+ */
 function symbolsOf(node: GraphViewNode): string {
-  return [node.missing && '?', node.delete && '✕', node.pending && '⧗', node.protect && '🔒', node.taint && '☣', node.errors && `⛔${node.errors}`, node.warnings && `⚠${node.warnings}`]
+  return [node.missing && '?', node.delete && '✕', node.pending && '…', node.protect && 'P', node.taint && 'T', node.errors && `✖${node.errors}`, node.warnings && `⚠${node.warnings}`]
     .filter(Boolean)
     .join(' ');
 }
@@ -187,8 +190,11 @@ function render(): void {
     return;
   }
   const current = view;
-  svg.setAttribute('width', String(Math.ceil(current.width)));
-  svg.setAttribute('height', String(Math.ceil(current.height)));
+  // A picture that fits at half size or more is scaled to fit; a larger one keeps its size and scrolls to the focus.
+  const fit = Math.min(1, canvas.clientWidth / Math.max(1, current.width), canvas.clientHeight / Math.max(1, current.height));
+  const scale = fit >= 0.5 ? fit : 1;
+  svg.setAttribute('width', String(Math.ceil(current.width * scale)));
+  svg.setAttribute('height', String(Math.ceil(current.height * scale)));
   svg.setAttribute('viewBox', `0 0 ${Math.ceil(current.width)} ${Math.ceil(current.height)}`);
   const matches = new Set((current.matches ?? []).map((m) => m.id));
   drawEdges(svg, current.edges);
@@ -212,12 +218,8 @@ function render(): void {
   notice.classList.toggle('stale', current.stale !== undefined);
   const edgesListed = edgeList(current);
   const matched = showMatches(current);
-  const focused = svg.querySelector<SVGGElement>('g.focus');
-  if (focused) {
-    const box = focused.getBBox();
-    const transform = focused.transform.baseVal.consolidate()?.matrix;
-    canvas.scrollTo({ left: (transform?.e ?? 0) + box.width / 2 - canvas.clientWidth / 2, top: (transform?.f ?? 0) + box.height / 2 - canvas.clientHeight / 2 });
-  }
+  const focusNode = current.nodes.find((n) => n.id === current.focus);
+  if (focusNode && scale === 1) canvas.scrollTo({ left: focusNode.x - canvas.clientWidth / 2, top: focusNode.y - canvas.clientHeight / 2 });
   const rendered: RenderedGraph = {
     focus: current.focus,
     nodes: current.nodes.map((n) => n.id),

@@ -29,7 +29,7 @@ export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreError, type BackendStore, type StoreObject } from './backend/store';
-export { MERMAID_NODE_LIMIT } from './graph/graph';
+export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';

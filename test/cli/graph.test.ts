@@ -175,4 +175,58 @@ describe('quota-state graph, against real `pulumi stack graph`', function () {
     assert.equal(runQuotaState(['graph', many, '--format', 'mermaid', '--focus', records[0].urn]).status, 0);
     assert.equal(runQuotaState(['graph', webshop, '--depth', '2']).status, 2);
   });
+
+  it('draws a DIY stack named as STACK, plain, gzip or zstd, as real `pulumi stack graph` draws it there', () => {
+    const { pulumi } = ensurePulumi();
+    for (const backend of ensureHistories().backends) {
+      const { env, cleanup } = hermeticEnv({
+        ...process.env,
+        PULUMI_BACKEND_URL: `file://${backend.folder}`,
+        PULUMI_CONFIG_PASSPHRASE: 'history-passphrase',
+        PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true',
+      });
+      try {
+        const out = join(scratch, `${backend.layout}-${backend.compression}.dot`);
+        const theirs = spawnSync(pulumi, ['stack', 'graph', out, '--stack', backend.stack], { cwd: scratch, env, encoding: 'utf8' });
+        assert.equal(theirs.status, 0, theirs.stderr);
+        const ours = runQuotaState(['graph', backend.stack, '--backend', `file://${backend.folder}`]);
+        assert.equal(ours.status, 0, ours.stderr);
+        assert.deepEqual(dotFacts(ours.stdout), dotFacts(readFileSync(out, 'utf8')), `${backend.layout} ${backend.compression}`);
+        assert.ok(dotFacts(ours.stdout).length > 3);
+      } finally {
+        cleanup();
+      }
+    }
+    const missing = runQuotaState(['graph', 'organization/hist/nope', '--backend', `file://${ensureHistories().backends[0].folder}`]);
+    assert.equal(missing.status, 1);
+    assert.match(missing.stderr, /no stack "organization\/hist\/nope".*its stacks: organization\/hist\/dev/);
+  });
+
+  it("--format json counts each node's pending operations and the check's errors and warnings", () => {
+    const u = (name: string) => `urn:pulumi:dev::shop::aws:s3/bucket:Bucket::${name}`;
+    const root = 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-dev';
+    const file = join(scratch, 'findings.json');
+    writeFileSync(
+      file,
+      JSON.stringify({
+        version: 3,
+        deployment: {
+          manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' },
+          resources: [
+            { urn: root, custom: false, type: 'pulumi:pulumi:Stack' },
+            { urn: u('a'), custom: true, id: 'a', type: 'aws:s3/bucket:Bucket', parent: root, dependencies: [u('gone')] },
+            { urn: u('b'), custom: true, id: 'b', type: 'aws:s3/bucket:Bucket', parent: root },
+          ],
+          pending_operations: [{ resource: { urn: u('b'), custom: true, type: 'aws:s3/bucket:Bucket' }, type: 'updating' }],
+        },
+      }),
+    );
+    const result = runQuotaState(['graph', file, '--format', 'json']);
+    assert.equal(result.status, 0, result.stderr);
+    const nodes = (JSON.parse(result.stdout) as { nodes: Array<{ name: string; pending: number; diagnostics: { errors: number; warnings: number } }> }).nodes;
+    const byName = new Map(nodes.map((n) => [n.name, n]));
+    assert.ok(byName.get('a')!.diagnostics.errors >= 1, JSON.stringify(byName.get('a')));
+    assert.deepEqual([byName.get('b')!.pending, byName.get('b')!.diagnostics], [1, { errors: 0, warnings: 0 }]);
+    assert.equal(byName.get('shop-dev')!.pending, 0);
+  });
 });
