@@ -65,11 +65,21 @@ export async function graph(args: string[], io: CliIO): Promise<number> {
     if (typeof stack === 'number') return stack;
     ({ text, display } = stack);
   }
-  const snapshot = state.parse(text);
-  if (snapshot.parsedWith !== 'json') throw new InputError(`${display} is not valid JSON; \`quota-state check\` shows where`);
-  if (!snapshot.structure.resourcesPath) throw new InputError(`${display} holds no resources array (an export, a checkpoint or a deployment)`);
+  // DOT and Mermaid read only the records: JSON.parse, without the positions `--format json`'s findings need.
+  let structure;
+  let snapshot: StateSnapshot | undefined;
+  if (format === 'json') structure = (snapshot = state.parse(text)).parsedWith === 'json' ? snapshot.structure : undefined;
+  else {
+    try {
+      structure = state.structureOf(JSON.parse(text));
+    } catch {
+      structure = undefined;
+    }
+  }
+  if (!structure) throw new InputError(`${display} is not valid JSON; \`quota-state check\` shows where`);
+  if (!structure.resourcesPath) throw new InputError(`${display} holds no resources array (an export, a checkpoint or a deployment)`);
   const whole = state.graph.build(
-    snapshot.structure.resources.map((r) => r.value),
+    structure.resources.map((r) => r.value),
     { ignoreParentEdges: parsed.booleans.has('ignore-parent-edges'), ignoreDependencyEdges: parsed.booleans.has('ignore-dependency-edges'), allEdges: parsed.booleans.has('all-edges') },
   );
   const focus = parsed.flags.focus;
@@ -79,7 +89,7 @@ export async function graph(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const shortNodeName = parsed.booleans.has('short-node-name');
-  if (format === 'json') io.stdout(JSON.stringify(withFindings(shown, snapshot), null, 2));
+  if (format === 'json') io.stdout(JSON.stringify(withFindings(shown, snapshot!), null, 2));
   else if (format === 'dot') io.stdout(state.graph.dot(shown, { shortNodeName }).trimEnd());
   else {
     if (focus === undefined && shown.nodes.length > MERMAID_NODE_LIMIT) {

@@ -11,6 +11,7 @@ import { readBackend, readHistory } from './backend/backend';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
+import { buildStateStructure } from './model/structure';
 import { NavigationIndex } from './navigation/navigationIndex';
 import { STATE_RULES } from './rules';
 import { fixesFor, stateCodeActions } from './services/codeActions';
@@ -54,6 +55,8 @@ export function createStateService() {
     rules: STATE_RULES,
     /** The navigation index of a snapshot, built lazily (derive it record by record after an edit). */
     navigationIndex: (snapshot: StateSnapshot) => new NavigationIndex(snapshot),
+    /** Where the resources are in a value already parsed (no text positions): for readers that need only the records. */
+    structureOf: buildStateStructure,
     resourceName,
     hover: stateHover,
     fieldSummaryHover,

@@ -12,6 +12,7 @@
 import { isObject, type JsonObject } from '../model/structure';
 
 type EdgeKind = 'parent' | 'dependency' | 'provider' | 'deletedWith' | 'replaceWith';
+const EDGE_KIND_CODES: Record<EdgeKind, number> = { parent: 0, dependency: 1, provider: 2, deletedWith: 3, replaceWith: 4 };
 
 interface GraphNode {
   /** The urn; with `allEdges`, `urn#N` for the N-th of several copies. */
@@ -80,9 +81,17 @@ export function buildGraph(records: readonly unknown[], options: GraphOptions = 
   objects.forEach((record, index) => {
     if (options.allEdges || vertexOf.get(text(record, 'urn')) === ids[index]) nodes.set(ids[index], nodeOf(record, ids[index]));
   });
-  const edges = new Map<string, GraphEdge>();
+  // Edges are told apart by number (the ends' places among the node ids, and the kind): keys made by
+  // joining two urns would build and hash a long new string for every edge of a 30k-resource state.
+  const edges = new Map<number, GraphEdge>();
+  const place = new Map<string, number>();
+  const placeOf = (id: string) => {
+    let at = place.get(id);
+    if (at === undefined) place.set(id, (at = place.size));
+    return at;
+  };
   const add = (from: string, to: string, kind: EdgeKind, labels: string[] = []) => {
-    const key = `${from}\u0000${to}\u0000${kind}`;
+    const key = (placeOf(from) * 0x100000 + placeOf(to)) * 8 + EDGE_KIND_CODES[kind];
     if (!edges.has(key)) edges.set(key, { from, to, kind, labels });
   };
   const target = (urn: string): string => {
