@@ -36,9 +36,9 @@ export function commandArguments(usage: string, args: string[], spec: FlagSpec, 
   return parsed;
 }
 
-export function formatFlag(value: string | undefined, allowed: readonly OutputFormat[]): OutputFormat {
-  if (value === undefined) return 'text';
-  if ((allowed as readonly string[]).includes(value)) return value as OutputFormat;
+export function formatFlag<Format extends string = OutputFormat>(value: string | undefined, allowed: readonly Format[]): Format {
+  if (value === undefined) return 'text' as Format;
+  if ((allowed as readonly string[]).includes(value)) return value as Format;
   throw new UsageError(`--format must be ${allowed.join(', ').replace(/, ([^,]*)$/, ' or $1')}, not "${value}"`);
 }
 

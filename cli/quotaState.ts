@@ -11,6 +11,7 @@ import { BACKEND_USAGE, HISTORY_USAGE, runBackendCommand, runHistoryCommand } fr
 import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
 import { fix, FIX_USAGE } from './commands/fix';
+import { diff, DIFF_USAGE } from './commands/diff';
 import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE } from './commands/state';
 import type { CliIO } from './io';
@@ -22,7 +23,8 @@ const USAGE = `Usage:
   quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
   quota-state backend ls [URL] [--counts] [--format text|json]
   quota-state history STACK [--backend URL] [--limit N] [--format text|json]
-  quota-state graph FILE [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
+  quota-state graph FILE|STACK [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
+  quota-state diff A B [--show-same] [--exit-code] [--format text|json|markdown]
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
@@ -32,6 +34,7 @@ state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state
 backend   a Pulumi DIY backend's stacks, their last update, locks and files
 history   a stack's updates in a DIY backend, newest first
 graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
+diff      what changed between two states (files, or a stack's versions: STACK@VERSION)
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 Run \`quota-state <command> --help\` for a command's options.
@@ -46,6 +49,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Pr
   backend: { run: runBackendCommand, usage: BACKEND_USAGE },
   history: { run: runHistoryCommand, usage: HISTORY_USAGE },
   graph: { run: graph, usage: GRAPH_USAGE },
+  diff: { run: diff, usage: DIFF_USAGE },
 };
 
 function commandOf(name: string | undefined) {

@@ -9,6 +9,7 @@
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
 import { readBackend, readHistory } from './backend/backend';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
+import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
 import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { buildStateStructure } from './model/structure';
@@ -31,6 +32,7 @@ export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreError, type BackendStore, type StoreObject } from './backend/store';
 export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
+export type { StateDiff } from './diff/diff';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
@@ -73,6 +75,8 @@ export function createStateService() {
     rename: stateRename,
     /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
     backend: { read: readBackend, history: readHistory },
+    /** What changed between two states, and its text, Markdown and one-line forms. */
+    diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */
     graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid, view: graphView, prepare: prepareGraphView },
     surgery: {

@@ -6,6 +6,7 @@
  * whole file, whole process, against `JSON.parse` of it in a process of its own (target ≤ 2×).
  */
 import { spawnSync } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
 
@@ -75,4 +76,37 @@ export function graphFigures(label: string, file: string, text: string, runs: nu
     baselineMs: median(parse),
   });
   return figures;
+}
+
+/**
+ * `quota-state diff` of the 30k-resource file against a later version of it (every 100th record's
+ * inputs changed, every 1000th removed), whole process, against `JSON.parse` of both files in a
+ * process of its own (target ≤ 3×).
+ */
+export function diffFigure(label: string, file: string, text: string, runs: number): GraphFigure {
+  const later = JSON.parse(text) as { deployment: { resources: Array<Record<string, unknown>> } };
+  later.deployment.resources = later.deployment.resources
+    .filter((_, i) => i % 1000 !== 999)
+    .map((record, i) => (i % 100 === 50 ? { ...record, inputs: { ...(record.inputs as object), benchTag: `v${i}` } } : record));
+  const laterFile = file.replace(/\.json$/, '.later.json');
+  writeFileSync(laterFile, JSON.stringify(later, null, 4));
+  const time = (args: string[]) => {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+    return performance.now() - start;
+  };
+  const parse: number[] = [];
+  const diff: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    parse.push(time(['-e', `for (const f of ${JSON.stringify([file, laterFile])}) JSON.parse(require('node:fs').readFileSync(f, 'utf8'))`]));
+    diff.push(time([join(ROOT, 'bin', 'quota-state.js'), 'diff', file, laterFile, '--format', 'json']));
+  }
+  return {
+    figure: `${label}: quota-state diff against a later version, whole process (target ≤ 3×)`,
+    ms: median(diff),
+    ratio: median(diff) / median(parse),
+    baseline: 'JSON.parse of both in a process',
+    baselineMs: median(parse),
+  };
 }

@@ -1,0 +1,85 @@
+/**
+ * `quota-state diff A B`: what changed between two states. Each operand is a state document (export,
+ * checkpoint, history checkpoint, backup or bare deployment; plain, gzip or zstd), or a DIY stack's
+ * state: `STACK@VERSION`, `STACK@ID` or `STACK` (its current state). A path that exists always wins.
+ * Exit codes: 0 compared (whatever it found; with --exit-code, 1 when they differ), 1 no such
+ * stack or version, 2 usage error or unreadable input.
+ */
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { createStateService, type StateDiff } from '../../shared/state';
+import { InputError, UsageError } from '../args';
+import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
+import { readStackText } from './backend';
+
+const state = createStateService();
+
+export const DIFF_USAGE = `Usage:
+  quota-state diff A B [--backend URL] [--show-same] [--exit-code] [--format text|json|markdown]
+
+What changed from state A to state B. A and B are state files (an export, a checkpoint, a history
+checkpoint, a backup or a bare deployment; plain, gzip or zstd), or a DIY stack's state:
+STACK@VERSION (the version \`quota-state history\` lists), STACK@ID (an entry's <UnixNano>) or STACK
+(its current state), in --backend URL or the backend \`quota-state backend ls\` finds. A path that
+exists is always a file.
+
+Resources match by urn, copies of one urn by their position (URN#N), and a record whose aliases name
+a urn gone from A is a rename. Each is added, removed, renamed, replaced (a new id), changed (each
+changed leaf with its JSON path, old => new) or the same. Pending operations and the manifest are
+compared too. Secrets are never shown: "secret changed", or [secret] for a plaintext one.
+
+  --show-same                   list the resources that did not change too
+  --exit-code                   exit 1 when the states differ (as git diff --exit-code)
+  --format text|json|markdown   text reads like \`pulumi preview --diff\`; markdown is for a pull request
+
+Exit codes: 0 compared, 1 the states differ (with --exit-code) or no such stack or version,
+2 usage error or unreadable input.`;
+
+const FLAGS = { backend: 'value', 'show-same': 'boolean', 'exit-code': 'boolean', format: 'value' } as const;
+
+/** One operand's text: a file that exists, else a stack's state (`STACK`, `STACK@VERSION`, `STACK@ID`). */
+async function operand(spec: string, backend: string | undefined, io: CliIO): Promise<{ text: string; display: string } | number> {
+  const file = resolve(io.cwd, spec);
+  if (existsSync(file)) {
+    const display = displayPath(io.cwd, file);
+    return { text: readDocumentOrFail(file, io, display).text, display };
+  }
+  const at = spec.lastIndexOf('@');
+  const [stack, revision] = at > 0 ? [spec.slice(0, at), spec.slice(at + 1)] : [spec, undefined];
+  if (revision !== undefined && !/^[0-9]+$/.test(revision)) throw new UsageError(`"${spec}": a version is a number (quota-state history lists them) or an entry's id`);
+  return readStackText(stack, backend, io, revision);
+}
+
+function structureOf(text: string, display: string) {
+  let root: unknown;
+  try {
+    root = JSON.parse(text);
+  } catch (error) {
+    throw new InputError(`${display} is not valid JSON (${error instanceof Error ? error.message : String(error)}); \`quota-state check\` shows where`);
+  }
+  const structure = state.structureOf(root);
+  if (!structure.deploymentPath && structure.shape !== 'record') throw new InputError(`${display} is not a state: it holds no resources (an export, a checkpoint or a deployment)`);
+  return structure;
+}
+
+export async function diff(args: string[], io: CliIO): Promise<number> {
+  const parsed = commandArguments(DIFF_USAGE, args, FLAGS, io);
+  if (!parsed) return 0;
+  if (parsed.positional.length !== 2) throw new UsageError('diff takes two states, A and B');
+  const format = formatFlag(parsed.flags.format, ['text', 'json', 'markdown']);
+  const sides = [];
+  for (const spec of parsed.positional) {
+    const read = await operand(spec, parsed.flags.backend, io);
+    if (typeof read === 'number') return read;
+    sides.push(read);
+  }
+  const [a, b] = sides;
+  const result: StateDiff = state.diff.states(structureOf(a.text, a.display), structureOf(b.text, b.display));
+  const showSame = parsed.booleans.has('show-same');
+  if (format === 'json') {
+    const resources = showSame ? result.resources : result.resources.filter((r) => r.kind !== 'same');
+    io.stdout(JSON.stringify({ a: a.display, b: b.display, ...result, resources }, null, 2));
+  } else if (format === 'markdown') io.stdout(state.diff.markdown(result, { showSame, title: `${parsed.positional[0]} → ${parsed.positional[1]}` }));
+  else io.stdout(state.diff.text(result, { showSame }));
+  return parsed.booleans.has('exit-code') && state.diff.differ(result) ? 1 : 0;
+}
