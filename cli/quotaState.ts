@@ -12,6 +12,7 @@ import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './com
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
 import { fix, FIX_USAGE } from './commands/fix';
 import { diff, DIFF_USAGE } from './commands/diff';
+import { restore, RESTORE_USAGE } from './commands/restore';
 import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE } from './commands/state';
 import type { CliIO } from './io';
@@ -25,6 +26,7 @@ const USAGE = `Usage:
   quota-state history STACK [--backend URL] [--limit N] [--format text|json]
   quota-state graph FILE|STACK [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
   quota-state diff A B [--show-same] [--exit-code] [--format text|json|markdown]
+  quota-state restore STACK --to VERSION|ID|FILE [--dry-run] [--allow-errors] [--break-lock]
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
@@ -35,6 +37,7 @@ backend   a Pulumi DIY backend's stacks, their last update, locks and files
 history   a stack's updates in a DIY backend, newest first
 graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
 diff      what changed between two states (files, or a stack's versions: STACK@VERSION)
+restore   a DIY stack back to an earlier version or a backup, as \`pulumi stack import\` would
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 Run \`quota-state <command> --help\` for a command's options.
@@ -50,6 +53,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Pr
   history: { run: runHistoryCommand, usage: HISTORY_USAGE },
   graph: { run: graph, usage: GRAPH_USAGE },
   diff: { run: diff, usage: DIFF_USAGE },
+  restore: { run: restore, usage: RESTORE_USAGE },
 };
 
 function commandOf(name: string | undefined) {

@@ -46,20 +46,22 @@ Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable in
 
 const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value' } as const;
 
-interface Opened {
+export interface Opened {
   backend: Backend;
   store: ReturnType<typeof fileBackendStore>;
+  /** The backend's folder on this machine. */
+  root: string;
   project?: string;
   maxInflatedBytes: number;
 }
 
 /** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
-async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
+export async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
   const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
   const store = fileBackendStore(resolved.root, resolved.url);
   const maxBytes = maxInflatedBytes();
   try {
-    return { backend: await state.backend.read(store, { maxInflatedBytes: maxBytes }), store, project: resolved.project, maxInflatedBytes: maxBytes };
+    return { backend: await state.backend.read(store, { maxInflatedBytes: maxBytes }), store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
   } catch (error) {
     if (!(error instanceof BackendError)) throw error;
     if (error.missing) {

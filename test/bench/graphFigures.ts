@@ -6,7 +6,7 @@
  * whole file, whole process, against `JSON.parse` of it in a process of its own (target ≤ 2×).
  */
 import { spawnSync } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
 
@@ -108,5 +108,42 @@ export function diffFigure(label: string, file: string, text: string, runs: numb
     ratio: median(diff) / median(parse),
     baseline: 'JSON.parse of both in a process',
     baselineMs: median(parse),
+  };
+}
+
+/**
+ * `quota-state restore` of a DIY stack holding the 30k-resource file, to that same document (the
+ * integrity check, the locks, the write and the .bak), whole process, against one full
+ * `quota-state check` of the file (target ≤ 1×).
+ */
+export function restoreFigure(label: string, file: string, text: string, runs: number): GraphFigure {
+  const urn = /"urn":\s*"urn:pulumi:([^:]+)::([^:]+)::/.exec(text);
+  if (!urn) throw new Error(`${file}: no urn to name the stack by`);
+  const [, stack, project] = urn;
+  const root = file.replace(/\.json$/, '.backend');
+  rmSync(root, { recursive: true, force: true });
+  mkdirSync(join(root, '.pulumi', 'stacks', project), { recursive: true });
+  writeFileSync(join(root, '.pulumi', 'meta.yaml'), 'version: 1\n');
+  const deployment = (JSON.parse(text) as { deployment: unknown }).deployment;
+  writeFileSync(join(root, '.pulumi', 'stacks', project, `${stack}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project}/${stack}`, latest: deployment } }));
+  const time = (args: string[], ok: number[]) => {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+    if (!ok.includes(result.status ?? -1)) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+    return performance.now() - start;
+  };
+  const check: number[] = [];
+  const restore: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    check.push(time([join(ROOT, 'bin', 'quota-state.js'), 'check', file, '--format', 'json'], [0, 1]));
+    restore.push(time([join(ROOT, 'bin', 'quota-state.js'), 'restore', `organization/${project}/${stack}`, '--to', file, '--backend', `file://${root}`], [0]));
+  }
+  rmSync(root, { recursive: true, force: true });
+  return {
+    figure: `${label}: quota-state restore of the stack, whole process (target ≤ 1× a check)`,
+    ms: median(restore),
+    ratio: median(restore) / median(check),
+    baseline: 'quota-state check of the file',
+    baselineMs: median(check),
   };
 }

@@ -1,0 +1,182 @@
+/**
+ * `quota-state restore STACK --to VERSION|ID|FILE`: a DIY stack's current state becomes an earlier
+ * version (a history checkpoint), a backup or any state document, as `pulumi stack import` of that
+ * document would make it (pkg/cmd/pulumi/stack/io.go's SaveSnapshot, diy's ImportDeployment):
+ * refused when the document has integrity errors or resources of another stack (unless
+ * --allow-errors, Pulumi's --force), its pending operations dropped and named, written as a
+ * checkpoint of this stack with no history entry. Ours beside Pulumi's: the stack file keeps its
+ * compression, the write holds our lock and Pulumi's, and FILE.bak keeps what was replaced.
+ * Exit codes: 0 restored (or shown, with --dry-run); 1 refused, or no such stack or version; 2 usage
+ * error or unreadable input.
+ */
+import { existsSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { createStateService, findStack, type BackendStack, type StateSnapshot } from '../../shared/state';
+import { InputError, UsageError } from '../args';
+import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
+import { LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
+import { load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
+import { openBackend, readStackText } from './backend';
+
+const state = createStateService();
+
+export const RESTORE_USAGE = `Usage:
+  quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run] [--allow-errors] [--break-lock] [--format text|json]
+
+Makes a DIY stack's current state an earlier one, as \`pulumi stack import\` of it would: VERSION and
+ID name a history entry (\`quota-state history\` lists them), FILE any state document (a backup, an
+export, a checkpoint; plain, gzip or zstd). As Pulumi does, it refuses a document with integrity
+errors or with resources of another stack, drops pending operations (naming each), and writes no
+history entry. The stack file keeps its compression; FILE.bak keeps what it replaced; the write
+holds quota-state's lock and Pulumi's.
+
+  --dry-run       show what would change (as \`quota-state diff\`), write nothing
+  --allow-errors  restore a document with integrity errors or another stack's resources (Pulumi's --force)
+  --break-lock    remove the stack's Pulumi lock files first, naming each
+  --format text|json
+
+Exit codes: 0 restored or shown, 1 refused (or no such stack or version), 2 usage error or unreadable input.`;
+
+const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', format: 'value' } as const;
+
+/** The stack segment of a urn (`urn:pulumi:<stack>::<project>::…`). */
+function stackOfUrn(urn: string): string | undefined {
+  return /^urn:pulumi:([^:]*)::/.exec(urn)?.[1];
+}
+
+/** What Pulumi refuses to import without --force: integrity errors, and resources of another stack. */
+function importProblems(snapshot: StateSnapshot, stackName: string): string[] {
+  const problems: string[] = [];
+  const errors = state.analyzeSnapshot(snapshot).diagnostics.filter((d) => d.severity === 'error');
+  for (const error of errors.slice(0, 5)) problems.push(`line ${error.range.start.line + 1}: ${error.code}: ${error.message}`);
+  if (errors.length > 5) problems.push(`and ${errors.length - 5} more errors (\`quota-state check\` lists them)`);
+  for (const entry of snapshot.structure.resources) {
+    const stack = entry.urn && stackOfUrn(entry.urn);
+    if (stack !== undefined && stack !== stackName) problems.push(`resource '${entry.urn}' is from a different stack (${stack} != ${stackName})`);
+  }
+  return problems;
+}
+
+interface RestoreReport {
+  stack: string;
+  from: string;
+  summary?: string;
+  droppedPendingOperations: string[];
+  written: boolean;
+  backup?: string;
+  refused?: string[];
+}
+
+/** The document `--to` names: a file that exists, else a version or an id of the stack's history. */
+async function sourceOf(to: string, stack: BackendStack, backend: string | undefined, io: CliIO): Promise<{ text: string; display: string } | number> {
+  const file = resolve(io.cwd, to);
+  if (existsSync(file)) return { text: readDocumentOrFail(file, io, displayPath(io.cwd, file)).text, display: displayPath(io.cwd, file) };
+  if (/^[0-9]+$/.test(to)) return readStackText(stack.ref, backend, io, to);
+  throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
+}
+
+/**
+ * The checkpoint diy's ImportDeployment writes for `source`: this stack's fully qualified name, the
+ * deployment without its pending operations (SaveSnapshot clears them, each named), no config.
+ */
+function checkpointOf(source: { text: string; display: string }, snapshot: StateSnapshot, stack: BackendStack, report: RestoreReport) {
+  const { structure } = snapshot;
+  if (!structure.deploymentPath) throw new InputError(`${source.display} is not a state: it holds no deployment (an export, a checkpoint or a deployment)`);
+  let deployment: unknown = structure.root;
+  for (const step of structure.deploymentPath) deployment = (deployment as Record<string | number, unknown>)[step];
+  const root = structure.root as Record<string, unknown>;
+  const version = structure.shape === 'deployment' || typeof root.version !== 'number' ? 3 : root.version;
+  const latest = { ...(deployment as Record<string, unknown>) };
+  for (const op of Array.isArray(latest.pending_operations) ? (latest.pending_operations as Array<{ type?: unknown; resource?: { urn?: unknown } }>) : []) {
+    report.droppedPendingOperations.push(`removing pending operation '${String(op.type)}' on '${String(op.resource?.urn)}' from snapshot`);
+  }
+  delete latest.pending_operations;
+  return { version, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } };
+}
+
+export async function restore(args: string[], io: CliIO): Promise<number> {
+  const parsed = commandArguments(RESTORE_USAGE, args, FLAGS, io);
+  if (!parsed) return 0;
+  if (parsed.positional.length !== 1) throw new UsageError('restore takes one STACK');
+  const to = parsed.flags.to;
+  if (to === undefined) throw new UsageError('restore needs --to VERSION, ID or FILE');
+  const format = formatFlag(parsed.flags.format, ['text', 'json']);
+  const opened = await openBackend(parsed.flags.backend, io);
+  if (typeof opened === 'number') return opened;
+  const stack = findStack(opened.backend, parsed.positional[0], opened.project);
+  if (!stack?.file) {
+    const why = stack ? `the stack "${stack.ref}" has no stack file to restore into` : `no stack "${parsed.positional[0]}"`;
+    io.stderr(`quota-state: ${why} in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
+    return 1;
+  }
+  const source = await sourceOf(to, stack, parsed.flags.backend, io);
+  if (typeof source === 'number') return source;
+  const snapshot = state.parse(source.text);
+  if (snapshot.parsedWith !== 'json') throw new InputError(`${source.display} is not valid JSON; \`quota-state check\` shows where`);
+  const report: RestoreReport = { stack: stack.ref, from: source.display, droppedPendingOperations: [], written: false };
+  const say = (message?: string, toStderr = false) => {
+    if (format === 'json') io.stdout(JSON.stringify(report, null, 2));
+    else if (message) (toStderr ? io.stderr : io.stdout)(message);
+    return report.refused ? 1 : 0;
+  };
+  const checkpoint = checkpointOf(source, snapshot, stack, report);
+  const problems = importProblems(snapshot, stack.name);
+  if (problems.length && !parsed.booleans.has('allow-errors')) {
+    report.refused = problems;
+    const listed = problems.map((p) => `  ${p}`).join('\n');
+    return say(
+      `quota-state: ${source.display} cannot be restored into ${stack.ref}; nothing was written:\n${listed}\nrestoring it could be dangerous; rerun with --allow-errors to restore it anyway (pulumi stack import --force)`,
+      true,
+    );
+  }
+  for (const problem of problems) io.stderr(`warning: ${problem} (--allow-errors)`);
+  if (format === 'text') for (const dropped of report.droppedPendingOperations) io.stderr(`warning: ${dropped}`);
+  const path = join(opened.root, ...stack.file.name.split('/'));
+  return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, report, source, stack, parsed, io, say });
+}
+
+/** Writes the checkpoint over the stack file under both locks (or, with --dry-run, shows the changes). */
+function writeRestored(run: {
+  path: string;
+  display: string;
+  checkpoint: object;
+  report: RestoreReport;
+  source: { display: string };
+  stack: BackendStack;
+  parsed: { booleans: Set<string> };
+  io: CliIO;
+  say: (message?: string, toStderr?: boolean) => number;
+}): number {
+  const { path, display, report, io, say } = run;
+  const restored = JSON.stringify(run.checkpoint);
+  const restoredStructure = state.structureOf(run.checkpoint);
+  const changes = (current: string) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+  const options = {
+    breakLock: run.parsed.booleans.has('break-lock'),
+    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    warn: (message: string) => io.stderr(message),
+  };
+  try {
+    if (run.parsed.booleans.has('dry-run')) {
+      // As surgery's --dry-run: a locked stack is refused, and no lock is taken or removed.
+      const diff = withPulumiLock(lockFolder(path), { ...options, dryRun: true }, () => changes(load(path, display).text));
+      report.summary = state.diff.summary(diff);
+      return say(`would restore ${run.stack.ref} from ${run.source.display} (nothing written):\n${state.diff.text(diff)}`);
+    }
+    withLockedFile(path, display, (locked) => {
+      const current = locked.read(() => load(path, display));
+      withPulumiLock(lockFolder(locked.path), options, () => {
+        refuseIfReadOnly(current);
+        refuseIfUnwritable(current);
+        report.summary = state.diff.summary(changes(current.text));
+        report.backup = displayPath(io.cwd, write(current, restored, locked));
+        report.written = true;
+      });
+    });
+  } catch (error) {
+    if (!(error instanceof Refusal || error instanceof LockRefusal)) throw error;
+    report.refused = [error.message];
+    return say(`quota-state: ${error.message}`, true);
+  }
+  return say(`restored ${run.stack.ref} from ${run.source.display}: ${report.summary}; the state it replaced is in ${report.backup}`);
+}
