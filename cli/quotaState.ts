@@ -23,6 +23,8 @@ const USAGE = `Usage:
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
   quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
   quota-state backend ls [URL] [--counts] [--format text|json]
+  quota-state backend prune (--keep N | --older-than DURATION) [--stack STACK] [--dry-run]
+  quota-state backend upgrade [--project-for STACK=PROJECT]… [--dry-run]
   quota-state history STACK [--backend URL] [--limit N] [--format text|json]
   quota-state graph FILE|STACK [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
   quota-state diff A B [--show-same] [--exit-code] [--format text|json|markdown]
@@ -33,7 +35,7 @@ check     prints the language server's diagnostics for each file (state, quota a
 fix       applies the safe quick fixes (state files: what \`pulumi state repair\` does)
 evaluate  prints the quota engine's verdict for every account
 state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state state --help\`)
-backend   a Pulumi DIY backend's stacks, their last update, locks and files
+backend   a Pulumi DIY backend's stacks, their last update, locks and files; prune; upgrade
 history   a stack's updates in a DIY backend, newest first
 graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
 diff      what changed between two states (files, or a stack's versions: STACK@VERSION)

@@ -4,13 +4,13 @@
  * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
-import { BackendError, createStateService, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { hostname } from 'node:os';
+import { createStateService, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
-import { InputError, UsageError } from '../args';
-import { fileBackendStore } from '../backendStore';
-import { resolveBackend } from '../backendUrl';
-import { commandArguments, formatFlag, maxInflatedBytes, type CliIO } from '../io';
+import { UsageError } from '../args';
+import { openBackend, type Opened } from '../backendAccess';
+import { commandArguments, formatFlag, type CliIO } from '../io';
+import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
 const state = createStateService();
 
@@ -46,85 +46,20 @@ Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable in
 
 const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value' } as const;
 
-export interface Opened {
-  backend: Backend;
-  store: ReturnType<typeof fileBackendStore>;
-  /** The backend's folder on this machine. */
-  root: string;
-  project?: string;
-  maxInflatedBytes: number;
-}
-
-/** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
-export async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
-  const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
-  const store = fileBackendStore(resolved.root, resolved.url);
-  const maxBytes = maxInflatedBytes();
-  try {
-    return { backend: await state.backend.read(store, { maxInflatedBytes: maxBytes }), store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
-  } catch (error) {
-    if (!(error instanceof BackendError)) throw error;
-    if (error.missing) {
-      io.stderr(`quota-state: ${error.message}`);
-      return 1;
-    }
-    throw new InputError(error.message);
-  }
-}
-
-/**
- * A state of the stack `reference` in the backend (`flag`, else as `backend ls` finds it), inflated
- * within the limit: its current stack file, or with `revision` the checkpoint of a history entry,
- * named by our version number (1 for the oldest) or by its id (`<UnixNano>`). Answers the text and
- * how messages name it; or the exit code after saying why not (1: no such backend, stack or version).
- */
-export async function readStackText(reference: string, flag: string | undefined, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
-  const opened = await openBackend(flag, io);
-  if (typeof opened === 'number') return opened;
-  const stack = findStack(opened.backend, reference, opened.project);
-  if (!stack) {
-    io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
-    return 1;
-  }
-  let name: string | undefined = stack.file?.name;
-  if (revision !== undefined) {
-    const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
-    // A <UnixNano> id has 19 digits; our version numbers count the entries present.
-    const entry = revision.length >= 10 ? entries.find((e) => e.id === revision) : entries.find((e) => String(e.version) === revision);
-    if (!entry) {
-      const range = entries.length ? `its versions: 1–${entries.length}, or an id such as ${entries[0].id}` : 'it has no history';
-      io.stderr(`quota-state: no version "${revision}" of ${stack.ref} in ${opened.backend.url} (${range})`);
-      return 1;
-    }
-    if (!entry.checkpoint) {
-      io.stderr(`quota-state: version ${entry.version} of ${stack.ref} has lost its checkpoint (${entry.file} has no .checkpoint.json beside it)`);
-      return 1;
-    }
-    name = entry.checkpoint;
-  } else if (!name) {
-    io.stderr(`quota-state: the stack "${stack.ref}" in ${opened.backend.url} has no stack file (only history or backups)`);
-    return 1;
-  }
-  const display = `${opened.backend.url.replace(/\/$/, '')}/${name}`;
-  try {
-    return { text: decodeFile(await opened.store.read(name), { name: display, maxBytes: opened.maxInflatedBytes }).text, display };
-  } catch (error) {
-    throw new InputError(error instanceof Error ? error.message : String(error));
-  }
-}
-
 function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
 }
 
 export async function runBackendCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError('backend needs a command: ls');
+  if (sub === undefined) throw new UsageError('backend needs a command: ls, prune or upgrade');
   if (sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout(BACKEND_USAGE);
+    io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}`);
     return 0;
   }
-  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}"`);
+  if (sub === 'prune') return runPrune(rest, io);
+  if (sub === 'upgrade') return runUpgrade(rest, io);
+  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune or upgrade)`);
   const parsed = commandArguments(BACKEND_USAGE, rest, FLAGS, io);
   if (!parsed) return 0;
   if (parsed.flags.limit !== undefined) throw new UsageError('backend ls takes no --limit');

@@ -10,7 +10,7 @@ import { resolve } from 'node:path';
 import { createStateService, MERMAID_NODE_LIMIT, type ResourceGraph, type StateSnapshot } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, readDocumentOrFail, type CliIO } from '../io';
-import { readStackText } from './backend';
+import { readStackText } from '../backendAccess';
 
 const state = createStateService();
 

@@ -16,7 +16,7 @@ import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
 import { load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
-import { openBackend, readStackText } from './backend';
+import { openBackend, readStackText } from '../backendAccess';
 
 const state = createStateService();
 

@@ -8,6 +8,7 @@
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
 import { readBackend, readHistory } from './backend/backend';
+import { parseDuration, planPrune } from './backend/prune';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
 import { graphView, prepareGraphView } from './graph/view';
@@ -31,6 +32,7 @@ export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreError, type BackendStore, type StoreObject } from './backend/store';
+export { PruneRefusal, type PrunePlan } from './backend/prune';
 export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export type { StateDiff } from './diff/diff';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
@@ -74,7 +76,7 @@ export function createStateService() {
     prepareRename: statePrepareRename,
     rename: stateRename,
     /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
-    backend: { read: readBackend, history: readHistory },
+    backend: { read: readBackend, history: readHistory, planPrune, parseDuration },
     /** What changed between two states, and its text, Markdown and one-line forms. */
     diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */

@@ -7,6 +7,7 @@
  */
 import { spawnSync } from 'node:child_process';
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
 
@@ -145,5 +146,57 @@ export function restoreFigure(label: string, file: string, text: string, runs: n
     ratio: median(restore) / median(check),
     baseline: 'quota-state check of the file',
     baselineMs: median(check),
+  };
+}
+
+/**
+ * `quota-state backend upgrade` of a legacy backend holding the 30k-resource stack (the bench file
+ * as its checkpoint) with 200 history entries (each beside a gzip checkpoint) and 200 backups, whole
+ * process, against `JSON.parse` of the stack file in a process of its own (the target: seconds, not
+ * Pulumi's reported minutes).
+ */
+export function upgradeFigure(label: string, file: string, text: string, runs: number): GraphFigure {
+  const stack = 'dev';
+  const deployment = (JSON.parse(text) as { deployment: unknown }).deployment;
+  const checkpoint = JSON.stringify({ version: 3, checkpoint: { stack, latest: deployment } });
+  const small = gzipSync(JSON.stringify({ version: 3, checkpoint: { stack, latest: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, resources: [] } } }));
+  const source = file.replace(/\.json$/, '.legacy');
+  rmSync(source, { recursive: true, force: true });
+  for (const folder of ['stacks', `history/${stack}`, `backups/${stack}`]) mkdirSync(join(source, '.pulumi', folder), { recursive: true });
+  writeFileSync(join(source, '.pulumi', 'stacks', `${stack}.json`), checkpoint);
+  for (let i = 0; i < 200; i++) {
+    const nano = `${1795845131 + i * 60}000000000`;
+    writeFileSync(
+      join(source, '.pulumi', 'history', stack, `${stack}-${nano}.history.json`),
+      JSON.stringify({ kind: 'update', startTime: 1795845131 + i * 60, message: `deploy ${i}`, result: 'succeeded', endTime: 1795845131 + i * 60 + 5, resourceChanges: { same: 30000 } }),
+    );
+    writeFileSync(join(source, '.pulumi', 'history', stack, `${stack}-${nano}.checkpoint.json.gz`), small);
+    writeFileSync(join(source, '.pulumi', 'backups', stack, `${stack}.${nano}.json.gz`), small);
+  }
+  const stackFile = join(source, '.pulumi', 'stacks', `${stack}.json`);
+  const time = (args: string[]) => {
+    const start = performance.now();
+    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+    return performance.now() - start;
+  };
+  const parse: number[] = [];
+  const upgrade: number[] = [];
+  for (let run = 0; run < runs; run++) {
+    const copy = `${source}-${run}`;
+    rmSync(copy, { recursive: true, force: true });
+    mkdirSync(join(copy, '.pulumi'), { recursive: true });
+    spawnSync('cp', ['-r', join(source, '.pulumi'), copy]);
+    parse.push(time(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(stackFile)}, 'utf8'))`]));
+    upgrade.push(time([join(ROOT, 'bin', 'quota-state.js'), 'backend', 'upgrade', '--backend', `file://${copy}`]));
+    rmSync(copy, { recursive: true, force: true });
+  }
+  rmSync(source, { recursive: true, force: true });
+  return {
+    figure: `${label}: quota-state backend upgrade, the stack with 200 history entries and 200 backups, whole process`,
+    ms: median(upgrade),
+    ratio: median(upgrade) / median(parse),
+    baseline: 'JSON.parse of the stack file in a process',
+    baselineMs: median(parse),
   };
 }

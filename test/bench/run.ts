@@ -22,7 +22,7 @@ import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterE
 import { generateState, growRealExport } from './generate';
 import { startupInHosts, webBundleSizes } from './browser';
 import { cliFigure, historyFigure, startFigures, type ExternalFigure } from './startupAndCli';
-import { diffFigure, graphFigures, restoreFigure } from './graphFigures';
+import { diffFigure, graphFigures, restoreFigure, upgradeFigure } from './graphFigures';
 import { removeResources } from '../../shared/state/surgery';
 
 /** The provider with the most provider references to it. */
@@ -186,6 +186,7 @@ async function main(): Promise<void> {
       for (const figure of graphFigures(label, file, text, Number(process.env.BENCH_CLI_RUNS ?? 3))) rows.push({ size: realSize, ...figure });
       rows.push({ size: realSize, ...diffFigure(label, file, text, Number(process.env.BENCH_CLI_RUNS ?? 3)) });
       rows.push({ size: realSize, ...restoreFigure(label, file, text, Number(process.env.BENCH_CLI_RUNS ?? 3)) });
+      rows.push({ size: realSize, ...upgradeFigure(label, file, text, Number(process.env.BENCH_CLI_RUNS ?? 3)) });
     }
   }
 
