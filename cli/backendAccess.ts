@@ -27,7 +27,14 @@ export async function openBackend(flag: string | undefined, io: CliIO): Promise<
   const store = fileBackendStore(resolved.root, resolved.url);
   const maxBytes = maxInflatedBytes();
   try {
-    return { backend: await state.backend.read(store, { maxInflatedBytes: maxBytes }), store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
+    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes });
+    // Pulumi v3.257 and later refuse this layout (#19566) unless told to ignore the deprecation; say what they will do.
+    if (backend.layout === 'legacy' && backend.stacks.length > 0 && !process.env.PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR) {
+      io.stderr(
+        `warning: ${backend.url} has the legacy layout, which Pulumi refuses since v3.257 unless PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR is set; \`quota-state backend upgrade\` moves it to the project layout`,
+      );
+    }
+    return { backend, store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
   } catch (error) {
     if (!(error instanceof BackendError)) throw error;
     if (error.missing) {

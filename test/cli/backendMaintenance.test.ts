@@ -67,7 +67,10 @@ describe('quota-state backend upgrade and prune, against real Pulumi', function 
     const legacy = generated.backends.find((b) => b.layout === 'legacy')!;
     const ours = copyOf(legacy.folder, 'upgrade-ours');
     const theirs = copyOf(legacy.folder, 'upgrade-theirs');
-    const result = runQuotaState(['backend', 'upgrade', '--backend', `file://${ours}`]);
+    // Before: the layout Pulumi refuses without its deprecation override is named, with the way out.
+    const listed = runQuotaState(['backend', 'ls', `file://${ours}`], { env: { ...process.env, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: '' } });
+    assert.match(listed.stderr, /legacy layout, which Pulumi refuses since v3\.257 .*quota-state backend upgrade/);
+    const result = runQuotaState(['backend', 'upgrade', '--backend', `file://${ours}`], { env: { ...process.env, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: '' } });
     assert.equal(result.status, 0, result.stderr);
     assert.match(result.stderr, /^upgrading dev → organization\/hist\/dev: \d+ files$/m);
     assert.match(result.stdout, /upgraded 1 of 1 stack to the project layout/);
@@ -87,7 +90,9 @@ describe('quota-state backend upgrade and prune, against real Pulumi', function 
     assert.equal((JSON.parse(history.stdout) as unknown[]).length, 9);
     assert.equal(pulumi(ours, ['stack', 'export', '--stack', 'organization/hist/dev']).status, 0);
     // Once upgraded, there is nothing to do.
-    assert.match(runQuotaState(['backend', 'upgrade', '--backend', `file://${ours}`]).stdout, /already has the project layout/);
+    const again = runQuotaState(['backend', 'upgrade', '--backend', `file://${ours}`], { env: { ...process.env, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: '' } });
+    assert.match(again.stdout, /already has the project layout/);
+    assert.doesNotMatch(again.stderr, /legacy layout/);
   });
 
   it('lists a stack with no project, with the flag that places it; refuses a locked backend, writing nothing', () => {
