@@ -21,6 +21,8 @@ import type { DashboardModel } from './dashboard/model';
 import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
 import { ResourceGraphPanel } from './resourceGraph/panel';
+import { registerBackendDocuments } from './backends/documents';
+import { BackendsView } from './backends/view';
 import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
 import { LargeFileWatcher } from './largeFiles';
@@ -50,6 +52,8 @@ export interface TestHooks {
   treeDescription(): string | undefined;
   statusBar(): StatusBarState;
   dashboard(): { model: DashboardModel | undefined; html: string; visible: boolean };
+  /** The Pulumi Backends view. */
+  backends: BackendsView;
   /** The resource graph's panel: what its webview drew, and a way to click and type in it. */
   resourceGraph: Pick<ResourceGraphPanel, 'current' | 'onDidRender' | 'simulate'>;
   /** What a click on a dashboard row's link asks for: whether that address was opened. */
@@ -93,6 +97,7 @@ interface Parts {
   liveUsage: LiveUsage;
   dashboard: QuotaDashboard;
   resourceGraph: ResourceGraphPanel;
+  backends: BackendsView;
   statusBar: QuotaStatusBar;
   quotaView: ReturnType<typeof registerQuotaView>;
   commandContext: CommandContext;
@@ -125,6 +130,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const tree = new QuotaTreeProvider(api, explainer, repositories);
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
+  const backends = new BackendsView(context.workspaceState, notifier);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 
@@ -140,7 +146,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
       void liveUsage.refresh();
     },
   };
-  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, resourceGraph, statusBar, quotaView, commandContext };
+  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, resourceGraph, backends, statusBar, quotaView, commandContext };
 }
 
 /** The parts that need disposing, every command, and the listeners that refresh the view. */
@@ -171,6 +177,8 @@ function subscriptions(parts: Parts): vscode.Disposable[] {
     ...registerCompressedState(),
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...parts.resourceGraph.register(),
+    ...parts.backends.register(),
+    registerBackendDocuments(),
     ...new WalkthroughCommands().register(),
     ...parts.repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {
@@ -207,6 +215,7 @@ function testHooks(context: vscode.ExtensionContext, parts: Parts, startup: Test
     dashboard: () => dashboard.current(),
     dashboardOpen: (url) => dashboard.openOnServer(url),
     resourceGraph: parts.resourceGraph,
+    backends: parts.backends,
     logUri: context.logUri,
     languageClient: parts.client,
     processType: typeof process,

@@ -14,6 +14,8 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
   { scheme: 'untitled', language: 'jsonc' },
   // Compressed DIY stack files, opened decompressed (client/compressedState.ts).
   { scheme: 'pulumi-gz', language: 'json' },
+  // A DIY backend's files shown read-only by the Pulumi Backends view (client/backends/documents.ts).
+  { scheme: 'pulumi-backend', language: 'json' },
   // Forgejo's app.ini (and files matched by `quotaState.files.appIni`); other INI files are ignored by the server.
   { scheme: 'file', language: 'ini' },
 ];

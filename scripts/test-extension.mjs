@@ -42,9 +42,9 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Each suite runs in its own VS Code window on its own copy of its fixture folder. */
 const SUITES = [
-  { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension' },
+  { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension', realBackend: true },
   { name: 'content', sources: 'test/extension/contentSuite', fixture: 'test/extension/fixtures/content-only', out: 'dist/test/extension-content' },
-  { name: 'web', web: true, sources: 'test/extension/webSuite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension-web' },
+  { name: 'web', web: true, sources: 'test/extension/webSuite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension-web', realBackend: true },
 ];
 
 const SETUP_FAILURE = 2;
@@ -132,6 +132,12 @@ async function runSuite(suite, vsix) {
   try {
     const workspace = join(scratch, 'workspace');
     cpSync(join(repoRoot, suite.fixture), workspace, { recursive: true });
+    // A DIY backend real Pulumi made (scripts/pulumi-histories.mjs, gzip-compressed), for the Pulumi Backends view's tests.
+    if (suite.realBackend) {
+      const { ensureHistories } = await import('./pulumi-histories.mjs');
+      const backend = ensureHistories({ log: (line) => console.log(line) }).backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
+      cpSync(join(backend.folder, '.pulumi'), join(workspace, 'state-backend', '.pulumi'), { recursive: true });
+    }
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
     const extensionsDir = join(scratch, 'extensions');

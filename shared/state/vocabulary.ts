@@ -1,6 +1,7 @@
 /**
  * What resource-state files say that needs none of their analysis: the schema modes and codes, the
- * surgery table (its names, switches and palette commands) and the DIY lock-folder rule. The client
+ * surgery table (its names, switches and palette commands), the DIY lock-folder rule and the DIY
+ * backend model (a folder read through an injected store). The client
  * bundles this door, never index.ts's service; everything else outside the kind goes through index.ts.
  */
 export { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './codes';
@@ -8,3 +9,6 @@ export type { StateShape } from './model/structure';
 export { lockFolderOf } from './surgery/diyBackend';
 export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
 export { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './graph/kinds';
+// The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.
+export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from './backend/backend';
+export { StoreError, type BackendStore, type StoreObject } from './backend/store';

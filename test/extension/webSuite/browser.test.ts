@@ -6,6 +6,7 @@
  */
 import * as vscode from 'vscode';
 import { activeExtension, codeOf, diagnosticsWith, revertAndCloseAll, setSetting, waitFor, workspaceUri } from '../common';
+import { backendsScenario } from '../backendsScenario';
 import { resourceGraphScenario } from '../resourceGraphScenario';
 import { figures } from '../startupFigure';
 import { equal, match, ok } from './expect';
@@ -218,6 +219,10 @@ describe('in the browser (web worker extension host)', () => {
 
   it('draws the resource graph in the webview: a focus, a click that refocuses and reveals, a search, edits and a syntax error', async () => {
     await resourceGraphScenario('graph-web.state.json');
+  });
+
+  it('shows a real DIY backend in the Pulumi Backends view: its tree, a gzip checkpoint opened, versions compared', async () => {
+    await backendsScenario();
   });
 
   it('previews the evaluation of a quota file', async () => {

@@ -1,0 +1,358 @@
+/**
+ * The Pulumi Backends view (Explorer): workspace folders holding a DIY backend (`.pulumi/meta.yaml`
+ * or `.pulumi/stacks/`) appear by themselves, others are added with Add Backend… and remembered per
+ * workspace. The tree runs backend → stack → History and Backups; a stack shows its last update's
+ * result and its lock holders, a history entry its kind, result, time, message and change counts.
+ * Open shows a file read-only (documents.ts); Compare opens VS Code's diff editor on two of them.
+ * The model is the CLI's (shared/state/backend), read through `vscode.workspace.fs` (store.ts).
+ */
+import * as vscode from 'vscode';
+import { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
+import type { Notifier } from '../notifier';
+import { backendDocumentUri } from './documents';
+import { workspaceBackendStore } from './store';
+
+const REMEMBERED_KEY = 'quotaState.backends';
+const PAGE = 50;
+
+type BackendNode = { kind: 'backend'; root: vscode.Uri };
+type StackNode = { kind: 'stack'; root: vscode.Uri; stack: BackendStack; last?: HistoryEntry };
+type GroupNode = { kind: 'history' | 'backups'; root: vscode.Uri; stack: BackendStack };
+type EntryNode = { kind: 'entry'; root: vscode.Uri; stack: BackendStack; entry: HistoryEntry; previous?: HistoryEntry };
+type BackupNode = { kind: 'backup'; root: vscode.Uri; stack: BackendStack; name: string };
+type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
+type ProblemNode = { kind: 'problem'; message: string };
+export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | MoreNode | ProblemNode;
+
+const changeCounts = (entry: HistoryEntry) => {
+  const c = entry.resourceChanges ?? {};
+  return `+${(c.create ?? 0) + (c.import ?? 0)} ~${c.update ?? 0} -${c.delete ?? 0}${c.replace ? ` ±${c.replace}` : ''}`;
+};
+
+function relativeTime(iso: string): string {
+  const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
+  const format = new Intl.RelativeTimeFormat(vscode.env.language, { numeric: 'auto' });
+  for (const [unit, size] of [
+    ['year', 31_536_000],
+    ['month', 2_592_000],
+    ['day', 86_400],
+    ['hour', 3600],
+    ['minute', 60],
+  ] as const) {
+    if (Math.abs(seconds) >= size) return format.format(-Math.round(seconds / size), unit);
+  }
+  return format.format(-seconds, 'second');
+}
+
+export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, vscode.Disposable {
+  private readonly changed = new vscode.EventEmitter<BackendTreeNode | undefined>();
+  readonly onDidChangeTreeData = this.changed.event;
+  private readonly backends = new Map<string, Backend>();
+  private readonly pages = new Map<string, number>();
+  private readonly disposables: vscode.Disposable[] = [this.changed];
+  private watchers = new Map<string, vscode.Disposable>();
+  private refreshTimer: ReturnType<typeof setTimeout> | undefined;
+  readonly view: vscode.TreeView<BackendTreeNode>;
+
+  constructor(
+    private readonly state: vscode.Memento,
+    private readonly notifier: Notifier,
+  ) {
+    this.view = vscode.window.createTreeView('quotaState.backends', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true });
+    this.disposables.push(
+      this.view,
+      vscode.workspace.onDidChangeWorkspaceFolders(() => this.refresh()),
+    );
+  }
+
+  register(): vscode.Disposable[] {
+    const node = (given: unknown): BackendTreeNode | undefined => (typeof given === 'object' && given !== null && 'kind' in given ? (given as BackendTreeNode) : this.view.selection[0]);
+    return [
+      vscode.commands.registerCommand('quotaState.backends.add', () => this.add()),
+      vscode.commands.registerCommand('quotaState.backends.refresh', () => this.refresh()),
+      vscode.commands.registerCommand('quotaState.backends.open', (given?: unknown) => this.open(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.compareWithPrevious', (given?: unknown) => this.compareWithPrevious(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.compareWithCurrent', (given?: unknown) => this.compareWithCurrent(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.compareSelected', (_given?: unknown, all?: unknown) =>
+        this.compareSelected(Array.isArray(all) ? (all as BackendTreeNode[]) : this.view.selection),
+      ),
+      vscode.commands.registerCommand('quotaState.backends.more', (given?: unknown) => this.more(node(given))),
+      vscode.commands.registerCommand('quotaState.showHistory', (given?: unknown) => this.showHistory(given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri)),
+      vscode.commands.registerCommand('quotaState.compareWithPrevious', (given?: unknown) =>
+        this.compareFileWithPrevious(given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri),
+      ),
+      this,
+    ];
+  }
+
+  /** Workspace folders holding a backend, then those added by hand. */
+  async roots(): Promise<vscode.Uri[]> {
+    const found: vscode.Uri[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      for (const marker of ['.pulumi/meta.yaml', '.pulumi/stacks']) {
+        try {
+          await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, ...marker.split('/')));
+          found.push(folder.uri);
+          break;
+        } catch {
+          // not this marker
+        }
+      }
+    }
+    const remembered = this.state.get<string[]>(REMEMBERED_KEY, []).map((text) => vscode.Uri.parse(text, true));
+    const seen = new Set<string>();
+    return [...found, ...remembered].filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
+  }
+
+  private async add(): Promise<void> {
+    const [picked] =
+      (await vscode.window.showOpenDialog({
+        canSelectFolders: true,
+        canSelectFiles: false,
+        openLabel: vscode.l10n.t('Add Backend'),
+        title: vscode.l10n.t('A folder holding a Pulumi DIY backend (.pulumi)'),
+      })) ?? [];
+    if (!picked) return;
+    await this.addRoot(picked);
+  }
+
+  /** Remembers `root` for this workspace and shows it; says so when it holds no backend. */
+  async addRoot(root: vscode.Uri): Promise<boolean> {
+    try {
+      await readBackend(workspaceBackendStore(root));
+    } catch (error) {
+      void this.notifier.error(vscode.l10n.t('{0} holds no Pulumi DIY backend: {1}', root.fsPath || root.toString(), error instanceof Error ? error.message : String(error)));
+      return false;
+    }
+    const remembered = this.state.get<string[]>(REMEMBERED_KEY, []);
+    if (!remembered.includes(root.toString())) await this.state.update(REMEMBERED_KEY, [...remembered, root.toString()]);
+    this.refresh();
+    return true;
+  }
+
+  refresh(): void {
+    this.backends.clear();
+    this.changed.fire(undefined);
+  }
+
+  /** Follows the files under each backend's `.pulumi/`, a burst of writes making one refresh. */
+  private watch(root: vscode.Uri): void {
+    if (this.watchers.has(root.toString())) return;
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '.pulumi/**'));
+    const later = () => {
+      clearTimeout(this.refreshTimer);
+      this.refreshTimer = setTimeout(() => this.refresh(), 300);
+    };
+    watcher.onDidCreate(later);
+    watcher.onDidChange(later);
+    watcher.onDidDelete(later);
+    this.watchers.set(root.toString(), watcher);
+  }
+
+  private async backend(root: vscode.Uri): Promise<Backend> {
+    let backend = this.backends.get(root.toString());
+    if (!backend) this.backends.set(root.toString(), (backend = await readBackend(workspaceBackendStore(root))));
+    return backend;
+  }
+
+  async getChildren(node?: BackendTreeNode): Promise<BackendTreeNode[]> {
+    if (!node) return (await this.roots()).map((root) => ({ kind: 'backend', root }));
+    if (node.kind === 'backend') {
+      this.watch(node.root);
+      let backend: Backend;
+      try {
+        backend = await this.backend(node.root);
+      } catch (error) {
+        return [{ kind: 'problem', message: error instanceof BackendError ? error.message : String(error) }];
+      }
+      const store = workspaceBackendStore(node.root);
+      return Promise.all(backend.stacks.map(async (stack) => ({ kind: 'stack' as const, root: node.root, stack, last: (await readHistory(store, stack, { limit: 1 })).entries[0] })));
+    }
+    if (node.kind === 'stack')
+      return [
+        { kind: 'history', root: node.root, stack: node.stack },
+        { kind: 'backups', root: node.root, stack: node.stack },
+      ];
+    if (node.kind === 'history') {
+      const key = `${node.root.toString()}|${node.stack.ref}`;
+      const shown = this.pages.get(key) ?? PAGE;
+      const { entries, problems } = await readHistory(workspaceBackendStore(node.root), node.stack, { limit: shown + 1 });
+      const children: BackendTreeNode[] = entries.slice(0, shown).map((entry, index) => ({ kind: 'entry', root: node.root, stack: node.stack, entry, previous: entries[index + 1] }));
+      if (node.stack.historyIds.length > shown) children.push({ kind: 'more', root: node.root, stack: node.stack, shown });
+      return [...children, ...problems.map((p): ProblemNode => ({ kind: 'problem', message: `${p.file}: ${p.message}` }))];
+    }
+    if (node.kind === 'backups') return [...node.stack.backups].reverse().map((name) => ({ kind: 'backup', root: node.root, stack: node.stack, name }));
+    return [];
+  }
+
+  getTreeItem(node: BackendTreeNode): vscode.TreeItem {
+    const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
+    switch (node.kind) {
+      case 'backend': {
+        const item = new vscode.TreeItem(node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString(), vscode.TreeItemCollapsibleState.Expanded);
+        item.description = node.root.scheme === 'file' ? node.root.fsPath : node.root.toString();
+        item.iconPath = new vscode.ThemeIcon('database');
+        item.contextValue = 'backend';
+        return item;
+      }
+      case 'stack': {
+        const item = new vscode.TreeItem(node.stack.ref, collapsed);
+        const locks = node.stack.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'}`);
+        const last = node.last;
+        item.description = [
+          last ? `${last.kind} ${last.result ?? ''} · ${relativeTime(last.startTime)}` : vscode.l10n.t('never updated'),
+          locks.length ? vscode.l10n.t('locked by {0}', locks.join(', ')) : '',
+        ]
+          .filter(Boolean)
+          .join(' · ');
+        item.iconPath = locks.length
+          ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.yellow'))
+          : last?.result === 'failed'
+            ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
+            : last?.result === 'in-progress'
+              ? new vscode.ThemeIcon('sync')
+              : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+        item.contextValue = 'stack';
+        item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
+        return item;
+      }
+      case 'history':
+        return Object.assign(new vscode.TreeItem(vscode.l10n.t('History'), collapsed), { description: String(node.stack.historyIds.length), iconPath: new vscode.ThemeIcon('history') });
+      case 'backups':
+        return Object.assign(new vscode.TreeItem(vscode.l10n.t('Backups'), collapsed), { description: String(node.stack.backups.length), iconPath: new vscode.ThemeIcon('archive') });
+      case 'entry': {
+        const { entry } = node;
+        const item = new vscode.TreeItem(`${entry.version}  ${entry.kind}`, vscode.TreeItemCollapsibleState.None);
+        item.description = [entry.result ?? '', relativeTime(entry.startTime), changeCounts(entry), entry.message.replace(/^"(.*)"$/, '$1')].filter(Boolean).join(' · ');
+        item.tooltip = new vscode.MarkdownString().appendCodeblock(JSON.stringify(entry, null, 2), 'json');
+        item.iconPath = new vscode.ThemeIcon(entry.result === 'failed' ? 'error' : entry.checkpoint ? 'git-commit' : 'warning');
+        item.contextValue = entry.checkpoint ? 'historyEntry' : 'historyEntryWithoutCheckpoint';
+        if (entry.checkpoint) item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
+        return item;
+      }
+      case 'backup': {
+        const item = new vscode.TreeItem(node.name.slice(node.name.lastIndexOf('/') + 1), vscode.TreeItemCollapsibleState.None);
+        const nano = /\.(\d+)\.json/.exec(node.name)?.[1];
+        if (nano) item.description = relativeTime(new Date(Number(BigInt(nano) / 1_000_000n)).toISOString());
+        item.iconPath = new vscode.ThemeIcon('file-binary');
+        item.contextValue = 'backup';
+        item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
+        return item;
+      }
+      case 'more':
+        return Object.assign(new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None), {
+          command: { command: 'quotaState.backends.more', title: vscode.l10n.t('Load more…'), arguments: [node] },
+        });
+      case 'problem':
+        return Object.assign(new vscode.TreeItem(node.message, vscode.TreeItemCollapsibleState.None), { iconPath: new vscode.ThemeIcon('warning') });
+    }
+  }
+
+  /** The file a node stands for: the stack file, an entry's checkpoint, a backup. */
+  fileOf(node: BackendTreeNode | undefined): vscode.Uri | undefined {
+    if (!node || !('root' in node)) return undefined;
+    const name = node.kind === 'entry' ? node.entry.checkpoint : node.kind === 'backup' ? node.name : node.kind === 'stack' ? node.stack.file?.name : undefined;
+    return name ? vscode.Uri.joinPath(node.root, ...name.split('/')) : undefined;
+  }
+
+  private async open(node: BackendTreeNode | undefined): Promise<void> {
+    const file = this.fileOf(node);
+    if (!file) return;
+    await vscode.window.showTextDocument(backendDocumentUri(file), { preview: true });
+  }
+
+  private async diff(left: vscode.Uri, right: vscode.Uri, title: string): Promise<void> {
+    await vscode.commands.executeCommand('vscode.diff', backendDocumentUri(left), backendDocumentUri(right), title);
+  }
+
+  private async compareWithPrevious(node: BackendTreeNode | undefined): Promise<void> {
+    if (node?.kind !== 'entry' || !node.entry.checkpoint) return;
+    if (!node.previous?.checkpoint) {
+      void this.notifier.info(vscode.l10n.t('Version {0} of {1} is the oldest with a checkpoint: there is nothing before it to compare with.', node.entry.version, node.stack.ref));
+      return;
+    }
+    const file = (name: string) => vscode.Uri.joinPath(node.root, ...name.split('/'));
+    await this.diff(file(node.previous.checkpoint), file(node.entry.checkpoint), vscode.l10n.t('{0}: version {1} ↔ {2}', node.stack.ref, node.previous.version, node.entry.version));
+  }
+
+  private async compareWithCurrent(node: BackendTreeNode | undefined): Promise<void> {
+    const file = this.fileOf(node);
+    if (!file || !node || !('stack' in node) || !node.stack.file) return;
+    const current = vscode.Uri.joinPath(node.root, ...node.stack.file.name.split('/'));
+    const label = node.kind === 'entry' ? vscode.l10n.t('version {0}', node.entry.version) : file.path.slice(file.path.lastIndexOf('/') + 1);
+    await this.diff(file, current, vscode.l10n.t('{0}: {1} ↔ current', node.stack.ref, label));
+  }
+
+  private async compareSelected(nodes: readonly BackendTreeNode[]): Promise<void> {
+    const files = nodes.map((n) => this.fileOf(n)).filter((f): f is vscode.Uri => f !== undefined);
+    if (files.length !== 2) {
+      void this.notifier.info(vscode.l10n.t('Select two versions, backups or stacks to compare.'));
+      return;
+    }
+    await this.diff(files[0], files[1], vscode.l10n.t('{0} ↔ {1}', files[0].path.split('/').pop()!, files[1].path.split('/').pop()!));
+  }
+
+  private more(node: BackendTreeNode | undefined): void {
+    if (node?.kind !== 'more') return;
+    this.pages.set(`${node.root.toString()}|${node.stack.ref}`, node.shown + PAGE);
+    this.changed.fire(undefined);
+  }
+
+  /** For a stack file in the editor: its backend folder and its stack, when it is one. */
+  async stackOfFile(given: vscode.Uri): Promise<{ root: vscode.Uri; stack: BackendStack } | undefined> {
+    // A compressed stack opened decompressed (`pulumi-gz:/…/dev.json?file`) is its original's.
+    const uri = given.scheme === 'pulumi-gz' ? vscode.Uri.from({ scheme: given.query || 'file', authority: given.authority, path: given.path }) : given;
+    const at = uri.path.lastIndexOf('/.pulumi/stacks/');
+    if (at === -1) return undefined;
+    const root = uri.with({ path: uri.path.slice(0, at), query: '', fragment: '' });
+    const rest = uri.path.slice(at + '/.pulumi/stacks/'.length).replace(/\.json(\.gz|\.zst)?$/, '');
+    try {
+      const backend = await this.backend(root);
+      const stack = findStack(backend, rest.includes('/') ? `organization/${rest}` : rest, undefined);
+      return stack && { root, stack };
+    } catch {
+      return undefined;
+    }
+  }
+
+  private async stackOrSay(uri: vscode.Uri | undefined) {
+    const found = uri && (await this.stackOfFile(uri));
+    if (!found) void this.notifier.error(vscode.l10n.t('This is no stack file of a Pulumi DIY backend (…/.pulumi/stacks/…).'));
+    return found;
+  }
+
+  /** The stack's history in a quick pick, newest first; the version picked is compared with the current state. */
+  async showHistory(uri: vscode.Uri | undefined): Promise<void> {
+    const found = await this.stackOrSay(uri);
+    if (!found) return;
+    const { entries } = await readHistory(workspaceBackendStore(found.root), found.stack);
+    const picked = await vscode.window.showQuickPick(
+      entries.map((entry) => ({
+        label: `${entry.version}  ${entry.kind}`,
+        description: `${entry.result ?? ''} · ${relativeTime(entry.startTime)} · ${changeCounts(entry)}`,
+        detail: entry.message.replace(/^"(.*)"$/, '$1'),
+        entry,
+      })),
+      { title: vscode.l10n.t('History of {0}: pick a version to compare with the current state', found.stack.ref), matchOnDescription: true, matchOnDetail: true },
+    );
+    if (picked) await this.compareWithCurrent({ kind: 'entry', root: found.root, stack: found.stack, entry: picked.entry });
+  }
+
+  /** The stack file against its newest history checkpoint: what changed since the last update was recorded. */
+  async compareFileWithPrevious(uri: vscode.Uri | undefined): Promise<void> {
+    const found = await this.stackOrSay(uri);
+    if (!found) return;
+    const [newest] = (await readHistory(workspaceBackendStore(found.root), found.stack, { limit: 1 })).entries;
+    if (!newest?.checkpoint) {
+      void this.notifier.info(vscode.l10n.t('{0} has no history checkpoint to compare with.', found.stack.ref));
+      return;
+    }
+    await this.compareWithCurrent({ kind: 'entry', root: found.root, stack: found.stack, entry: newest });
+  }
+
+  dispose(): void {
+    clearTimeout(this.refreshTimer);
+    for (const watcher of this.watchers.values()) watcher.dispose();
+    for (const disposable of this.disposables) disposable.dispose();
+  }
+}
