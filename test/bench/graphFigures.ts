@@ -15,6 +15,14 @@ const ROOT = resolve(__dirname, '..', '..');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 const service = createStateService();
 
+/** One whole process's wall time; it must exit with one of `ok`. */
+function timeProcess(args: string[], ok: number[] = [0]): number {
+  const start = performance.now();
+  const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
+  if (!ok.includes(result.status ?? -1)) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
+  return performance.now() - start;
+}
+
 interface GraphFigure {
   figure: string;
   ms: number;
@@ -57,17 +65,11 @@ export function graphFigures(label: string, file: string, text: string, runs: nu
     baselineMs: 300,
   });
 
-  const time = (args: string[]) => {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-    return performance.now() - start;
-  };
   const parse: number[] = [];
   const dot: number[] = [];
   for (let run = 0; run < runs; run++) {
-    parse.push(time(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`]));
-    dot.push(time([join(ROOT, 'bin', 'quota-state.js'), 'graph', file]));
+    parse.push(timeProcess(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(file)}, 'utf8'))`]));
+    dot.push(timeProcess([join(ROOT, 'bin', 'quota-state.js'), 'graph', file]));
   }
   figures.push({
     figure: `${label}: quota-state graph --format dot, whole process (target ≤ 2×)`,
@@ -91,17 +93,11 @@ export function diffFigure(label: string, file: string, text: string, runs: numb
     .map((record, i) => (i % 100 === 50 ? { ...record, inputs: { ...(record.inputs as object), benchTag: `v${i}` } } : record));
   const laterFile = file.replace(/\.json$/, '.later.json');
   writeFileSync(laterFile, JSON.stringify(later, null, 4));
-  const time = (args: string[]) => {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-    return performance.now() - start;
-  };
   const parse: number[] = [];
   const diff: number[] = [];
   for (let run = 0; run < runs; run++) {
-    parse.push(time(['-e', `for (const f of ${JSON.stringify([file, laterFile])}) JSON.parse(require('node:fs').readFileSync(f, 'utf8'))`]));
-    diff.push(time([join(ROOT, 'bin', 'quota-state.js'), 'diff', file, laterFile, '--format', 'json']));
+    parse.push(timeProcess(['-e', `for (const f of ${JSON.stringify([file, laterFile])}) JSON.parse(require('node:fs').readFileSync(f, 'utf8'))`]));
+    diff.push(timeProcess([join(ROOT, 'bin', 'quota-state.js'), 'diff', file, laterFile, '--format', 'json']));
   }
   return {
     figure: `${label}: quota-state diff against a later version, whole process (target ≤ 3×)`,
@@ -127,17 +123,11 @@ export function restoreFigure(label: string, file: string, text: string, runs: n
   writeFileSync(join(root, '.pulumi', 'meta.yaml'), 'version: 1\n');
   const deployment = (JSON.parse(text) as { deployment: unknown }).deployment;
   writeFileSync(join(root, '.pulumi', 'stacks', project, `${stack}.json`), JSON.stringify({ version: 3, checkpoint: { stack: `organization/${project}/${stack}`, latest: deployment } }));
-  const time = (args: string[], ok: number[]) => {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
-    if (!ok.includes(result.status ?? -1)) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-    return performance.now() - start;
-  };
   const check: number[] = [];
   const restore: number[] = [];
   for (let run = 0; run < runs; run++) {
-    check.push(time([join(ROOT, 'bin', 'quota-state.js'), 'check', file, '--format', 'json'], [0, 1]));
-    restore.push(time([join(ROOT, 'bin', 'quota-state.js'), 'restore', `organization/${project}/${stack}`, '--to', file, '--backend', `file://${root}`], [0]));
+    check.push(timeProcess([join(ROOT, 'bin', 'quota-state.js'), 'check', file, '--format', 'json'], [0, 1]));
+    restore.push(timeProcess([join(ROOT, 'bin', 'quota-state.js'), 'restore', `organization/${project}/${stack}`, '--to', file, '--backend', `file://${root}`], [0]));
   }
   rmSync(root, { recursive: true, force: true });
   return {
@@ -174,12 +164,6 @@ export function upgradeFigure(label: string, file: string, text: string, runs: n
     writeFileSync(join(source, '.pulumi', 'backups', stack, `${stack}.${nano}.json.gz`), small);
   }
   const stackFile = join(source, '.pulumi', 'stacks', `${stack}.json`);
-  const time = (args: string[]) => {
-    const start = performance.now();
-    const result = spawnSync(process.execPath, args, { maxBuffer: 1 << 30, encoding: 'utf8' });
-    if (result.status !== 0) throw new Error(`${args.join(' ')} failed: ${result.stderr}`);
-    return performance.now() - start;
-  };
   const parse: number[] = [];
   const upgrade: number[] = [];
   for (let run = 0; run < runs; run++) {
@@ -187,8 +171,8 @@ export function upgradeFigure(label: string, file: string, text: string, runs: n
     rmSync(copy, { recursive: true, force: true });
     mkdirSync(join(copy, '.pulumi'), { recursive: true });
     spawnSync('cp', ['-r', join(source, '.pulumi'), copy]);
-    parse.push(time(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(stackFile)}, 'utf8'))`]));
-    upgrade.push(time([join(ROOT, 'bin', 'quota-state.js'), 'backend', 'upgrade', '--backend', `file://${copy}`]));
+    parse.push(timeProcess(['-e', `JSON.parse(require('node:fs').readFileSync(${JSON.stringify(stackFile)}, 'utf8'))`]));
+    upgrade.push(timeProcess([join(ROOT, 'bin', 'quota-state.js'), 'backend', 'upgrade', '--backend', `file://${copy}`]));
     rmSync(copy, { recursive: true, force: true });
   }
   rmSync(source, { recursive: true, force: true });

@@ -14,7 +14,7 @@ import { isObject, type JsonObject } from '../model/structure';
 type EdgeKind = 'parent' | 'dependency' | 'provider' | 'deletedWith' | 'replaceWith';
 const EDGE_KIND_CODES: Record<EdgeKind, number> = { parent: 0, dependency: 1, provider: 2, deletedWith: 3, replaceWith: 4 };
 
-interface GraphNode {
+export interface GraphNode {
   /** The urn; with `allEdges`, `urn#N` for the N-th of several copies. */
   id: string;
   urn: string;

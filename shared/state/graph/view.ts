@@ -11,7 +11,7 @@ import dagre from '@dagrejs/dagre';
 import type { Diagnostic, Span } from '../../diagnostics';
 import type { StateDocument } from '../services/context';
 import { isObject } from '../model/structure';
-import { buildGraph, type ResourceGraph } from './graph';
+import { buildGraph, type GraphNode, type ResourceGraph } from './graph';
 import { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './kinds';
 
 /** Above this many nodes the whole graph is never laid out unasked (the view offers a focus or the DOT export). */
@@ -39,15 +39,7 @@ export interface GraphViewRequest {
   search?: string;
 }
 
-export interface GraphViewNode {
-  id: string;
-  urn: string;
-  type: string;
-  name: string;
-  custom: boolean;
-  delete: boolean;
-  protect: boolean;
-  taint: boolean;
+export interface GraphViewNode extends Omit<GraphNode, 'missing'> {
   missing: boolean;
   /** Pending operations on this urn. */
   pending: number;
