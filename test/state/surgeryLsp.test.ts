@@ -9,7 +9,7 @@
 import { strict as assert } from 'node:assert';
 import type { CodeAction, CodeLens, Command, Hover, TextDocumentEdit, TextEdit, WorkspaceEdit } from 'vscode-languageserver-protocol';
 import { TextDocument } from 'vscode-languageserver-textdocument';
-import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
+import { SHOW_RESOURCE_GRAPH_COMMAND, SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryParams, type SurgeryResourcesResult, type SurgeryResult } from '../../shared/protocol';
 import { runSurgery } from '../../shared/state/surgery';
 import { LspTestClient, positionAt } from '../lsp/client';
 import { A, B, CHILD, COMP, PROV_REF, ROOT, sampleRecords, U, type Rec } from './surgery/sample';
@@ -267,22 +267,27 @@ describe('state surgery in the editor (LSP over stdio)', function () {
     await check(text, `"urn": "${B}"`, 'refactor.rewrite.state.repair', { operation: 'repair' });
   });
 
-  it('adds "remove with dependents…" beside the dependents lens, running the confirmed remove', async () => {
+  it('adds "graph" and "remove with dependents…" beside the dependents lens, running the confirmed remove', async () => {
     const text = exportText(records());
     const uri = await open(text);
     const lenses = await client.request<unknown, CodeLens[]>('textDocument/codeLens', { textDocument: { uri } });
     const onComp = lenses.filter((l) => l.range.start.line === lineOf(text, `"urn": "${COMP}"`).line);
     assert.deepEqual(
       onComp.map((l) => l.command!.title),
-      ['1 dependent', 'remove with dependents…'],
+      ['1 dependent', 'graph', 'remove with dependents…'],
     );
-    const [params] = onComp[1].command!.arguments as SurgeryParams[];
-    assert.equal(onComp[1].command!.command, SURGERY_COMMANDS.run);
+    assert.equal(onComp[1].command!.command, SHOW_RESOURCE_GRAPH_COMMAND);
+    assert.deepEqual(onComp[1].command!.arguments, [{ uri, urn: COMP }]);
+    const [params] = onComp[2].command!.arguments as SurgeryParams[];
+    assert.equal(onComp[2].command!.command, SURGERY_COMMANDS.run);
     assert.deepEqual(params, { uri, operation: 'remove', targets: [COMP], targetDependents: true });
     const result = await client.request<SurgeryParams, SurgeryResult>(SurgeryRequest.method, params);
     assert.equal(applyPlain(result.edit!, { [uri]: text })[uri], runSurgery(text, params).source.text);
-    // No such lens where nothing depends on the record.
-    assert.equal(lenses.filter((l) => l.range.start.line === lineOf(text, `"urn": "${B}"`).line).length, 1);
+    // No remove lens where nothing depends on the record: its dependents count and its graph only.
+    assert.deepEqual(
+      lenses.filter((l) => l.range.start.line === lineOf(text, `"urn": "${B}"`).line).map((l) => l.command!.title),
+      ['0 dependents', 'graph'],
+    );
   });
 
   it('lists the records for the quick picks, copies by position and delete flag', async () => {
