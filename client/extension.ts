@@ -22,6 +22,7 @@ import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
 import { ResourceGraphPanel } from './resourceGraph/panel';
 import { registerBackendDocuments } from './backends/documents';
+import { StateDiffView } from './backends/stateDiff';
 import { BackendsView } from './backends/view';
 import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
@@ -52,8 +53,9 @@ export interface TestHooks {
   treeDescription(): string | undefined;
   statusBar(): StatusBarState;
   dashboard(): { model: DashboardModel | undefined; html: string; visible: boolean };
-  /** The Pulumi Backends view. */
+  /** The Pulumi Backends view, and the State Diff view its comparisons fill. */
   backends: BackendsView;
+  stateDiff: StateDiffView;
   /** The resource graph's panel: what its webview drew, and a way to click and type in it. */
   resourceGraph: Pick<ResourceGraphPanel, 'current' | 'onDidRender' | 'simulate'>;
   /** What a click on a dashboard row's link asks for: whether that address was opened. */
@@ -98,6 +100,7 @@ interface Parts {
   dashboard: QuotaDashboard;
   resourceGraph: ResourceGraphPanel;
   backends: BackendsView;
+  stateDiff: StateDiffView;
   statusBar: QuotaStatusBar;
   quotaView: ReturnType<typeof registerQuotaView>;
   commandContext: CommandContext;
@@ -130,7 +133,8 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const tree = new QuotaTreeProvider(api, explainer, repositories);
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
-  const backends = new BackendsView(context.workspaceState, notifier);
+  const stateDiff = new StateDiffView();
+  const backends = new BackendsView(context.workspaceState, notifier, stateDiff);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 
@@ -146,7 +150,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
       void liveUsage.refresh();
     },
   };
-  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, resourceGraph, backends, statusBar, quotaView, commandContext };
+  return { log, notifier, session, client, status, tree, repositories, liveUsage, dashboard, resourceGraph, backends, stateDiff, statusBar, quotaView, commandContext };
 }
 
 /** The parts that need disposing, every command, and the listeners that refresh the view. */
@@ -178,6 +182,7 @@ function subscriptions(parts: Parts): vscode.Disposable[] {
     ...new DashboardCommands(commandContext, dashboard).register(),
     ...parts.resourceGraph.register(),
     ...parts.backends.register(),
+    ...parts.stateDiff.register(),
     registerBackendDocuments(),
     ...new WalkthroughCommands().register(),
     ...parts.repositories.register(),
@@ -216,6 +221,7 @@ function testHooks(context: vscode.ExtensionContext, parts: Parts, startup: Test
     dashboardOpen: (url) => dashboard.openOnServer(url),
     resourceGraph: parts.resourceGraph,
     backends: parts.backends,
+    stateDiff: parts.stateDiff,
     logUri: context.logUri,
     languageClient: parts.client,
     processType: typeof process,

@@ -10,6 +10,7 @@ import * as vscode from 'vscode';
 import { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
 import type { Notifier } from '../notifier';
 import { backendDocumentUri } from './documents';
+import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
 
 const REMEMBERED_KEY = 'quotaState.backends';
@@ -57,6 +58,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   constructor(
     private readonly state: vscode.Memento,
     private readonly notifier: Notifier,
+    private readonly stateDiff: StateDiffView,
   ) {
     this.view = vscode.window.createTreeView('quotaState.backends', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true });
     this.disposables.push(
@@ -261,7 +263,13 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     await vscode.window.showTextDocument(backendDocumentUri(file), { preview: true });
   }
 
+  /** The State Diff view of the two, and VS Code's diff editor on them (Open Text Diff opens it again). */
   private async diff(left: vscode.Uri, right: vscode.Uri, title: string): Promise<void> {
+    try {
+      await this.stateDiff.show(left, right, title);
+    } catch (error) {
+      void this.notifier.error(vscode.l10n.t('Could not compare {0}: {1}', title, error instanceof Error ? error.message : String(error)));
+    }
     await vscode.commands.executeCommand('vscode.diff', backendDocumentUri(left), backendDocumentUri(right), title);
   }
 

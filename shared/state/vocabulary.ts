@@ -12,3 +12,6 @@ export { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './graph/kinds';
 // The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreError, type BackendStore, type StoreObject } from './backend/store';
+// What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
+export { diffStates, diffSummary, type StateDiff } from './diff/diff';
+export { buildStateStructure as structureOf } from './model/structure';

@@ -9,6 +9,9 @@ import * as vscode from 'vscode';
 import type { BackendTreeNode } from '../../client/backends/view';
 import { activeExtension, codeOf, revertAndCloseAll, waitFor, workspaceUri } from './common';
 
+/** The read-only document a diff side is (the diff editor shows the documents themselves). */
+const backendDocumentUriOf = (uri: vscode.Uri) => uri.toString();
+
 function expect(condition: boolean, message: string): void {
   if (!condition) throw new Error(message);
 }
@@ -79,6 +82,32 @@ export async function backendsScenario(): Promise<void> {
     expect(diff.original.scheme === 'pulumi-backend' && diff.modified.scheme === 'pulumi-backend', 'both sides read-only backend documents');
     const [left, right] = await Promise.all([vscode.workspace.openTextDocument(diff.original), vscode.workspace.openTextDocument(diff.modified)]);
     expect(left.getText().includes('::web"') && right.getText().includes('::frontend"'), 'version 3 holds web, version 4 frontend (the rename)');
+
+    // The State Diff view of the same two: the summary first, the rename grouped, a click reveals the record.
+    const shown = hooks.stateDiff.current();
+    expect(shown?.summary === '1 removed, 1 renamed, 1 changed, 3 same', `the summary: ${shown?.summary}`);
+    const [summary, ...groups] = hooks.stateDiff.getChildren();
+    expect(summary.kind === 'summary' && label(hooks.stateDiff.getTreeItem(summary)) === shown!.summary, 'the summary line first');
+    expect(
+      JSON.stringify(groups.map((g) => label(hooks.stateDiff.getTreeItem(g)))) === JSON.stringify(['removed (1)', 'renamed (1)', 'changed (1)']),
+      `groups: ${groups.map((g) => label(hooks.stateDiff.getTreeItem(g))).join(', ')}`,
+    );
+    const [renamed] = hooks.stateDiff.getChildren(groups[1]);
+    const renamedItem = hooks.stateDiff.getTreeItem(renamed);
+    expect(label(renamedItem) === 'frontend' && String(renamedItem.description).includes('web'), `the rename: ${label(renamedItem)} ${String(renamedItem.description)}`);
+    const [changedResource] = hooks.stateDiff.getChildren(groups[2]);
+    const leaves = hooks.stateDiff.getChildren(changedResource).map((c) => `${label(hooks.stateDiff.getTreeItem(c))} ${String(hooks.stateDiff.getTreeItem(c).description)}`);
+    expect(leaves.includes('outputs.step 3 → 4') && leaves.includes('outputs.token [secret changed]'), `the stack's leaves, the secret masked: ${leaves.join('; ')}`);
+    await vscode.commands.executeCommand(renamedItem.command!.command, ...(renamedItem.command!.arguments ?? []));
+    const revealed = await waitFor(
+      'the renamed record revealed',
+      () => {
+        const editor = vscode.window.activeTextEditor;
+        return editor?.document.uri.scheme === 'pulumi-backend' && editor.document.lineAt(editor.selection.active.line).text.includes('::frontend"') ? editor : undefined;
+      },
+      [vscode.window.onDidChangeTextEditorSelection, vscode.window.onDidChangeActiveTextEditor],
+    );
+    expect(revealed.document.uri.toString() === backendDocumentUriOf(diff.modified), 'revealed in the later version');
 
     // From the stack file: its current state against the newest checkpoint.
     await vscode.commands.executeCommand('workbench.action.closeAllEditors');
