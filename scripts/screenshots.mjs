@@ -62,6 +62,33 @@ const SHOTS = [
     },
   },
   {
+    name: 'backend-history',
+    what: "the Pulumi Backends view: the example backend's stack and its history, each update with its result, time and counts",
+    async take(page) {
+      await runCommand(page, 'Close All Editor Groups');
+      if (!(await page.locator('.part.sidebar').isVisible())) await runCommand(page, 'Toggle Primary Side Bar Visibility');
+      await runCommand(page, 'Explorer: Focus on Pulumi Backends View');
+      // The view gets the side bar's height: the file tree's section folded.
+      const files = page.locator('.pane-header[aria-expanded="true"]', { hasText: /^\s*Workspace/i });
+      if (await files.count()) await files.first().click();
+      await expandRow(page, 'organization/hist/dev');
+      await expandRow(page, 'History');
+      await page.locator('.monaco-list-row', { hasText: 'destroy' }).first().waitFor();
+      await widenSideBar(page, 560);
+    },
+  },
+  {
+    name: 'backend-diff',
+    what: 'Compare with Previous on version 4: the State Diff view (the rename, the removal, the changed leaves) beside the text diff',
+    async take(page) {
+      const row = page.locator('.monaco-list-row', { hasText: /(^|\s)4\s+update/ }).first();
+      await row.hover();
+      await row.locator('.action-label[aria-label="Compare with Previous"]').click();
+      await page.locator('.monaco-list-row', { hasText: 'renamed (1)' }).first().waitFor();
+      await page.locator('.monaco-diff-editor').first().waitFor();
+    },
+  },
+  {
     name: 'state-surgery-confirm',
     what: 'removing a protected resource with its dependents: the one confirmation, before anything changes',
     async take(page) {
@@ -242,6 +269,14 @@ async function runCommand(page, title, { opensPrompt = false } = {}) {
   // A command that prompts reuses the same input box for its question.
   if (opensPrompt) await page.waitForFunction(() => !document.querySelector('.quick-input-widget .quick-input-box input')?.value.startsWith('>'));
   else await input.waitFor({ state: 'hidden' });
+}
+
+/** Expands a tree row by its twistie (a click on the label would run the row's command instead). */
+async function expandRow(page, text) {
+  const row = page.locator('.monaco-list-row', { hasText: text }).first();
+  await row.waitFor();
+  if ((await row.getAttribute('aria-expanded')) !== 'true') await row.locator('.monaco-tl-twistie').click();
+  await page.locator('.monaco-list-row[aria-expanded="true"]', { hasText: text }).first().waitFor();
 }
 
 /** Moves the cursor to a line through Go to Line (`:N` in Quick Open), as a user would. */

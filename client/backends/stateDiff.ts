@@ -54,6 +54,8 @@ export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vs
     this.view.title = vscode.l10n.t('State Diff: {0}', title);
     this.view.description = diffSummary(diff);
     this.changed.fire(undefined);
+    // Opened (and expanded) where the Explorer shows it; the diff editor that follows takes the focus.
+    await vscode.commands.executeCommand('quotaState.stateDiff.focus');
     return diff;
   }
 

@@ -87,19 +87,33 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     ];
   }
 
-  /** Workspace folders holding a backend, then those added by hand. */
+  /** Workspace folders holding a backend, or a folder of theirs that does (one level down), then those added by hand. */
   async roots(): Promise<vscode.Uri[]> {
-    const found: vscode.Uri[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+    const holds = async (folder: vscode.Uri) => {
       for (const marker of ['.pulumi/meta.yaml', '.pulumi/stacks']) {
         try {
-          await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder.uri, ...marker.split('/')));
-          found.push(folder.uri);
-          break;
+          await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, ...marker.split('/')));
+          return true;
         } catch {
           // not this marker
         }
       }
+      return false;
+    };
+    const found: vscode.Uri[] = [];
+    for (const folder of vscode.workspace.workspaceFolders ?? []) {
+      if (await holds(folder.uri)) {
+        found.push(folder.uri);
+        continue;
+      }
+      let entries: Array<[string, vscode.FileType]> = [];
+      try {
+        entries = await vscode.workspace.fs.readDirectory(folder.uri);
+      } catch {
+        // an unreadable folder holds nothing we can show
+      }
+      const folders = entries.filter(([name, type]) => type & vscode.FileType.Directory && !name.startsWith('.') && name !== 'node_modules').map(([name]) => vscode.Uri.joinPath(folder.uri, name));
+      for (const [index, held] of (await Promise.all(folders.map(holds))).entries()) if (held) found.push(folders[index]);
     }
     const remembered = this.state.get<string[]>(REMEMBERED_KEY, []).map((text) => vscode.Uri.parse(text, true));
     const seen = new Set<string>();
