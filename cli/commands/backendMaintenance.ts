@@ -37,9 +37,10 @@ Moves a legacy DIY backend (bare stack names) to the project layout, as \`pulumi
 meta.yaml version 1 first, then each stack file to .pulumi/stacks/<project>/ (the old file kept as its
 .bak) and its history to .pulumi/history/<project>/<stack>/. Unlike Pulumi, the backups move too. A
 stack's project is read from its first resource's urn; a stack without resources needs
---project-for STACK=PROJECT. Progress goes to stderr.
+--project-for STACK=PROJECT. Unlike Pulumi, which skips such a stack and hides it, nothing is
+upgraded until every stack can be placed and none is locked. Progress goes to stderr.
 
-Exit codes: 0 upgraded (or nothing to do), 1 a stack was skipped or refused, 2 usage error or unreadable input.`;
+Exit codes: 0 upgraded (or nothing to do), 1 refused (a stack not placed, or locked), 2 usage error or unreadable input.`;
 
 const PRUNE_FLAGS = { backend: 'value', stack: 'value', keep: 'value', 'older-than': 'value', 'dry-run': 'boolean', 'break-lock': 'boolean', format: 'value' } as const;
 const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'boolean', format: 'value' } as const;
@@ -201,8 +202,14 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     if (existing !== undefined) return { stack: stack.ref, project, moves: [], skipped: `a stack named organization/${project}/${stack.name} already exists` };
     return { stack: stack.ref, project, moves: movesOf(opened, stack, project) };
   });
-  // A locked stack refuses the whole upgrade before anything is written: once meta.yaml says
-  // "project layout", a legacy stack left behind is one Pulumi no longer sees.
+  // A stack that cannot be placed, or a locked one, refuses the whole upgrade before anything is
+  // written: once meta.yaml says "project layout", a legacy stack left behind is one Pulumi no
+  // longer sees (Pulumi itself skips it with a warning, #12600).
+  if (!dryRun && plans.some((plan) => plan.skipped)) {
+    reportUpgrade(plans, true, format, io);
+    io.stderr('quota-state: nothing was upgraded: every stack must be placed first (see above)');
+    return 1;
+  }
   try {
     for (const [index, plan] of plans.entries()) if (!plan.skipped) withPulumiLock(lockFolderOf(opened.root, stacks[index]), { hint: lockHint, warn: () => undefined, dryRun: true }, () => undefined);
   } catch (error) {

@@ -106,6 +106,12 @@ describe('quota-state backend upgrade and prune, against real Pulumi', function 
     assert.equal(dry.status, 1);
     assert.match(dry.stdout, /^empty: skipped: no project name found .*--project-for empty=PROJECT$/m);
     assert.ok(!existsSync(join(folder, '.pulumi', 'meta.yaml')), 'a dry run writes nothing');
+    // Without the flag, nothing moves: the unplaced stack would vanish from Pulumi's sight.
+    const unplacedBefore = files(folder);
+    const unplaced = runQuotaState(['backend', 'upgrade', '--backend', `file://${folder}`]);
+    assert.equal(unplaced.status, 1);
+    assert.match(unplaced.stderr, /nothing was upgraded: every stack must be placed first/);
+    assert.deepEqual(files(folder), unplacedBefore);
     const placed = runQuotaState(['backend', 'upgrade', '--backend', `file://${folder}`, '--project-for', 'empty=hist']);
     assert.equal(placed.status, 0, placed.stdout + placed.stderr);
     assert.ok(existsSync(join(folder, '.pulumi', 'stacks', 'hist', 'empty.json')));
