@@ -91,7 +91,9 @@ function checkpointOf(source: { text: string; display: string }, snapshot: State
     report.droppedPendingOperations.push(`removing pending operation '${String(op.type)}' on '${String(op.resource?.urn)}' from snapshot`);
   }
   delete latest.pending_operations;
-  return { version, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } };
+  // A version-4 document's `features` stay with it, as MarshalUntypedDeploymentToVersionedCheckpoint keeps them.
+  const features = Array.isArray(root.features) && root.features.length ? { features: root.features } : {};
+  return { version, ...features, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } };
 }
 
 export async function restore(args: string[], io: CliIO): Promise<number> {

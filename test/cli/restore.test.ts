@@ -132,6 +132,12 @@ describe('quota-state restore, against real `pulumi stack import`', function () 
     assert.equal(report.written, true);
     assert.deepEqual(readFileSync(`${current}.bak`), before);
     assert.equal((JSON.parse(readFileSync(current, 'utf8')) as { checkpoint: { latest: Record<string, unknown> } }).checkpoint.latest.pending_operations, undefined);
+    // A version-4 export keeps its version and features, as Pulumi's checkpoint marshalling does.
+    const v4 = join(scratch, 'v4.json');
+    writeFileSync(v4, JSON.stringify({ version: 4, features: ['refreshBeforeUpdate'], deployment: (JSON.parse(before.toString('utf8')) as { checkpoint: { latest: unknown } }).checkpoint.latest }));
+    assert.equal(runQuotaState(['restore', backend.stack, '--to', v4, '--backend', `file://${folder}`]).status, 0);
+    const written = JSON.parse(readFileSync(current, 'utf8')) as { version: number; features: string[] };
+    assert.deepEqual([written.version, written.features], [4, ['refreshBeforeUpdate']]);
   });
 
   it('refuses, writing nothing: another stack, a missing version, no state, a locked stack, integrity errors (unless --allow-errors)', () => {
