@@ -3,7 +3,7 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, createStateService, findStack, type Backend } from '../shared/state';
+import { BackendError, createStateService, findStack, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
 import { fileBackendStore } from './backendStore';
@@ -45,20 +45,31 @@ export async function openBackend(flag: string | undefined, io: CliIO): Promise<
   }
 }
 
+/** The stack `reference` names in the opened backend; or, said on stderr, exit 1 naming the stacks there are. */
+export function openStack(opened: Opened, reference: string, io: CliIO): BackendStack | 1 {
+  const stack = findStack(opened.backend, reference, opened.project);
+  if (stack) return stack;
+  io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
+  return 1;
+}
+
 /**
- * A state of the stack `reference` in the backend (`flag`, else as `backend ls` finds it), inflated
- * within the limit: its current stack file, or with `revision` the checkpoint of a history entry,
- * named by our version number (1 for the oldest) or by its id (`<UnixNano>`). Answers the text and
- * how messages name it; or the exit code after saying why not (1: no such backend, stack or version).
+ * A state of the stack `reference` in the backend (`flag`, else as `backend ls` finds it): see
+ * `readStackState`. Answers the exit code after saying why not (1: no such backend, stack or version).
  */
 export async function readStackText(reference: string, flag: string | undefined, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
   const opened = await openBackend(flag, io);
   if (typeof opened === 'number') return opened;
-  const stack = findStack(opened.backend, reference, opened.project);
-  if (!stack) {
-    io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
-    return 1;
-  }
+  const stack = openStack(opened, reference, io);
+  return stack === 1 ? 1 : readStackState(opened, stack, io, revision);
+}
+
+/**
+ * A state of `stack`, inflated within the limit: its current stack file, or with `revision` the
+ * checkpoint of a history entry, named by our version number (1 for the oldest) or by its id
+ * (`<UnixNano>`). Answers the text and how messages name it; or exit 1 after saying why not.
+ */
+export async function readStackState(opened: Opened, stack: BackendStack, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
   let name: string | undefined = stack.file?.name;
   if (revision !== undefined) {
     const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });

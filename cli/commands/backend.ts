@@ -5,10 +5,10 @@
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { hostname } from 'node:os';
-import { createStateService, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { createStateService, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { UsageError } from '../args';
-import { openBackend, type Opened } from '../backendAccess';
+import { openBackend, openStack, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
@@ -178,12 +178,8 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   const reference = parsed.positional[0];
-  const stack = findStack(opened.backend, reference, opened.project);
-  if (!stack) {
-    const names = opened.backend.stacks.map((s) => s.ref).join(', ') || 'none';
-    io.stderr(`quota-state: no stack "${reference}" in ${opened.backend.url} (its stacks: ${names})`);
-    return 1;
-  }
+  const stack = openStack(opened, reference, io);
+  if (stack === 1) return 1;
   const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes });
   const allProblems = [...opened.backend.problems, ...problems];
   if (format === 'json') {

@@ -6,12 +6,12 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { createStateService, findStack, PruneRefusal, type BackendStack, type PrunePlan } from '../../shared/state';
+import { createStateService, PruneRefusal, type BackendStack, type PrunePlan } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { LockRefusal, withPulumiLock } from '../lockedWrite';
-import { openBackend, type Opened } from '../backendAccess';
+import { openBackend, openStack, type Opened } from '../backendAccess';
 
 const state = createStateService();
 
@@ -79,11 +79,8 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
   if (typeof opened === 'number') return opened;
   let stacks = opened.backend.stacks;
   if (parsed.flags.stack !== undefined) {
-    const one = findStack(opened.backend, parsed.flags.stack, opened.project);
-    if (!one) {
-      io.stderr(`quota-state: no stack "${parsed.flags.stack}" in ${opened.backend.url} (its stacks: ${stacks.map((s) => s.ref).join(', ') || 'none'})`);
-      return 1;
-    }
+    const one = openStack(opened, parsed.flags.stack, io);
+    if (one === 1) return 1;
     stacks = [one];
   }
   // Every plan first: a rule refused for one stack removes nothing anywhere.

@@ -11,12 +11,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createStateService, findStack, type BackendStack, type StateSnapshot } from '../../shared/state';
+import { createStateService, type BackendStack, type StateSnapshot } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
 import { load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
-import { openBackend, readStackText } from '../backendAccess';
+import { openBackend, openStack, readStackState, type Opened } from '../backendAccess';
 
 const state = createStateService();
 
@@ -68,10 +68,10 @@ interface RestoreReport {
 }
 
 /** The document `--to` names: a file that exists, else a version or an id of the stack's history. */
-async function sourceOf(to: string, stack: BackendStack, backend: string | undefined, io: CliIO): Promise<{ text: string; display: string } | number> {
+async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: CliIO): Promise<{ text: string; display: string } | number> {
   const file = resolve(io.cwd, to);
   if (existsSync(file)) return { text: readDocumentOrFail(file, io, displayPath(io.cwd, file)).text, display: displayPath(io.cwd, file) };
-  if (/^[0-9]+$/.test(to)) return readStackText(stack.ref, backend, io, to);
+  if (/^[0-9]+$/.test(to)) return readStackState(opened, stack, io, to);
   throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
 }
 
@@ -105,13 +105,13 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
-  const stack = findStack(opened.backend, parsed.positional[0], opened.project);
-  if (!stack?.file) {
-    const why = stack ? `the stack "${stack.ref}" has no stack file to restore into` : `no stack "${parsed.positional[0]}"`;
-    io.stderr(`quota-state: ${why} in ${opened.backend.url} (its stacks: ${opened.backend.stacks.map((s) => s.ref).join(', ') || 'none'})`);
+  const stack = openStack(opened, parsed.positional[0], io);
+  if (stack === 1) return 1;
+  if (!stack.file) {
+    io.stderr(`quota-state: the stack "${stack.ref}" in ${opened.backend.url} has no stack file to restore into`);
     return 1;
   }
-  const source = await sourceOf(to, stack, parsed.flags.backend, io);
+  const source = await sourceOf(to, opened, stack, io);
   if (typeof source === 'number') return source;
   const snapshot = state.parse(source.text);
   if (snapshot.parsedWith !== 'json') throw new InputError(`${source.display} is not valid JSON; \`quota-state check\` shows where`);
