@@ -3,12 +3,23 @@
  * names, files read within the shared size limit. Symbolic links are followed as gocloud's fileblob
  * follows them; a folder that cannot be listed is empty, as a missing prefix is in a bucket.
  */
-import { closeSync, openSync, readdirSync, readSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
-import { StoreError, type BackendStore, type StoreObject } from '../shared/state';
+import { randomUUID } from 'node:crypto';
+import { closeSync, mkdirSync, openSync, readdirSync, readSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { dirname, join, sep } from 'node:path';
+import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../shared/state';
 import { readRegularBytes } from './files';
 
-export function fileBackendStore(root: string, url: string): BackendStore {
+export function fileBackendStore(root: string, url: string): WritableBackendStore {
+  const pathOf = (name: string) => join(root, ...name.split('/'));
+  const versionOf = (name: string) => {
+    try {
+      const stats = statSync(pathOf(name), { bigint: true });
+      return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
+      throw new StoreError(`${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+    }
+  };
   return {
     url,
     async list(prefix) {
@@ -37,6 +48,44 @@ export function fileBackendStore(root: string, url: string): BackendStore {
       } finally {
         if (fd !== undefined) closeSync(fd);
       }
+    },
+    async version(name) {
+      return versionOf(name);
+    },
+    async write(name, bytes, options = {}) {
+      const path = pathOf(name);
+      mkdirSync(dirname(path), { recursive: true });
+      if (options.ifMatch === null) {
+        // A new object (a lock file): an exclusive create, as Pulumi's lock is taken.
+        let fd: number;
+        try {
+          fd = openSync(path, 'wx', 0o644);
+        } catch (error) {
+          throw new StoreConflict(`${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+        }
+        try {
+          writeSync(fd, bytes);
+        } finally {
+          closeSync(fd);
+        }
+        return;
+      }
+      const temporary = `${path}.${randomUUID()}.quota-state.tmp`;
+      writeFileSync(temporary, bytes);
+      try {
+        if (options.ifMatch !== undefined && versionOf(name) !== options.ifMatch) throw new StoreConflict(`${name} changed since it was read (another program wrote it); nothing was written`);
+        renameSync(temporary, path);
+      } catch (error) {
+        rmSync(temporary, { force: true });
+        throw error;
+      }
+    },
+    async remove(name) {
+      rmSync(pathOf(name), { force: true });
+    },
+    async move(from, to) {
+      mkdirSync(dirname(pathOf(to)), { recursive: true });
+      renameSync(pathOf(from), pathOf(to));
     },
   };
 }

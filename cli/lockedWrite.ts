@@ -208,6 +208,11 @@ function goTimestamp(): string {
   return `${base}${nanos ? `.${nanos}` : ''}Z`;
 }
 
+/** Who this process is in a Pulumi lock (lock.go's lockContent without its time). */
+export function cliLockIdentity(): { pid: number; username: string; hostname: string } {
+  return { pid: process.pid, username: currentUser(), hostname: hostname() };
+}
+
 function currentUser(): string {
   try {
     return userInfo().username;

@@ -2,16 +2,16 @@
  * The two chores a DIY backend needs: `backend prune` (history, backups and retained checkpoints by
  * count or age; the plan is shared/state/backend/prune.ts) and `backend upgrade` (the legacy layout
  * to the project layout, as `pulumi state upgrade` does it: pkg/backend/diy/backend.go's Upgrade).
- * Both hold each stack's Pulumi lock while they change it, and take a dry run.
+ * Both hold each stack's Pulumi lock while they change it, and take a dry run. The work itself is
+ * shared/state/backend's (prune.ts, upgrade.ts) through the file store, as the editor's Backends view runs it.
  */
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import { createStateService, PruneRefusal, type BackendStack, type PrunePlan } from '../../shared/state';
-import { decodeFile } from '../../shared/text/inflate';
+import { rmdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { createStateService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
-import { LockRefusal, withPulumiLock } from '../lockedWrite';
-import { openBackend, openStack, type Opened } from '../backendAccess';
+import { cliLockIdentity } from '../lockedWrite';
+import { openBackend, openStack } from '../backendAccess';
 
 const state = createStateService();
 
@@ -47,10 +47,6 @@ const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'b
 
 function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function lockFolderOf(root: string, stack: Pick<BackendStack, 'project' | 'name'>): string {
-  return stack.project ? join(root, '.pulumi', 'locks', 'organization', stack.project, stack.name) : join(root, '.pulumi', 'locks', stack.name);
 }
 
 const lockHint = 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.';
@@ -93,17 +89,18 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const removed: PrunePlan[] = [];
+  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, warn: (message: string) => io.stderr(`warning: ${message} (--break-lock)`) };
   try {
     for (const [index, plan] of plans.entries()) {
-      const options = { breakLock: parsed.booleans.has('break-lock'), dryRun, hint: lockHint, warn: (message: string) => io.stderr(message) };
-      withPulumiLock(lockFolderOf(opened.root, stacks[index]), options, () => {
-        // The plan's order: each history file before its checkpoint, so no entry is left without one.
-        if (!dryRun) for (const object of plan.remove) rmSync(join(opened.root, ...object.name.split('/')), { force: true });
-      });
+      if (dryRun) {
+        // As surgery's --dry-run: a locked stack is refused, and no lock is taken or removed.
+        if (options.breakLock) io.stderr(`warning: --dry-run: no lock is removed or taken for ${stacks[index].ref}`);
+        else await state.backend.refuseIfLocked(opened.store, stacks[index], options);
+      } else await state.backend.applyPrune(opened.store, stacks[index], plan, { ...options, identity: cliLockIdentity() });
       removed.push(plan);
     }
   } catch (error) {
-    if (!(error instanceof LockRefusal)) throw error;
+    if (!(error instanceof StackLockedError)) throw error;
     io.stderr(`quota-state: ${error.message}`);
     reportPrune(removed, dryRun, format, io);
     return 1;
@@ -127,52 +124,6 @@ function reportPrune(plans: PrunePlan[], dryRun: boolean, format: 'text' | 'json
   io.stdout(`${dryRun ? 'would free' : 'freed'} ${sizeOf(freed)} in ${plans.length} ${plans.length === 1 ? 'stack' : 'stacks'}${dryRun ? ' (nothing removed)' : ''}`);
 }
 
-interface StackUpgrade {
-  stack: string;
-  project?: string;
-  moves: Array<{ from: string; to: string }>;
-  skipped?: string;
-}
-
-/** The project of a legacy stack: its first resource's urn (guessProject), else --project-for's. */
-function projectOf(opened: Opened, stack: BackendStack, given: Map<string, string>): string | undefined {
-  if (given.has(stack.name)) return given.get(stack.name);
-  if (!stack.file) return undefined;
-  const path = join(opened.root, ...stack.file.name.split('/'));
-  const { text } = decodeFile(readFileSync(path), { name: stack.file.name, maxBytes: opened.maxInflatedBytes });
-  let root: unknown;
-  try {
-    root = JSON.parse(text);
-  } catch (error) {
-    throw new InputError(`${stack.file.name} is not valid JSON (${error instanceof Error ? error.message : String(error)})`);
-  }
-  const urn = state.structureOf(root).resources.find((r) => r.urn)?.urn;
-  return urn ? /^urn:pulumi:[^:]*::([^:]+)::/.exec(urn)?.[1] : undefined;
-}
-
-/** What moves where for one stack (names relative to the backend's folder). */
-function movesOf(opened: Opened, stack: BackendStack, project: string): Array<{ from: string; to: string }> {
-  const moves: Array<{ from: string; to: string }> = [];
-  const under = (folder: string) => {
-    const path = join(opened.root, '.pulumi', folder, stack.name);
-    if (!existsSync(path)) return [];
-    return (statSync(path).isDirectory() ? readdirNames(path) : []).map((name) => ({ from: `.pulumi/${folder}/${stack.name}/${name}`, to: `.pulumi/${folder}/${project}/${stack.name}/${name}` }));
-  };
-  if (stack.file) {
-    const name = stack.file.name.slice('.pulumi/stacks/'.length);
-    moves.push({ from: stack.file.name, to: `.pulumi/stacks/${project}/${name}` });
-    if (existsSync(join(opened.root, '.pulumi', 'stacks', `${name}.attrs`))) moves.push({ from: `${stack.file.name}.attrs`, to: `.pulumi/stacks/${project}/${name}.attrs` });
-  }
-  // renameHistory: only `<stack>-<…>` files move; others stay where they are.
-  moves.push(...under('history').filter((m) => m.from.slice(m.from.lastIndexOf('/') + 1).startsWith(`${stack.name}-`)));
-  moves.push(...under('backups'));
-  return moves;
-}
-
-function readdirNames(path: string): string[] {
-  return readdirSync(path).filter((name) => statSync(join(path, name)).isFile());
-}
-
 export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   const parsed = commandArguments(UPGRADE_USAGE, args, UPGRADE_FLAGS, io);
   if (!parsed) return 0;
@@ -191,74 +142,40 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     io.stdout(`${opened.backend.url} already has the project layout (meta.yaml version ${opened.backend.metaVersion}); nothing to upgrade`);
     return 0;
   }
-  const stacks = [...opened.backend.stacks].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
-  const plans: StackUpgrade[] = stacks.map((stack) => {
-    const project = projectOf(opened, stack, given);
-    if (!project) return { stack: stack.ref, moves: [], skipped: `no project name found (it holds no resources); give --project-for ${stack.name}=PROJECT` };
-    const existing = ['', '.gz', '.zst'].find((ext) => existsSync(join(opened.root, '.pulumi', 'stacks', project, `${stack.name}.json${ext}`)));
-    if (existing !== undefined) return { stack: stack.ref, project, moves: [], skipped: `a stack named organization/${project}/${stack.name} already exists` };
-    return { stack: stack.ref, project, moves: movesOf(opened, stack, project) };
-  });
-  // A stack that cannot be placed, or a locked one, refuses the whole upgrade before anything is
-  // written: once meta.yaml says "project layout", a legacy stack left behind is one Pulumi no
-  // longer sees (Pulumi itself skips it with a warning, #12600).
+  let plans: StackUpgrade[];
+  try {
+    plans = await state.backend.planUpgrade(opened.store, opened.backend, given, opened.maxInflatedBytes);
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+  // A stack that cannot be placed, or a locked one, refuses the whole upgrade before anything is written.
   if (!dryRun && plans.some((plan) => plan.skipped)) {
     reportUpgrade(plans, true, format, io);
     io.stderr('quota-state: nothing was upgraded: every stack must be placed first (see above)');
     return 1;
   }
   try {
-    for (const [index, plan] of plans.entries()) if (!plan.skipped) withPulumiLock(lockFolderOf(opened.root, stacks[index]), { hint: lockHint, warn: () => undefined, dryRun: true }, () => undefined);
+    await state.backend.refuseIfAnyStackLocked(opened.store, opened.backend, plans, { hint: lockHint });
+    if (!dryRun) {
+      await state.backend.applyUpgrade(opened.store, opened.backend, plans, { identity: cliLockIdentity(), hint: lockHint, say: (message) => io.stderr(message) });
+      // The emptied legacy folders go; one still holding something (a file not of this stack) stays.
+      for (const plan of plans) {
+        for (const folder of ['history', 'backups']) {
+          try {
+            rmdirSync(join(opened.root, '.pulumi', folder, plan.stack));
+          } catch {
+            // not empty, or never there
+          }
+        }
+      }
+    }
   } catch (error) {
-    if (!(error instanceof LockRefusal)) throw error;
+    if (!(error instanceof StackLockedError)) throw error;
     io.stderr(`quota-state: ${error.message}\nnothing was upgraded`);
     return 1;
   }
-  if (!dryRun) {
-    // As Pulumi: the metadata first, so a backend whose files cannot be written is never half moved.
-    writeFileSync(join(opened.root, '.pulumi', 'meta.yaml'), 'version: 1\n');
-    for (const [index, plan] of plans.entries()) {
-      if (plan.skipped) continue;
-      try {
-        withPulumiLock(lockFolderOf(opened.root, stacks[index]), { hint: lockHint, warn: (message) => io.stderr(message) }, () => moveStack(opened.root, stacks[index], plan, io));
-      } catch (error) {
-        if (!(error instanceof LockRefusal)) throw error;
-        plan.skipped = error.message;
-      }
-    }
-  }
   reportUpgrade(plans, dryRun, format, io);
   return plans.some((plan) => plan.skipped) ? 1 : 0;
-}
-
-/** Moves one stack's files (each a rename within the backend's folder); the old stack file becomes its `.bak`, as Pulumi leaves it. */
-function moveStack(root: string, stack: BackendStack, plan: StackUpgrade, io: CliIO): void {
-  const [stackFile, ...rest] = plan.moves;
-  io.stderr(`upgrading ${stack.name} → organization/${plan.project}/${stack.name}: ${plan.moves.length} files`);
-  const path = (name: string) => join(root, ...name.split('/'));
-  if (stack.file && stackFile) {
-    // A copy first, then the old file becomes the .bak: the stack is never without a file.
-    mkdirSync(dirname(path(stackFile.to)), { recursive: true });
-    const temporary = `${path(stackFile.to)}.quota-state.tmp`;
-    writeFileSync(temporary, readFileSync(path(stackFile.from)));
-    renameSync(temporary, path(stackFile.to));
-    renameSync(path(stackFile.from), `${path(stackFile.from)}.bak`);
-  }
-  let done = 0;
-  for (const move of rest) {
-    if (!existsSync(path(move.from))) continue;
-    mkdirSync(dirname(path(move.to)), { recursive: true });
-    renameSync(path(move.from), path(move.to));
-    if (++done % 500 === 0) io.stderr(`  ${done} of ${rest.length} files moved`);
-  }
-  // The emptied legacy folders go; one still holding something (a file not of this stack) stays.
-  for (const folder of ['history', 'backups']) {
-    try {
-      rmdirSync(join(root, '.pulumi', folder, stack.name));
-    } catch {
-      // not empty, or never there
-    }
-  }
 }
 
 function reportUpgrade(plans: StackUpgrade[], dryRun: boolean, format: 'text' | 'json', io: CliIO): void {

@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createStateService, type BackendStack, type StateSnapshot } from '../../shared/state';
+import { createStateService, RestoreError, type BackendStack, type RestorePlan } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
@@ -39,24 +39,6 @@ Exit codes: 0 restored or shown, 1 refused (or no such stack or version), 2 usag
 
 const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', format: 'value' } as const;
 
-/** The stack segment of a urn (`urn:pulumi:<stack>::<project>::…`). */
-function stackOfUrn(urn: string): string | undefined {
-  return /^urn:pulumi:([^:]*)::/.exec(urn)?.[1];
-}
-
-/** What Pulumi refuses to import without --force: integrity errors, and resources of another stack. */
-function importProblems(snapshot: StateSnapshot, stackName: string): string[] {
-  const problems: string[] = [];
-  const errors = state.analyzeSnapshot(snapshot).diagnostics.filter((d) => d.severity === 'error');
-  for (const error of errors.slice(0, 5)) problems.push(`line ${error.range.start.line + 1}: ${error.code}: ${error.message}`);
-  if (errors.length > 5) problems.push(`and ${errors.length - 5} more errors (\`quota-state check\` lists them)`);
-  for (const entry of snapshot.structure.resources) {
-    const stack = entry.urn && stackOfUrn(entry.urn);
-    if (stack !== undefined && stack !== stackName) problems.push(`resource '${entry.urn}' is from a different stack (${stack} != ${stackName})`);
-  }
-  return problems;
-}
-
 interface RestoreReport {
   stack: string;
   from: string;
@@ -73,27 +55,6 @@ async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: Cli
   if (existsSync(file)) return { text: readDocumentOrFail(file, io, displayPath(io.cwd, file)).text, display: displayPath(io.cwd, file) };
   if (/^[0-9]+$/.test(to)) return readStackState(opened, stack, io, to);
   throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
-}
-
-/**
- * The checkpoint diy's ImportDeployment writes for `source`: this stack's fully qualified name, the
- * deployment without its pending operations (SaveSnapshot clears them, each named), no config.
- */
-function checkpointOf(source: { text: string; display: string }, snapshot: StateSnapshot, stack: BackendStack, report: RestoreReport) {
-  const { structure } = snapshot;
-  if (!structure.deploymentPath) throw new InputError(`${source.display} is not a state: it holds no deployment (an export, a checkpoint or a deployment)`);
-  let deployment: unknown = structure.root;
-  for (const step of structure.deploymentPath) deployment = (deployment as Record<string | number, unknown>)[step];
-  const root = structure.root as Record<string, unknown>;
-  const version = structure.shape === 'deployment' || typeof root.version !== 'number' ? 3 : root.version;
-  const latest = { ...(deployment as Record<string, unknown>) };
-  for (const op of Array.isArray(latest.pending_operations) ? (latest.pending_operations as Array<{ type?: unknown; resource?: { urn?: unknown } }>) : []) {
-    report.droppedPendingOperations.push(`removing pending operation '${String(op.type)}' on '${String(op.resource?.urn)}' from snapshot`);
-  }
-  delete latest.pending_operations;
-  // A version-4 document's `features` stay with it, as MarshalUntypedDeploymentToVersionedCheckpoint keeps them.
-  const features = Array.isArray(root.features) && root.features.length ? { features: root.features } : {};
-  return { version, ...features, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } };
 }
 
 export async function restore(args: string[], io: CliIO): Promise<number> {
@@ -115,14 +76,20 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   if (typeof source === 'number') return source;
   const snapshot = state.parse(source.text);
   if (snapshot.parsedWith !== 'json') throw new InputError(`${source.display} is not valid JSON; \`quota-state check\` shows where`);
-  const report: RestoreReport = { stack: stack.ref, from: source.display, droppedPendingOperations: [], written: false };
+  let plan: RestorePlan;
+  try {
+    plan = state.backend.planRestore(snapshot, stack, source.display);
+  } catch (error) {
+    if (error instanceof RestoreError) throw new InputError(error.message);
+    throw error;
+  }
+  const report: RestoreReport = { stack: stack.ref, from: source.display, droppedPendingOperations: plan.droppedPendingOperations, written: false };
   const say = (message?: string, toStderr = false) => {
     if (format === 'json') io.stdout(JSON.stringify(report, null, 2));
     else if (message) (toStderr ? io.stderr : io.stdout)(message);
     return report.refused ? 1 : 0;
   };
-  const checkpoint = checkpointOf(source, snapshot, stack, report);
-  const problems = importProblems(snapshot, stack.name);
+  const { checkpoint, problems } = plan;
   if (problems.length && !parsed.booleans.has('allow-errors')) {
     report.refused = problems;
     const listed = problems.map((p) => `  ${p}`).join('\n');

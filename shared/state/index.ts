@@ -7,8 +7,11 @@
  * store its caller hands to `backend.read` (a folder, a bucket, the editor's file system).
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
-import { readBackend, readHistory } from './backend/backend';
-import { parseDuration, planPrune } from './backend/prune';
+import { readBackend, readHistory, type BackendStack } from './backend/backend';
+import { applyPrune, parseDuration, planPrune } from './backend/prune';
+import { applyRestore, planRestore } from './backend/restore';
+import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
+import { applyUpgrade, planUpgrade, refuseIfAnyStackLocked } from './backend/upgrade';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
 import { graphView, prepareGraphView } from './graph/view';
@@ -31,7 +34,10 @@ import { runSurgery } from './surgery/runs';
 export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
-export { StoreError, type BackendStore, type StoreObject } from './backend/store';
+export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
+export { StackLockedError } from './backend/stackLock';
+export { RestoreError, type RestorePlan } from './backend/restore';
+export type { StackUpgrade } from './backend/upgrade';
 export { PruneRefusal, type PrunePlan } from './backend/prune';
 export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export type { StateDiff } from './diff/diff';
@@ -76,7 +82,30 @@ export function createStateService() {
     prepareRename: statePrepareRename,
     rename: stateRename,
     /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
-    backend: { read: readBackend, history: readHistory, planPrune, parseDuration },
+    backend: {
+      read: readBackend,
+      history: readHistory,
+      planPrune,
+      applyPrune,
+      parseDuration,
+      /** What restoring `snapshot` into a stack writes, and what Pulumi would refuse without --force (its integrity errors among them). */
+      planRestore: (snapshot: StateSnapshot, stack: Pick<BackendStack, 'project' | 'name'>, display: string) =>
+        planRestore(
+          snapshot,
+          analyzeSnapshot(snapshot)
+            .diagnostics.filter((d) => d.severity === 'error')
+            .map((d) => ({ line: d.range.start.line, code: String(d.code), message: d.message })),
+          stack,
+          display,
+        ),
+      applyRestore,
+      planUpgrade,
+      applyUpgrade,
+      refuseIfAnyStackLocked,
+      withStackLock,
+      /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
+      refuseIfLocked: clearOrRefuseStackLocks,
+    },
     /** What changed between two states, and its text, Markdown and one-line forms. */
     diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */

@@ -11,7 +11,12 @@ export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type S
 export { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './graph/kinds';
 // The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from './backend/backend';
-export { StoreError, type BackendStore, type StoreObject } from './backend/store';
+export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
+// Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
+export { StackLockedError, type LockIdentity } from './backend/stackLock';
+export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
+export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
+export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 export { buildStateStructure as structureOf } from './model/structure';

@@ -162,13 +162,18 @@ function collectStacks(objects: StoreObject[], layout: BackendLayout): BackendSt
   return [...byRef.values()];
 }
 
+/** The folder of a stack's Pulumi locks, `/`-terminated (lock.go's lockDir). */
+export function stackLockFolder(stack: Pick<BackendStack, 'project' | 'name'>): string {
+  return stack.project ? `.pulumi/locks/organization/${stack.project}/${stack.name}/` : `.pulumi/locks/${stack.name}/`;
+}
+
 /** `<UnixNano>` ids in time order (as numbers: a shorter id is older). */
 function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
 async function readLocksAndCompression(store: BackendStore, stack: BackendStack, problems: BackendProblem[], options: BackendReadOptions): Promise<void> {
-  const folder = stack.project ? `.pulumi/locks/organization/${stack.project}/${stack.name}/` : `.pulumi/locks/${stack.name}/`;
+  const folder = stackLockFolder(stack);
   for (const lock of (await store.list(folder)).filter((o) => o.name.endsWith('.json') && !o.name.slice(folder.length).includes('/'))) {
     stack.locks.push(await readLock(store, lock.name, problems, options));
   }

@@ -7,7 +7,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import type { BackendStack } from './backend';
-import type { BackendStore, StoreObject } from './store';
+import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
+import type { BackendStore, StoreObject, WritableBackendStore } from './store';
 
 export interface PruneRule {
   /** Keep the newest N (at least 1). */
@@ -111,4 +112,37 @@ export function parseDuration(text: string): number | undefined {
   let total = 0;
   for (const [, amount, unit] of text.matchAll(/([0-9]+(?:\.[0-9]+)?)(ns|us|µs|ms|s|m|h|d)/g)) total += Number(amount) * units[unit];
   return total;
+}
+
+/** How a long change reports and stops: `cancelled` is asked between files, `progress` told after each. */
+export interface MaintenanceControl {
+  cancelled?(): boolean;
+  progress?(done: number, total: number, name: string): void;
+}
+
+/**
+ * Removes a plan's files holding the stack's Pulumi lock, in the plan's order. A cancel stops
+ * between entries, never between a history file and its checkpoint, so no entry is left without
+ * its checkpoint. Answers how many files were removed and whether it was cancelled.
+ */
+export async function applyPrune(
+  store: WritableBackendStore,
+  stack: BackendStack,
+  plan: PrunePlan,
+  options: StackLockOptions & MaintenanceControl & { identity: LockIdentity },
+): Promise<{ removed: number; cancelled: boolean }> {
+  return withStackLock(store, stack, options.identity, options, async () => {
+    let removed = 0;
+    let entryUnderWay: string | undefined;
+    for (const object of plan.remove) {
+      const history = HISTORY_FILE.exec(object.name.slice(object.name.lastIndexOf('/') + 1));
+      const finishesEntry = object.name.endsWith('.attrs') || (history?.[3] === 'checkpoint' && history[2] === entryUnderWay);
+      if (!finishesEntry && options.cancelled?.()) return { removed, cancelled: true };
+      entryUnderWay = history?.[3] === 'history' ? history[2] : finishesEntry ? entryUnderWay : undefined;
+      await store.remove(object.name);
+      removed++;
+      options.progress?.(removed, plan.remove.length, object.name);
+    }
+    return { removed, cancelled: false };
+  });
 }

@@ -25,3 +25,25 @@ export interface BackendStore {
 
 /** An object that cannot be listed or read; the message names it. */
 export class StoreError extends Error {}
+
+/**
+ * A store that can also be written: what restore, prune and upgrade need. A file system implements
+ * it with a temporary file and a rename, a bucket with one PUT: a reader sees the old bytes or the
+ * new, never a mix.
+ */
+export interface WritableBackendStore extends BackendStore {
+  /**
+   * Creates or replaces an object whole. With `ifMatch` (a `version` read earlier), refused with a
+   * StoreConflict when the object changed since; with `ifMatch: null`, when it exists.
+   */
+  write(name: string, bytes: Uint8Array, options?: { ifMatch?: string | null }): Promise<void>;
+  /** Removes an object; one already gone is no error. */
+  remove(name: string): Promise<void>;
+  /** Moves an object, replacing what is at `to` (a rename on disk; a copy and a delete in a bucket). */
+  move(from: string, to: string): Promise<void>;
+  /** The object's version (an ETag; size and mtime on disk), undefined when it does not exist. */
+  version(name: string): Promise<string | undefined>;
+}
+
+/** A conditional write found the object changed (another writer came between the read and the write). */
+export class StoreConflict extends StoreError {}

@@ -1,0 +1,93 @@
+/**
+ * Restore: a DIY stack's current state becomes another state document (a history checkpoint, a
+ * backup, an export), as `pulumi stack import` of it makes it (pkg/cmd/pulumi/stack/io.go's
+ * SaveSnapshot, diy's ImportDeployment). The plan says what Pulumi would refuse without --force
+ * (integrity errors, resources of another stack) and which pending operations it drops; applying
+ * it writes the checkpoint over the stack file under the stack's Pulumi lock, the old bytes kept
+ * as the `.bak` first, and the new written only if the stack file is still the one read.
+ */
+import * as l10n from '@vscode/l10n';
+import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import type { StateSnapshot } from '../model/snapshot';
+import type { BackendStack } from './backend';
+import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
+import type { WritableBackendStore } from './store';
+
+/** The document is not a state (no deployment in it); nothing was written. */
+export class RestoreError extends Error {}
+
+export interface RestorePlan {
+  /** The versioned checkpoint to write, as ImportDeployment writes it. */
+  checkpoint: { version: number; features?: unknown[]; checkpoint: { stack: string; latest: Record<string, unknown> } };
+  /** What Pulumi refuses to import without --force; empty when it imports it. */
+  problems: string[];
+  /** The pending operations SaveSnapshot drops, each named as Pulumi names it. */
+  droppedPendingOperations: string[];
+}
+
+/** An error of the document's own analysis, as restore names it. */
+export interface RestoreAnalysisError {
+  line: number;
+  code: string;
+  message: string;
+}
+
+/** The stack segment of a urn (`urn:pulumi:<stack>::<project>::…`). */
+const stackOfUrn = (urn: string): string | undefined => /^urn:pulumi:([^:]*)::/.exec(urn)?.[1];
+
+/**
+ * What restoring `snapshot` into `stack` writes and what Pulumi would say of it. `errors` are the
+ * document's integrity errors (its analysis, by the caller); `display` names the document.
+ */
+export function planRestore(snapshot: StateSnapshot, errors: RestoreAnalysisError[], stack: Pick<BackendStack, 'project' | 'name'>, display: string): RestorePlan {
+  const { structure } = snapshot;
+  if (!structure.deploymentPath) throw new RestoreError(l10n.t('{0} is not a state: it holds no deployment (an export, a checkpoint or a deployment)', display));
+  const problems: string[] = [];
+  for (const error of errors.slice(0, 5)) problems.push(l10n.t('line {0}: {1}: {2}', error.line + 1, error.code, error.message));
+  if (errors.length > 5) problems.push(l10n.t('and {0} more errors (`quota-state check` lists them)', errors.length - 5));
+  for (const entry of structure.resources) {
+    const other = entry.urn && stackOfUrn(entry.urn);
+    if (other !== undefined && other !== stack.name) problems.push(l10n.t("resource '{0}' is from a different stack ({1} != {2})", entry.urn!, other, stack.name));
+  }
+  let deployment: unknown = structure.root;
+  for (const step of structure.deploymentPath) deployment = (deployment as Record<string | number, unknown>)[step];
+  const root = structure.root as Record<string, unknown>;
+  const version = structure.shape === 'deployment' || typeof root.version !== 'number' ? 3 : root.version;
+  const latest = { ...(deployment as Record<string, unknown>) };
+  const droppedPendingOperations = (Array.isArray(latest.pending_operations) ? (latest.pending_operations as Array<{ type?: unknown; resource?: { urn?: unknown } }>) : []).map(
+    (op) => `removing pending operation '${String(op.type)}' on '${String(op.resource?.urn)}' from snapshot`,
+  );
+  delete latest.pending_operations;
+  // A version-4 document's `features` stay with it, as MarshalUntypedDeploymentToVersionedCheckpoint keeps them.
+  const features = Array.isArray(root.features) && root.features.length ? { features: root.features as unknown[] } : {};
+  return { checkpoint: { version, ...features, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } }, problems, droppedPendingOperations };
+}
+
+export interface RestoreApplyOptions extends StackLockOptions {
+  identity: LockIdentity;
+  /** Compresses the new text as the stack file was (Pulumi sniffs the bytes, so the name stays valid). */
+  compress(bytes: Uint8Array, compression: Compression): Promise<Uint8Array>;
+  maxInflatedBytes?: number;
+  /** Called with the state being replaced, under the lock, before anything is written (a diff, a last refusal). */
+  beforeWrite?(currentText: string): void | Promise<void>;
+}
+
+/** Writes the plan's checkpoint over the stack file; answers the `.bak` that keeps what it replaced. */
+export async function applyRestore(store: WritableBackendStore, stack: BackendStack, plan: RestorePlan, options: RestoreApplyOptions): Promise<{ backup: string }> {
+  const file = stack.file?.name;
+  if (!file) throw new RestoreError(l10n.t('the stack "{0}" has no stack file to restore into', stack.ref));
+  return withStackLock(store, stack, options.identity, options, async () => {
+    const version = await store.version(file);
+    if (version === undefined) throw new RestoreError(l10n.t('{0} was removed meanwhile; nothing was written', file));
+    const current = await store.read(file);
+    const compression = compressionOf(current);
+    await options.beforeWrite?.(decodeFile(current, { name: file, maxBytes: options.maxInflatedBytes }).text);
+    const text = new TextEncoder().encode(JSON.stringify(plan.checkpoint));
+    const bytes = compression ? await options.compress(text, compression) : text;
+    // The old state is safe in the .bak before the stack file changes; the write is refused if another writer came since the read.
+    const backup = `${file}.bak`;
+    await store.write(backup, current);
+    await store.write(file, bytes, { ifMatch: version });
+    return { backup };
+  });
+}

@@ -1,0 +1,163 @@
+/**
+ * The backend model's writes (shared/state/backend: stackLock.ts, restore.ts, prune.ts) on an
+ * in-memory writable store, for what real runs rarely show: two writers taking Pulumi's lock at
+ * once, a write refused because the stack file changed after it was read, and a prune cancelled
+ * between a history file and its checkpoint. The same code on disk and against real Pulumi is in
+ * test/cli/{restore,backendMaintenance}.test.ts; in VS Code, test/extension/backendsScenario.ts.
+ */
+import { strict as assert } from 'node:assert';
+import { createStateService, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state';
+
+const { backend, parse } = createStateService();
+const encoder = new TextEncoder();
+const identity = { pid: 4242, username: 'tester', hostname: 'here' };
+
+/** A bucket-like store: `version` is a counter per write; `beforeList` runs before each listing (to interleave writers). */
+function memoryStore(files: Record<string, string>, hooks: { beforeList?: () => Promise<void> } = {}): WritableBackendStore & { files: Map<string, { bytes: Uint8Array; version: number }> } {
+  let versions = 0;
+  const map = new Map(Object.entries(files).map(([name, text]) => [name, { bytes: encoder.encode(text), version: ++versions }]));
+  return {
+    url: 'memory://bucket',
+    files: map,
+    async list(prefix) {
+      await hooks.beforeList?.();
+      return [...map].filter(([name]) => name.startsWith(prefix)).map(([name, entry]) => ({ name, size: entry.bytes.length, modifiedMs: entry.version }));
+    },
+    async read(name) {
+      const entry = map.get(name);
+      if (!entry) throw new StoreError(`${name}: not found`);
+      return entry.bytes;
+    },
+    async version(name) {
+      return map.has(name) ? String(map.get(name)!.version) : undefined;
+    },
+    async write(name, bytes, options = {}) {
+      if (options.ifMatch === null && map.has(name)) throw new StoreConflict(`${name} exists`);
+      if (typeof options.ifMatch === 'string' && String(map.get(name)?.version) !== options.ifMatch) throw new StoreConflict(`${name} changed`);
+      map.set(name, { bytes, version: ++versions });
+    },
+    async remove(name) {
+      map.delete(name);
+    },
+    async move(from, to) {
+      map.set(to, map.get(from)!);
+      map.delete(from);
+    },
+  };
+}
+
+const urn = (name: string) => `urn:pulumi:dev::app::pkg:index:Thing::${name}`;
+const checkpoint = (...names: string[]) =>
+  JSON.stringify({
+    version: 3,
+    checkpoint: {
+      stack: 'organization/app/dev',
+      latest: {
+        manifest: { time: '2026-01-01T00:00:00Z', magic: '294a449188e3da4517a05ae33e5c1307bbafa419a82735db7986e01d5ec6b1c0', version: 'v3.274.1' },
+        resources: names.map((n) => ({ urn: urn(n), custom: false, type: 'pkg:index:Thing' })),
+      },
+    },
+  });
+const stack = {
+  ref: 'organization/app/dev',
+  project: 'app',
+  name: 'dev',
+  file: { name: '.pulumi/stacks/app/dev.json', size: 0, modifiedMs: 0 },
+  historyIds: [],
+  orphanCheckpoints: [],
+  backups: [],
+  locks: [],
+};
+const compress = async (bytes: Uint8Array) => bytes;
+
+describe("the DIY backend model: writes under Pulumi's lock", () => {
+  it('of two writers taking the lock at once, one is refused, naming the other; the winner leaves no lock behind', async () => {
+    let releaseBoth: () => void = () => undefined;
+    const bothListed = new Promise<void>((resolve) => (releaseBoth = resolve));
+    let listings = 0;
+    // Both first listings return before either lock file exists: each then writes its own and lists again.
+    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n' }, { beforeList: async () => (++listings === 2 ? releaseBoth() : listings < 2 ? bothListed : undefined) });
+    const outcomes = await Promise.allSettled([1, 2].map((n) => backend.withStackLock(store, stack, { ...identity, pid: n }, {}, async () => n)));
+    const refused = outcomes.filter((o) => o.status === 'rejected');
+    assert.ok(refused.length >= 1, 'at least one writer sees the other');
+    for (const outcome of refused) {
+      assert.ok((outcome as PromiseRejectedResult).reason instanceof StackLockedError);
+      assert.match(String((outcome as PromiseRejectedResult).reason.message), /locked by 1 lock\(s\)[\s\S]*created by tester@here \(pid [12]\)/);
+    }
+    assert.deepEqual(
+      [...store.files.keys()].filter((name) => name.startsWith('.pulumi/locks/')),
+      [],
+      'every lock removed',
+    );
+  });
+
+  it('restore: refused when the stack file changed after it was read, the .bak then holding the state that was there', async () => {
+    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
+    const plan = backend.planRestore(parse(checkpoint('a')), stack, 'version 1');
+    assert.deepEqual(plan.problems, []);
+    await assert.rejects(
+      backend.applyRestore(store, stack, plan, {
+        identity,
+        compress,
+        // Another writer comes between the read and the write.
+        beforeWrite: async () => void (await store.write('.pulumi/stacks/app/dev.json', encoder.encode(checkpoint('a', 'b', 'c')))),
+      }),
+      StoreConflict,
+    );
+    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes), checkpoint('a', 'b', 'c'), "the other writer's state is kept");
+    const written = await backend.applyRestore(store, stack, plan, { identity, compress });
+    assert.equal(written.backup, '.pulumi/stacks/app/dev.json.bak');
+    assert.equal(new TextDecoder().decode(store.files.get(written.backup)!.bytes), checkpoint('a', 'b', 'c'));
+    assert.deepEqual(
+      (
+        JSON.parse(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes)) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }
+      ).checkpoint.latest.resources.map((r) => r.urn),
+      [urn('a')],
+    );
+  });
+
+  it('restore: a lock held by another process refuses, naming it, and nothing is written; --break-lock removes it and says so', async () => {
+    const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
+    const store = memoryStore({
+      '.pulumi/stacks/app/dev.json': checkpoint('a', 'b'),
+      [lock]: JSON.stringify({ pid: 77, username: 'ci', hostname: 'runner', timestamp: '2026-11-01T10:00:00.123456Z' }),
+    });
+    const plan = backend.planRestore(parse(checkpoint('a')), stack, 'version 1');
+    await assert.rejects(
+      backend.applyRestore(store, stack, plan, { identity, compress }),
+      /locked by 1 lock\(s\)[\s\S]*memory:\/\/bucket\/\.pulumi\/locks\/organization\/app\/dev\/0f0e\.json: created by ci@runner \(pid 77\) at 2026-11-01T10:00:00Z/,
+    );
+    assert.equal(store.files.has('.pulumi/stacks/app/dev.json.bak'), false);
+    const warned: string[] = [];
+    await backend.applyRestore(store, stack, plan, { identity, compress, breakLock: true, warn: (m) => warned.push(m) });
+    assert.match(warned.join('\n'), /removing Pulumi's lock .*0f0e\.json \(created by ci@runner/);
+    assert.equal(store.files.has(lock), false);
+  });
+
+  it('restore: a document of another stack is a problem Pulumi would refuse without --force', () => {
+    const plan = backend.planRestore(parse(checkpoint('a').replaceAll('urn:pulumi:dev::', 'urn:pulumi:prod::')), stack, 'their export');
+    assert.match(plan.problems.join('\n'), /is from a different stack \(prod != dev\)/);
+  });
+
+  it('prune: a cancel stops between entries, never between a history file and its checkpoint', async () => {
+    const files: Record<string, string> = {};
+    for (const id of ['1000', '2000', '3000', '4000']) {
+      files[`.pulumi/history/app/dev/dev-${id}.history.json`] = '{}';
+      files[`.pulumi/history/app/dev/dev-${id}.checkpoint.json`] = checkpoint('a');
+    }
+    const store = memoryStore(files);
+    const plan = await backend.planPrune(store, stack, { keep: 1 });
+    assert.equal(plan.remove.length, 6);
+    let asked = 0;
+    // Cancelled at the second question: after the first entry's history file and checkpoint.
+    const result = await backend.applyPrune(store, stack, plan, { identity, cancelled: () => ++asked >= 2 });
+    assert.deepEqual(result, { removed: 2, cancelled: true });
+    const left = [...store.files.keys()].filter((name) => name.includes('/history/'));
+    for (const name of left.filter((n) => n.endsWith('.history.json'))) assert.ok(left.includes(name.replace('.history.json', '.checkpoint.json')), `${name} keeps its checkpoint`);
+    assert.equal(left.length, 6);
+    assert.deepEqual(
+      [...store.files.keys()].filter((name) => name.startsWith('.pulumi/locks/')),
+      [],
+    );
+  });
+});
