@@ -37,7 +37,10 @@ export const webEntries = [
 export const webviewEntries = [{ in: 'client/resourceGraph/webview.ts', out: 'webview/resourceGraph', format: 'iife', external: [] }];
 
 /** Modules the browser build takes from elsewhere: the browser language client, and the two tiny path helpers. */
-const WEB_SWAPS = new Map([[resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')]]);
+const WEB_SWAPS = new Map([
+  [resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')],
+  [resolve('client/backends/lockIdentity.ts'), resolve('client/web/lockIdentity.ts')],
+]);
 const WEB_NODE_SHIMS = new Map([
   ['node:path', resolve('server/web/nodePath.ts')],
   ['node:url', resolve('server/web/nodeUrl.ts')],

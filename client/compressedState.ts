@@ -12,7 +12,9 @@
  * through `vscode.workspace.fs`, so this also works where the extension has no Node.
  */
 import * as vscode from 'vscode';
-import { acquireFolderLock, type LockFolderIo } from './fileLock';
+import { gzip } from './compression';
+import { acquireFolderLock } from './fileLock';
+import { folderLockIo } from './workspaceLock';
 import { compressionOf, inflate } from '../shared/text/inflate';
 import { writeLockPath } from '../shared/writeLock';
 
@@ -31,34 +33,6 @@ export function compressedUriOf(original: vscode.Uri): vscode.Uri {
 /** `pulumi-gz:/…/dev.json?file` → `file:///…/dev.json.gz`. */
 export function compressedOriginal(uri: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: uri.query || 'file', authority: uri.authority, path: `${uri.path}.gz` });
-}
-
-async function transform(bytes: Uint8Array, stream: { readable: ReadableStream<Uint8Array>; writable: WritableStream<Uint8Array> }): Promise<Uint8Array> {
-  const piped = new Blob([bytes]).stream().pipeThrough(stream as unknown as TransformStream<Uint8Array, Uint8Array>);
-  return new Uint8Array(await new Response(piped).arrayBuffer());
-}
-
-const gzip = (bytes: Uint8Array) => transform(bytes, new CompressionStream('gzip'));
-
-/** A lock folder through `vscode.workspace.fs`, for fileLock.ts. */
-function folderLockIo(folder: vscode.Uri): LockFolderIo {
-  const fs = vscode.workspace.fs;
-  const child = (name: string) => vscode.Uri.joinPath(folder, name);
-  return {
-    mtime: async () => {
-      try {
-        return (await fs.stat(folder)).mtime;
-      } catch (error) {
-        if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return undefined;
-        throw error;
-      }
-    },
-    create: async () => fs.createDirectory(folder),
-    writeOwner: async (name, content) => fs.writeFile(child(name), content),
-    list: async () => (await fs.readDirectory(folder)).map(([name]) => name),
-    removeOwner: async (name) => fs.delete(child(name)),
-    remove: async (recursive) => fs.delete(folder, { recursive, useTrash: false }),
-  };
 }
 
 class CompressedStateFileSystem implements vscode.FileSystemProvider {

@@ -23,6 +23,7 @@ import { createLanguageClient } from './languageClient';
 import { ResourceGraphPanel } from './resourceGraph/panel';
 import { registerBackendDocuments } from './backends/documents';
 import { StateDiffView } from './backends/stateDiff';
+import { BackendActions } from './backends/actions';
 import { BackendsView } from './backends/view';
 import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
@@ -134,7 +135,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
   const stateDiff = new StateDiffView();
-  const backends = new BackendsView(context.workspaceState, notifier, stateDiff);
+  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, new BackendActions(client, notifier, () => backends.refresh()));
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 

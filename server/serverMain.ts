@@ -6,6 +6,7 @@
 import { CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerDependents } from './features/dependents';
+import { registerRestorePlan } from './features/restorePlan';
 import { registerLiveGroups } from './features/liveGroups';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
@@ -61,6 +62,7 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   registerRequests(workspace);
   platform.register?.(workspace, stateAnalyzer);
   registerDependents(workspace, stateMode);
+  registerRestorePlan(workspace);
   registerSurgery(workspace, stateMode);
 
   const refreshViews = () => {

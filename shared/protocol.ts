@@ -264,3 +264,19 @@ export const SURGERY_COMMANDS = {
   /** Shows a refused operation's report. */
   showReport: 'quotaState.state.showReport',
 } as const;
+
+/**
+ * Client → server: what restoring a state document into a DIY stack writes (the Backends view's
+ * Restore This Version…). The server analyzes the document, as `pulumi stack import` would judge
+ * it; the client writes the answer through its file system, under Pulumi's lock.
+ */
+export interface RestorePlanParams {
+  /** The document to restore (a checkpoint, a backup, an export), inflated. */
+  text: string;
+  /** How messages name it. */
+  display: string;
+  project?: string;
+  name: string;
+}
+export type RestorePlanResult = { checkpoint: string; problems: string[]; droppedPendingOperations: string[] } | { error: string };
+export const RestorePlanRequest = new RequestType<RestorePlanParams, RestorePlanResult, void>('quotaState/restorePlan');

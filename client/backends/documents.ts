@@ -30,9 +30,15 @@ function readable(text: string): string {
   }
 }
 
+/** Told when the view wrote a backend file (a restore), so its open document shows the new content. */
+const written = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+
+export function backendFileWritten(original: vscode.Uri): void {
+  written.fire([{ type: vscode.FileChangeType.Changed, uri: backendDocumentUri(original) }]);
+}
+
 class BackendDocuments implements vscode.FileSystemProvider {
-  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
-  readonly onDidChangeFile = this.changes.event;
+  readonly onDidChangeFile = written.event;
 
   watch(): vscode.Disposable {
     return new vscode.Disposable(() => undefined);

@@ -1,35 +1,71 @@
 /**
- * A DIY backend folder as the backend model's store (shared/state/backend/store.ts), read through
- * `vscode.workspace.fs`: the same on disk, on a remote workspace and in the browser. Listing walks
- * the folder under a prefix; a folder that cannot be listed is empty, as a missing prefix is in a
- * bucket.
+ * A DIY backend folder as the backend model's store (shared/state/backend/store.ts), read and
+ * written through `vscode.workspace.fs`: the same on disk, on a remote workspace and in the
+ * browser. Listing walks the folder under a prefix; a folder that cannot be listed is empty, as a
+ * missing prefix is in a bucket. A write goes to a temporary file renamed over the target; a
+ * conditional one holds the target's `<file>.lock` (fileLock.ts, the lock `quota-state` takes) and
+ * compares the file's mtime and size just before the rename.
  */
 import * as vscode from 'vscode';
-import { StoreError, type BackendStore, type StoreObject } from '../../shared/state/vocabulary';
+import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { writeLockPath } from '../../shared/writeLock';
+import { acquireFolderLock } from '../fileLock';
+import { folderLockIo } from '../workspaceLock';
 
-export function workspaceBackendStore(root: vscode.Uri): BackendStore {
+const notFound = (error: unknown) => error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
+
+async function walk(folder: vscode.Uri, name: string, into: StoreObject[]): Promise<void> {
+  let entries: Array<[string, vscode.FileType]>;
+  try {
+    entries = await vscode.workspace.fs.readDirectory(folder);
+  } catch {
+    return;
+  }
+  await Promise.all(
+    entries.map(async ([entry, type]) => {
+      const uri = vscode.Uri.joinPath(folder, entry);
+      if (type & vscode.FileType.Directory) return walk(uri, `${name}${entry}/`, into);
+      if (!(type & vscode.FileType.File)) return;
+      try {
+        const stat = await vscode.workspace.fs.stat(uri);
+        into.push({ name: `${name}${entry}`, size: stat.size, modifiedMs: stat.mtime });
+      } catch {
+        // removed meanwhile
+      }
+    }),
+  );
+}
+
+const parentOf = (uri: vscode.Uri) => uri.with({ path: uri.path.slice(0, uri.path.lastIndexOf('/')) });
+
+/** The bytes to a temporary name beside the target, then renamed over it: readers never see half a file. */
+async function replaceFile(target: vscode.Uri, bytes: Uint8Array, check?: () => Promise<void>): Promise<void> {
+  const fs = vscode.workspace.fs;
+  await fs.createDirectory(parentOf(target));
+  const temporary = target.with({ path: `${parentOf(target).path}/.${target.path.slice(target.path.lastIndexOf('/') + 1)}.quota-state.tmp` });
+  await fs.writeFile(temporary, bytes);
+  try {
+    await check?.();
+    await fs.rename(temporary, target, { overwrite: true });
+  } catch (error) {
+    await fs.delete(temporary).then(undefined, () => undefined);
+    throw error;
+  }
+}
+
+export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
+  const fs = vscode.workspace.fs;
   const uriOf = (name: string) => vscode.Uri.joinPath(root, ...name.split('/'));
-  const walk = async (folder: vscode.Uri, name: string, into: StoreObject[]): Promise<void> => {
-    let entries: Array<[string, vscode.FileType]>;
+  const version = async (name: string) => {
     try {
-      entries = await vscode.workspace.fs.readDirectory(folder);
-    } catch {
-      return;
+      const stat = await fs.stat(uriOf(name));
+      return `${stat.mtime}:${stat.size}`;
+    } catch (error) {
+      if (notFound(error)) return undefined;
+      throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
     }
-    await Promise.all(
-      entries.map(async ([entry, type]) => {
-        const uri = vscode.Uri.joinPath(folder, entry);
-        if (type & vscode.FileType.Directory) return walk(uri, `${name}${entry}/`, into);
-        if (!(type & vscode.FileType.File)) return;
-        try {
-          const stat = await vscode.workspace.fs.stat(uri);
-          into.push({ name: `${name}${entry}`, size: stat.size, modifiedMs: stat.mtime });
-        } catch {
-          // removed meanwhile
-        }
-      }),
-    );
   };
+  const replace = (name: string, bytes: Uint8Array, check?: () => Promise<void>) => replaceFile(uriOf(name), bytes, check);
   return {
     url: root.toString(),
     async list(prefix) {
@@ -40,10 +76,43 @@ export function workspaceBackendStore(root: vscode.Uri): BackendStore {
     },
     async read(name) {
       try {
-        return await vscode.workspace.fs.readFile(uriOf(name));
+        return await fs.readFile(uriOf(name));
       } catch (error) {
         throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
       }
+    },
+    version,
+    async write(name, bytes, options = {}) {
+      const expected = options.ifMatch;
+      if (expected === undefined) return replace(name, bytes);
+      if (expected === null) {
+        // A new object (a lock file): refused when the name is taken.
+        if ((await version(name)) !== undefined) throw new StoreConflict(vscode.l10n.t('{0} already exists', name));
+        return replace(name, bytes);
+      }
+      const target = uriOf(name);
+      const lockUri = target.with({ path: writeLockPath(target.path) });
+      const lock = await acquireFolderLock(folderLockIo(lockUri));
+      if (!lock) throw new StoreConflict(vscode.l10n.t('{0} is being written by another program: its lock {1} was not released within 5 seconds; nothing was written', name, lockUri.path));
+      try {
+        await replace(name, bytes, async () => {
+          if ((await version(name)) !== expected) throw new StoreConflict(vscode.l10n.t('{0} changed since it was read (another program wrote it); nothing was written', name));
+        });
+      } finally {
+        await lock.release();
+      }
+    },
+    async remove(name) {
+      try {
+        await fs.delete(uriOf(name), { useTrash: false });
+      } catch (error) {
+        if (!notFound(error)) throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      }
+    },
+    async move(from, to) {
+      const target = uriOf(to);
+      await fs.createDirectory(parentOf(target));
+      await fs.rename(uriOf(from), target, { overwrite: true });
     },
   };
 }

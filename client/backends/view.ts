@@ -9,6 +9,8 @@
 import * as vscode from 'vscode';
 import { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
 import type { Notifier } from '../notifier';
+import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
+import type { BackendActions } from './actions';
 import { backendDocumentUri } from './documents';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
@@ -16,7 +18,7 @@ import { workspaceBackendStore } from './store';
 const REMEMBERED_KEY = 'quotaState.backends';
 const PAGE = 50;
 
-type BackendNode = { kind: 'backend'; root: vscode.Uri };
+type BackendNode = { kind: 'backend'; root: vscode.Uri; legacy?: boolean };
 type StackNode = { kind: 'stack'; root: vscode.Uri; stack: BackendStack; last?: HistoryEntry };
 type GroupNode = { kind: 'history' | 'backups'; root: vscode.Uri; stack: BackendStack };
 type EntryNode = { kind: 'entry'; root: vscode.Uri; stack: BackendStack; entry: HistoryEntry; previous?: HistoryEntry };
@@ -59,6 +61,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     private readonly state: vscode.Memento,
     private readonly notifier: Notifier,
     private readonly stateDiff: StateDiffView,
+    readonly actions: BackendActions,
   ) {
     this.view = vscode.window.createTreeView('quotaState.backends', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true });
     this.disposables.push(
@@ -79,6 +82,10 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
         this.compareSelected(Array.isArray(all) ? (all as BackendTreeNode[]) : this.view.selection),
       ),
       vscode.commands.registerCommand('quotaState.backends.more', (given?: unknown) => this.more(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.restore', (given?: unknown) => this.restore(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.prune', (given?: unknown) => this.prune(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.upgrade', (given?: unknown) => this.upgrade(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.showGraph', (given?: unknown) => this.showGraph(node(given))),
       vscode.commands.registerCommand('quotaState.showHistory', (given?: unknown) => this.showHistory(given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri)),
       vscode.commands.registerCommand('quotaState.compareWithPrevious', (given?: unknown) =>
         this.compareFileWithPrevious(given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri),
@@ -115,9 +122,46 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       const folders = entries.filter(([name, type]) => type & vscode.FileType.Directory && !name.startsWith('.') && name !== 'node_modules').map(([name]) => vscode.Uri.joinPath(folder.uri, name));
       for (const [index, held] of (await Promise.all(folders.map(holds))).entries()) if (held) found.push(folders[index]);
     }
+    for (const configured of await this.configuredRoots()) if (await holds(configured)) found.push(configured);
     const remembered = this.state.get<string[]>(REMEMBERED_KEY, []).map((text) => vscode.Uri.parse(text, true));
     const seen = new Set<string>();
     return [...found, ...remembered].filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
+  }
+
+  /**
+   * The folders Pulumi itself would use: `PULUMI_BACKEND_URL` (where the extension host has an
+   * environment) and each workspace project's `Pulumi.yaml` `backend.url`, when they name a
+   * `file://` folder. Object storage comes with its own issue.
+   */
+  private async configuredRoots(): Promise<vscode.Uri[]> {
+    const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
+    const folderOf = (url: string, base: vscode.Uri | undefined): vscode.Uri | undefined => {
+      if (!url.startsWith('file://')) return undefined;
+      let rest: string;
+      try {
+        rest = decodeURIComponent(url.slice('file://'.length).replace(/\?.*$/, ''));
+      } catch {
+        return undefined;
+      }
+      if (rest === '~' || rest.startsWith('~/')) return environment.HOME ? vscode.Uri.file(environment.HOME + rest.slice(1)) : undefined;
+      if (rest.startsWith('/')) return vscode.Uri.file(rest);
+      return base && vscode.Uri.joinPath(base, rest);
+    };
+    const roots: vscode.Uri[] = [];
+    const fromEnvironment = environment.PULUMI_BACKEND_URL && folderOf(environment.PULUMI_BACKEND_URL, vscode.workspace.workspaceFolders?.[0]?.uri);
+    if (fromEnvironment) roots.push(fromEnvironment);
+    for (const project of await vscode.workspace.findFiles('{Pulumi.yaml,Pulumi.yml,*/Pulumi.yaml,*/Pulumi.yml}', '**/node_modules/**', 50)) {
+      try {
+        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(project));
+        // `backend:` then an indented `url:` (Pulumi.yaml's ProjectBackend); a flow mapping is rare enough to leave to the CLI.
+        const url = /^backend:[ \t]*\r?\n(?:[ \t]+.*\r?\n)*?[ \t]+url:[ \t]*["']?([^"'\s#]+)/m.exec(text)?.[1];
+        const folder = url && folderOf(url, project.with({ path: project.path.slice(0, project.path.lastIndexOf('/')) }));
+        if (folder) roots.push(folder);
+      } catch {
+        // an unreadable project names no backend
+      }
+    }
+    return roots;
   }
 
   private async add(): Promise<void> {
@@ -172,7 +216,19 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   }
 
   async getChildren(node?: BackendTreeNode): Promise<BackendTreeNode[]> {
-    if (!node) return (await this.roots()).map((root) => ({ kind: 'backend', root }));
+    if (!node) {
+      // Read now (it is expanded at once): a legacy layout offers Upgrade Backend Layout….
+      const roots = await this.roots();
+      const layouts = await Promise.all(
+        roots.map((root) =>
+          this.backend(root).then(
+            (b) => b.layout === 'legacy' && b.stacks.length > 0,
+            () => false,
+          ),
+        ),
+      );
+      return roots.map((root, index) => ({ kind: 'backend', root, legacy: layouts[index] }));
+    }
     if (node.kind === 'backend') {
       this.watch(node.root);
       let backend: Backend;
@@ -208,7 +264,8 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
         const item = new vscode.TreeItem(node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString(), vscode.TreeItemCollapsibleState.Expanded);
         item.description = node.root.scheme === 'file' ? node.root.fsPath : node.root.toString();
         item.iconPath = new vscode.ThemeIcon('database');
-        item.contextValue = 'backend';
+        item.contextValue = node.legacy ? 'backendLegacy' : 'backend';
+        if (node.legacy) item.tooltip = vscode.l10n.t('The legacy layout: Pulumi refuses it since v3.257. Upgrade Backend Layout… moves it.');
         return item;
       }
       case 'stack': {
@@ -312,6 +369,31 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       return;
     }
     await this.diff(files[0], files[1], vscode.l10n.t('{0} ↔ {1}', files[0].path.split('/').pop()!, files[1].path.split('/').pop()!));
+  }
+
+  private async restore(node: BackendTreeNode | undefined): Promise<void> {
+    const file = this.fileOf(node);
+    if (!file || (node?.kind !== 'entry' && node?.kind !== 'backup')) return;
+    const label = node.kind === 'entry' ? vscode.l10n.t('version {0}', node.entry.version) : file.path.slice(file.path.lastIndexOf('/') + 1);
+    await this.actions.restore({ root: node.root, stack: node.stack, file, label });
+  }
+
+  private async prune(node: BackendTreeNode | undefined): Promise<void> {
+    if (node?.kind === 'backend') await this.actions.prune(node.root);
+    else if (node?.kind === 'stack') await this.actions.prune(node.root, node.stack);
+  }
+
+  private async upgrade(node: BackendTreeNode | undefined): Promise<void> {
+    if (node?.kind === 'backend') await this.actions.upgrade(node.root);
+  }
+
+  /** The resource graph of a stack's current state, a checkpoint or a backup (its read-only document). */
+  private async showGraph(node: BackendTreeNode | undefined): Promise<void> {
+    const file = this.fileOf(node);
+    if (!file) return;
+    const document = backendDocumentUri(file);
+    await vscode.window.showTextDocument(document, { preview: true });
+    await vscode.commands.executeCommand(SHOW_RESOURCE_GRAPH_COMMAND, document);
   }
 
   private more(node: BackendTreeNode | undefined): void {

@@ -31,6 +31,81 @@ function diffTab(): vscode.TabInputTextDiff | undefined {
   return input instanceof vscode.TabInputTextDiff ? input : undefined;
 }
 
+async function gunzip(bytes: Uint8Array): Promise<string> {
+  const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('gzip') as unknown as TransformStream<Uint8Array, Uint8Array>);
+  return new TextDecoder().decode(await new Response(stream).arrayBuffer());
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
+
+async function filesUnder(folder: vscode.Uri): Promise<string[]> {
+  try {
+    return (await vscode.workspace.fs.readDirectory(folder)).map(([name]) => name).sort();
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Restore This Version… on the stack real Pulumi left locked (its update was killed): refused,
+ * nothing written, until the lock is removed on request; then the stack file is version 3's state,
+ * still gzip, with what it replaced in the `.bak`. Then Prune History… keeps the newest 5 entries,
+ * each with its checkpoint, and the graph of a version opens from the view.
+ */
+async function restoreAndPrune(root: vscode.Uri, stackNode: BackendTreeNode, version3: BackendTreeNode): Promise<void> {
+  const { hooks } = await activeExtension();
+  const stackFile = vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json.gz');
+  const bak = vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json.gz.bak');
+  const locks = vscode.Uri.joinPath(root, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+  const before = await vscode.workspace.fs.readFile(stackFile);
+  const bakBefore = await vscode.workspace.fs.readFile(bak);
+  const heldLocks = (await filesUnder(locks)).filter((name) => name.endsWith('.json'));
+  expect(heldLocks.length === 1, `the interrupted update's lock: ${heldLocks.join(', ')}`);
+
+  // Confirmed, then refused by the lock, and the offer to remove it declined: nothing is written.
+  const shownBefore = hooks.shownMessages().length;
+  hooks.answerConfirmations('Restore', undefined);
+  await vscode.commands.executeCommand('quotaState.backends.restore', version3);
+  const said = hooks.shownMessages().slice(shownBefore);
+  expect(/Restore organization\/hist\/dev to version 3\?/.test(said[0]?.text ?? ''), `the confirmation: ${said[0]?.text}`);
+  expect(/Changes to the current state: .*removed/.test(said[0]?.detail ?? ''), `it states the diff's summary: ${said[0]?.detail}`);
+  expect(
+    /is locked: nothing was written/.test(said[1]?.text ?? '') && /locked by 1 lock\(s\)[\s\S]*created by \S*@\S* \(pid \d+\)/.test(said[1]?.detail ?? ''),
+    `the lock refusal names the holder: ${JSON.stringify(said[1])}`,
+  );
+  expect(sameBytes(await vscode.workspace.fs.readFile(stackFile), before) && sameBytes(await vscode.workspace.fs.readFile(bak), bakBefore), 'nothing written while locked');
+  expect((await filesUnder(locks)).filter((name) => name.endsWith('.json')).join() === heldLocks.join(), 'the lock is left as it was');
+
+  // Removing the lock on request: the restore is written, the old state in the .bak.
+  hooks.answerConfirmations('Restore', 'Remove Lock and Restore');
+  await vscode.commands.executeCommand('quotaState.backends.restore', version3);
+  const after = await vscode.workspace.fs.readFile(stackFile);
+  expect(after[0] === 0x1f && after[1] === 0x8b, 'the stack file stays gzip');
+  const restored = JSON.parse(await gunzip(after)) as { checkpoint: { stack: string; latest: { resources: Array<{ urn: string }>; pending_operations?: unknown } } };
+  const checkpoint = JSON.parse(await gunzip(await vscode.workspace.fs.readFile(hooks.backends.fileOf(version3)!)));
+  expect(JSON.stringify(restored.checkpoint.latest.resources) === JSON.stringify(checkpoint.checkpoint.latest.resources), "the stack file holds version 3's resources");
+  expect(restored.checkpoint.stack === 'organization/hist/dev' && restored.checkpoint.latest.pending_operations === undefined, 'named as the stack, no pending operations');
+  expect(sameBytes(await vscode.workspace.fs.readFile(bak), before), 'the .bak holds what was replaced');
+  expect((await filesUnder(locks)).filter((name) => name.endsWith('.json')).length === 0, 'no lock is left behind');
+  expect(
+    hooks.shownMessages().some((m) => /^Restored organization\/hist\/dev to version 3: /.test(m.text)),
+    'the restore is reported',
+  );
+
+  // Prune History…: the newest 5 kept, each with its checkpoint.
+  hooks.answerConfirmations('Prune');
+  const pruned = await hooks.backends.actions.pruneKeeping(root, 5);
+  expect(pruned?.removed !== undefined && pruned.removed > 0 && !pruned.cancelled, `pruned: ${JSON.stringify(pruned)}`);
+  const history = await filesUnder(vscode.Uri.joinPath(root, '.pulumi', 'history', 'hist', 'dev'));
+  const entries = history.filter((name) => /\.history\.json(\.gz)?$/.test(name));
+  expect(entries.length === 5, `5 entries kept: ${entries.join(', ')}`);
+  for (const entry of entries) expect(history.includes(entry.replace('.history.json', '.checkpoint.json')), `${entry} keeps its checkpoint`);
+
+  // The resource graph of a stack, from the view.
+  await vscode.commands.executeCommand('quotaState.backends.showGraph', stackNode);
+  await waitFor('the graph of the stack', () => (hooks.resourceGraph.current().view?.nodes.length ? true : undefined), [hooks.resourceGraph.onDidRender]);
+}
+
 export async function backendsScenario(): Promise<void> {
   const { hooks } = await activeExtension();
   const root = workspaceUri('state-backend');
@@ -116,6 +191,9 @@ export async function backendsScenario(): Promise<void> {
     expect(fromFile.modified.query.endsWith('dev.json.gz'), `the right side is the stack file: ${fromFile.modified.toString()}`);
     const current = await vscode.workspace.openTextDocument(fromFile.modified);
     expect(current.getText().includes('"pending_operations"'), 'the current state holds the interrupted update');
+
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    await restoreAndPrune(root, stack.node, entries[6].node);
   } finally {
     await revertAndCloseAll();
   }

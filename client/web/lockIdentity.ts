@@ -1,0 +1,10 @@
+/**
+ * The browser's twin of client/backends/lockIdentity.ts: a web extension host has no process id,
+ * user or host name, so its lock names the editor (pid 0, which no tool takes for a live process).
+ */
+import * as vscode from 'vscode';
+import type { LockIdentity } from '../../shared/state/vocabulary';
+
+export function lockIdentity(): LockIdentity {
+  return { pid: 0, username: 'vscode', hostname: vscode.env.appHost || 'web' };
+}
