@@ -20,6 +20,8 @@ export const entries = [
   { in: 'cli/main.ts', out: 'cli/quota-state', external: [] },
   // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
   { in: 'cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
+  // Loaded by the CLI only for an s3:// backend: the AWS SDK stays out of every other start.
+  { in: 'cli/s3Store.ts', out: 'cli/s3Store', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];

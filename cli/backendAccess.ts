@@ -3,28 +3,48 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, createStateService, findStack, type Backend, type BackendStack } from '../shared/state';
+import { BackendError, createStateService, findStack, StoreError, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
+import { join } from 'node:path';
+import type { WritableBackendStore } from '../shared/state';
 import { fileBackendStore } from './backendStore';
-import { resolveBackend } from './backendUrl';
+import { resolveBackend, type ResolvedBackend } from './backendUrl';
 import { maxInflatedBytes, type CliIO } from './io';
 
 const state = createStateService();
 
 export interface Opened {
   backend: Backend;
-  store: ReturnType<typeof fileBackendStore>;
-  /** The backend's folder on this machine. */
-  root: string;
+  store: WritableBackendStore;
+  /** The backend's folder on this machine; undefined for a bucket. */
+  root?: string;
   project?: string;
   maxInflatedBytes: number;
+}
+
+/** How long one request to a bucket may take: `QUOTA_STATE_S3_TIMEOUT_SECONDS`, else 30 s. */
+function s3TimeoutMs(): number {
+  const seconds = Number(process.env.QUOTA_STATE_S3_TIMEOUT_SECONDS);
+  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 30_000;
+}
+
+/**
+ * The store of a resolved backend. A bucket's comes from dist/cli/s3Store.js, its own bundle, so
+ * the AWS SDK is loaded only when an `s3://` URL is used (under tsx, from cli/s3Store.ts).
+ */
+function storeOf(resolved: ResolvedBackend): WritableBackendStore {
+  if (!resolved.bucket) return fileBackendStore(resolved.root!, resolved.url);
+  // A computed path: esbuild leaves this require to run time instead of bundling the SDK here.
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time load is the point: the SDK stays out of every other start.
+  const module = require(join(__dirname, 's3Store')) as typeof import('./s3Store');
+  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs() });
 }
 
 /** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
 export async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
   const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
-  const store = fileBackendStore(resolved.root, resolved.url);
+  const store = storeOf(resolved);
   const maxBytes = maxInflatedBytes();
   try {
     const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes });
@@ -36,6 +56,7 @@ export async function openBackend(flag: string | undefined, io: CliIO): Promise<
     }
     return { backend, store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
   } catch (error) {
+    if (error instanceof StoreError) throw new InputError(error.message);
     if (!(error instanceof BackendError)) throw error;
     if (error.missing) {
       io.stderr(`quota-state: ${error.message}`);

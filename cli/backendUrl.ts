@@ -9,11 +9,14 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
+import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from '../shared/state/vocabulary';
 import { InputError } from './args';
 
 export interface ResolvedBackend {
-  /** The folder holding `.pulumi/`. */
-  root: string;
+  /** The folder holding `.pulumi/` (a `file://` backend). */
+  root?: string;
+  /** The bucket (an `s3://` backend), its URL read as Pulumi reads it. */
+  bucket?: S3BackendUrl;
   /** The URL as Pulumi would name it (`file:///srv/state`). */
   url: string;
   /** Where it came from, for messages. */
@@ -61,7 +64,7 @@ function folderOfUrl(url: string, cwd: string, home: string): string {
   if (!url.includes('://')) throw new InputError(`"${url}" is not a backend URL; a folder is named file://${resolve(cwd, url)}`);
   if (!url.startsWith('file://')) {
     const scheme = url.slice(0, url.indexOf('://'));
-    throw new InputError(`${url}: ${scheme}:// backends are not read yet; quota-state reads file:// backends`);
+    throw new InputError(`${url}: ${scheme}:// backends are not read; quota-state reads file:// and s3:// backends`);
   }
   let rest: string;
   try {
@@ -94,6 +97,14 @@ export function resolveBackend(flag: string | undefined, { cwd, env, home = home
   ];
   for (const [source, url] of named) {
     if (url === undefined) continue;
+    if (isObjectStorageUrl(url)) {
+      try {
+        return { bucket: parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: env.AWS_REQUEST_CHECKSUM_CALCULATION }), url, source, ...(projectName ? { project: projectName } : {}) };
+      } catch (error) {
+        if (error instanceof S3UrlError) throw new InputError(error.message);
+        throw error;
+      }
+    }
     const root = folderOfUrl(url, source === 'project' ? dirname(project!.path) : cwd, home);
     return { root, url, source, ...(projectName ? { project: projectName } : {}) };
   }

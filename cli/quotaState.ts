@@ -16,6 +16,7 @@ import { restore, RESTORE_USAGE } from './commands/restore';
 import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE } from './commands/state';
 import type { CliIO } from './io';
+import { runOnBackendStacks } from './backendStacks';
 
 const USAGE = `Usage:
   quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
@@ -47,10 +48,10 @@ Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 
 /** Each command: how it runs and its usage text. */
 const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Promise<number>; usage: string }> = {
-  check: { run: check, usage: CHECK_USAGE },
-  fix: { run: fix, usage: FIX_USAGE },
+  check: { run: (args, io) => runOnBackendStacks(args, io, false, check), usage: CHECK_USAGE },
+  fix: { run: (args, io) => runOnBackendStacks(args, io, true, fix), usage: FIX_USAGE },
   evaluate: { run: evaluate, usage: EVALUATE_USAGE },
-  state: { run: runStateCommand, usage: STATE_USAGE },
+  state: { run: (args, io) => runOnBackendStacks(args, io, true, runStateCommand), usage: STATE_USAGE },
   backend: { run: runBackendCommand, usage: BACKEND_USAGE },
   history: { run: runHistoryCommand, usage: HISTORY_USAGE },
   graph: { run: graph, usage: GRAPH_USAGE },
@@ -104,7 +105,8 @@ function reportFailure(command: string | undefined, error: unknown, io: CliIO): 
  * more than one file and more than one job. Output and exit code are those of the sequential run.
  */
 export async function runCliParallel(argv: string[], io: CliIO, checker: ParallelChecker, defaultJobs: number): Promise<number> {
-  if (argv[0] !== 'check') return runCli(argv, io);
+  // A bucket's stack is checked through runOnBackendStacks, sequentially.
+  if (argv[0] !== 'check' || argv.some((arg) => arg === '--backend' || arg.startsWith('--backend='))) return runCli(argv, io);
   try {
     return await checkInParallel(argv.slice(1), io, checker, defaultJobs);
   } catch (error) {

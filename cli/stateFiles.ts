@@ -21,6 +21,16 @@ type Compression = 'none' | 'gzip' | 'zstd';
 /** node:zlib's zstd compression (Node ≥ 22.15), when this Node has it; reading needs none (shared/text/inflate.ts). */
 const zstd = zlib as unknown as { zstdCompressSync?: (b: Buffer) => Buffer };
 
+/** `plain` compressed as a file of `compression` was (Pulumi sniffs the bytes, so the file's name stays valid). */
+export function compressAs(plain: Uint8Array, compression: Compression): Uint8Array {
+  if (compression === 'gzip') return gzipSync(plain);
+  if (compression === 'zstd') {
+    if (!zstd.zstdCompressSync) throw new InputError(`this Node (${process.version}) cannot write zstd; Node 22.15 or later can`);
+    return zstd.zstdCompressSync(Buffer.from(plain));
+  }
+  return plain;
+}
+
 export interface LoadedFile {
   path: string;
   display: string;
@@ -103,7 +113,7 @@ export function write(file: LoadedFile, text: string, guard: WriteGuard): string
   const backup = `${file.path}.bak`;
   const mode = statSync(file.path).mode & 0o7777;
   const plain = Buffer.from(text, 'utf8');
-  const bytes = file.compression === 'gzip' ? gzipSync(plain) : file.compression === 'zstd' ? zstd.zstdCompressSync!(plain) : plain;
+  const bytes = compressAs(plain, file.compression);
   const temporaries: string[] = [];
   try {
     const next = writeTemporarySibling(file.path, 'quota-state.tmp', bytes, mode);

@@ -141,6 +141,20 @@ export function ensurePulumi(options = {}) {
  * none is given) and no proxy-less network path exists: HTTP(S) goes to a closed local port.
  * @returns {{ env: NodeJS.ProcessEnv, cleanup: () => void }}
  */
+/** An `s3://` URL whose `endpoint` is this machine (127.0.0.1, ::1, localhost): a test's S3 server, not the network. */
+export function isLoopbackBucket(url) {
+  if (!url.startsWith('s3://')) return false;
+  let endpoint;
+  try {
+    endpoint = new URL(url).searchParams.get('endpoint');
+  } catch {
+    return false;
+  }
+  if (!endpoint) return false;
+  const host = (/^[a-z]+:\/\//i.test(endpoint) ? new URL(endpoint) : new URL(`http://${endpoint}`)).hostname;
+  return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
+}
+
 export function hermeticEnv(base = process.env) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-'));
   const env = {};
@@ -148,10 +162,12 @@ export function hermeticEnv(base = process.env) {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
-  if (backend !== undefined && !backend.startsWith('file://')) {
+  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend)) {
     rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`PULUMI_BACKEND_URL must be a file:// URL here (got "${backend}"): this Pulumi never uses the network`);
+    throw new Error(`PULUMI_BACKEND_URL must be a file:// URL, or an s3:// URL whose endpoint is on the loopback address, here (got "${backend}"): this Pulumi never uses the network`);
   }
+  // The credentials of a loopback S3 server (the tests' MinIO) reach Pulumi's AWS SDK.
+  for (const [name, value] of Object.entries(base)) if (name.startsWith('AWS_') && value !== undefined) env[name] = value;
   if (backend === undefined) {
     mkdirSync(join(scratch, 'backend'));
     env.PULUMI_BACKEND_URL = `file://${join(scratch, 'backend')}`;

@@ -8,3 +8,7 @@ export declare function ensureHistories(options?: { log?: (line: string) => void
   pulumi: string;
   backends: Array<HistoryVariant & { folder: string; stack: string }>;
 };
+export declare function generateHistoryInBucket(
+  url: string,
+  options: { env: Record<string, string>; layout?: 'project' | 'legacy'; compression?: 'plain' | 'gzip' | 'zstd'; log?: (line: string) => void },
+): { pulumi: string; stack: string };

@@ -84,3 +84,28 @@ function generate(tool, plugins, pulumi, backend, log) {
     rmSync(staging, { recursive: true, force: true });
   }
 }
+
+/**
+ * The same history made by real Pulumi in a bucket (`s3://…` on the tests' loopback MinIO), not
+ * cached: the bucket lives as long as its server. `env` carries the S3 credentials (AWS_*).
+ * @param {string} url
+ * @param {{ env: Record<string, string>, layout?: string, compression?: string, log?: (line: string) => void }} options
+ * @returns {{ pulumi: string, stack: string }}
+ */
+export function generateHistoryInBucket(url, options) {
+  const { pulumi, backends } = ensureHistories(options);
+  const root = dirname(backends[0].folder);
+  const layout = options.layout ?? 'project';
+  const compression = options.compression ?? 'plain';
+  options.log?.(`generating a real ${layout} ${compression} history in ${url.replace(/\?.*$/, '')}`);
+  const { env, cleanup } = hermeticEnv({ ...process.env, ...options.env, PULUMI_BACKEND_URL: url });
+  try {
+    env.PATH = `${dirname(pulumi)}:${join(root, 'plugins')}:${env.PATH ?? ''}`;
+    env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK = '1';
+    const result = spawnSync(join(root, 'history-tool'), [url, layout, compression], { env, encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    if (result.status !== 0) throw new Error(`tools/pulumi/history in ${url} failed:\n${result.stderr || result.error?.message || ''}`);
+  } finally {
+    cleanup();
+  }
+  return { pulumi, stack: layout === 'legacy' ? 'dev' : 'organization/hist/dev' };
+}

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureMinio } from './minio.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
 import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
 
@@ -68,6 +69,9 @@ try {
   console.log('\n> the real Pulumi CLI (tools/pulumi; built on first use, then cached)');
   const pulumi = ensurePulumi({ log: (line) => console.log(line) });
   console.log(`pulumi ${pulumi.version}: ${pulumi.pulumi}`);
+  // The s3:// tests run against a real S3 server, MinIO, built from its Go module the same way (test-only: AGPL).
+  console.log('\n> MinIO, the S3 server of the object-storage tests (tools/minio; built on first use, then cached)');
+  console.log(`minio: ${ensureMinio({ log: (line) => console.log(line) })}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

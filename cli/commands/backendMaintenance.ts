@@ -159,10 +159,10 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     if (!dryRun) {
       await state.backend.applyUpgrade(opened.store, opened.backend, plans, { identity: cliLockIdentity(), hint: lockHint, say: (message) => io.stderr(message) });
       // The emptied legacy folders go; one still holding something (a file not of this stack) stays.
-      for (const plan of plans) {
+      for (const plan of opened.root ? plans : []) {
         for (const folder of ['history', 'backups']) {
           try {
-            rmdirSync(join(opened.root, '.pulumi', folder, plan.stack));
+            rmdirSync(join(opened.root!, '.pulumi', folder, plan.stack));
           } catch {
             // not empty, or never there
           }

@@ -11,11 +11,12 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createStateService, RestoreError, type BackendStack, type RestorePlan } from '../../shared/state';
+import { createStateService, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
+import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
-import { LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
-import { load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
+import { cliLockIdentity, LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
+import { compressAs, load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
 import { openBackend, openStack, readStackState, type Opened } from '../backendAccess';
 
 const state = createStateService();
@@ -100,6 +101,7 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   }
   for (const problem of problems) io.stderr(`warning: ${problem} (--allow-errors)`);
   if (format === 'text') for (const dropped of report.droppedPendingOperations) io.stderr(`warning: ${dropped}`);
+  if (!opened.root) return restoreInBucket(opened, { checkpoint, plan, report, source, stack, parsed, io, say });
   const path = join(opened.root, ...stack.file.name.split('/'));
   return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, report, source, stack, parsed, io, say });
 }
@@ -148,4 +150,58 @@ function writeRestored(run: {
     return say(`quota-state: ${error.message}`, true);
   }
   return say(`restored ${run.stack.ref} from ${run.source.display}: ${report.summary}; the state it replaced is in ${report.backup}`);
+}
+
+/**
+ * Restore into a bucket: the backend model's own restore through the store (Pulumi's lock object,
+ * the `.bak` object first, the stack object written only if its ETag is still the one read).
+ */
+async function restoreInBucket(
+  opened: Opened,
+  run: {
+    checkpoint: object;
+    plan: RestorePlan;
+    report: RestoreReport;
+    source: { display: string };
+    stack: BackendStack;
+    parsed: { booleans: Set<string> };
+    io: CliIO;
+    say: (message?: string, toStderr?: boolean) => number;
+  },
+): Promise<number> {
+  const { report, stack, io, say } = run;
+  const restoredStructure = state.structureOf(run.checkpoint);
+  const changes = (current: string) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+  const options = {
+    breakLock: run.parsed.booleans.has('break-lock'),
+    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    warn: (message: string) => io.stderr(`warning: ${message} (--break-lock)`),
+  };
+  const where = `${opened.backend.url.replace(/\/$/, '')}/`;
+  try {
+    if (run.parsed.booleans.has('dry-run')) {
+      if (!options.breakLock) await state.backend.refuseIfLocked(opened.store, stack, options);
+      const current = decodeFile(await opened.store.read(stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text;
+      const diff = changes(current);
+      report.summary = state.diff.summary(diff);
+      return say(`would restore ${stack.ref} from ${run.source.display} (nothing written):\n${state.diff.text(diff)}`);
+    }
+    const { backup } = await state.backend.applyRestore(opened.store, stack, run.plan, {
+      ...options,
+      identity: cliLockIdentity(),
+      maxInflatedBytes: opened.maxInflatedBytes,
+      compress: async (bytes, compression) => compressAs(bytes, compression),
+      beforeWrite: (current) => void (report.summary = state.diff.summary(changes(current))),
+    });
+    report.backup = `${where}${backup}`;
+    report.written = true;
+  } catch (error) {
+    if (!(error instanceof StackLockedError || error instanceof StoreConflict)) {
+      if (error instanceof StoreError) throw new InputError(error.message);
+      throw error;
+    }
+    report.refused = [error.message];
+    return say(`quota-state: ${error.message}`, true);
+  }
+  return say(`restored ${stack.ref} from ${run.source.display}: ${report.summary}; the state it replaced is in ${report.backup}`);
 }

@@ -17,6 +17,8 @@ export { StackLockedError, type LockIdentity } from './backend/stackLock';
 export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';
+// A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
+export { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './backend/s3Url';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 export { buildStateStructure as structureOf } from './model/structure';

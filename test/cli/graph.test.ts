@@ -13,18 +13,10 @@ import { ensurePulumi, hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
 import { createStateService } from '../../shared/state';
 import { ROOT, runQuotaState } from '../helpers/processes';
+import { dotFacts } from '../helpers/dotFacts';
 
 const state = createStateService();
 const scratch = mkdtempSync(join(tmpdir(), 'quota-state-graph-'));
-
-/** DOT as dotconv prints it, as sorted lines of labels: `node <label>` and `<from> -> <to> [attributes]`. */
-function dotFacts(dot: string): string[] {
-  const labels = new Map<string, string>();
-  for (const match of dot.matchAll(/^ {4}(Resource\d+) \[label="([^"]*)"\];$/gm)) labels.set(match[1], match[2]);
-  const facts = [...labels.values()].map((label) => `node ${label}`);
-  for (const match of dot.matchAll(/^ {4}(Resource\d+) -> (Resource\d+)(?: \[(.*)\])?;$/gm)) facts.push(`${labels.get(match[1])} -> ${labels.get(match[2])} [${match[3] ?? ''}]`);
-  return [...new Set(facts)].sort();
-}
 
 interface Case {
   name: string;

@@ -1,5 +1,5 @@
 /** Runs the built programs in dist/ as real processes. `npm test` builds first. */
-import { spawnSync } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 
@@ -26,4 +26,21 @@ export function runQuotaState(args: string[], options: { cwd?: string; input?: s
     timeout: 60_000,
   });
   return { status: result.status, stdout: result.stdout, stderr: result.stderr };
+}
+
+/** `runQuotaState` without blocking this process's event loop: for tests whose servers (a fault proxy) run in it. */
+export function runQuotaStateAsync(args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<ProcessResult> {
+  return new Promise((resolvePromise, reject) => {
+    const child = spawn(process.execPath, [distPath('cli/quota-state.js'), ...args], { cwd: options.cwd ?? ROOT, env: options.env ?? process.env, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const timer = setTimeout(() => child.kill('SIGKILL'), options.timeoutMs ?? 120_000);
+    child.on('error', reject);
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolvePromise({ status, stdout, stderr });
+    });
+  });
 }

@@ -15,7 +15,7 @@ const identity = { pid: 4242, username: 'tester', hostname: 'here' };
 /** A bucket-like store: `version` is a counter per write; `beforeList` runs before each listing (to interleave writers). */
 function memoryStore(files: Record<string, string>, hooks: { beforeList?: () => Promise<void> } = {}): WritableBackendStore & { files: Map<string, { bytes: Uint8Array; version: number }> } {
   let versions = 0;
-  const map = new Map(Object.entries(files).map(([name, text]) => [name, { bytes: encoder.encode(text), version: ++versions }]));
+  const map = new Map<string, { bytes: Uint8Array; version: number }>(Object.entries(files).map(([name, text]) => [name, { bytes: encoder.encode(text), version: ++versions }]));
   return {
     url: 'memory://bucket',
     files: map,

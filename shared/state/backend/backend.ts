@@ -113,7 +113,8 @@ export async function readBackend(store: BackendStore, options: BackendReadOptio
   const hasStacks = objects.some((o) => o.name.startsWith('.pulumi/stacks/'));
   const effective: BackendLayout = metaVersion === 1 || (!hasMeta && !hasStacks) ? 'project' : 'legacy';
   const stacks = collectStacks(objects, effective);
-  await Promise.all(stacks.map((stack) => readLocksAndCompression(store, stack, problems, options)));
+  // The locks are in the listing already; each stack then costs one small read (its magic bytes), a few at a time.
+  await eachBounded(stacks, READ_CONCURRENCY, (stack) => readLocksAndCompression(store, stack, objects, problems, options));
   return { url: store.url, layout: effective, metaVersion, stacks: stacks.sort((a, b) => a.ref.localeCompare(b.ref)), problems };
 }
 
@@ -172,9 +173,21 @@ function compareIds(a: string, b: string): number {
   return a.length - b.length || (a < b ? -1 : a > b ? 1 : 0);
 }
 
-async function readLocksAndCompression(store: BackendStore, stack: BackendStack, problems: BackendProblem[], options: BackendReadOptions): Promise<void> {
+/** How many reads a listing has in flight at once: enough to hide a bucket's latency, few enough to keep memory flat. */
+const READ_CONCURRENCY = 16;
+
+/** Runs `task` on every item, at most `limit` at once. */
+async function eachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const worker = async () => {
+    while (next < items.length) await task(items[next++]);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+}
+
+async function readLocksAndCompression(store: BackendStore, stack: BackendStack, objects: StoreObject[], problems: BackendProblem[], options: BackendReadOptions): Promise<void> {
   const folder = stackLockFolder(stack);
-  for (const lock of (await store.list(folder)).filter((o) => o.name.endsWith('.json') && !o.name.slice(folder.length).includes('/'))) {
+  for (const lock of objects.filter((o) => o.name.startsWith(folder) && o.name.endsWith('.json') && !o.name.slice(folder.length).includes('/'))) {
     stack.locks.push(await readLock(store, lock.name, problems, options));
   }
   if (stack.file) {
@@ -263,7 +276,9 @@ export async function readHistory(store: BackendStore, stack: BackendStack, opti
   const versions = new Map(ids.map((id, index) => [id, index + 1]));
   const newestFirst = ids.reverse().slice(0, options.limit && options.limit > 0 ? options.limit : undefined);
   const problems: BackendProblem[] = [];
-  const read = await Promise.all(newestFirst.map((id) => readEntry(store, id, versions.get(id)!, files.get(id)!, problems, options)));
+  const read: Array<HistoryEntry | undefined> = new Array(newestFirst.length);
+  const indexed = newestFirst.map((id, index) => ({ id, index }));
+  await eachBounded(indexed, READ_CONCURRENCY, async ({ id, index }) => void (read[index] = await readEntry(store, id, versions.get(id)!, files.get(id)!, problems, options)));
   return { entries: read.filter((entry): entry is HistoryEntry => entry !== undefined), problems };
 }
 

@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	"github.com/pulumi/pulumi/sdk/v3/go/auto"
 	"github.com/pulumi/pulumi/sdk/v3/go/auto/optdestroy"
@@ -95,13 +96,25 @@ func program(step int) pulumi.RunFunc {
 	}
 }
 
-func run(folder, layout, compression string) error {
-	ctx := context.Background()
+// backendURL is the folder's file:// URL, or the bucket's s3:// URL as given (the object-storage tests).
+func backendURL(folder string) (string, error) {
+	if strings.HasPrefix(folder, "s3://") {
+		return folder, nil
+	}
 	abs, err := filepath.Abs(folder)
 	if err != nil {
-		return err
+		return "", err
 	}
 	if err := os.MkdirAll(abs, 0o755); err != nil {
+		return "", err
+	}
+	return "file://" + abs, nil
+}
+
+func run(folder, layout, compression string) error {
+	ctx := context.Background()
+	url, err := backendURL(folder)
+	if err != nil {
 		return err
 	}
 	env := map[string]string{"PULUMI_CONFIG_PASSPHRASE": "history-passphrase", "PULUMI_SKIP_UPDATE_CHECK": "true"}
@@ -120,7 +133,7 @@ func run(folder, layout, compression string) error {
 	project := workspace.Project{
 		Name:    tokens.PackageName("hist"),
 		Runtime: workspace.NewProjectRuntimeInfo("go", nil),
-		Backend: &workspace.ProjectBackend{URL: "file://" + abs},
+		Backend: &workspace.ProjectBackend{URL: url},
 	}
 	step := 0
 	stack, err := auto.UpsertStackInlineSource(ctx, stackName, "hist", func(c *pulumi.Context) error { return program(step)(c) },
@@ -173,7 +186,7 @@ func main() {
 		return
 	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER project|legacy plain|gzip|zstd")
+		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER|s3://BUCKET?… project|legacy plain|gzip|zstd")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {

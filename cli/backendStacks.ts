@@ -1,0 +1,121 @@
+/**
+ * `check`, `fix` and `state …` naming a STACK with `--backend URL` instead of a file
+ * (`quota-state state remove --backend s3://… organization/app/dev URN`). In a folder, the STACK is
+ * its stack file, edited in place as any file is (its lock and Pulumi's). In a bucket, the command
+ * runs on a private copy of the stack object and, when it changed it, the new bytes go back under
+ * Pulumi's lock object: the `.bak` object first, then the stack object, only if its ETag is still
+ * the one read. Messages name the object, never the copy.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createStateService, findStack, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
+import { InputError } from './args';
+import { openBackend, type Opened } from './backendAccess';
+import type { CliIO } from './io';
+import { cliLockIdentity } from './lockedWrite';
+
+const state = createStateService();
+
+/** `--backend URL` (or `--backend=URL`) taken out of `args`; undefined when absent. */
+function takeBackendFlag(args: string[]): { url: string; rest: string[] } | undefined {
+  const at = args.findIndex((arg) => arg === '--backend' || arg.startsWith('--backend='));
+  if (at === -1) return undefined;
+  const url = args[at].startsWith('--backend=') ? args[at].slice('--backend='.length) : args[at + 1];
+  if (url === undefined) throw new InputError('--backend needs a URL (file://FOLDER or s3://BUCKET?…)');
+  return { url, rest: [...args.slice(0, at), ...args.slice(at + (args[at].startsWith('--backend=') ? 1 : 2))] };
+}
+
+interface Fetched {
+  stack: BackendStack;
+  path: string;
+  display: string;
+  bytes: Uint8Array;
+  version: string;
+}
+
+/**
+ * Runs `run` with each argument that names a stack of `--backend` replaced by its stack file
+ * (`writes`: the command may change it). Without `--backend`, `run(args)` as it is.
+ */
+export async function runOnBackendStacks(args: string[], io: CliIO, writes: boolean, run: (args: string[], io: CliIO) => number | Promise<number>): Promise<number> {
+  const flag = takeBackendFlag(args);
+  if (!flag) return run(args, io);
+  const opened = await openBackend(flag.url, io);
+  if (typeof opened === 'number') return opened;
+  const stackOf = (arg: string) => (arg.startsWith('-') || arg.startsWith('urn:') ? undefined : findStack(opened.backend, arg, opened.project));
+  if (opened.root) {
+    // A folder: the stack file itself, with every file lock and Pulumi's, as a path names it.
+    return run(
+      flag.rest.map((arg) => {
+        const stack = stackOf(arg);
+        return stack?.file ? join(opened.root!, ...stack.file.name.split('/')) : arg;
+      }),
+      io,
+    );
+  }
+  return runInBucket(opened, flag.rest, io, writes, stackOf, run);
+}
+
+async function runInBucket(
+  opened: Opened,
+  args: string[],
+  io: CliIO,
+  writes: boolean,
+  stackOf: (arg: string) => BackendStack | undefined,
+  run: (args: string[], io: CliIO) => number | Promise<number>,
+): Promise<number> {
+  const scratch = mkdtempSync(join(tmpdir(), 'quota-state-bucket-'));
+  try {
+    const fetched: Fetched[] = [];
+    const replaced = await Promise.all(
+      args.map(async (arg, index) => {
+        const stack = stackOf(arg);
+        if (!stack) return arg;
+        if (!stack.file) throw new InputError(`the stack "${stack.ref}" in ${opened.backend.url} has no stack file`);
+        const version = await opened.store.version(stack.file.name);
+        const bytes = await opened.store.read(stack.file.name);
+        if (version === undefined) throw new InputError(`${stack.file.name} was removed meanwhile`);
+        mkdirSync(join(scratch, String(index)));
+        const path = join(scratch, String(index), stack.file.name.slice(stack.file.name.lastIndexOf('/') + 1));
+        writeFileSync(path, bytes);
+        fetched.push({ stack, path, display: `${opened.backend.url.replace(/\?.*$/, '').replace(/\/$/, '')}/${stack.file.name}`, bytes, version });
+        return path;
+      }),
+    );
+    // Messages name the object, not the private copy.
+    const named = (text: string) => fetched.reduce((out, f) => out.split(f.path).join(f.display), text);
+    const mapped: CliIO = { ...io, stdout: (text) => io.stdout(named(text)), stderr: (text) => io.stderr(named(text)) };
+    if (!writes || fetched.length === 0) return await run(replaced, mapped);
+    const breakLock = args.includes('--break-lock');
+    const lockOptions = { breakLock, hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.', warn: (m: string) => io.stderr(`warning: ${m} (--break-lock)`) };
+    try {
+      return await withLocks(opened, fetched, lockOptions, async () => {
+        const code = await run(replaced, mapped);
+        for (const file of fetched) {
+          const after = readFileSync(file.path);
+          if (Buffer.compare(after, Buffer.from(file.bytes)) === 0) continue;
+          await opened.store.write(`${file.stack.file!.name}.bak`, file.bytes);
+          await opened.store.write(file.stack.file!.name, after, { ifMatch: file.version });
+        }
+        return code;
+      });
+    } catch (error) {
+      if (error instanceof StackLockedError || error instanceof StoreConflict) {
+        io.stderr(`quota-state: ${error.message}${error instanceof StoreConflict ? '' : '\nnothing was written'}`);
+        return 1;
+      }
+      if (error instanceof StoreError) throw new InputError(error.message);
+      throw error;
+    }
+  } finally {
+    rmSync(scratch, { recursive: true, force: true });
+  }
+}
+
+/** Holds Pulumi's lock of every stack (in a fixed order) around `change`. */
+function withLocks<T>(opened: Opened, fetched: Fetched[], options: Parameters<typeof state.backend.withStackLock>[3], change: () => Promise<T>): Promise<T> {
+  const stacks = [...new Map(fetched.map((f) => [f.stack.ref, f.stack])).values()].sort((a, b) => a.ref.localeCompare(b.ref));
+  const hold = (index: number): Promise<T> => (index === stacks.length ? change() : state.backend.withStackLock(opened.store, stacks[index], cliLockIdentity(), options, () => hold(index + 1)));
+  return hold(0);
+}

@@ -1,0 +1,267 @@
+/**
+ * DIY backends in object storage (`s3://`), against a real S3 server (MinIO, built from its Go
+ * module: scripts/minio.mjs) holding a history real Pulumi wrote there through the Automation API.
+ * The file:// differential tests run once more on the bucket, with the same expectations: `history`
+ * equals `pulumi stack history`, `backend ls` its stacks; and what quota-state writes (restore,
+ * prune, upgrade) real Pulumi reads back. Faults go through a TCP proxy between the CLI and MinIO.
+ */
+import { strict as assert } from 'node:assert';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
+import { CopyObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { s3BackendStore } from '../../cli/s3Store';
+import { createStateService } from '../../shared/state';
+import { parseS3BackendUrl } from '../../shared/state/vocabulary';
+import { ensureHistories, generateHistoryInBucket } from '../../scripts/pulumi-histories.mjs';
+import { createBucket, startMinio, type MinioServer } from '../../scripts/minio.mjs';
+import { runQuotaState, runQuotaStateAsync } from '../helpers/processes';
+import { dotFacts } from '../helpers/dotFacts';
+import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy';
+
+// The SDK's notice about its 2027 releases and Node 20 is not this test's output.
+process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
+const scratch = mkdtempSync(join(tmpdir(), 'quota-state-s3-'));
+let server: MinioServer;
+let pulumiBinary: string;
+let awsEnv: Record<string, string>;
+
+const bucketUrl = (bucket: string, endpoint = server.endpoint) => `s3://${bucket}?endpoint=${endpoint}&s3ForcePathStyle=true&region=us-east-1`;
+
+/** The CLI with the bucket's credentials, a home without Pulumi credentials, and no backend in the environment. */
+function ours(args: string[], extra: Record<string, string> = {}) {
+  const result = runQuotaState(args, { cwd: scratch, env: { ...process.env, ...awsEnv, HOME: scratch, PULUMI_BACKEND_URL: '', ...extra } });
+  return { ...result, json: () => JSON.parse(result.stdout) as Record<string, unknown> };
+}
+
+function pulumi(url: string, args: string[]) {
+  const { env, cleanup } = hermeticEnv({ ...process.env, ...awsEnv, PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: 'history-passphrase', PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true' });
+  try {
+    const result = spawnSync(pulumiBinary, args, { cwd: scratch, env, encoding: 'utf8' });
+    assert.equal(result.status, 0, `pulumi ${args.join(' ')}: ${result.stderr}`);
+    return result.stdout;
+  } finally {
+    cleanup();
+  }
+}
+
+/** The test's own view of the bucket, through the AWS SDK (not the product's store). */
+const s3 = () => new S3Client({ endpoint: server.endpoint, region: 'us-east-1', forcePathStyle: true, credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey } });
+
+async function objectsOf(bucket: string): Promise<string[]> {
+  const names: string[] = [];
+  let ContinuationToken: string | undefined;
+  do {
+    const page = await s3().send(new ListObjectsV2Command({ Bucket: bucket, ContinuationToken }));
+    names.push(...(page.Contents ?? []).map((o) => o.Key!));
+    ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
+  } while (ContinuationToken);
+  return names.sort();
+}
+
+async function objectText(bucket: string, key: string): Promise<string> {
+  return (await s3().send(new GetObjectCommand({ Bucket: bucket, Key: key }))).Body!.transformToString();
+}
+
+/** A copy of the generated bucket (server-side copies), to change without touching the original. */
+async function copyBucket(from: string, to: string): Promise<void> {
+  await createBucket(server, to);
+  for (const key of await objectsOf(from)) await s3().send(new CopyObjectCommand({ Bucket: to, Key: key, CopySource: `${from}/${key}` }));
+}
+
+describe('s3:// backends, against a real MinIO server and real Pulumi', function () {
+  this.timeout(20 * 60 * 1000);
+
+  before(async () => {
+    server = await startMinio({ log: (line) => console.log(`      ${line}`) });
+    awsEnv = { AWS_ACCESS_KEY_ID: server.accessKey, AWS_SECRET_ACCESS_KEY: server.secretKey, AWS_REGION: 'us-east-1' };
+    await createBucket(server, 'hist');
+    const generated = generateHistoryInBucket(bucketUrl('hist'), { env: awsEnv, layout: 'project', compression: 'plain', log: (line) => console.log(`      ${line}`) });
+    pulumiBinary = generated.pulumi;
+  });
+  after(async () => {
+    await server?.stop();
+    rmSync(scratch, { recursive: true, force: true });
+  });
+
+  it('history lists the entries real `pulumi stack history --json --page-size 0` lists; backend ls its stacks', () => {
+    const theirs = JSON.parse(pulumi(bucketUrl('hist'), ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as Array<Record<string, unknown>>;
+    const result = ours(['history', 'organization/hist/dev', '--backend', bucketUrl('hist'), '--format', 'json']);
+    assert.equal(result.status, 0, result.stderr);
+    const { entries, problems } = result.json() as { entries: Array<Record<string, unknown>>; problems: unknown[] };
+    assert.deepEqual(problems, []);
+    const fields = ['kind', 'startTime', 'endTime', 'message', 'environment', 'config', 'result', 'resourceChanges'];
+    const pick = (entry: Record<string, unknown>) => Object.fromEntries(fields.filter((f) => entry[f] !== undefined).map((f) => [f, entry[f]]));
+    assert.ok(theirs.length >= 9);
+    assert.deepEqual(entries.map(pick), theirs.map(pick));
+
+    const stacks = JSON.parse(pulumi(bucketUrl('hist'), ['stack', 'ls', '--json', '--all'])) as Array<{ name: string }>;
+    const listed = ours(['backend', 'ls', bucketUrl('hist'), '--format', 'json', '--counts']);
+    assert.equal(listed.status, 0, listed.stderr);
+    const backend = listed.json() as { layout: string; stacks: Array<{ name: string; history: number; resources: number; pendingOperations: number; locks: unknown[] }> };
+    assert.deepEqual(
+      backend.stacks.map((s) => s.name),
+      stacks.map((s) => s.name).sort(),
+    );
+    const exported = JSON.parse(pulumi(bucketUrl('hist'), ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources?: unknown[]; pending_operations?: unknown[] } };
+    assert.equal(backend.stacks[0].resources, exported.deployment.resources?.length ?? 0);
+    assert.equal(backend.stacks[0].pendingOperations, exported.deployment.pending_operations?.length ?? 0);
+    assert.equal(backend.stacks[0].locks.length, 1, 'the interrupted update left its lock object');
+  });
+
+  it('diff between two versions in the bucket, and a bucket version against a local file', () => {
+    const diff = ours(['diff', 'organization/hist/dev@3', 'organization/hist/dev@4', '--backend', bucketUrl('hist')]);
+    assert.equal(diff.status, 0, diff.stderr);
+    assert.match(diff.stdout, /1 renamed/);
+    // Either side local: the bucket's current state against the same script's stack file on file://.
+    const local = ensureHistories().backends.find((b) => b.layout === 'project' && b.compression === 'plain')!;
+    const mixed = ours(['diff', 'organization/hist/dev', join(local.folder, '.pulumi', 'stacks', 'hist', 'dev.json'), '--backend', bucketUrl('hist')]);
+    assert.equal(mixed.status, 0, mixed.stderr);
+    // Two runs of one script: the same resources, their times and the manifest differ.
+    assert.doesNotMatch(mixed.stdout.split('\n')[0], /added|removed/, mixed.stdout);
+  });
+
+  it('restore: real `pulumi stack export` reads the version restored; the state it replaced is the .bak object; a lock refuses', async () => {
+    await copyBucket('hist', 'restore');
+    const url = bucketUrl('restore');
+    const before = await objectText('restore', '.pulumi/stacks/hist/dev.json');
+    // The interrupted update's lock is still there: refused, naming its holder, nothing written.
+    const locked = ours(['restore', 'organization/hist/dev', '--to', '3', '--backend', url]);
+    assert.equal(locked.status, 1);
+    assert.match(locked.stderr, /locked by 1 lock\(s\)[\s\S]*created by \S*@\S* \(pid \d+\)/);
+    assert.equal(await objectText('restore', '.pulumi/stacks/hist/dev.json'), before);
+    const restored = ours(['restore', 'organization/hist/dev', '--to', '3', '--backend', url, '--break-lock', '--format', 'json']);
+    assert.equal(restored.status, 0, restored.stderr);
+    assert.match(restored.stderr, /removing Pulumi's lock/);
+    assert.equal(await objectText('restore', '.pulumi/stacks/hist/dev.json.bak'), before);
+    const version3 = JSON.parse(await objectText('restore', (await objectsOf('restore')).filter((k) => k.endsWith('.checkpoint.json'))[2])) as { checkpoint: { latest: { resources: unknown[] } } };
+    const exported = JSON.parse(pulumi(url, ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: unknown[] } };
+    assert.deepEqual(exported.deployment.resources, version3.checkpoint.latest.resources);
+    assert.deepEqual(
+      (await objectsOf('restore')).filter((k) => k.startsWith('.pulumi/locks/')),
+      [],
+      'no lock left behind',
+    );
+  });
+
+  it('prune keeps the newest entries: real `pulumi stack history` lists them', async () => {
+    await copyBucket('hist', 'prune');
+    const url = bucketUrl('prune');
+    const all = JSON.parse(pulumi(url, ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
+    const pruned = ours(['backend', 'prune', '--backend', url, '--keep', '3', '--break-lock']);
+    assert.equal(pruned.status, 0, pruned.stderr);
+    const kept = JSON.parse(pulumi(url, ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
+    assert.deepEqual(kept, all.slice(0, 3));
+    const left = await objectsOf('prune');
+    for (const key of left.filter((k) => k.endsWith('.history.json'))) assert.ok(left.includes(key.replace('.history.json', '.checkpoint.json')), key);
+  });
+
+  it('graph of a stack in the bucket equals real `pulumi stack graph`', () => {
+    const theirsFile = join(scratch, 'theirs.dot');
+    pulumi(bucketUrl('hist'), ['stack', 'graph', theirsFile, '--stack', 'organization/hist/dev']);
+    const graph = ours(['graph', 'organization/hist/dev', '--backend', bucketUrl('hist'), '--format', 'dot']);
+    assert.equal(graph.status, 0, graph.stderr);
+    assert.deepEqual(dotFacts(graph.stdout), dotFacts(readFileSync(theirsFile, 'utf8')));
+  });
+
+  it('check and state surgery name a STACK in the bucket: the object is edited under the lock, its .bak kept, Pulumi reads it', async () => {
+    const checked = ours(['check', 'organization/hist/dev', '--backend', bucketUrl('hist'), '--format', 'json']);
+    assert.ok(checked.status === 0 || checked.status === 1, checked.stderr);
+    assert.match(checked.stdout, /s3:\/\/hist\/\.pulumi\/stacks\/hist\/dev\.json/);
+    assert.doesNotMatch(checked.stdout + checked.stderr, /quota-state-bucket-/, 'messages name the object, not the private copy');
+
+    await copyBucket('hist', 'surgery');
+    const url = bucketUrl('surgery');
+    const before = await objectText('surgery', '.pulumi/stacks/hist/dev.json');
+    const exported = JSON.parse(pulumi(url, ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string; type: string }> } };
+    const target = exported.deployment.resources.find((r) => r.type.startsWith('hist:'))!;
+    const removed = ours(['state', 'remove', '--backend', url, 'organization/hist/dev', target.urn, '--target-dependents', '--break-lock']);
+    assert.equal(removed.status, 0, removed.stdout + removed.stderr);
+    assert.equal(await objectText('surgery', '.pulumi/stacks/hist/dev.json.bak'), before);
+    const after = JSON.parse(pulumi(url, ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string }> } };
+    assert.ok(!after.deployment.resources.some((r) => r.urn === target.urn), 'Pulumi no longer sees the resource');
+    assert.deepEqual(
+      (await objectsOf('surgery')).filter((k) => k.startsWith('.pulumi/locks/')),
+      [],
+    );
+  });
+
+  it("a concurrent writer between the read and the write: the write is refused, the other writer's state kept", async () => {
+    await copyBucket('hist', 'race');
+    // In this process, the SDK's credential chain reads this process's environment.
+    Object.assign(process.env, awsEnv);
+    const store = s3BackendStore(parseS3BackendUrl(bucketUrl('race')), { timeoutMs: 10_000 });
+    const { backend, parse } = createStateService();
+    const read = await backend.read(store);
+    const stack = read.stacks[0];
+    const theirs = '{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{}}}';
+    const plan = backend.planRestore(parse(await objectText('race', '.pulumi/stacks/hist/dev.json')), stack, 'the current state');
+    await assert.rejects(
+      backend.applyRestore(store, stack, plan, {
+        identity: { pid: process.pid, username: 'test', hostname: 'here' },
+        breakLock: true,
+        compress: async (bytes) => bytes,
+        beforeWrite: async () => void (await s3().send(new PutObjectCommand({ Bucket: 'race', Key: '.pulumi/stacks/hist/dev.json', Body: theirs }))),
+      }),
+      /changed since it was read/,
+    );
+    assert.equal(await objectText('race', '.pulumi/stacks/hist/dev.json'), theirs);
+    store.destroy();
+  });
+
+  describe('faults, through a TCP proxy between the CLI and MinIO', () => {
+    let proxy: FaultProxy;
+    before(async () => {
+      proxy = await startFaultProxy({ host: '127.0.0.1', port: server.port });
+    });
+    after(async () => proxy?.close());
+    const viaProxy = (bucket: string) => bucketUrl(bucket, proxy.endpoint);
+
+    it('wrong credentials and an unknown bucket: a clear message, exit 2', () => {
+      const refused = ours(['backend', 'ls', bucketUrl('hist')], { AWS_SECRET_ACCESS_KEY: 'not-the-secret' });
+      assert.equal(refused.status, 2);
+      assert.match(refused.stderr, /refused the credentials \((SignatureDoesNotMatch|InvalidAccessKeyId)\)/);
+      assert.doesNotMatch(refused.stderr, /not-the-secret/);
+      const unknown = ours(['backend', 'ls', bucketUrl('no-such-bucket')]);
+      assert.equal(unknown.status, 2);
+      assert.match(unknown.stderr, /there is no bucket "no-such-bucket"/);
+    });
+
+    it('a stalled server: a bounded, configurable timeout', async () => {
+      proxy.stall();
+      try {
+        const stalled = await runQuotaStateAsync(['backend', 'ls', viaProxy('hist')], { cwd: scratch, env: { ...process.env, ...awsEnv, HOME: scratch, QUOTA_STATE_S3_TIMEOUT_SECONDS: '1' } });
+        assert.equal(stalled.status, 2, stalled.stderr);
+        assert.match(stalled.stderr, /did not answer in time \(QUOTA_STATE_S3_TIMEOUT_SECONDS/);
+      } finally {
+        proxy.pass();
+      }
+    });
+
+    it('a connection cut in the middle of a restore: the old state intact, nothing lost', async () => {
+      await copyBucket('hist', 'cut');
+      const before = await objectText('cut', '.pulumi/stacks/hist/dev.json');
+      // Every PUT of the stack object is cut midway (the retry too); the .bak and the lock pass.
+      proxy.cut({ when: /^PUT \/cut\/\.pulumi\/stacks\/hist\/dev\.json[ ?]/, afterBytes: 200 });
+      try {
+        const result = await runQuotaStateAsync(['restore', 'organization/hist/dev', '--to', '3', '--backend', viaProxy('cut'), '--break-lock'], {
+          cwd: scratch,
+          env: { ...process.env, ...awsEnv, HOME: scratch, QUOTA_STATE_S3_TIMEOUT_SECONDS: '5' },
+        });
+        assert.equal(result.status, 2, result.stderr);
+      } finally {
+        proxy.pass();
+      }
+      assert.equal(await objectText('cut', '.pulumi/stacks/hist/dev.json'), before, 'the stack object is intact');
+      assert.deepEqual(
+        (await objectsOf('cut')).filter((k) => k.startsWith('.pulumi/locks/')),
+        [],
+        'our lock was removed',
+      );
+      // Real Pulumi still reads it.
+      pulumi(bucketUrl('cut'), ['stack', 'export', '--stack', 'organization/hist/dev']);
+    });
+  });
+});
