@@ -42,6 +42,7 @@ export const webviewEntries = [{ in: 'client/resourceGraph/webview.ts', out: 'we
 const WEB_SWAPS = new Map([
   [resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')],
   [resolve('client/backends/lockIdentity.ts'), resolve('client/web/lockIdentity.ts')],
+  [resolve('client/backends/bucketAccess.ts'), resolve('client/web/bucketAccess.ts')],
 ]);
 const WEB_NODE_SHIMS = new Map([
   ['node:path', resolve('server/web/nodePath.ts')],

@@ -21,6 +21,8 @@ import type { DashboardModel } from './dashboard/model';
 import { QuotaDashboard } from './dashboard/panel';
 import { createLanguageClient } from './languageClient';
 import { ResourceGraphPanel } from './resourceGraph/panel';
+import { bucketsSupported } from './backends/bucketAccess';
+import { registerBucketFileSystem } from './backends/bucketFileSystem';
 import { registerBackendDocuments } from './backends/documents';
 import { StateDiffView } from './backends/stateDiff';
 import { BackendActions } from './backends/actions';
@@ -185,6 +187,7 @@ function subscriptions(parts: Parts): vscode.Disposable[] {
     ...parts.backends.register(),
     ...parts.stateDiff.register(),
     registerBackendDocuments(),
+    ...(bucketsSupported ? [registerBucketFileSystem()] : []),
     ...new WalkthroughCommands().register(),
     ...parts.repositories.register(),
     vscode.workspace.onDidChangeConfiguration((event) => {

@@ -16,6 +16,8 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
   { scheme: 'pulumi-gz', language: 'json' },
   // A DIY backend's files shown read-only by the Pulumi Backends view (client/backends/documents.ts).
   { scheme: 'pulumi-backend', language: 'json' },
+  // A stack object of a bucket, opened editable (client/backends/bucketFileSystem.ts).
+  { scheme: 'pulumi-s3', language: 'json' },
   // Forgejo's app.ini (and files matched by `quotaState.files.appIni`); other INI files are ignored by the server.
   { scheme: 'file', language: 'ini' },
 ];

@@ -42,7 +42,7 @@ const chromiumPath = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 /** Each suite runs in its own VS Code window on its own copy of its fixture folder. */
 const SUITES = [
-  { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension', realBackend: true },
+  { name: 'main', sources: 'test/extension/suite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension', realBackend: true, realBucket: true },
   { name: 'content', sources: 'test/extension/contentSuite', fixture: 'test/extension/fixtures/content-only', out: 'dist/test/extension-content' },
   { name: 'web', web: true, sources: 'test/extension/webSuite', fixture: 'test/extension/fixtures/workspace', out: 'dist/test/extension-web', realBackend: true },
 ];
@@ -138,6 +138,19 @@ async function runSuite(suite, vsix) {
       const backend = ensureHistories({ log: (line) => console.log(line) }).backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
       cpSync(join(backend.folder, '.pulumi'), join(workspace, 'state-backend', '.pulumi'), { recursive: true });
     }
+    // A bucket on a real S3 server (MinIO) holding a history real Pulumi wrote there, for the view's object storage.
+    let bucketEnv = {};
+    if (suite.realBucket) {
+      const { startMinio, createBucket } = await import('./minio.mjs');
+      const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+      const minio = await startMinio({ log: (line) => console.log(line) });
+      ownCleanups.unshift(() => minio.stop());
+      await createBucket(minio, 'hist');
+      const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
+      const url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
+      generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
+      bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', QUOTA_STATE_TEST_BUCKET_URL: url };
+    }
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
     const extensionsDir = join(scratch, 'extensions');
@@ -152,6 +165,7 @@ async function runSuite(suite, vsix) {
       QUOTA_STATE_TEST_GREP: options.grep ?? '',
       // The tests start the reference quota API from the repository (it is not in the .vsix).
       QUOTA_STATE_REPO_ROOT: repoRoot,
+      ...bucketEnv,
       ...(vsix ? { QUOTA_STATE_INSTALLED_EXTENSIONS_DIR: extensionsDir } : {}),
     });
     let testsDir = join(repoRoot, suite.out);

@@ -11,6 +11,8 @@ import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore 
 import { writeLockPath } from '../../shared/writeLock';
 import { acquireFolderLock } from '../fileLock';
 import { folderLockIo } from '../workspaceLock';
+import { bucketStore } from './bucketAccess';
+import { BUCKET_SCHEME, bucketPartsOf } from './bucketFileSystem';
 
 const notFound = (error: unknown) => error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
 
@@ -54,6 +56,8 @@ async function replaceFile(target: vscode.Uri, bytes: Uint8Array, check?: () => 
 }
 
 export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
+  // A bucket is read and written by the S3 store itself, not object by object through the file system API.
+  if (root.scheme === BUCKET_SCHEME) return bucketStore(bucketPartsOf(root).url);
   const fs = vscode.workspace.fs;
   const uriOf = (name: string) => vscode.Uri.joinPath(root, ...name.split('/'));
   const version = async (name: string) => {

@@ -7,10 +7,12 @@
  * The model is the CLI's (shared/state/backend), read through `vscode.workspace.fs` (store.ts).
  */
 import * as vscode from 'vscode';
-import { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
+import { BackendError, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { BackendActions } from './actions';
+import { bucketsSupported } from './bucketAccess';
+import { BUCKET_SCHEME, bucketPartsOf, bucketRootUri } from './bucketFileSystem';
 import { backendDocumentUri } from './documents';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
@@ -131,11 +133,12 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   /**
    * The folders Pulumi itself would use: `PULUMI_BACKEND_URL` (where the extension host has an
    * environment) and each workspace project's `Pulumi.yaml` `backend.url`, when they name a
-   * `file://` folder. Object storage comes with its own issue.
+   * `file://` folder or, where the host reaches object storage, an `s3://` bucket.
    */
   private async configuredRoots(): Promise<vscode.Uri[]> {
     const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
     const folderOf = (url: string, base: vscode.Uri | undefined): vscode.Uri | undefined => {
+      if (/^s3:\/\//i.test(url)) return bucketsSupported ? bucketRootUri(url) : undefined;
       if (!url.startsWith('file://')) return undefined;
       let rest: string;
       try {
@@ -165,6 +168,27 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   }
 
   private async add(): Promise<void> {
+    const folder = vscode.l10n.t('A folder…');
+    const bucket = vscode.l10n.t('A bucket URL (s3://…)…');
+    const kind = bucketsSupported ? await vscode.window.showQuickPick([folder, bucket], { title: vscode.l10n.t('Add Backend: where is it?') }) : folder;
+    if (kind === bucket) {
+      const url = await vscode.window.showInputBox({
+        title: vscode.l10n.t('Add Backend: the bucket, as `pulumi login` takes it'),
+        placeHolder: 's3://my-state-bucket?region=eu-west-1',
+        prompt: vscode.l10n.t('Credentials come from the AWS SDK chain of this editor: AWS_* variables, ~/.aws, or profile= in the URL.'),
+        validateInput: (text) => {
+          try {
+            parseS3BackendUrl(text.trim());
+            return undefined;
+          } catch (error) {
+            return error instanceof Error ? error.message : String(error);
+          }
+        },
+      });
+      if (url) await this.addRoot(bucketRootUri(url.trim()));
+      return;
+    }
+    if (kind !== folder) return;
     const [picked] =
       (await vscode.window.showOpenDialog({
         canSelectFolders: true,
@@ -197,7 +221,8 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
 
   /** Follows the files under each backend's `.pulumi/`, a burst of writes making one refresh. */
   private watch(root: vscode.Uri): void {
-    if (this.watchers.has(root.toString())) return;
+    // A bucket sends no change events: Refresh reads it again.
+    if (this.watchers.has(root.toString()) || root.scheme === BUCKET_SCHEME) return;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '.pulumi/**'));
     const later = () => {
       clearTimeout(this.refreshTimer);
@@ -261,9 +286,10 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
     switch (node.kind) {
       case 'backend': {
-        const item = new vscode.TreeItem(node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString(), vscode.TreeItemCollapsibleState.Expanded);
-        item.description = node.root.scheme === 'file' ? node.root.fsPath : node.root.toString();
-        item.iconPath = new vscode.ThemeIcon('database');
+        const bucket = node.root.scheme === BUCKET_SCHEME ? bucketPartsOf(node.root).url : undefined;
+        const item = new vscode.TreeItem(bucket ? bucket.replace(/\?.*$/, '') : (node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString()), vscode.TreeItemCollapsibleState.Expanded);
+        item.description = bucket ?? (node.root.scheme === 'file' ? node.root.fsPath : node.root.toString());
+        item.iconPath = new vscode.ThemeIcon(bucket ? 'cloud' : 'database');
         item.contextValue = node.legacy ? 'backendLegacy' : 'backend';
         if (node.legacy) item.tooltip = vscode.l10n.t('The legacy layout: Pulumi refuses it since v3.257. Upgrade Backend Layout… moves it.');
         return item;
@@ -331,6 +357,11 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   private async open(node: BackendTreeNode | undefined): Promise<void> {
     const file = this.fileOf(node);
     if (!file) return;
+    // A bucket's plain stack object opens editable: saving writes it back under the locks (bucketFileSystem.ts).
+    if (node?.kind === 'stack' && file.scheme === BUCKET_SCHEME && !node.stack.file?.compression) {
+      await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
+      return;
+    }
     await vscode.window.showTextDocument(backendDocumentUri(file), { preview: true });
   }
 

@@ -13,7 +13,7 @@ export { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './graph/kinds';
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
 // Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
-export { StackLockedError, type LockIdentity } from './backend/stackLock';
+export { StackLockedError, withStackLock, type LockIdentity } from './backend/stackLock';
 export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';

@@ -1,0 +1,139 @@
+/**
+ * A bucket's objects as VS Code files: `pulumi-s3://bucket/prefix/.pulumi/stacks/app/dev.json?<the
+ * s3 URL's query>` is the object `.pulumi/stacks/app/dev.json` of `s3://bucket/prefix?<query>`. The
+ * Pulumi Backends view reads a bucket through it (Open, Compare, Restore read their documents so),
+ * and a stack object opens as an editable document: saving it writes back under Pulumi's lock
+ * object, the old bytes first kept as the `.bak` object, and only if the object is still the one
+ * read (its ETag), else nothing is saved and it says so.
+ */
+import * as vscode from 'vscode';
+import { StackLockedError, StoreError, withStackLock, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { bucketStore } from './bucketAccess';
+import { lockIdentity } from './lockIdentity';
+
+export const BUCKET_SCHEME = 'pulumi-s3';
+
+/** `s3://bucket/prefix?query` → the Uri of the backend's root in this file system. */
+export function bucketRootUri(url: string): vscode.Uri {
+  const at = url.indexOf('?');
+  const rest = (at === -1 ? url : url.slice(0, at)).replace(/^s3:\/\//i, '');
+  const slash = rest.indexOf('/');
+  return vscode.Uri.from({
+    scheme: BUCKET_SCHEME,
+    authority: slash === -1 ? rest : rest.slice(0, slash),
+    path: slash === -1 ? '/' : rest.slice(slash).replace(/\/+$/, '') || '/',
+    query: at === -1 ? '' : url.slice(at + 1),
+  });
+}
+
+/** A bucket Uri's backend URL (`s3://bucket/prefix?query`) and object name (`.pulumi/…`, '' for the root). */
+export function bucketPartsOf(uri: vscode.Uri): { url: string; name: string } {
+  const at = uri.path.indexOf('/.pulumi');
+  const prefix = at === -1 ? uri.path : uri.path.slice(0, at);
+  const name = at === -1 ? '' : uri.path.slice(at + 1);
+  return { url: `s3://${uri.authority}${prefix === '/' ? '' : prefix}${uri.query ? `?${uri.query}` : ''}`, name };
+}
+
+const storeOf = (uri: vscode.Uri): { store: WritableBackendStore; name: string } => {
+  const { url, name } = bucketPartsOf(uri);
+  return { store: bucketStore(url), name };
+};
+
+const unavailable = (error: unknown) => vscode.FileSystemError.Unavailable(error instanceof Error ? error.message : String(error));
+
+/** The stack a stack object belongs to (`.pulumi/stacks/<project>/<stack>.json`, or legacy `.pulumi/stacks/<stack>.json`). */
+function stackOfName(name: string): { project?: string; name: string } | undefined {
+  const match = /^\.pulumi\/stacks\/(?:([^/]+)\/)?([^/]+)\.json$/.exec(name);
+  return match ? { project: match[1], name: match[2] } : undefined;
+}
+
+class BucketFileSystem implements vscode.FileSystemProvider {
+  private readonly changes = new vscode.EventEmitter<vscode.FileChangeEvent[]>();
+  readonly onDidChangeFile = this.changes.event;
+  /** The ETag of each object as last read: a save refuses an object changed since. */
+  private readonly seen = new Map<string, string>();
+
+  watch(): vscode.Disposable {
+    return new vscode.Disposable(() => undefined);
+  }
+
+  async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
+    const { store, name } = storeOf(uri);
+    try {
+      const objects = await store.list(name);
+      const exact = objects.find((o) => o.name === name);
+      if (exact) return { type: vscode.FileType.File, ctime: exact.modifiedMs, mtime: exact.modifiedMs, size: exact.size };
+      if (name === '' || objects.some((o) => o.name.startsWith(`${name}/`))) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
+    } catch (error) {
+      throw unavailable(error);
+    }
+    throw vscode.FileSystemError.FileNotFound(uri);
+  }
+
+  async readDirectory(uri: vscode.Uri): Promise<Array<[string, vscode.FileType]>> {
+    const { store, name } = storeOf(uri);
+    const folder = name === '' ? '' : `${name}/`;
+    const children = new Map<string, vscode.FileType>();
+    try {
+      for (const object of await store.list(folder)) {
+        const rest = object.name.slice(folder.length);
+        const slash = rest.indexOf('/');
+        children.set(slash === -1 ? rest : rest.slice(0, slash), slash === -1 ? vscode.FileType.File : vscode.FileType.Directory);
+      }
+    } catch (error) {
+      throw unavailable(error);
+    }
+    return [...children];
+  }
+
+  async readFile(uri: vscode.Uri): Promise<Uint8Array> {
+    const { store, name } = storeOf(uri);
+    try {
+      const version = await store.version(name);
+      if (version === undefined) throw vscode.FileSystemError.FileNotFound(uri);
+      const bytes = await store.read(name);
+      this.seen.set(uri.toString(), version);
+      return bytes;
+    } catch (error) {
+      if (error instanceof vscode.FileSystemError) throw error;
+      throw unavailable(error);
+    }
+  }
+
+  /** Only a plain stack object is saved, under Pulumi's lock, after its `.bak`, if unchanged since read. */
+  async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
+    const { store, name } = storeOf(uri);
+    const stack = stackOfName(name);
+    if (!stack) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Only a stack file of a bucket is saved from the editor: {0} is read-only.', name));
+    const seen = this.seen.get(uri.toString());
+    try {
+      await withStackLock(store, stack, lockIdentity(), {}, async () => {
+        const version = await store.version(name);
+        if (seen !== undefined && version !== seen) {
+          throw new StoreError(vscode.l10n.t('{0} changed in the bucket since it was opened (another writer). Nothing was saved: reopen it and make the change again.', name));
+        }
+        if (version !== undefined) await store.write(`${name}.bak`, await store.read(name));
+        await store.write(name, content, { ifMatch: version ?? null });
+        this.seen.set(uri.toString(), (await store.version(name)) ?? '');
+      });
+    } catch (error) {
+      if (error instanceof StackLockedError || error instanceof StoreError) throw unavailable(error);
+      throw error;
+    }
+    this.changes.fire([{ type: vscode.FileChangeType.Changed, uri }]);
+  }
+
+  createDirectory(): void {
+    // A bucket has no folders: objects are created with their names.
+  }
+  delete(): never {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Objects of a bucket are not deleted from the editor (Prune History… removes old history).'));
+  }
+  rename(): never {
+    throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Objects of a bucket are not renamed from the editor.'));
+  }
+}
+
+export function registerBucketFileSystem(): vscode.Disposable {
+  return vscode.workspace.registerFileSystemProvider(BUCKET_SCHEME, new BucketFileSystem(), { isCaseSensitive: true });
+}
