@@ -19,10 +19,10 @@ import type { CliIO } from './io';
 import { runOnBackendStacks } from './backendStacks';
 
 const USAGE = `Usage:
-  quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
-  quota-state fix <files or globs…> [--dry-run]
+  quota-state check <files, globs or, with --backend URL, stacks…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
+  quota-state fix <files or, with --backend URL, stacks…> [--dry-run]
   quota-state evaluate <quota config or instance file> [--config app.ini] [--account NAME] [--subject S] [--forgejo-version X.Y.Z] [--format text|json]
-  quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE …
+  quota-state state remove|protect|unprotect|taint|untaint|rename|repair|clear-pending|move FILE|STACK … [--backend URL]
   quota-state backend ls [URL] [--counts] [--format text|json]
   quota-state backend prune (--keep N | --older-than DURATION) [--stack STACK] [--dry-run]
   quota-state backend upgrade [--project-for STACK=PROJECT]… [--dry-run]
@@ -43,6 +43,9 @@ diff      what changed between two states (files, or a stack's versions: STACK@V
 restore   a DIY stack back to an earlier version or a backup, as \`pulumi stack import\` would
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
+A STACK (organization/PROJECT/STACK, or PROJECT/STACK) names a stack of --backend URL: a file://
+folder or an s3:// bucket, as \`pulumi login\` names them. In a bucket, a write holds Pulumi's lock
+object, keeps the .bak object and is refused if the object changed since it was read.
 Run \`quota-state <command> --help\` for a command's options.
 Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 

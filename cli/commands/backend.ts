@@ -21,7 +21,10 @@ Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, tim
 its file's size and compression, and how many history entries, checkpoints and backups it keeps.
 The backend is, in Pulumi's order: URL or --backend, PULUMI_BACKEND_URL, the project's Pulumi.yaml
 backend.url, the current backend of ~/.pulumi/credentials.json; else the nearest folder above the
-working directory that holds .pulumi/. Only file:// backends are read. A lock left on this machine
+working directory that holds .pulumi/. file:// folders and s3:// buckets are read (Pulumi's URLs:
+s3://BUCKET[/PREFIX]?region=…&endpoint=…&use_path_style=true…; credentials from the AWS SDK's chain:
+AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE or profile=, ~/.aws; a request waits at most
+QUOTA_STATE_S3_TIMEOUT_SECONDS, default 30). A lock left on this machine
 by a process that is no longer running is marked stale. Compressed files inflate to at most
 QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
 
