@@ -3,7 +3,7 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, createStateService, findStack, StoreError, type Backend, type BackendStack } from '../shared/state';
+import { BackendError, createStateService, findStack, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
 import { join } from 'node:path';
@@ -38,7 +38,7 @@ function storeOf(resolved: ResolvedBackend): WritableBackendStore {
   // A computed path: esbuild leaves this require to run time instead of bundling the SDK here.
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time load is the point: the SDK stays out of every other start.
   const module = require(join(__dirname, 's3Store')) as typeof import('./s3Store');
-  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs() });
+  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs(), errors: { StoreError, StoreConflict } });
 }
 
 /** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */

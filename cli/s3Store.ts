@@ -20,13 +20,23 @@ import {
 } from '@aws-sdk/client-s3';
 import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../shared/state/vocabulary';
 
+/**
+ * The store's error classes. This module is its own bundle, with its own copy of the shared code: the
+ * caller passes its classes, so that its `instanceof StoreError` holds for what this store throws.
+ */
+export interface StoreErrors {
+  StoreError: typeof StoreError;
+  StoreConflict: typeof StoreConflict;
+}
+
 export interface S3StoreOptions {
+  errors?: StoreErrors;
   /** How long one request may take (a stalled server ends in an error, not a hang). */
   timeoutMs: number;
 }
 
 /** What a failed request means, in words that name the bucket and never a secret. */
-function explain(error: unknown, target: S3BackendUrl, what: string): StoreError {
+function explain(error: unknown, target: S3BackendUrl, what: string, { StoreError }: StoreErrors): StoreError {
   const where = `s3://${target.bucket}${target.endpoint ? ` at ${target.endpoint}` : ''}`;
   if (error instanceof S3ServiceException) {
     const code = error.name;
@@ -83,6 +93,7 @@ async function conditionalWrite(
     version(name: string): Promise<string | undefined>;
     explain(error: unknown): StoreError;
   },
+  { StoreError, StoreConflict }: StoreErrors,
 ): Promise<void> {
   const changed = () => new StoreConflict(`${name} changed since it was read (another writer); nothing was written`);
   try {
@@ -107,6 +118,7 @@ async function conditionalWrite(
 export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): WritableBackendStore & { destroy(): void } {
   // The SDK warns on every run under Node 20 about its releases of 2027; the version bundled here supports it.
   process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  const errors = options.errors ?? { StoreError, StoreConflict };
   const client = new S3Client(clientConfig(target, options));
   const Bucket = target.bucket;
   const keyOf = (name: string) => `${target.prefix}${name}`;
@@ -120,7 +132,7 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
       return (await answer.Body?.transformToByteArray()) ?? new Uint8Array();
     } catch (error) {
       if (statusOf(error) === 416) return new Uint8Array();
-      throw explain(error, target, name);
+      throw explain(error, target, name, errors);
     }
   };
   const version = async (name: string): Promise<string | undefined> => {
@@ -128,7 +140,7 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
       return (await client.send(new HeadObjectCommand({ Bucket, Key: keyOf(name) }))).ETag;
     } catch (error) {
       if (statusOf(error) === 404) return undefined;
-      throw explain(error, target, name);
+      throw explain(error, target, name, errors);
     }
   };
   const put = async (name: string, bytes: Uint8Array, condition: { IfMatch?: string; IfNoneMatch?: string }) =>
@@ -144,7 +156,7 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
         try {
           page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: keyOf(prefix), ContinuationToken }));
         } catch (error) {
-          throw explain(error, target, `listing ${prefix || '/'}`);
+          throw explain(error, target, `listing ${prefix || '/'}`, errors);
         }
         for (const object of page.Contents ?? []) {
           if (!object.Key) continue;
@@ -157,12 +169,12 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
     read: (name) => read(name),
     readStart: (name, length) => read(name, `bytes=0-${length - 1}`),
     version,
-    write: (name, bytes, condition = {}) => conditionalWrite(name, bytes, condition.ifMatch, { put, version, explain: (error) => explain(error, target, name) }),
+    write: (name, bytes, condition = {}) => conditionalWrite(name, bytes, condition.ifMatch, { put, version, explain: (error) => explain(error, target, name, errors) }, errors),
     async remove(name) {
       try {
         await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(name) }));
       } catch (error) {
-        if (statusOf(error) !== 404) throw explain(error, target, name);
+        if (statusOf(error) !== 404) throw explain(error, target, name, errors);
       }
     },
     async move(from, to) {
@@ -171,7 +183,7 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
         await client.send(new CopyObjectCommand({ Bucket, Key: keyOf(to), CopySource: source, ...sse }));
         await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(from) }));
       } catch (error) {
-        throw explain(error, target, `${from} → ${to}`);
+        throw explain(error, target, `${from} → ${to}`, errors);
       }
     },
     destroy: () => client.destroy(),

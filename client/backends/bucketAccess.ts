@@ -6,11 +6,11 @@
  * client/web/bucketAccess.ts is the browser's twin: no object storage there.
  */
 import { join } from 'node:path';
-import { parseS3BackendUrl, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { parseS3BackendUrl, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state/vocabulary';
 
 /** What dist/cli/s3Store.js exports (cli/s3Store.ts), as far as the editor uses it. */
 interface S3StoreModule {
-  s3BackendStore(target: ReturnType<typeof parseS3BackendUrl>, options: { timeoutMs: number }): WritableBackendStore;
+  s3BackendStore(target: ReturnType<typeof parseS3BackendUrl>, options: { timeoutMs: number; errors: { StoreError: typeof StoreError; StoreConflict: typeof StoreConflict } }): WritableBackendStore;
 }
 
 const stores = new Map<string, WritableBackendStore>();
@@ -25,7 +25,7 @@ export function bucketStore(url: string): WritableBackendStore {
     const target = parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: process.env.AWS_REQUEST_CHECKSUM_CALCULATION });
     // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time load is the point: the SDK stays out of the extension's start.
     const module = require(join(__dirname, '..', 'cli', 's3Store.js')) as S3StoreModule;
-    stores.set(url, (store = module.s3BackendStore(target, { timeoutMs: 30_000 })));
+    stores.set(url, (store = module.s3BackendStore(target, { timeoutMs: 30_000, errors: { StoreError, StoreConflict } })));
   }
   return store;
 }

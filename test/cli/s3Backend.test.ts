@@ -11,7 +11,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
-import { CopyObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { s3BackendStore } from '../../cli/s3Store';
 import { createStateService } from '../../shared/state';
 import { parseS3BackendUrl } from '../../shared/state/vocabulary';
@@ -156,6 +156,26 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
     assert.deepEqual(kept, all.slice(0, 3));
     const left = await objectsOf('prune');
     for (const key of left.filter((k) => k.endsWith('.history.json'))) assert.ok(left.includes(key.replace('.history.json', '.checkpoint.json')), key);
+  });
+
+  it('upgrade of a legacy bucket leaves the objects real `pulumi state upgrade` leaves, byte for byte (the backups moved too)', async () => {
+    await createBucket(server, 'legacy');
+    generateHistoryInBucket(bucketUrl('legacy'), { env: awsEnv, layout: 'legacy', compression: 'plain' });
+    // As on disk: the interrupted update's lock is not part of the comparison (both would refuse).
+    for (const key of (await objectsOf('legacy')).filter((k) => k.startsWith('.pulumi/locks/'))) await s3().send(new DeleteObjectCommand({ Bucket: 'legacy', Key: key }));
+    await copyBucket('legacy', 'legacy-theirs');
+    const upgraded = ours(['backend', 'upgrade', '--backend', bucketUrl('legacy')]);
+    assert.equal(upgraded.status, 0, upgraded.stderr);
+    assert.match(upgraded.stdout, /upgraded 1 of 1 stack to the project layout/);
+    pulumi(bucketUrl('legacy-theirs'), ['state', 'upgrade', '--yes']);
+    const movedBackups = (keys: string[]) => keys.map((k) => k.replace(/^\.pulumi\/backups\/dev\//, '.pulumi/backups/hist/dev/')).sort();
+    const withoutLocks = (keys: string[]) => keys.filter((k) => !k.startsWith('.pulumi/locks/'));
+    const mine = withoutLocks(await objectsOf('legacy'));
+    const theirs = withoutLocks(await objectsOf('legacy-theirs'));
+    assert.deepEqual(mine, movedBackups(theirs));
+    for (const key of theirs) assert.equal(await objectText('legacy', movedBackups([key])[0]), await objectText('legacy-theirs', key), key);
+    const history = JSON.parse(pulumi(bucketUrl('legacy'), ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
+    assert.equal(history.length, 9);
   });
 
   it('graph of a stack in the bucket equals real `pulumi stack graph`', () => {

@@ -60,7 +60,8 @@ async function holderOf(store: WritableBackendStore, name: string): Promise<stri
 }
 
 async function lockedError(store: WritableBackendStore, names: string[], options: StackLockOptions): Promise<StackLockedError> {
-  const base = store.url.replace(/\/$/, '');
+  // A bucket's URL carries its query (endpoint, region): the object's name reads better without it.
+  const base = store.url.replace(/\?.*$/, '').replace(/\/$/, '');
   const lines = await Promise.all(names.map(async (name) => `  ${base}/${name}: ${await holderOf(store, name)}`));
   return new StackLockedError(
     [
