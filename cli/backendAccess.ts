@@ -41,13 +41,25 @@ function storeOf(resolved: ResolvedBackend): WritableBackendStore {
   return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs(), errors: { StoreError, StoreConflict } });
 }
 
-/** Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit 2. */
-export async function openBackend(flag: string | undefined, io: CliIO): Promise<Opened | number> {
+/** The project and name a fully named stack reference gives (`organization/p/s`, `p/s`); undefined for a bare name. */
+export function scopeOf(reference: string): { project: string; name: string } | undefined {
+  const parts = reference.split('/');
+  if (parts.length === 3 && parts[0] === 'organization') return { project: parts[1], name: parts[2] };
+  if (parts.length === 2) return { project: parts[0], name: parts[1] };
+  return undefined;
+}
+
+/**
+ * Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit
+ * 2. With `only`, just that stack when it can (a command on one stack of a big bucket lists its
+ * files, not the bucket's).
+ */
+export async function openBackend(flag: string | undefined, io: CliIO, only?: { project: string; name: string }): Promise<Opened | number> {
   const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
   const store = storeOf(resolved);
   const maxBytes = maxInflatedBytes();
   try {
-    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes });
+    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes, only });
     // Pulumi v3.257 and later refuse this layout (#19566) unless told to ignore the deprecation; say what they will do.
     if (backend.layout === 'legacy' && backend.stacks.length > 0 && !process.env.PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR) {
       io.stderr(
@@ -79,7 +91,7 @@ export function openStack(opened: Opened, reference: string, io: CliIO): Backend
  * `readStackState`. Answers the exit code after saying why not (1: no such backend, stack or version).
  */
 export async function readStackText(reference: string, flag: string | undefined, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
-  const opened = await openBackend(flag, io);
+  const opened = await openBackend(flag, io, scopeOf(reference));
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, reference, io);
   return stack === 1 ? 1 : readStackState(opened, stack, io, revision);

@@ -24,7 +24,7 @@ import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type Wr
  * The store's error classes. This module is its own bundle, with its own copy of the shared code: the
  * caller passes its classes, so that its `instanceof StoreError` holds for what this store throws.
  */
-export interface StoreErrors {
+interface StoreErrors {
   StoreError: typeof StoreError;
   StoreConflict: typeof StoreConflict;
 }

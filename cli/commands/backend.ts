@@ -8,7 +8,7 @@ import { hostname } from 'node:os';
 import { createStateService, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { UsageError } from '../args';
-import { openBackend, openStack, type Opened } from '../backendAccess';
+import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
@@ -178,9 +178,9 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const limit = parsed.flags.limit === undefined ? undefined : Number(parsed.flags.limit);
   if (limit !== undefined && (!Number.isInteger(limit) || limit < 1)) throw new UsageError(`--limit must be a whole number of at least 1, not "${parsed.flags.limit}"`);
-  const opened = await openBackend(parsed.flags.backend, io);
-  if (typeof opened === 'number') return opened;
   const reference = parsed.positional[0];
+  const opened = await openBackend(parsed.flags.backend, io, scopeOf(reference));
+  if (typeof opened === 'number') return opened;
   const stack = openStack(opened, reference, io);
   if (stack === 1) return 1;
   const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes });

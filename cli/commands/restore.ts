@@ -17,7 +17,7 @@ import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { cliLockIdentity, LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
 import { compressAs, load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
-import { openBackend, openStack, readStackState, type Opened } from '../backendAccess';
+import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
 
 const state = createStateService();
 
@@ -65,7 +65,7 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   const to = parsed.flags.to;
   if (to === undefined) throw new UsageError('restore needs --to VERSION, ID or FILE');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
-  const opened = await openBackend(parsed.flags.backend, io);
+  const opened = await openBackend(parsed.flags.backend, io, scopeOf(parsed.positional[0]));
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, parsed.positional[0], io);
   if (stack === 1) return 1;

@@ -102,10 +102,27 @@ export interface BackendReadOptions {
   maxInflatedBytes?: number;
 }
 
-/** Reads the backend's layout and every stack's files (listing only: no stack file is read). */
-export async function readBackend(store: BackendStore, options: BackendReadOptions = {}): Promise<Backend> {
+/**
+ * The listing of the backend's objects: all of `.pulumi/`, or with `only` (a stack named by its
+ * project and name) just that stack's files in the project layout, which a bucket of a thousand
+ * stacks answers in a few requests instead of dozens of pages; undefined when `only` finds nothing.
+ */
+async function listObjects(store: BackendStore, only: { project: string; name: string } | undefined): Promise<StoreObject[] | undefined> {
+  if (!only) return (await store.list('.pulumi/')).filter((o) => !isStoreArtifact(o.name));
+  const folder = `${only.project}/${only.name}`;
+  const prefixes = ['.pulumi/meta.yaml', `.pulumi/stacks/${only.project}/${only.name}.json`, `.pulumi/history/${folder}/`, `.pulumi/backups/${folder}/`, `.pulumi/locks/organization/${folder}/`];
+  const objects = (await Promise.all(prefixes.map((prefix) => store.list(prefix)))).flat().filter((o) => !isStoreArtifact(o.name));
+  return objects.some((o) => o.name.startsWith('.pulumi/stacks/')) && objects.some((o) => o.name === '.pulumi/meta.yaml') ? objects : undefined;
+}
+
+/**
+ * Reads the backend's layout and every stack's files (listing only: no stack file is read). With
+ * `only`, reads just that stack when the backend has it in the project layout (its `stacks` then
+ * hold that one); otherwise the whole backend.
+ */
+export async function readBackend(store: BackendStore, options: BackendReadOptions & { only?: { project: string; name: string } } = {}): Promise<Backend> {
   const problems: BackendProblem[] = [];
-  const objects = (await store.list('.pulumi/')).filter((o) => !isStoreArtifact(o.name));
+  const objects = (await listObjects(store, options.only)) ?? (await listObjects(store, undefined))!;
   if (objects.length === 0) throw new BackendError(l10n.t('{0} is not a Pulumi DIY backend: it has no .pulumi folder', store.url), true);
   const metaVersion = await readMeta(store, problems, options);
   // meta.go: without meta.yaml, a bucket that holds stacks is the legacy layout, an empty one the project layout.
