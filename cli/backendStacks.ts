@@ -88,7 +88,7 @@ async function runInBucket(
     const mapped: CliIO = { ...io, stdout: (text) => io.stdout(named(text)), stderr: (text) => io.stderr(named(text)) };
     if (!writes || fetched.length === 0) return await run(replaced, mapped);
     const breakLock = args.includes('--break-lock');
-    const lockOptions = { breakLock, hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.', warn: (m: string) => io.stderr(`warning: ${m} (--break-lock)`) };
+    const lockOptions = { breakLock, hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.', warn: (m: string) => io.stderr(`warning: ${m}`) };
     try {
       return await withLocks(opened, fetched, lockOptions, async () => {
         const code = await run(replaced, mapped);

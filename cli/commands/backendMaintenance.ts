@@ -89,7 +89,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const removed: PrunePlan[] = [];
-  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, warn: (message: string) => io.stderr(`warning: ${message} (--break-lock)`) };
+  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, warn: (message: string) => io.stderr(`warning: ${message}`) };
   try {
     for (const [index, plan] of plans.entries()) {
       if (dryRun) {
@@ -157,7 +157,12 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   try {
     await state.backend.refuseIfAnyStackLocked(opened.store, opened.backend, plans, { hint: lockHint });
     if (!dryRun) {
-      await state.backend.applyUpgrade(opened.store, opened.backend, plans, { identity: cliLockIdentity(), hint: lockHint, say: (message) => io.stderr(message) });
+      await state.backend.applyUpgrade(opened.store, opened.backend, plans, {
+        identity: cliLockIdentity(),
+        hint: lockHint,
+        say: (message) => io.stderr(message),
+        warn: (message) => io.stderr(`warning: ${message}`),
+      });
       // The emptied legacy folders go; one still holding something (a file not of this stack) stays.
       for (const plan of opened.root ? plans : []) {
         for (const folder of ['history', 'backups']) {

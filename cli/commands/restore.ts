@@ -175,7 +175,7 @@ async function restoreInBucket(
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
-    warn: (message: string) => io.stderr(`warning: ${message} (--break-lock)`),
+    warn: (message: string) => io.stderr(`warning: ${message}`),
   };
   const where = `${opened.backend.url.replace(/\/$/, '')}/`;
   try {

@@ -283,5 +283,27 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
       // Real Pulumi still reads it.
       pulumi(bucketUrl('cut'), ['stack', 'export', '--stack', 'organization/hist/dev']);
     });
+
+    it('a connection cut in the middle of a state surgery: the stack object intact, the failure named', async () => {
+      const before = await objectText('cut', '.pulumi/stacks/hist/dev.json');
+      const exported = JSON.parse(pulumi(bucketUrl('cut'), ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string; type: string }> } };
+      const target = exported.deployment.resources.find((r) => r.type.startsWith('hist:'))!;
+      proxy.cut({ when: /^PUT \/cut\/\.pulumi\/stacks\/hist\/dev\.json[ ?]/, afterBytes: 200 });
+      try {
+        const result = await runQuotaStateAsync(['state', 'remove', '--backend', viaProxy('cut'), 'organization/hist/dev', target.urn, '--target-dependents', '--break-lock'], {
+          cwd: scratch,
+          env: { ...process.env, ...awsEnv, HOME: scratch, QUOTA_STATE_S3_TIMEOUT_SECONDS: '5' },
+        });
+        assert.equal(result.status, 2, result.stdout + result.stderr);
+        assert.match(result.stderr, /\.pulumi\/stacks\/hist\/dev\.json: s3:\/\/cut at http:\/\/127\.0\.0\.1:\d+/);
+      } finally {
+        proxy.pass();
+      }
+      assert.equal(await objectText('cut', '.pulumi/stacks/hist/dev.json'), before, 'the stack object is intact');
+      assert.deepEqual(
+        (await objectsOf('cut')).filter((k) => k.startsWith('.pulumi/locks/')),
+        [],
+      );
+    });
   });
 });

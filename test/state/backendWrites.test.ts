@@ -134,6 +134,21 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
     assert.equal(store.files.has(lock), false);
   });
 
+  it('a lock that cannot be removed afterwards (the connection gone) is named, with the way to clear it', async () => {
+    const store = memoryStore({ '.pulumi/stacks/app/dev.json': checkpoint('a') });
+    const remove = store.remove.bind(store);
+    store.remove = async (name) => {
+      if (name.startsWith('.pulumi/locks/')) throw new StoreError(`${name}: connection reset`);
+      return remove(name);
+    };
+    const warned: string[] = [];
+    assert.equal(await backend.withStackLock(store, stack, identity, { warn: (m) => warned.push(m) }, async () => 'done'), 'done');
+    assert.match(
+      warned.join('\n'),
+      /our lock \.pulumi\/locks\/organization\/app\/dev\/[0-9a-f-]+\.json could not be removed \(.*connection reset\); it is left behind: `pulumi cancel` or --break-lock removes it/,
+    );
+  });
+
   it('restore: a document of another stack is a problem Pulumi would refuse without --force', () => {
     const plan = backend.planRestore(parse(checkpoint('a').replaceAll('urn:pulumi:dev::', 'urn:pulumi:prod::')), stack, 'their export');
     assert.match(plan.problems.join('\n'), /is from a different stack \(prod != dev\)/);

@@ -108,6 +108,11 @@ export async function withStackLock<T>(
     if (others.length) throw await lockedError(store, others, options);
     return await change();
   } finally {
-    await store.remove(own).catch(() => undefined);
+    // A lock we cannot remove (the connection is gone) would block every later update: say so, and how to clear it.
+    await store
+      .remove(own)
+      .catch((error: unknown) =>
+        options.warn?.(l10n.t('our lock {0} could not be removed ({1}); it is left behind: `pulumi cancel` or --break-lock removes it', own, error instanceof Error ? error.message : String(error))),
+      );
   }
 }
