@@ -106,10 +106,8 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, report, source, stack, parsed, io, say });
 }
 
-/** Writes the checkpoint over the stack file under both locks (or, with --dry-run, shows the changes). */
-function writeRestored(run: {
-  path: string;
-  display: string;
+/** What both writers (a folder's file, a bucket's object) are given: the checkpoint, the report to fill, how to say it. */
+interface RestoreRun {
   checkpoint: object;
   report: RestoreReport;
   source: { display: string };
@@ -117,11 +115,19 @@ function writeRestored(run: {
   parsed: { booleans: Set<string> };
   io: CliIO;
   say: (message?: string, toStderr?: boolean) => number;
-}): number {
+}
+
+/** What restoring `checkpoint` changes in a current state's text. */
+function changesTo(checkpoint: object): (current: string) => ReturnType<typeof state.diff.states> {
+  const restoredStructure = state.structureOf(checkpoint);
+  return (current) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+}
+
+/** Writes the checkpoint over the stack file under both locks (or, with --dry-run, shows the changes). */
+function writeRestored(run: RestoreRun & { path: string; display: string }): number {
   const { path, display, report, io, say } = run;
   const restored = JSON.stringify(run.checkpoint);
-  const restoredStructure = state.structureOf(run.checkpoint);
-  const changes = (current: string) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+  const changes = changesTo(run.checkpoint);
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
@@ -156,22 +162,9 @@ function writeRestored(run: {
  * Restore into a bucket: the backend model's own restore through the store (Pulumi's lock object,
  * the `.bak` object first, the stack object written only if its ETag is still the one read).
  */
-async function restoreInBucket(
-  opened: Opened,
-  run: {
-    checkpoint: object;
-    plan: RestorePlan;
-    report: RestoreReport;
-    source: { display: string };
-    stack: BackendStack;
-    parsed: { booleans: Set<string> };
-    io: CliIO;
-    say: (message?: string, toStderr?: boolean) => number;
-  },
-): Promise<number> {
+async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: RestorePlan }): Promise<number> {
   const { report, stack, io, say } = run;
-  const restoredStructure = state.structureOf(run.checkpoint);
-  const changes = (current: string) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+  const changes = changesTo(run.checkpoint);
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
