@@ -71,7 +71,13 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
-  const rows = await Promise.all(opened.backend.stacks.map((stack) => stackRow(opened, stack, parsed.booleans.has('counts'))));
+  // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
+  const rows: Array<Awaited<ReturnType<typeof stackRow>>> = new Array(opened.backend.stacks.length);
+  let next = 0;
+  const worker = async () => {
+    for (let index = next++; index < rows.length; index = next++) rows[index] = await stackRow(opened, opened.backend.stacks[index], parsed.booleans.has('counts'));
+  };
+  await Promise.all(Array.from({ length: Math.min(16, rows.length) }, worker));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
   if (format === 'json') {
     io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));
@@ -113,7 +119,7 @@ function isStale(lock: BackendStack['locks'][number]): boolean {
 }
 
 async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean): Promise<{ json: StackRow; problems: BackendProblem[] }> {
-  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes });
+  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes, fromListing: true });
   const last = entries[0];
   const json: StackRow = {
     name: stack.ref,

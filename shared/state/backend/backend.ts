@@ -49,6 +49,8 @@ export interface BackendStack {
   bak?: string;
   /** Lock files in the stack's lock folder: while one is there, Pulumi refuses to update the stack. */
   locks: LockHolder[];
+  /** The history folder's objects as the backend's listing found them (readHistory's `fromListing`). */
+  historyObjects?: StoreObject[];
 }
 
 export interface Backend {
@@ -162,6 +164,7 @@ function collectStacks(objects: StoreObject[], layout: BackendLayout): BackendSt
       const match = HISTORY_FILE.exec(parts[parts.length - 1]);
       if (!match) continue;
       const stack = stackOf(layout === 'project' ? parts[2] : undefined, parts[parts.length - 2]);
+      (stack.historyObjects ??= []).push(object);
       if (match[3] === 'history') stack.historyIds.push(match[2]);
       else checkpoints.set(stack, (checkpoints.get(stack) ?? new Set()).add(match[2]));
     } else if (area === 'backups' && parts.length === depth) {
@@ -278,9 +281,15 @@ function formatHistoryTime(seconds: number): string {
  * The stack's history, newest first (at most `limit` entries): each `.history.json` read, never its
  * checkpoint. An entry that cannot be read is a problem naming its file, and the others are listed.
  */
-export async function readHistory(store: BackendStore, stack: BackendStack, options: BackendReadOptions & { limit?: number } = {}): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
+export async function readHistory(
+  store: BackendStore,
+  stack: BackendStack,
+  options: BackendReadOptions & { limit?: number; fromListing?: boolean } = {},
+): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
   const folder = historyFolder(stack);
-  const objects = (await store.list(folder)).filter((o) => !isStoreArtifact(o.name) && !o.name.slice(folder.length).includes('/'));
+  // With `fromListing`, the backend's own listing (just read) stands for the folder's: no second listing per stack.
+  const listed = options.fromListing && stack.historyObjects ? stack.historyObjects : await store.list(folder);
+  const objects = listed.filter((o) => !isStoreArtifact(o.name) && !o.name.slice(folder.length).includes('/'));
   const files = new Map<string, { history?: string; checkpoint?: string }>();
   for (const object of objects) {
     const match = HISTORY_FILE.exec(object.name.slice(folder.length));
