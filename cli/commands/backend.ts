@@ -72,12 +72,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
-  const rows: Array<Awaited<ReturnType<typeof stackRow>>> = new Array(opened.backend.stacks.length);
-  let next = 0;
-  const worker = async () => {
-    for (let index = next++; index < rows.length; index = next++) rows[index] = await stackRow(opened, opened.backend.stacks[index], parsed.booleans.has('counts'));
-  };
-  await Promise.all(Array.from({ length: Math.min(16, rows.length) }, worker));
+  const rows = await state.backend.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts')));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
   if (format === 'json') {
     io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));

@@ -7,7 +7,7 @@
  * store its caller hands to `backend.read` (a folder, a bucket, the editor's file system).
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
-import { readBackend, readHistory, type BackendStack } from './backend/backend';
+import { mapBounded, READ_CONCURRENCY, readBackend, readHistory, type BackendStack } from './backend/backend';
 import { applyPrune, parseDuration, planPrune } from './backend/prune';
 import { applyRestore, planRestore } from './backend/restore';
 import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
@@ -85,6 +85,8 @@ export function createStateService() {
     backend: {
       read: readBackend,
       history: readHistory,
+      /** Per-stack work over a backend, a bounded number at once (READ_CONCURRENCY), as the model reads its own. */
+      eachStack: <R>(stacks: readonly BackendStack[], task: (stack: BackendStack) => Promise<R>) => mapBounded(stacks, READ_CONCURRENCY, task),
       planPrune,
       applyPrune,
       parseDuration,

@@ -133,7 +133,7 @@ export async function readBackend(store: BackendStore, options: BackendReadOptio
   const effective: BackendLayout = metaVersion === 1 || (!hasMeta && !hasStacks) ? 'project' : 'legacy';
   const stacks = collectStacks(objects, effective);
   // The locks are in the listing already; each stack then costs one small read (its magic bytes), a few at a time.
-  await eachBounded(stacks, READ_CONCURRENCY, (stack) => readLocksAndCompression(store, stack, objects, problems, options));
+  await mapBounded(stacks, READ_CONCURRENCY, (stack) => readLocksAndCompression(store, stack, objects, problems, options));
   return { url: store.url, layout: effective, metaVersion, stacks: stacks.sort((a, b) => a.ref.localeCompare(b.ref)), problems };
 }
 
@@ -194,15 +194,17 @@ function compareIds(a: string, b: string): number {
 }
 
 /** How many reads a listing has in flight at once: enough to hide a bucket's latency, few enough to keep memory flat. */
-const READ_CONCURRENCY = 16;
+export const READ_CONCURRENCY = 16;
 
-/** Runs `task` on every item, at most `limit` at once. */
-async function eachBounded<T>(items: readonly T[], limit: number, task: (item: T) => Promise<void>): Promise<void> {
+/** `task` of every item, in the items' order, with at most `limit` running at once. */
+export async function mapBounded<T, R>(items: readonly T[], limit: number, task: (item: T) => Promise<R>): Promise<R[]> {
+  const results: R[] = new Array(items.length);
   let next = 0;
   const worker = async () => {
-    while (next < items.length) await task(items[next++]);
+    for (let index = next++; index < items.length; index = next++) results[index] = await task(items[index]);
   };
   await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return results;
 }
 
 async function readLocksAndCompression(store: BackendStore, stack: BackendStack, objects: StoreObject[], problems: BackendProblem[], options: BackendReadOptions): Promise<void> {
@@ -302,9 +304,7 @@ export async function readHistory(
   const versions = new Map(ids.map((id, index) => [id, index + 1]));
   const newestFirst = ids.reverse().slice(0, options.limit && options.limit > 0 ? options.limit : undefined);
   const problems: BackendProblem[] = [];
-  const read: Array<HistoryEntry | undefined> = new Array(newestFirst.length);
-  const indexed = newestFirst.map((id, index) => ({ id, index }));
-  await eachBounded(indexed, READ_CONCURRENCY, async ({ id, index }) => void (read[index] = await readEntry(store, id, versions.get(id)!, files.get(id)!, problems, options)));
+  const read = await mapBounded(newestFirst, READ_CONCURRENCY, (id) => readEntry(store, id, versions.get(id)!, files.get(id)!, problems, options));
   return { entries: read.filter((entry): entry is HistoryEntry => entry !== undefined), problems };
 }
 
