@@ -14,6 +14,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
+import { goTimestamp, lockHolderText } from '../shared/state';
 import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
 import { InputError } from './args';
 
@@ -197,17 +198,6 @@ interface PulumiLockContent {
   timestamp: string;
 }
 
-/** Go's `time.Time` JSON (RFC 3339 with nanoseconds, trailing zeros dropped), in UTC. */
-function goTimestamp(): string {
-  const micros = Math.round((performance.timeOrigin + performance.now()) * 1000);
-  const seconds = Math.floor(micros / 1_000_000);
-  const base = new Date(seconds * 1000).toISOString().slice(0, 19);
-  const nanos = String((micros % 1_000_000) * 1000)
-    .padStart(9, '0')
-    .replace(/0+$/, '');
-  return `${base}${nanos ? `.${nanos}` : ''}Z`;
-}
-
 /** Who this process is in a Pulumi lock (lock.go's lockContent without its time). */
 export function cliLockIdentity(): { pid: number; username: string; hostname: string } {
   return { pid: process.pid, username: currentUser(), hostname: hostname() };
@@ -237,10 +227,7 @@ function otherLocks(folder: string, own?: string): string[] {
 /** ` created by user@host (pid N) at <RFC 3339>`, as Pulumi names a lock's holder. */
 function holder(path: string): string {
   try {
-    // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
-    const lock = JSON.parse(readFileSync(path, 'utf8')) as Partial<PulumiLockContent>;
-    const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
-    return `created by ${lock.username ?? ''}@${lock.hostname ?? ''} (pid ${lock.pid ?? 0}) at ${at}`;
+    return lockHolderText(readFileSync(path, 'utf8'));
   } catch (error) {
     return `unreadable (${(error as Error).message})`;
   }
@@ -286,7 +273,7 @@ export function withPulumiLock<T>(folder: string | undefined, options: PulumiLoc
   clearOrRefuse(folder, options);
   const name = `${randomUUID()}.json`;
   const path = join(folder, name);
-  const content: PulumiLockContent = { pid: process.pid, username: currentUser(), hostname: hostname(), timestamp: goTimestamp() };
+  const content: PulumiLockContent = { pid: process.pid, username: currentUser(), hostname: hostname(), timestamp: goTimestamp(performance.timeOrigin + performance.now()) };
   try {
     mkdirSync(folder, { recursive: true });
     const fd = openSync(path, 'wx', 0o644);

@@ -35,7 +35,7 @@ export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
 export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
-export { StackLockedError } from './backend/stackLock';
+export { goTimestamp, lockHolderText, StackLockedError } from './backend/stackLock';
 export { RestoreError, type RestorePlan } from './backend/restore';
 export type { StackUpgrade } from './backend/upgrade';
 export { PruneRefusal, type PrunePlan } from './backend/prune';

@@ -26,8 +26,8 @@ export interface StackLockOptions {
   hint?: string;
 }
 
-/** Go's `time.Time` JSON in UTC: RFC 3339 with the sub-second digits, trailing zeros dropped. */
-function goTimestamp(now: number): string {
+/** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
+export function goTimestamp(now: number): string {
   const micros = Math.round(now * 1000);
   const base = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
   const nanos = String((micros % 1_000_000) * 1000)
@@ -47,13 +47,17 @@ async function otherLocks(store: WritableBackendStore, folder: string, own?: str
   return (await store.list(folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
 }
 
-/** `created by user@host (pid N) at <time>`, as Pulumi names a lock's holder. */
+/** `created by user@host (pid N) at <time>` of a lock file's text, as Pulumi names a lock's holder; throws when it is no JSON. */
+export function lockHolderText(text: string): string {
+  const lock = JSON.parse(text) as Partial<LockIdentity & { timestamp: string }>;
+  // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
+  const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
+  return l10n.t('created by {0}@{1} (pid {2}) at {3}', lock.username ?? '', lock.hostname ?? '', lock.pid ?? 0, at);
+}
+
 async function holderOf(store: WritableBackendStore, name: string): Promise<string> {
   try {
-    const lock = JSON.parse(new TextDecoder().decode(await store.read(name))) as Partial<LockIdentity & { timestamp: string }>;
-    // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
-    const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
-    return l10n.t('created by {0}@{1} (pid {2}) at {3}', lock.username ?? '', lock.hostname ?? '', lock.pid ?? 0, at);
+    return lockHolderText(new TextDecoder().decode(await store.read(name)));
   } catch (error) {
     return l10n.t('unreadable ({0})', error instanceof Error ? error.message : String(error));
   }
