@@ -101,9 +101,10 @@ module.exports = {
     {
       name: 'cli-only-the-shared-node-io',
       severity: 'error',
-      comment: 'The CLI reads files as the server does (server/regularFiles.ts, server/diskLookup.ts); nothing else of the server, and neither the client nor the reference API.',
+      comment:
+        'The CLI reads files and starts as the server does (server/regularFiles.ts, server/diskLookup.ts, server/codeCache.ts); nothing else of the server, and neither the client nor the reference API.',
       from: { path: '^cli/' },
-      to: { path: '^(server|client|quota-api)/', pathNot: '^server/(regularFiles|diskLookup)\\.ts$' },
+      to: { path: '^(server|client|quota-api)/', pathNot: '^server/(regularFiles|diskLookup|codeCache)\\.ts$' },
     },
     {
       name: 'product-not-tests',

@@ -1,4 +1,5 @@
 /** Starts the bundled language server (dist/server/server.js) over IPC and connects it to VS Code. */
+import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SETTINGS_SECTION } from '../shared/protocol';
@@ -30,9 +31,11 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
  */
 export function createLanguageClient(context: vscode.ExtensionContext, log: vscode.LogOutputChannel, isQuotaDocument: (document: vscode.TextDocument) => boolean = () => false): LanguageClient {
   const serverModule = context.asAbsolutePath('dist/server/server.js');
+  // The server's compiled code is cached in the extension's own storage (server/codeCache.ts).
+  const env = { ...process.env, QUOTA_STATE_CODE_CACHE_DIR: path.join(context.globalStorageUri.fsPath, 'code-cache') };
   const serverOptions: ServerOptions = {
-    run: { module: serverModule, transport: TransportKind.ipc },
-    debug: { module: serverModule, transport: TransportKind.ipc, options: { execArgv: ['--nolazy', '--inspect=6019'] } },
+    run: { module: serverModule, transport: TransportKind.ipc, options: { env } },
+    debug: { module: serverModule, transport: TransportKind.ipc, options: { env, execArgv: ['--nolazy', '--inspect=6019'] } },
   };
   const clientOptions: LanguageClientOptions = {
     documentSelector: DOCUMENT_SELECTOR,

@@ -35,7 +35,9 @@ describe('quota-state from the npm package tarball', function () {
     for (const needed of [
       'bin/quota-state.js',
       'dist/cli/quota-state.js',
+      'dist/cli/quotaStateMain.js',
       'dist/server/server.js',
+      'dist/server/languageServer.js',
       'dist/server/stateWorker.js',
       'dist/client/extension.js',
       'dist/web/extension.js',
@@ -75,7 +77,7 @@ describe('quota-state from the npm package tarball', function () {
   it('the client bundle holds no analysis: no schema validator (the server reads quota files for it)', () => {
     const client = readFileSync(distPath('client/extension.js'), 'utf8');
     assert.ok(!/\bajv\b|Ajv2020/.test(client), 'ajv in dist/client/extension.js');
-    assert.match(readFileSync(distPath('server/server.js'), 'utf8'), /\bajv\b/, 'the server, which validates, bundles ajv');
+    assert.match(readFileSync(distPath('server/languageServer.js'), 'utf8'), /\bajv\b/, 'the server, which validates, bundles ajv');
   });
 
   it('npm install -g of the tarball gives a quota-state that checks a file with no checkout around it', () => {

@@ -37,6 +37,8 @@ export interface LspClientOptions {
    * always does: the editor–CLI parity tests compare messages word for word and rely on it.
    */
   initializationOptions?: unknown;
+  /** The server's environment; the test runner's by default. */
+  env?: NodeJS.ProcessEnv;
 }
 
 export class LspTestClient {
@@ -51,8 +53,8 @@ export class LspTestClient {
   private readonly notificationWaiters: Array<{ method: string; matches: (params: unknown) => boolean; resolve: (params: unknown) => void }> = [];
   stderr = '';
 
-  private constructor(serverModule = distPath('server/server.js')) {
-    this.process = spawn(process.execPath, [serverModule, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'] });
+  private constructor(serverModule = distPath('server/server.js'), env: NodeJS.ProcessEnv = process.env) {
+    this.process = spawn(process.execPath, [serverModule, '--stdio'], { stdio: ['pipe', 'pipe', 'pipe'], env });
     this.process.stderr!.on('data', (chunk) => (this.stderr += chunk));
     this.connection = createProtocolConnection(new StreamMessageReader(this.process.stdout!), new StreamMessageWriter(this.process.stdin!));
     this.connection.onNotification(PublishDiagnosticsNotification.type, (params) => {
@@ -86,7 +88,7 @@ export class LspTestClient {
   }
 
   static async start(options: LspClientOptions = {}): Promise<LspTestClient> {
-    const client = new LspTestClient(options.serverModule);
+    const client = new LspTestClient(options.serverModule, options.env);
     await client.connection.sendRequest(InitializeRequest.type, {
       processId: process.pid,
       rootUri: null,

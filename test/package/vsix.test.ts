@@ -71,6 +71,7 @@ describe('the packaged extension (.vsix)', function () {
       'LICENSE.txt',
       'dist/client/extension.js',
       'dist/server/server.js',
+      'dist/server/languageServer.js',
       'dist/server/stateWorker.js',
       'dist/web/extension.js',
       'dist/web/server.js',

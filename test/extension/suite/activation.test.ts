@@ -27,7 +27,7 @@ describe('activation', () => {
     assert.ok(relative !== '' && !relative.startsWith('..') && !path.isAbsolute(relative), `${extension.extensionPath} is not inside ${installedInto}`);
     // What a package holds and a checkout has besides: sources stay out, every bundle goes in.
     assert.equal(existsSync(path.join(extension.extensionPath, 'client', 'extension.ts')), false);
-    for (const bundle of ['dist/client/extension.js', 'dist/server/server.js', 'dist/server/stateWorker.js']) {
+    for (const bundle of ['dist/client/extension.js', 'dist/server/server.js', 'dist/server/languageServer.js', 'dist/server/stateWorker.js']) {
       assert.ok(existsSync(path.join(extension.extensionPath, bundle)), `${bundle} is not in the installed extension`);
     }
   });

@@ -1,0 +1,91 @@
+/**
+ * The language server starts with a V8 code cache (server/codeCache.ts): the first start writes it,
+ * named by the bundle's SHA-256; the next start uses it and leaves it alone; a damaged cache is
+ * rejected, the server still answers, and the cache is written anew. Each start is the real built
+ * server over stdio, with the cache in a folder of the test's own.
+ */
+import { strict as assert } from 'node:assert';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { LspTestClient } from './client';
+import { EXPORT_WITH_MISSING_PARENT } from '../helpers/stateSamples';
+import { distPath } from '../helpers/processes';
+
+describe('the language server’s code cache (LSP over stdio)', function () {
+  this.timeout(60_000);
+  let cacheDir: string;
+
+  before(() => {
+    cacheDir = mkdtempSync(join(tmpdir(), 'quota-state-code-cache-'));
+  });
+  after(() => rmSync(cacheDir, { recursive: true, force: true }));
+
+  /** One start: open a state file, check its diagnostics, stop the server (which writes a new cache at exit). */
+  async function startAndCheck(env: NodeJS.ProcessEnv = { ...process.env, QUOTA_STATE_CODE_CACHE_DIR: cacheDir }): Promise<void> {
+    const client = await LspTestClient.start({ env });
+    try {
+      const diagnostics = await client.open('file:///work/app/stack.json', EXPORT_WITH_MISSING_PARENT);
+      assert.deepEqual(
+        diagnostics.map((d) => d.code),
+        ['missing-reference'],
+      );
+      assert.deepEqual(client.loggedErrors, []);
+    } finally {
+      await client.stop();
+    }
+  }
+
+  const bundleHash = () =>
+    createHash('sha256')
+      .update(readFileSync(distPath('server/languageServer.js')))
+      .digest('hex')
+      .slice(0, 32);
+  const cacheFiles = () => readdirSync(cacheDir).sort();
+
+  it('the first start writes a cache named by the bundle’s hash and this Node; the next one uses it unchanged', async () => {
+    await startAndCheck();
+    const expected = `languageServer-${bundleHash()}-${process.version}-${process.arch}.v8cache`;
+    assert.deepEqual(cacheFiles(), [expected]);
+    const path = join(cacheDir, expected);
+    const first = statSync(path);
+    assert.ok(first.size > 100_000, `a cache of ${first.size} bytes holds the compiled server`);
+
+    await startAndCheck();
+    assert.deepEqual(cacheFiles(), [expected]);
+    const second = statSync(path);
+    assert.equal(second.mtimeMs, first.mtimeMs, 'a cache that was used is not written again');
+  });
+
+  it('a damaged cache is rejected: the server still answers, and the cache is written anew', async () => {
+    const [name] = cacheFiles();
+    const path = join(cacheDir, name);
+    const garbage = Buffer.alloc(statSync(path).size, 0x5a);
+    writeFileSync(path, garbage);
+
+    await startAndCheck();
+    assert.deepEqual(cacheFiles(), [name]);
+    assert.notDeepEqual(readFileSync(path), garbage, 'the damaged cache was replaced');
+  });
+
+  it('a cache of an earlier build is removed when this build’s is written', async () => {
+    const current = join(cacheDir, cacheFiles()[0]);
+    const earlier = join(cacheDir, `languageServer-${'0'.repeat(32)}-${process.version}-${process.arch}.v8cache`);
+    writeFileSync(earlier, 'an earlier build');
+    rmSync(current);
+
+    await startAndCheck();
+    assert.deepEqual(cacheFiles(), [`languageServer-${bundleHash()}-${process.version}-${process.arch}.v8cache`]);
+  });
+
+  it('QUOTA_STATE_CODE_CACHE_DIR=off starts the server without reading or writing a cache', async () => {
+    const home = mkdtempSync(join(tmpdir(), 'quota-state-home-'));
+    try {
+      await startAndCheck({ ...process.env, QUOTA_STATE_CODE_CACHE_DIR: 'off', HOME: home, XDG_CACHE_HOME: join(home, 'cache') });
+      assert.deepEqual(readdirSync(home), []);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
+  });
+});
