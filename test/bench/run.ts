@@ -214,7 +214,7 @@ async function measureAll(): Promise<BenchResults & { webBundle: Awaited<ReturnT
     rows.push({
       id: `${real}: ours, full analysis`,
       size: realSize,
-      figure: `${label}: ours, full analysis (target ≤ ${errorEvery ? 4 : 3}×)`,
+      figure: `${label}: ours, full analysis (target ≤ 2×)`,
       ms: full.ms,
       ratio: full.ms / full.parseMs,
       peakRssMB: rss && rss / 1e6,
