@@ -100,7 +100,8 @@ export function summarize(results: BenchResults, machine: Machine | undefined = 
     }
     const higher = higherIsBetter(row);
     add(key, row.ratio, !higher, `× ${higher ? 'faster than ' : ''}${row.baseline ?? 'JSON.parse'}`);
-    if (row.rssPerFileSize !== undefined && row.rssPerFileSize !== null) add(`${key}: peak RSS Δ / file size`, row.rssPerFileSize, true, '× file size');
+    if (row.rssPerFileSize !== undefined && row.rssPerFileSize !== null)
+      add(`${key}: ${key.endsWith('whole process') ? 'peak RSS' : 'peak RSS Δ'} / file size`, row.rssPerFileSize, true, '× file size');
   }
   return {
     ...(results.date ? { date: results.date } : {}),
