@@ -17,7 +17,7 @@ import { basename, dirname, join } from 'node:path';
 import { Script } from 'node:vm';
 
 /** Where code caches go unless `QUOTA_STATE_CODE_CACHE_DIR` says: the user's cache folder, never a shared one. */
-export function defaultCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
+function defaultCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string | undefined {
   if (env.QUOTA_STATE_CODE_CACHE_DIR === 'off') return undefined;
   if (env.QUOTA_STATE_CODE_CACHE_DIR) return env.QUOTA_STATE_CODE_CACHE_DIR;
   if (process.platform === 'win32') return env.LOCALAPPDATA ? join(env.LOCALAPPDATA, 'quota-state', 'code-cache') : undefined;
