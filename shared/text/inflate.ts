@@ -6,8 +6,17 @@
  * most the limit in memory. Pure: bytes in, bytes or text out, in Node and in browsers alike.
  */
 import * as l10n from '@vscode/l10n';
-import { Gunzip } from 'fflate';
-import { Decompress, decompress as zstdDecompress } from 'fzstd';
+import type * as Fflate from 'fflate';
+import type * as Fzstd from 'fzstd';
+
+// The decoders load on first use: building their tables costs every start milliseconds, and most
+// starts never meet a compressed file. (A bundler keeps a required module lazy; an import it hoists.)
+let fflate: typeof Fflate | undefined;
+let fzstd: typeof Fzstd | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const gzipDecoder = () => (fflate ??= require('fflate') as typeof Fflate);
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const zstdDecoder = () => (fzstd ??= require('fzstd') as typeof Fzstd);
 
 /** The largest file read, on disk and decompressed alike (a string holds at most ~512 MiB). */
 export const MAX_FILE_BYTES = 256 * 1024 * 1024;
@@ -200,7 +209,7 @@ function gunzipMembers(bytes: Uint8Array, sink: Sink, name: string, verify: bool
     crc = 0;
     size = 0;
   };
-  const gunzip = new Gunzip((chunk) => {
+  const gunzip = new (gzipDecoder().Gunzip)((chunk) => {
     sink.add(chunk);
     if (verify) crc = crc32(crc, chunk);
     size += chunk.length;
@@ -311,10 +320,10 @@ function unzstdInto(bytes: Uint8Array, sink: Sink, name: string, maxBytes: numbe
   for (const frame of zstdFrames(bytes, name, maxBytes)) {
     const data = bytes.subarray(frame.start, frame.end);
     if (frame.contentSize) {
-      sink.add(zstdDecompress(data));
+      sink.add(zstdDecoder().decompress(data));
       continue;
     }
-    const stream = new Decompress((chunk) => sink.add(chunk));
+    const stream = new (zstdDecoder().Decompress)((chunk) => sink.add(chunk));
     feed(data, ZSTD_STEP, (chunk, final) => stream.push(chunk, final));
   }
 }

@@ -7,12 +7,17 @@
  * The whole graph is built once per parsed snapshot; a refocus or a new depth walks it again and lays
  * out only what is shown, at most `LAID_OUT_NODE_LIMIT` nodes, nearest to the focus first.
  */
-import dagre from '@dagrejs/dagre';
+import type Dagre from '@dagrejs/dagre';
 import type { Diagnostic, Span } from '../../diagnostics';
 import type { StateDocument } from '../services/context';
 import { isObject } from '../model/structure';
 import { buildGraph, type GraphNode, type ResourceGraph } from './graph';
 import { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './kinds';
+
+// dagre loads with the first picture, not with every start of the server.
+let dagreModule: typeof Dagre | undefined;
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const dagre = () => (dagreModule ??= (require('@dagrejs/dagre') as { default: typeof Dagre }).default);
 
 /** Above this many nodes the whole graph is never laid out unasked (the view offers a focus or the DOT export). */
 const LAID_OUT_NODE_LIMIT = 2000;
@@ -224,7 +229,7 @@ export function graphView(document: StateDocument, diagnostics: readonly Diagnos
 function layout(document: StateDocument, graph: Built, ids: string[], kinds: ReadonlySet<GraphEdgeKind>, diagnostics: readonly Diagnostic[]) {
   const shown = new Set(ids);
   const findings = findingsPerRecord(document, diagnostics);
-  const g = new dagre.graphlib.Graph({ multigraph: true });
+  const g = new (dagre().graphlib.Graph)({ multigraph: true });
   // Bottom to top: a parent sits above its children, a dependent above what it depends on.
   // tight-tree ranks 3-5 times faster than dagre's default network simplex on wide graphs, and as readably.
   g.setGraph({ rankdir: 'BT', ranker: 'tight-tree', nodesep: 24, ranksep: 48, marginx: 16, marginy: 16 });
@@ -261,7 +266,7 @@ function layout(document: StateDocument, graph: Built, ids: string[], kinds: Rea
   });
   const edges = ids.flatMap((id) => graph.outgoing.get(id) ?? []).filter((edge) => kinds.has(edge.kind) && shown.has(edge.to) && edge.from !== edge.to);
   for (const edge of edges) g.setEdge(edge.from, edge.to, edge.labels.length ? { width: edge.labels.join(', ').length * CHARACTER_WIDTH, height: 14, labelpos: 'c' } : {}, edge.kind);
-  dagre.layout(g);
+  dagre().layout(g);
   for (const node of nodes) {
     const placed = g.node(node.id);
     node.x = placed.x;
