@@ -21,6 +21,17 @@ export default tseslint.config(
     rules: { 'max-lines-per-function': ['error', { max: 80, skipBlankLines: true, skipComments: true, IIFEs: true }] },
   },
   {
+    // vscode-languageserver's values come from server/lsp.ts: the bundler copies the CommonJS package once per importing module.
+    files: ['server/**/*.ts'],
+    ignores: ['server/lsp.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        { paths: [{ name: 'vscode-languageserver', message: "Import its values from server/lsp.ts (add them there); types may come from 'vscode-languageserver'.", allowTypeImports: true }] },
+      ],
+    },
+  },
+  {
     // The bin stubs and CommonJS scripts load their targets with require(): that is their job.
     files: ['**/*.cjs', 'bin/*.js'],
     rules: { '@typescript-eslint/no-require-imports': 'off' },

@@ -1,19 +1,6 @@
 /** Shared diagnostics, edits, fixes and feature results → LSP shapes; the only place offsets become ranges and kinds become LSP's numbers. */
-import {
-  CodeActionKind,
-  CompletionItemKind,
-  DiagnosticSeverity,
-  DiagnosticTag,
-  InlayHintKind,
-  SymbolKind,
-  type CodeAction,
-  type CompletionItem,
-  type Diagnostic as LspDiagnostic,
-  type DocumentSymbol,
-  type InlayHint,
-  type SymbolInformation,
-  type TextEdit as LspTextEdit,
-} from 'vscode-languageserver';
+import type { CodeAction, CompletionItem, Diagnostic as LspDiagnostic, DocumentSymbol, InlayHint, SymbolInformation, TextEdit as LspTextEdit } from 'vscode-languageserver';
+import { CodeActionKind, CompletionItemKind, DiagnosticSeverity, DiagnosticTag, InlayHintKind, SymbolKind } from './lsp';
 import type { CompletionEntry, CompletionKind, InlayHintEntry, OutlineSymbol, SymbolKindName, WorkspaceSymbolEntry } from '../shared/features';
 import type { Diagnostic, Severity } from '../shared/diagnostics';
 import type { Fix, TextEdit } from '../shared/edits';

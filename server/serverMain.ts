@@ -3,7 +3,8 @@
  * language mode per document kind to the feature modules. The platform (Node in server/server.ts,
  * a browser worker in server/web/server.ts) supplies the connection and everything that reads files.
  */
-import { CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind, type Connection, type InitializeResult } from 'vscode-languageserver';
+import type { Connection, InitializeResult } from 'vscode-languageserver';
+import { CodeActionKind, DidChangeConfigurationNotification, TextDocuments, TextDocumentSyncKind } from './lsp';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { registerDependents } from './features/dependents';
 import { registerRestorePlan } from './features/restorePlan';

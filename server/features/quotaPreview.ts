@@ -7,7 +7,7 @@
 import { EvaluationPreviewRequest, ExplainAccountRequest, LiveUsageNotification, QuotaFileRequest, type ExplainAccountParams, type ExplainAccountResult } from '../../shared/protocol';
 import { quotaFileSummaryForWire, createQuotaService } from '../../shared/quota';
 import { fromWire, toWire } from '../../shared/api/json';
-import { ErrorCodes, ResponseError } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError } from '../lsp';
 import type { QuotaMode } from '../modes/quotaMode';
 import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';

@@ -2,7 +2,7 @@
  * The standard LSP requests, each a thin dispatch to the mode of the document it names.
  * A document that is not ours (or a mode without the feature) gets the empty answer.
  */
-import { ErrorCodes, ResponseError } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError } from '../lsp';
 import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';
 

@@ -2,7 +2,8 @@
  * Every request handler runs through here: an unexpected error is logged and answered with the
  * fallback, so no input a person can type takes the server down.
  */
-import { ResponseError, type CancellationToken } from 'vscode-languageserver';
+import type { CancellationToken } from 'vscode-languageserver';
+import { ResponseError } from '../lsp';
 import type { ServerWorkspace } from '../workspace';
 
 export async function runSafe<T>(workspace: ServerWorkspace, what: string, token: CancellationToken | undefined, fallback: T, handler: () => T | Promise<T>): Promise<T> {

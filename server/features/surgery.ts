@@ -8,7 +8,8 @@
  * applied and one undo reverts it. The operations themselves are shared/state/surgery's.
  */
 import * as l10n from '@vscode/l10n';
-import { CodeActionKind, ErrorCodes, ResponseError, type CodeAction, type CodeActionContext, type Range, type TextDocumentEdit } from 'vscode-languageserver';
+import type { CodeAction, CodeActionContext, Range, TextDocumentEdit } from 'vscode-languageserver';
+import { CodeActionKind, ErrorCodes, ResponseError } from '../lsp';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { SurgeryRequest, SurgeryResourcesRequest, SURGERY_COMMANDS, type SurgeryConfirmation, type SurgeryParams, type SurgeryResult, type SurgeryResourcesResult } from '../../shared/protocol';
 import { createStateService, SurgeryError, surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type StateDocument, type SurgeryInput, type SurgeryOutcome, type SurgeryReport } from '../../shared/state';

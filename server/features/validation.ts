@@ -2,7 +2,8 @@
  * Push diagnostics: immediately on open, debounced on change. Each run is cancelled by the
  * next change of the same document, and results for an older version are never published.
  */
-import { CancellationTokenSource, type TextDocumentChangeEvent } from 'vscode-languageserver';
+import type { TextDocumentChangeEvent } from 'vscode-languageserver';
+import { CancellationTokenSource } from '../lsp';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import { applySeverityOverrides } from '../../shared/diagnostics';
 import { DocumentStatusNotification } from '../../shared/protocol';

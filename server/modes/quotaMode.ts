@@ -3,7 +3,8 @@
  * computed once per document version and shared by every feature; the features themselves
  * live in shared/quota/services and this module only converts positions and errors.
  */
-import { ErrorCodes, ResponseError, type Position } from 'vscode-languageserver';
+import type { Position } from 'vscode-languageserver';
+import { ErrorCodes, ResponseError } from '../lsp';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import {
   type QuotaAnalysis,
