@@ -31,14 +31,18 @@ export type CodeCacheOutcome = 'used' | 'missing' | 'rejected' | 'disabled';
 /** Waits this long before writing a new cache in a process that keeps running (a language server). */
 const WRITE_AFTER_MS = 10_000;
 
-export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir()): CodeCacheOutcome {
+/**
+ * `writeAfterMs`: when a new cache is written at the latest. A worker thread is terminated without
+ * an `exit` event, so it passes a shorter time than a process, which also writes at exit.
+ */
+export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), writeAfterMs = WRITE_AFTER_MS): CodeCacheOutcome {
   const bytes = readFileSync(bundlePath);
   const source = Module.wrap(bytes.toString('utf8'));
   const cachePath = cacheDir ? join(cacheDir, `${basename(bundlePath, '.js')}-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-${process.version}-${process.arch}.v8cache`) : undefined;
   const cachedData = cachePath ? readIfOwned(cachePath) : undefined;
   const script = new Script(source, { filename: bundlePath, cachedData });
   const outcome: CodeCacheOutcome = !cachePath ? 'disabled' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (cachePath && outcome !== 'used') writeOnceLater(script, cachePath);
+  if (cachePath && outcome !== 'used') writeOnceLater(script, cachePath, writeAfterMs);
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   const module = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   wrapper.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
@@ -58,9 +62,9 @@ function readIfOwned(path: string): Buffer | undefined {
 
 /**
  * Writes the cache after the first work has run (its functions are compiled by then and so are
- * cached too): at exit, or after WRITE_AFTER_MS, whichever comes first.
+ * cached too): at exit, or after `writeAfterMs`, whichever comes first.
  */
-function writeOnceLater(script: Script, cachePath: string): void {
+function writeOnceLater(script: Script, cachePath: string, writeAfterMs: number): void {
   let written = false;
   const write = () => {
     if (written) return;
@@ -79,5 +83,5 @@ function writeOnceLater(script: Script, cachePath: string): void {
     }
   };
   process.once('exit', write);
-  setTimeout(write, WRITE_AFTER_MS).unref();
+  setTimeout(write, writeAfterMs).unref();
 }

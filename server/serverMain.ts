@@ -37,9 +37,6 @@ export interface ServerPlatform {
   register?(workspace: ServerWorkspace, analyzer: DocumentAnalyzer): void;
 }
 
-/** How long after `initialized` the analysis worker is started ahead of need. */
-const WORKER_WARM_UP_DELAY_MS = 1000;
-
 export function startServer(connection: Connection, platform: ServerPlatform): ServerWorkspace {
   // The edit log doubles as the documents' update function, recording edits for the analysis worker.
   const editLog = new EditLog();
@@ -106,9 +103,9 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   });
 
   connection.onInitialized(() => {
-    // The worker starts a moment later, after the first small documents' diagnostics (analysed on this thread): its start is a
-    // Node environment of its own, which would compete with them on a small machine. A large document opened sooner starts it.
-    setTimeout(() => stateAnalyzer.warmUp(), WORKER_WARM_UP_DELAY_MS);
+    // The worker starts now, beside the first small documents (analysed on this thread), so a large one opened at once
+    // (an editor restored with it) finds it booted while its text is still arriving.
+    setTimeout(() => stateAnalyzer.warmUp(), 0);
     if (workspace.supportsConfiguration) {
       void connection.client.register(DidChangeConfigurationNotification.type, { section: 'quotaState' }).catch(() => undefined);
       void workspace.refreshSettings().then(() => validation.revalidateAll());

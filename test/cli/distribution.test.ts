@@ -39,6 +39,7 @@ describe('quota-state from the npm package tarball', function () {
       'dist/server/server.js',
       'dist/server/languageServer.js',
       'dist/server/stateWorker.js',
+      'dist/server/analysisWorker.js',
       'dist/client/extension.js',
       'dist/web/extension.js',
       'dist/web/server.js',

@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { LspTestClient } from './client';
 import { EXPORT_WITH_MISSING_PARENT } from '../helpers/stateSamples';
 import { distPath } from '../helpers/processes';
+import { generateState } from '../bench/generate';
 
 describe('the language server’s code cache (LSP over stdio)', function () {
   this.timeout(60_000);
@@ -43,40 +44,62 @@ describe('the language server’s code cache (LSP over stdio)', function () {
       .digest('hex')
       .slice(0, 32);
   const cacheFiles = () => readdirSync(cacheDir).sort();
+  /** The server's own caches (the analysis worker, started beside it, may write its own within seconds). */
+  const serverCaches = () => cacheFiles().filter((name) => name.startsWith('languageServer-'));
 
   it('the first start writes a cache named by the bundle’s hash and this Node; the next one uses it unchanged', async () => {
     await startAndCheck();
     const expected = `languageServer-${bundleHash()}-${process.version}-${process.arch}.v8cache`;
-    assert.deepEqual(cacheFiles(), [expected]);
+    assert.deepEqual(serverCaches(), [expected]);
     const path = join(cacheDir, expected);
     const first = statSync(path);
     assert.ok(first.size > 100_000, `a cache of ${first.size} bytes holds the compiled server`);
 
     await startAndCheck();
-    assert.deepEqual(cacheFiles(), [expected]);
+    assert.deepEqual(serverCaches(), [expected]);
     const second = statSync(path);
     assert.equal(second.mtimeMs, first.mtimeMs, 'a cache that was used is not written again');
   });
 
   it('a damaged cache is rejected: the server still answers, and the cache is written anew', async () => {
-    const [name] = cacheFiles();
+    const [name] = serverCaches();
     const path = join(cacheDir, name);
     const garbage = Buffer.alloc(statSync(path).size, 0x5a);
     writeFileSync(path, garbage);
 
     await startAndCheck();
-    assert.deepEqual(cacheFiles(), [name]);
+    assert.deepEqual(serverCaches(), [name]);
     assert.notDeepEqual(readFileSync(path), garbage, 'the damaged cache was replaced');
   });
 
   it('a cache of an earlier build is removed when this build’s is written', async () => {
-    const current = join(cacheDir, cacheFiles()[0]);
+    const current = join(cacheDir, serverCaches()[0]);
     const earlier = join(cacheDir, `languageServer-${'0'.repeat(32)}-${process.version}-${process.arch}.v8cache`);
     writeFileSync(earlier, 'an earlier build');
     rmSync(current);
 
     await startAndCheck();
-    assert.deepEqual(cacheFiles(), [`languageServer-${bundleHash()}-${process.version}-${process.arch}.v8cache`]);
+    assert.deepEqual(serverCaches(), [`languageServer-${bundleHash()}-${process.version}-${process.arch}.v8cache`]);
+  });
+
+  it('the analysis worker (a large document) writes a cache of its own bundle while the server runs', async () => {
+    const client = await LspTestClient.start({ env: { ...process.env, QUOTA_STATE_CODE_CACHE_DIR: cacheDir } });
+    try {
+      const large = generateState({ resources: 300, seed: 3 });
+      assert.ok(large.length > 256 * 1024, 'the document is analysed on the worker');
+      await client.open('file:///work/app/large.state.json', large);
+      const workerBundle = createHash('sha256')
+        .update(readFileSync(distPath('server/analysisWorker.js')))
+        .digest('hex')
+        .slice(0, 32);
+      const expected = `analysisWorker-${workerBundle}-${process.version}-${process.arch}.v8cache`;
+      // The worker writes it a moment after it started, while the server keeps running.
+      for (let waited = 0; !cacheFiles().includes(expected) && waited < 20_000; waited += 100) await new Promise((resolve) => setTimeout(resolve, 100));
+      assert.ok(cacheFiles().includes(expected), `${expected} in ${cacheFiles().join(', ')}`);
+      assert.deepEqual(client.loggedErrors, []);
+    } finally {
+      await client.stop();
+    }
   });
 
   it('QUOTA_STATE_CODE_CACHE_DIR=off starts the server without reading or writing a cache', async () => {

@@ -73,6 +73,7 @@ describe('the packaged extension (.vsix)', function () {
       'dist/server/server.js',
       'dist/server/languageServer.js',
       'dist/server/stateWorker.js',
+      'dist/server/analysisWorker.js',
       'dist/web/extension.js',
       'dist/web/server.js',
       'package.nls.json',
