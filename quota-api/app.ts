@@ -6,7 +6,7 @@ import fastifySwagger from '@fastify/swagger';
 import Ajv from 'ajv';
 import Fastify, { LogController, type FastifyError, type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { API_BASE_PATH, type APIError } from '../shared/api/types';
-import { authenticate, authorize } from './auth';
+import { authenticate, authorize, requestGeneration } from './auth';
 import { badRequest, HttpError, NOT_FOUND_MESSAGE } from './errors';
 import { registerAccountQuotaRoutes } from './routes/accountQuota';
 import { registerAdminGroupRoutes } from './routes/adminGroups';
@@ -188,7 +188,7 @@ function installRequestHooks(app: FastifyInstance, store: QuotaStore): void {
     // Forgejo's token auth runs for every API request before routing: an unknown token is a 401 anywhere.
     const account = authenticate(store, request);
     // Quota routes do not exist while quota is disabled (Forgejo registers them only when enabled).
-    if (config.quota && !settings(store).enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
+    if (config.quota && !settings(store, requestGeneration(store, request)).enabled) throw new HttpError(404, NOT_FOUND_MESSAGE, []);
     authorize(store, request, config.access ?? 'public', account);
   });
 

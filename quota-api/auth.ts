@@ -23,8 +23,8 @@ declare module 'fastify' {
     account?: Account;
     /** The account whose quota a user/org route is about: the caller, or the org. */
     quotaAccount?: Account;
-    /** The database generation read when the token was resolved: one read serves the whole request. */
-    generation?: string;
+    /** The database generation, read once at the request's first cached read: one read serves the whole request. */
+    generation?: number;
   }
   interface FastifyContextConfig {
     access?: Access;
@@ -47,10 +47,15 @@ function tokenFromHeader(header: string | undefined): string | undefined {
 export function authenticate(store: QuotaStore, request: FastifyRequest): Account | undefined {
   const token = tokenFromHeader(request.headers.authorization);
   if (token === undefined) return undefined;
-  request.generation = store.generation();
-  const account = accountByTokenHash(store, hashToken(token), request.generation);
+  const account = accountByTokenHash(store, hashToken(token), requestGeneration(store, request));
   if (!account) throw new HttpError(401, messages.unknownToken);
   return account;
+}
+
+/** The database generation this request's cached reads follow, read at its first. */
+export function requestGeneration(store: QuotaStore, request: FastifyRequest): number {
+  request.generation ??= store.generation();
+  return request.generation;
 }
 
 /**

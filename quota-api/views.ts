@@ -29,12 +29,14 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
  * default groups that exist). The built-in TOTAL group is used by evaluation but never listed.
  */
 export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility): QuotaInfo {
-  const index = quota.engine.index(modelFor(store, account), store.forgejo);
+  // One generation for both reads: groups and usage of the same database state.
+  const generation = store.generation();
+  const index = quota.engine.index(modelFor(store, account, generation), store.forgejo);
   const groups = index
     .groupListOf(account.name)
     .filter((resolved) => !resolved.builtin)
     .map((resolved) => groupInfo({ name: resolved.group.name, rules: resolved.rules }, visibility));
-  return { used: quotaUsedFromLeafUsage(usageOf(store, account)), groups };
+  return { used: quotaUsedFromLeafUsage(usageOf(store, account, generation)), groups };
 }
 
 const seg = encodeURIComponent;

@@ -5,7 +5,7 @@
 import { answers, operation, PAGING_QUERY, SUBJECT_QUERY } from '../openapi';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { appUrlOf } from '../urls';
-import type { Access } from '../auth';
+import { requestGeneration, type Access } from '../auth';
 import { checkVerdict } from '../store/evaluation';
 import type { QuotaStore } from '../store/quotaStore';
 import type { Account, Page } from '../store/rows';
@@ -52,7 +52,7 @@ function register(api: FastifyInstance, store: QuotaStore, prefix: string, acces
 
   api.get(`${prefix}/quota/check`, { config, schema: operation(docs.check) }, async (request, reply) => {
     const subject = validateCheckSubject((request.query as Record<string, unknown>).subject);
-    const allowed = checkVerdict(store, request.quotaAccount!, subject, request.generation ?? store.generation());
+    const allowed = checkVerdict(store, request.quotaAccount!, subject, requestGeneration(store, request));
     // A bare JSON boolean, as Forgejo answers.
     return reply.type('application/json; charset=utf-8').send(allowed ? 'true' : 'false');
   });

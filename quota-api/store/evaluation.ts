@@ -20,12 +20,12 @@ type GroupRow = { id: number; name: string };
  * read through an index. A check then costs the same with 50 rules on the server or 50,000.
  */
 export function modelFor(store: QuotaStore, account: Account, generation = store.generation()): QuotaModel {
-  return store.throughCache(store.modelCache, account.id, generation, () => ({ generation, model: readModelFor(store, account) })).model;
+  return store.throughCache(store.modelCache, account.id, generation, () => ({ generation, model: readModelFor(store, account, generation) })).model;
 }
 
-function readModelFor(store: QuotaStore, account: Account): QuotaModel {
+function readModelFor(store: QuotaStore, account: Account, generation: number): QuotaModel {
   return transaction(store.db, 'read', () => {
-    const current = settings(store);
+    const current = settings(store, generation);
     const assigned = store
       .cached(
         `SELECT g.id, g.name FROM quota_group_accounts ga JOIN quota_groups g ON g.id = ga.group_id
@@ -56,11 +56,11 @@ function readModelFor(store: QuotaStore, account: Account): QuotaModel {
  * kept per account until the database changes (`generation`, read once by the caller for the
  * whole request), so a repeated check is a map look-up instead of an evaluation.
  */
-export function checkVerdict(store: QuotaStore, account: Account, subject: string, generation: string): boolean {
+export function checkVerdict(store: QuotaStore, account: Account, subject: string, generation: number): boolean {
   const entry = store.throughCache(store.verdictCache, account.id, generation, () => ({
     generation,
     index: quota.engine.index(modelFor(store, account, generation), store.forgejo),
-    usage: usageOf(store, account),
+    usage: usageOf(store, account, generation),
     verdicts: new Map<string, boolean>(),
   }));
   let verdict = entry.verdicts.get(subject);

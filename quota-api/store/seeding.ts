@@ -28,8 +28,6 @@ export function seed(store: QuotaStore, model: QuotaModel, content: InstanceCont
     seedRulesAndGroups(store, model);
     seedContent(store, content);
   });
-  store.usageCache = undefined;
-  store.settingsCache = undefined;
 }
 
 /** Accounts, the owners of each organization, and the seed's tokens. */

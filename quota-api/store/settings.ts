@@ -17,12 +17,12 @@ export function writeSettings(store: QuotaStore, settings: QuotaSettings): void 
  * The settings routes and evaluation follow: app.ini's overrides (`store.settingsOverrides`) over
  * the database's values, and Forgejo's defaults for what neither sets.
  */
-export function settings(store: QuotaStore): QuotaSettings {
-  return { ...storedSettings(store), ...store.settingsOverrides };
+export function settings(store: QuotaStore, generation = store.generation()): QuotaSettings {
+  return { ...storedSettings(store, generation), ...store.settingsOverrides };
 }
 
-function storedSettings(store: QuotaStore): QuotaSettings {
-  if (store.settingsCache) return store.settingsCache;
+function storedSettings(store: QuotaStore, generation: number): QuotaSettings {
+  if (store.settingsCache?.generation === generation) return store.settingsCache.settings;
   const read = (key: string): unknown => {
     const row = store.db.prepare('SELECT value FROM settings WHERE key = ?').pluck().get(key) as string | undefined;
     return row === undefined ? undefined : parseJsonExact(row);
@@ -31,10 +31,11 @@ function storedSettings(store: QuotaStore): QuotaSettings {
   const defaultGroups = read(SETTING_KEYS.defaultGroups);
   const defaultTotal = read(SETTING_KEYS.defaultTotal);
   // An unseeded database serves an enabled quota engine: that is what the reference server is for.
-  store.settingsCache = {
+  const stored: QuotaSettings = {
     enabled: typeof enabled === 'boolean' ? enabled : true,
     defaultGroups: Array.isArray(defaultGroups) ? (defaultGroups as string[]) : [],
     defaultTotal: typeof defaultTotal === 'number' || typeof defaultTotal === 'bigint' ? defaultTotal : -1,
   };
-  return store.settingsCache;
+  store.settingsCache = { generation, settings: stored };
+  return stored;
 }

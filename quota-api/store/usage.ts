@@ -12,10 +12,12 @@ const {
   engine: { computeUsage },
 } = createQuotaService();
 
-/** Leaf usage of an account, computed by the shared engine from the stored content. */
-export function usageOf(store: QuotaStore, account: Account): LeafUsage {
-  if (!store.usageCache) store.usageCache = computeUsage(content(store));
-  return store.usageCache.get(account.name) ?? zeroUsage();
+/** Leaf usage of an account, computed by the shared engine from the stored content, for every account at once per generation. */
+export function usageOf(store: QuotaStore, account: Account, generation = store.generation()): LeafUsage {
+  if (store.usageCache?.generation !== generation) {
+    store.usageCache = { generation, usage: transaction(store.db, 'read', () => computeUsage(content(store))) };
+  }
+  return store.usageCache.usage.get(account.name) ?? zeroUsage();
 }
 
 /** The stored instance content (the seed's repos, attachments, packages and artifacts). */
