@@ -383,10 +383,11 @@ async function measureAll(): Promise<BenchResults & { webBundle: Awaited<ReturnT
   }
 
   // Measured from outside: process starts, and the CLI on many files (BENCH_CLI_MB in all, 1000 by default).
-  const [stateStart, quotaStart] = await startFigures(START_RUNS);
+  const [stateStart, quotaStart, firstStart] = await startFigures(START_RUNS);
   const external: Array<[string, ExternalFigure, boolean?]> = [
     ['start → first diagnostics, small state file', stateStart],
     ['start → first diagnostics, small quota file', quotaStart],
+    ['start → first diagnostics, small state file, no code cache', firstStart],
   ];
   // A speed-up (--jobs 1 over --jobs <cores>): higher is better.
   if (CLI_MB !== 0) external.push(['check, 200 files, all cores: speed-up over --jobs 1', cliFigure(OUT, 200, CLI_MB, CLI_RUNS), true]);

@@ -14,10 +14,10 @@ function frame(message: unknown): string {
 }
 
 /** Milliseconds from spawn until the server publishes diagnostics for `uri`. */
-export function timeServerStart(uri: string, languageId: string, text: string, execArgv: string[] = []): Promise<number> {
+export function timeServerStart(uri: string, languageId: string, text: string, execArgv: string[] = [], env: NodeJS.ProcessEnv = process.env): Promise<number> {
   return new Promise((resolvePromise, reject) => {
     const start = performance.now();
-    const child = spawn(process.execPath, [...execArgv, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const child = spawn(process.execPath, [...execArgv, SERVER, '--stdio'], { stdio: ['pipe', 'pipe', 'ignore'], env });
     let buffer = '';
     const timer = setTimeout(() => {
       child.kill();

@@ -24,21 +24,29 @@ export interface ExternalFigure {
   note?: string;
 }
 
-/** Alternates the three starts `runs` times after one warm-up round (file cache, JIT of the spawner). */
+/**
+ * Alternates the starts `runs` times after one warm-up round (file cache, JIT of the spawner, and the
+ * server's V8 code cache, written at the warm-up's exit as at a user's first start): the state file's
+ * and the quota file's with the code cache, and the state file's without one (a user's very first start).
+ */
 export async function startFigures(runs: number): Promise<ExternalFigure[]> {
   const state = readFileSync(join(ROOT, 'examples', 'webshop.state.json'), 'utf8');
   const quota = readFileSync(join(ROOT, 'examples', 'demo.quota.jsonc'), 'utf8');
   const bare: number[] = [];
   const stateStarts: number[] = [];
   const quotaStarts: number[] = [];
+  const uncachedStarts: number[] = [];
+  const withoutCodeCache = { ...process.env, QUOTA_STATE_CODE_CACHE_DIR: 'off' };
   for (let i = -1; i < runs; i++) {
     const b = await timeBareNode();
     const s = await timeServerStart('file:///bench/webshop.state.json', 'json', state);
     const q = await timeServerStart('file:///bench/demo.quota.jsonc', 'jsonc', quota);
+    const u = await timeServerStart('file:///bench/webshop.state.json', 'json', state, [], withoutCodeCache);
     if (i < 0) continue;
     bare.push(b);
     stateStarts.push(s);
     quotaStarts.push(q);
+    uncachedStarts.push(u);
   }
   const bareMs = median(bare);
   return [
@@ -55,6 +63,13 @@ export async function startFigures(runs: number): Promise<ExternalFigure[]> {
       baseline: 'node -e 0',
       baselineMs: bareMs,
       ratio: median(quotaStarts) / bareMs,
+    },
+    {
+      figure: `server start → first diagnostics, small state file, without a code cache (a first start)`,
+      ms: median(uncachedStarts),
+      baseline: 'node -e 0',
+      baselineMs: bareMs,
+      ratio: median(uncachedStarts) / bareMs,
     },
   ];
 }
