@@ -3,13 +3,14 @@
  *
  * The analysis works on the object `JSON.parse` returned; only the few nodes that carry a
  * diagnostic (or that navigation asks for) need offsets. `locatePaths` walks the text once,
- * descending only into containers on a requested path and skipping everything else with a
- * cheap bracket/string scan, so its cost is one pass over the text with no allocation per node.
+ * descending only into containers on a requested path and jumping over everything else from
+ * bracket to bracket (../../json/containerEnds.ts), with no allocation per node.
  * It requires text that `JSON.parse` accepted. Documents with syntax errors use `treeLocator`
  * over jsonc-parser's tolerant tree instead.
  */
 import type { Node } from 'jsonc-parser';
 import type { Span } from '../../diagnostics';
+import { ContainerEnds } from '../../json/containerEnds';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -90,14 +91,6 @@ const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
-/**
- * From inside a container, to just after its next bracket: strings (with their escapes) are
- * consumed whole, so brackets inside them never stop the search. Written in the unrolled
- * form (`a*(?:b a*)*`) so the engine loops over character classes without backtracking.
- * Sticky: it matches at lastIndex or not at all, so text without a closing bracket (never
- * valid JSON, but cheap to guard) fails in one pass instead of being retried at every offset.
- */
-const NEXT_BRACKET = /[^"{}[\]]*(?:"[^"\\]*(?:\\.[^"\\]*)*"[^"{}[\]]*)*[{}[\]]/y;
 
 function countWanted(node: TrieNode): number {
   let count = node.wanted !== undefined ? 1 : 0;
@@ -113,6 +106,9 @@ export interface KnownExtents {
 
 /** Locator for text that `JSON.parse` accepted. */
 export class ScanLocator implements NodeLocator {
+  /** The current pass's bracket finder: each pass reads the text forward, once. */
+  private ends = new ContainerEnds('');
+
   constructor(
     private readonly text: string,
     /** Consulted before skipping a container; returns undefined while not (yet) known. */
@@ -126,6 +122,7 @@ export class ScanLocator implements NodeLocator {
     if (!trie.children && trie.wanted === undefined) return found;
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return found;
+    this.ends = new ContainerEnds(this.text);
     this.visit(start, trie, undefined, { found, remaining: countWanted(trie), stopWhenFound: options.stopWhenFound === true, halted: false }, false);
     return found;
   }
@@ -142,6 +139,7 @@ export class ScanLocator implements NodeLocator {
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return undefined;
     const found = new Map<string, LocatedNode>();
+    this.ends = new ContainerEnds(this.text);
     this.visit(start, trie, undefined, { found, remaining: countWanted(trie), stopWhenFound: false, halted: false }, false);
     const array = found.get(pathKey(path));
     if (!array || array.kind !== 'array') return undefined;
@@ -254,19 +252,7 @@ export class ScanLocator implements NodeLocator {
     const code = text.charCodeAt(i);
     if (code === QUOTE) return this.skipString(i);
     if (code === OPEN_BRACE || code === OPEN_BRACKET) {
-      const known = this.known()?.endOf(i);
-      if (known !== undefined) return known;
-      // Jump from bracket to bracket with a native regex search instead of a char loop;
-      // test() (unlike exec()) allocates nothing per match.
-      const next = NEXT_BRACKET;
-      next.lastIndex = i + 1;
-      let depth = 1;
-      while (next.test(text)) {
-        const c = text.charCodeAt(next.lastIndex - 1);
-        if (c === OPEN_BRACE || c === OPEN_BRACKET) depth++;
-        else if (--depth === 0) return next.lastIndex;
-      }
-      return text.length;
+      return this.known()?.endOf(i) ?? this.ends.endOf(i);
     }
     // number, true, false, null
     const length = text.length;
