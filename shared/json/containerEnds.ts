@@ -1,8 +1,9 @@
 /**
  * Finds where a JSON object or array ends, in text that `JSON.parse` accepted, without reading it
- * character by character. JSON forbids raw line breaks inside strings, so a bracket that begins or
- * ends its line is outside every string, and pretty-printed state (`pulumi stack export`, any
- * indenting serializer) puts nearly all its brackets there. The scan jumps from bracket to bracket
+ * character by character. JSON forbids raw line breaks inside strings, so a bracket that begins its
+ * line, or that only closers, commas and blanks follow up to the line break, is outside every
+ * string, and pretty-printed state (`pulumi stack export`, any indenting serializer) puts nearly all
+ * its brackets there. The scan jumps from bracket to bracket
  * with `indexOf` (a native memchr) and reads the strings of a line only for a bracket in its middle.
  *
  * One instance serves one forward pass: its cached next-bracket positions stay valid as long as
@@ -15,6 +16,9 @@ const OPEN_BRACKET = 91;
 const NEWLINE = 10;
 const RETURN = 13;
 const SPACE = 32;
+const COMMA = 44;
+const CLOSE_BRACE = 125;
+const CLOSE_BRACKET = 93;
 const TAB = 9;
 
 export class ContainerEnds {
@@ -68,8 +72,10 @@ export class ContainerEnds {
    */
   private stringAround(at: number, sync: number): number {
     const text = this.text;
-    const after = text.charCodeAt(at + 1);
-    if (after === NEWLINE || after === RETURN) return -1;
+    // Only closers, commas and blanks up to the line break: no quote could close a string around it.
+    let after = at + 1;
+    for (let c = text.charCodeAt(after); c === COMMA || c === CLOSE_BRACE || c === CLOSE_BRACKET || c === SPACE || c === TAB; c = text.charCodeAt(after)) after++;
+    if (text.charCodeAt(after) === NEWLINE || text.charCodeAt(after) === RETURN) return -1;
     let before = at - 1;
     while (before >= sync && (text.charCodeAt(before) === SPACE || text.charCodeAt(before) === TAB)) before--;
     if (before < sync || text.charCodeAt(before) === NEWLINE || text.charCodeAt(before) === RETURN) return -1;
