@@ -96,7 +96,7 @@ function orNone(index: number, none: number): number {
 }
 
 /** The closing quote of the string opening at `quote` (text.length when unterminated). */
-function closingQuote(text: string, quote: number): number {
+export function closingQuote(text: string, quote: number): number {
   let from = quote + 1;
   for (;;) {
     const next = text.indexOf('"', from);

@@ -10,7 +10,7 @@
  */
 import type { Node } from 'jsonc-parser';
 import type { Span } from '../../diagnostics';
-import { ContainerEnds } from '../../json/containerEnds';
+import { closingQuote, ContainerEnds } from '../../json/containerEnds';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -86,7 +86,6 @@ function buildTrie(paths: Iterable<JsonPath>): TrieNode {
 }
 
 const QUOTE = 34;
-const BACKSLASH = 92;
 const OPEN_BRACE = 123;
 const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
@@ -235,16 +234,8 @@ export class ScanLocator implements NodeLocator {
 
   /** `i` is at an opening quote; returns the offset after the closing quote. */
   private skipString(i: number): number {
-    const text = this.text;
-    let from = i + 1;
-    for (;;) {
-      const quote = text.indexOf('"', from);
-      if (quote === -1) return text.length;
-      let backslashes = 0;
-      for (let b = quote - 1; text.charCodeAt(b) === BACKSLASH; b--) backslashes++;
-      if (backslashes % 2 === 0) return quote + 1;
-      from = quote + 1;
-    }
+    const quote = closingQuote(this.text, i);
+    return quote === this.text.length ? quote : quote + 1;
   }
 
   private skipValue(i: number): number {
