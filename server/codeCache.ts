@@ -25,9 +25,6 @@ function defaultCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
   return join(base, 'quota-state', 'code-cache');
 }
 
-/** What became of the cache in this start; the tests read it from the cache folder's files. */
-export type CodeCacheOutcome = 'used' | 'missing' | 'rejected' | 'disabled';
-
 /** Waits this long before writing a new cache in a process that keeps running (a language server). */
 const WRITE_AFTER_MS = 10_000;
 
@@ -35,18 +32,17 @@ const WRITE_AFTER_MS = 10_000;
  * `writeAfterMs`: when a new cache is written at the latest. A worker thread is terminated without
  * an `exit` event, so it passes a shorter time than a process, which also writes at exit.
  */
-export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), writeAfterMs = WRITE_AFTER_MS): CodeCacheOutcome {
+export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), writeAfterMs = WRITE_AFTER_MS): void {
   const bytes = readFileSync(bundlePath);
   const source = Module.wrap(bytes.toString('utf8'));
   const cachePath = cacheDir ? join(cacheDir, `${basename(bundlePath, '.js')}-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-${process.version}-${process.arch}.v8cache`) : undefined;
   const cachedData = cachePath ? readIfOwned(cachePath) : undefined;
   const script = new Script(source, { filename: bundlePath, cachedData });
-  const outcome: CodeCacheOutcome = !cachePath ? 'disabled' : !cachedData ? 'missing' : script.cachedDataRejected ? 'rejected' : 'used';
-  if (cachePath && outcome !== 'used') writeOnceLater(script, cachePath, writeAfterMs);
+  // A missing or rejected cache is written anew; one that was used stays as it is.
+  if (cachePath && (!cachedData || script.cachedDataRejected)) writeOnceLater(script, cachePath, writeAfterMs);
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   const module = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   wrapper.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
-  return outcome;
 }
 
 /** The cache, if it is a regular file of this user's: a cache is code, so nobody else's is run. */
