@@ -28,18 +28,30 @@ function defaultCodeCacheDir(env: NodeJS.ProcessEnv = process.env): string | und
 /** Waits this long before writing a new cache in a process that keeps running (a language server). */
 const WRITE_AFTER_MS = 10_000;
 
-/**
- * `writeAfterMs`: when a new cache is written at the latest. A worker thread is terminated without
- * an `exit` event, so it passes a shorter time than a process, which also writes at exit.
- */
-export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), writeAfterMs = WRITE_AFTER_MS): void {
+/** A cache that was used is written again only when this run compiled this much more (a fraction of its size). */
+const REFRESH_GROWTH = 0.1;
+
+export interface CodeCacheOptions {
+  /** When a new cache is written at the latest. A worker thread is terminated without an `exit` event, so it passes a shorter time. */
+  writeAfterMs?: number;
+  /**
+   * Also rewrite a cache that was used when this run compiled much more than it held. The language
+   * server's first start caches one file kind's code; a later session that opens the other kind adds
+   * its code then. Serialising costs ~20 ms, at exit or after `writeAfterMs`, never during a start.
+   */
+  refreshWhenGrown?: boolean;
+}
+
+export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), options: CodeCacheOptions = {}): void {
+  const { writeAfterMs = WRITE_AFTER_MS, refreshWhenGrown = false } = options;
   const bytes = readFileSync(bundlePath);
   const source = Module.wrap(bytes.toString('utf8'));
   const cachePath = cacheDir ? join(cacheDir, `${basename(bundlePath, '.js')}-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-${process.version}-${process.arch}.v8cache`) : undefined;
   const cachedData = cachePath ? readIfOwned(cachePath) : undefined;
   const script = new Script(source, { filename: bundlePath, cachedData });
-  // A missing or rejected cache is written anew; one that was used stays as it is.
-  if (cachePath && (!cachedData || script.cachedDataRejected)) writeOnceLater(script, cachePath, writeAfterMs);
+  // A missing or rejected cache is written anew; one that was used only when it has grown.
+  const used = cachedData && !script.cachedDataRejected ? cachedData.length : 0;
+  if (cachePath && (used === 0 || refreshWhenGrown)) writeOnceLater(script, cachePath, writeAfterMs, used * (1 + REFRESH_GROWTH));
   const wrapper = script.runInThisContext() as (exports: object, require: NodeJS.Require, module: object, filename: string, dirname: string) => void;
   const module = { exports: {}, filename: bundlePath, id: bundlePath, loaded: false };
   wrapper.call(module.exports, module.exports, createRequire(bundlePath), module, bundlePath, dirname(bundlePath));
@@ -58,18 +70,21 @@ function readIfOwned(path: string): Buffer | undefined {
 
 /**
  * Writes the cache after the first work has run (its functions are compiled by then and so are
- * cached too): at exit, or after `writeAfterMs`, whichever comes first.
+ * cached too): at exit, or after `writeAfterMs`, whichever comes first; only when it is larger than
+ * `largerThan` bytes.
  */
-function writeOnceLater(script: Script, cachePath: string, writeAfterMs: number): void {
+function writeOnceLater(script: Script, cachePath: string, writeAfterMs: number, largerThan: number): void {
   let written = false;
   const write = () => {
     if (written) return;
     written = true;
     try {
+      const data = script.createCachedData();
+      if (data.length <= largerThan) return;
       const dir = dirname(cachePath);
       mkdirSync(dir, { recursive: true, mode: 0o700 });
       const temporary = `${cachePath}.${process.pid}.tmp`;
-      writeFileSync(temporary, script.createCachedData(), { mode: 0o600 });
+      writeFileSync(temporary, data, { mode: 0o600 });
       renameSync(temporary, cachePath);
       // Caches of earlier builds of the same bundle are never read again.
       const prefix = basename(cachePath).replace(/-[0-9a-f]{32}-.*$/, '-');

@@ -5,4 +5,4 @@
 import { join } from 'node:path';
 import { runWithCodeCache } from './codeCache';
 
-runWithCodeCache(join(__dirname, 'languageServer.js'));
+runWithCodeCache(join(__dirname, 'languageServer.js'), undefined, { refreshWhenGrown: true });

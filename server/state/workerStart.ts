@@ -9,4 +9,4 @@ import { runWithCodeCache } from '../codeCache';
 /** The worker lives as long as the server, but ends without an `exit` event: its cache is written this soon. */
 const WORKER_CACHE_AFTER_MS = 2000;
 
-runWithCodeCache(join(__dirname, 'analysisWorker.js'), undefined, WORKER_CACHE_AFTER_MS);
+runWithCodeCache(join(__dirname, 'analysisWorker.js'), undefined, { writeAfterMs: WORKER_CACHE_AFTER_MS });

@@ -1,6 +1,7 @@
 /**
  * The language server starts with a V8 code cache (server/codeCache.ts): the first start writes it,
- * named by the bundle's SHA-256; the next start uses it and leaves it alone; a damaged cache is
+ * named by the bundle's SHA-256; the next start uses it and leaves it alone unless it compiled much
+ * more (the other file kind's code); a damaged cache is
  * rejected, the server still answers, and the cache is written anew. Each start is the real built
  * server over stdio, with the cache in a folder of the test's own.
  */
@@ -59,6 +60,26 @@ describe('the language server’s code cache (LSP over stdio)', function () {
     assert.deepEqual(serverCaches(), [expected]);
     const second = statSync(path);
     assert.equal(second.mtimeMs, first.mtimeMs, 'a cache that was used is not written again');
+  });
+
+  it('a start that compiles much more than the cache held (the other file kind) rewrites it; the same start again does not', async () => {
+    const [name] = serverCaches();
+    const path = join(cacheDir, name);
+    const stateOnly = statSync(path);
+    const client = await LspTestClient.start({ env: { ...process.env, QUOTA_STATE_CODE_CACHE_DIR: cacheDir } });
+    try {
+      const diagnostics = await client.open('file:///work/app/demo.quota.jsonc', readFileSync(join(__dirname, '..', '..', 'examples', 'demo.quota.jsonc'), 'utf8'));
+      assert.ok(Array.isArray(diagnostics));
+      assert.deepEqual(client.loggedErrors, []);
+    } finally {
+      await client.stop();
+    }
+    const both = statSync(path);
+    assert.ok(both.size > stateOnly.size * 1.1, `the cache grew with the quota file's code: ${stateOnly.size} → ${both.size} bytes`);
+    assert.notEqual(both.mtimeMs, stateOnly.mtimeMs);
+
+    await startAndCheck();
+    assert.equal(statSync(path).mtimeMs, both.mtimeMs, 'a state start adds nothing the cache lacks');
   });
 
   it('a damaged cache is rejected: the server still answers, and the cache is written anew', async () => {
