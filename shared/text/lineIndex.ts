@@ -2,7 +2,10 @@ import type { Position, Range, Span } from '../diagnostics';
 import type { ChangedRegion } from './changedRegion';
 import { upperBound } from './upperBound';
 
-/** The line starts of a text, in a typed array that grows by doubling (a 100 MB file has ~2M lines). */
+/** How much of a text predicts its number of lines. */
+const SAMPLE_LENGTH = 1 << 16;
+
+/** The line starts of a text, in a typed array sized from a sample and grown by doubling (a 100 MB file has ~2M lines). */
 class LineStarts {
   values: Uint32Array;
   length = 0;
@@ -46,12 +49,19 @@ export class LineIndex {
     private readonly text: string,
     lineStarts?: LineStarts,
   ) {
-    this.starts = lineStarts ?? LineIndex.initial(text.length);
+    this.starts = lineStarts ?? LineIndex.initial(text.length, text);
     this.scannedTo = lineStarts ? text.length : 0;
   }
 
-  private static initial(capacity: number): LineStarts {
-    const starts = new LineStarts(capacity >> 6);
+  /**
+   * Room for the text's lines as its first 64 kB predict them: growing a 100 MB file's array by
+   * doubling holds the old and the new copy at once, at the analysis's peak of memory.
+   */
+  private static initial(length: number, text: string): LineStarts {
+    const sampled = Math.min(length, SAMPLE_LENGTH);
+    let lines = 0;
+    for (let i = text.indexOf('\n'); i !== -1 && i < sampled; i = text.indexOf('\n', i + 1)) lines++;
+    const starts = new LineStarts(sampled === 0 ? 16 : Math.ceil(((lines + 1) / sampled) * length * 1.1));
     starts.push(0);
     return starts;
   }

@@ -45,3 +45,16 @@ describe('line index: lazy scanning', () => {
     );
   });
 });
+
+describe('line index: room for the lines, predicted from the text’s start', () => {
+  it('indexes every line when the start predicts too few (a long first line) or too many (a long last line)', () => {
+    const shortLines = Array.from({ length: 40_000 }, (_, i) => `line ${i}`).join('\n');
+    const longLine = 'x'.repeat(200_000);
+    for (const text of [`${longLine}\n${shortLines}`, `${shortLines}\n${longLine}`, '', 'one line', '\n\n']) {
+      const index = new LineIndex(text);
+      assert.equal(index.lineCount, text.split('\n').length);
+      assert.deepEqual(index.positionAt(text.length), referencePosition(text, text.length));
+      assert.equal(index.offsetAt({ line: index.lineCount - 1, character: 0 }), text.lastIndexOf('\n') + 1);
+    }
+  });
+});
