@@ -11,6 +11,7 @@
 import type { Node } from 'jsonc-parser';
 import type { Span } from '../../diagnostics';
 import { closingQuote, ContainerEnds } from '../../json/containerEnds';
+import type { RecordFinder } from './recordFinder';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -55,6 +56,8 @@ interface TrieNode {
   children?: Map<string | number, TrieNode>;
   /** Set when the caller wants the span of every element of this (array) node. */
   elements?: Span[];
+  /** Set on the resources array: jumps to a wanted record instead of reading the records before it. */
+  records?: RecordFinder;
 }
 
 /** What one scan has found, and whether it may stop. */
@@ -91,6 +94,13 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
+/** The array indices a trie node's children ask about, ascending. */
+function wantedIndices(children: Map<string | number, TrieNode>): number[] {
+  const indices: number[] = [];
+  for (const key of children.keys()) if (typeof key === 'number') indices.push(key);
+  return indices.sort((a, b) => a - b);
+}
+
 function countWanted(node: TrieNode): number {
   let count = node.wanted !== undefined ? 1 : 0;
   for (const child of node.children?.values() ?? []) count += countWanted(child);
@@ -112,6 +122,8 @@ export class ScanLocator implements NodeLocator {
     private readonly text: string,
     /** Consulted before skipping a container; returns undefined while not (yet) known. */
     private readonly known: () => KnownExtents | undefined = () => undefined,
+    /** The resources array's path and the means to find a record in it (recordFinder.ts). */
+    private readonly records?: { path: JsonPath; finder: RecordFinder },
   ) {}
 
   locateAll(paths: Iterable<JsonPath>, options: LocateOptions = {}): Map<string, LocatedNode> {
@@ -119,6 +131,11 @@ export class ScanLocator implements NodeLocator {
     const trie = buildTrie(paths);
     // Nothing asked for: without this, the scan would skip the whole document to find nothing.
     if (!trie.children && trie.wanted === undefined) return found;
+    if (this.records) {
+      let node: TrieNode | undefined = trie;
+      for (const segment of this.records.path) node = node?.children?.get(segment);
+      if (node) node.records = this.records.finder;
+    }
     const start = this.skipWhitespace(0);
     if (start >= this.text.length) return found;
     this.ends = new ContainerEnds(this.text);
@@ -155,7 +172,7 @@ export class ScanLocator implements NodeLocator {
     let end: number;
     if (node.elements && code === OPEN_BRACKET) end = this.collectElements(offset, node);
     else if (node.children && code === OPEN_BRACE) end = this.descendObject(offset, node.children, scan, insideArray);
-    else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, scan, insideArray);
+    else if (node.children && code === OPEN_BRACKET) end = this.descendArray(offset, node.children, scan, insideArray, node.records);
     else end = this.skipValue(offset);
     if (node.wanted !== undefined && !scan.halted) {
       const kind = code === OPEN_BRACE ? 'object' : code === OPEN_BRACKET ? 'array' : code === QUOTE ? 'string' : 'other';
@@ -202,11 +219,23 @@ export class ScanLocator implements NodeLocator {
     }
   }
 
-  private descendArray(offset: number, children: Map<string | number, TrieNode>, scan: ScanState, insideArray: boolean): number {
+  private descendArray(offset: number, children: Map<string | number, TrieNode>, scan: ScanState, insideArray: boolean, records?: RecordFinder): number {
     const text = this.text;
     let i = this.skipWhitespace(offset + 1);
     if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
+    const wanted = records ? wantedIndices(children) : [];
+    let nextWanted = 0;
     for (let index = 0; ; index++) {
+      if (records) {
+        while (nextWanted < wanted.length && wanted[nextWanted] < index) nextWanted++;
+        const target = wanted[nextWanted];
+        // A record further on is searched for; the next one or two are as quickly read.
+        const start = target !== undefined && target > index + 1 ? records.startOf(target, i) : undefined;
+        if (start !== undefined) {
+          i = start;
+          index = target;
+        }
+      }
       const child = children.get(index);
       i = child ? this.visit(i, child, undefined, scan, true) : this.skipValue(i);
       if (scan.halted) return i;

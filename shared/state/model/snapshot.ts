@@ -11,6 +11,7 @@ import { changedRegion } from '../../text/changedRegion';
 import { LineIndex } from '../../text/lineIndex';
 import { ResourceLayout } from './layout';
 import { PatchedLocator, ScanLocator, TreeLocator, type NodeLocator } from './locate';
+import { recordFinder } from './recordFinder';
 import { buildStateStructure, withResource, type StateStructure, type StateShape } from './structure';
 import { parseTolerant, parseTolerantElement, type SyntaxError } from './syntax';
 
@@ -50,7 +51,9 @@ export function parseState(text: string): StateSnapshot {
       value = JSON.parse(parsed);
     }
     const structure = buildStateStructure(value);
-    const locator = new ScanLocator(parsed, () => records.layout ?? undefined);
+    const resourcesPath = structure.resourcesPath;
+    const finder = resourcesPath ? { path: resourcesPath, finder: recordFinder(parsed, structure.resources) } : undefined;
+    const locator = new ScanLocator(parsed, () => records.layout ?? undefined, finder);
     return {
       text,
       parsedWith: 'json',
