@@ -45,10 +45,13 @@ describe('state: jumping to a record by its urn places everything where the full
         fc.constantFrom(undefined, 2, 4, '\t'),
         fc.array(fc.tuple(fc.nat(), fc.constantFrom<JsonPath>([], ['urn'], ['outputs'], ['dependencies', 0], ['type'])), { minLength: 1, maxLength: 4 }),
         (specs, indent, picks) => {
-          const resources = specs.flatMap((spec) => (spec.twin ? [buildRecord(spec), buildRecord(spec)] : [buildRecord(spec)]));
+          // Records far enough ahead to be searched for (locate.ts reads the next few dozen instead).
+          const fillers = Array.from({ length: 70 }, (_, i) => buildRecord({ name: `filler${i}`, urnFirst: true, mentions: [] }));
+          const resources = [...fillers, ...specs.flatMap((spec) => (spec.twin ? [buildRecord(spec), buildRecord(spec)] : [buildRecord(spec)]))];
           const text = JSON.stringify({ version: 3, deployment: { manifest: { time: 't' }, resources } }, null, indent);
           const snapshot = parseState(text);
-          const paths = picks.map(([i, below]) => [...snapshot.structure.resources[i % resources.length].path, ...below]);
+          const records = snapshot.structure.resources.slice(fillers.length);
+          const paths = picks.map(([i, below]) => [...records[i % records.length].path, ...below]);
           for (const stopWhenFound of [true, false]) {
             const jumped = snapshot.locator.locateAll(paths, { stopWhenFound });
             const scanned = new ScanLocator(text).locateAll(paths, { stopWhenFound });
@@ -61,16 +64,16 @@ describe('state: jumping to a record by its urn places everything where the full
   });
 
   it('jumps over the records before the one asked about (the search is used, not only the scan)', () => {
-    const resources = Array.from({ length: 40 }, (_, i) => buildRecord({ name: `r${i}`, urnFirst: true, mentions: i > 0 ? [`r${i - 1}`] : [] }));
+    const resources = Array.from({ length: 200 }, (_, i) => buildRecord({ name: `r${i}`, urnFirst: true, mentions: i > 0 ? [`r${i - 1}`] : [] }));
     const text = JSON.stringify({ version: 3, deployment: { manifest: { time: 't' }, resources } }, null, 4);
     const { structure } = parseState(text);
     const search = recordFinder(text, structure.resources);
     const answers: Array<number | undefined> = [];
     const finder = { startOf: (index: number, from: number) => answers[answers.push(search.startOf(index, from)) - 1] };
-    const path = [...structure.resources[30].path, 'type'];
+    const path = [...structure.resources[150].path, 'type'];
     const located = new ScanLocator(text, undefined, { path: structure.resourcesPath!, finder }).locateAll([path], { stopWhenFound: true });
     const span = located.get(pathKey(path))!.value;
     assert.equal(text.slice(span.offset, span.offset + span.length), '"aws:s3/bucket:Bucket"');
-    assert.deepEqual(answers, [text.lastIndexOf('{', text.indexOf(`"urn": "${urnOf('r30')}"`))]);
+    assert.deepEqual(answers, [text.lastIndexOf('{', text.indexOf(`"urn": "${urnOf('r150')}"`))]);
   });
 });

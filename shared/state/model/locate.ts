@@ -94,6 +94,9 @@ const CLOSE_BRACE = 125;
 const OPEN_BRACKET = 91;
 const CLOSE_BRACKET = 93;
 
+/** How far ahead a wanted record must be for a search by its urn (recordFinder.ts) to pay. */
+const RECORDS_WORTH_A_SEARCH = 64;
+
 /** The array indices a trie node's children ask about, ascending. */
 function wantedIndices(children: Map<string | number, TrieNode>): number[] {
   const indices: number[] = [];
@@ -229,8 +232,9 @@ export class ScanLocator implements NodeLocator {
       if (records) {
         while (nextWanted < wanted.length && wanted[nextWanted] < index) nextWanted++;
         const target = wanted[nextWanted];
-        // A record further on is searched for; the next one or two are as quickly read.
-        const start = target !== undefined && target > index + 1 ? records.startOf(target, i) : undefined;
+        // A search and its check cost about as much as reading a few dozen records: only a record
+        // far ahead is searched for; diagnostics packed close together are reached by reading.
+        const start = target !== undefined && target >= index + RECORDS_WORTH_A_SEARCH ? records.startOf(target, i) : undefined;
         if (start !== undefined) {
           i = start;
           index = target;
