@@ -9,6 +9,7 @@
  * costs only the compile it would have saved; the bundle runs either way, and its cache is then
  * written once (at exit, or after a while for a long session), atomically.
  */
+import { isAscii } from 'node:buffer';
 import { createHash } from 'node:crypto';
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import Module, { createRequire } from 'node:module';
@@ -45,7 +46,8 @@ export interface CodeCacheOptions {
 export function runWithCodeCache(bundlePath: string, cacheDir = defaultCodeCacheDir(), options: CodeCacheOptions = {}): void {
   const { writeAfterMs = WRITE_AFTER_MS, refreshWhenGrown = false } = options;
   const bytes = readFileSync(bundlePath);
-  const source = Module.wrap(bytes.toString('utf8'));
+  // Our bundles are ASCII (a test keeps them so): read as Latin-1, a copy, instead of decoding UTF-8 (3 ms of a start).
+  const source = Module.wrap(bytes.toString(isAscii(bytes) ? 'latin1' : 'utf8'));
   const cachePath = cacheDir ? join(cacheDir, `${basename(bundlePath, '.js')}-${createHash('sha256').update(bytes).digest('hex').slice(0, 32)}-${process.version}-${process.arch}.v8cache`) : undefined;
   const cachedData = cachePath ? readIfOwned(cachePath) : undefined;
   const script = new Script(source, { filename: bundlePath, cachedData });

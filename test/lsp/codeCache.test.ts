@@ -123,6 +123,14 @@ describe('the language server’s code cache (LSP over stdio)', function () {
     }
   });
 
+  it('the bundles a start reads are ASCII, so it copies them as Latin-1 instead of decoding UTF-8', () => {
+    for (const bundle of ['server/languageServer.js', 'server/analysisWorker.js', 'cli/quotaStateMain.js']) {
+      const text = readFileSync(distPath(bundle), 'latin1');
+      const at = text.search(/[^\x00-\x7f]/);
+      assert.equal(at, -1, `${bundle} line ${text.slice(0, at).split('\n').length}: ${text.slice(at - 40, at + 40)}`);
+    }
+  });
+
   it('QUOTA_STATE_CODE_CACHE_DIR=off starts the server without reading or writing a cache', async () => {
     const home = mkdtempSync(join(tmpdir(), 'quota-state-home-'));
     try {

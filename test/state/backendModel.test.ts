@@ -144,3 +144,14 @@ describe('the DIY backend model', () => {
     assert.deepEqual(read.stacks[0].locks, [{ file: '.pulumi/locks/dev/4b1c.json' }]);
   });
 });
+
+describe('prune --older-than: Go durations', () => {
+  it('reads Go’s units, microseconds in all three spellings, and days; anything else is not a duration', () => {
+    const { parseDuration } = createStateService().backend;
+    assert.equal(parseDuration('1h30m'), 5_400_000);
+    assert.equal(parseDuration('1.5h'), 5_400_000);
+    assert.equal(parseDuration('30d'), 30 * 86_400_000);
+    for (const micro of ['us', '\u00b5s', '\u03bcs']) assert.equal(parseDuration(`2000${micro}`), 2, micro);
+    for (const wrong of ['', '5', 'h', '5x', '-5m', '5 m']) assert.equal(parseDuration(wrong), undefined, wrong);
+  });
+});

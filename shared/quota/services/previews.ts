@@ -59,7 +59,7 @@ export function previewInlayHints(analysis: QuotaAnalysis, accounts: PreviewAcco
       if (!verdict) continue;
       hints.push({
         position,
-        // Verdict first and compact: VS Code cuts long hints, and the ✓/✗ is what matters.
+        // Verdict first and compact: VS Code cuts long hints, and the check or cross mark is what matters.
         label: `${verdict.stands ? '✓' : '✗'} ${accountLabel(account)} ${compactFigure(verdict)}`,
         kind: 'parameter',
         paddingLeft: true,

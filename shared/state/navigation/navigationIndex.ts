@@ -34,7 +34,7 @@ type Site = ReferenceSite | { kind: 'definition'; target: string; path: JsonPath
 
 export class NavigationIndex {
   private byUrn?: ReadonlyMap<string, number[]>;
-  /** urn → records referring to it, aliases included (flagged). */
+  /** urn -> records referring to it, aliases included (flagged). */
   private referrers?: Map<string, Map<number, { alias: boolean; other: boolean }>>;
   private sites: Array<Site[] | undefined> = [];
   private readonly located: Array<UrnOccurrence[] | undefined> = [];

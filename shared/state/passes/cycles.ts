@@ -41,7 +41,7 @@ export class DependencyGraph {
     this.rowStart = new Int32Array(size + 1);
   }
 
-  /** Starts the edges of resource `index`; resources must begin in order 0, 1, 2, … */
+  /** Starts the edges of resource `index`; resources must begin in order 0, 1, 2, ... */
   begin(index: number): void {
     while (this.rows <= index) this.rowStart[this.rows++] = this.targets.length;
   }
