@@ -11,7 +11,6 @@
 import type { Node } from 'jsonc-parser';
 import type { Span } from '../../diagnostics';
 import { closingQuote, ContainerEnds } from '../../json/containerEnds';
-import type { RecordFinder } from './recordFinder';
 
 export type JsonPath = ReadonlyArray<string | number>;
 
@@ -108,6 +107,12 @@ function countWanted(node: TrieNode): number {
   let count = node.wanted !== undefined ? 1 : 0;
   for (const child of node.children?.values() ?? []) count += countWanted(child);
   return count;
+}
+
+/** Finds where a record of the resources array starts without reading the records before it (recordFinder.ts). */
+export interface RecordFinder {
+  /** The offset of record `index`'s opening brace, searched at or after `from`; undefined when not found for sure. */
+  startOf(index: number, from: number): number | undefined;
 }
 
 /** Containers whose extent is already known, so a scan can jump over them. */

@@ -11,13 +11,9 @@
  * differently, its urn not first), is not searched for, and the caller reads the text as before.
  */
 import { ContainerEnds } from '../../json/containerEnds';
+import type { RecordFinder } from './locate';
 import type { ResourceEntry } from './structure';
 import { UrnMap } from './urnMap';
-
-export interface RecordFinder {
-  /** The offset of record `index`'s opening brace, searched at or after `from`; undefined when not found for sure. */
-  startOf(index: number, from: number): number | undefined;
-}
 
 export function recordFinder(text: string, resources: readonly ResourceEntry[]): RecordFinder {
   let copies: UrnMap<number> | undefined;
