@@ -76,4 +76,14 @@ describe('state: jumping to a record by its urn places everything where the full
     assert.equal(text.slice(span.offset, span.offset + span.length), '"aws:s3/bucket:Bucket"');
     assert.deepEqual(answers, [text.lastIndexOf('{', text.indexOf(`"urn": "${urnOf('r150')}"`))]);
   });
+
+  it('stops searching after a search that found nothing: a file written otherwise would pay a full read per record', () => {
+    const resources = Array.from({ length: 200 }, (_, i) => buildRecord({ name: `r${i}`, urnFirst: i !== 100, mentions: [] }));
+    const text = JSON.stringify({ version: 3, deployment: { manifest: { time: 't' }, resources } }, null, 2);
+    const { structure } = parseState(text);
+    assert.ok(recordFinder(text, structure.resources).startOf(150, 0) !== undefined, 'record 150 can be found');
+    const finder = recordFinder(text, structure.resources);
+    assert.equal(finder.startOf(100, 0), undefined, 'record 100 does not begin with its urn');
+    assert.equal(finder.startOf(150, 0), undefined, 'after the miss, nothing more is searched for');
+  });
 });

@@ -26,12 +26,18 @@ export function recordFinder(text: string, resources: readonly ResourceEntry[]):
   };
   // How this file writes a member: `"urn": "…"` (indented) or `"urn":"…"` (compact), read once.
   let member: string | undefined;
+  // A search that finds nothing has read to the end of the text. A file written otherwise (keys sorted,
+  // so `urn` is not first) would pay that for every record, so the first miss ends the searching.
+  let missed = false;
   return {
     startOf(index, from) {
       const resource = resources[index];
-      if (!resource || typeof resource.urn !== 'string' || !isUnique(resource.urn)) return undefined;
+      if (missed || !resource || typeof resource.urn !== 'string' || !isUnique(resource.urn)) return undefined;
       member ??= memberPrefix(text, from);
-      if (member === undefined) return undefined;
+      if (member === undefined) {
+        missed = true;
+        return undefined;
+      }
       const needle = member + JSON.stringify(resource.urn);
       // The search runs on the needle's end, the urn's name: native string search is fast for a short
       // distinctive pattern and slow for a long one (a urn of nested components runs to 200 characters).
@@ -42,6 +48,7 @@ export function recordFinder(text: string, resources: readonly ResourceEntry[]):
         const start = openingBraceBefore(text, at);
         if (start >= from && isTheRecord(text, start, resource.value)) return start;
       }
+      missed = true;
       return undefined;
     },
   };
