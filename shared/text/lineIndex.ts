@@ -10,13 +10,18 @@ class LineStarts {
   values: Uint32Array;
   length = 0;
 
-  constructor(capacity: number) {
+  /** `expected`: the room the first growth makes, so that a text scanned only at its top never allocates it. */
+  constructor(
+    capacity: number,
+    private expected = 0,
+  ) {
     this.values = new Uint32Array(Math.max(16, capacity));
   }
 
   push(offset: number): void {
     if (this.length === this.values.length) {
-      const grown = new Uint32Array(this.values.length * 2);
+      const grown = new Uint32Array(Math.max(this.values.length * 2, this.expected));
+      this.expected = 0;
       grown.set(this.values);
       this.values = grown;
     }
@@ -54,14 +59,16 @@ export class LineIndex {
   }
 
   /**
-   * Room for the text's lines as its first 64 kB predict them: growing a 100 MB file's array by
-   * doubling holds the old and the new copy at once, at the analysis's peak of memory.
+   * Room for the text's lines as its first 64 kB predict them, made when the scan first needs it:
+   * growing a 100 MB file's array by doubling holds the old and the new copy at once, at the
+   * analysis's peak of memory.
    */
   private static initial(length: number, text: string): LineStarts {
     const sampled = Math.min(length, SAMPLE_LENGTH);
     let lines = 0;
     for (let i = text.indexOf('\n'); i !== -1 && i < sampled; i = text.indexOf('\n', i + 1)) lines++;
-    const starts = new LineStarts(sampled === 0 ? 16 : Math.ceil(((lines + 1) / sampled) * length * 1.1));
+    const expected = sampled === 0 ? 16 : Math.min(length + 1, Math.ceil(((lines + 1) / sampled) * length * 1.1));
+    const starts = new LineStarts(Math.min(expected, 1024), expected);
     starts.push(0);
     return starts;
   }
