@@ -28,9 +28,8 @@ export function groupInfo(group: { name: string; rules: QuotaRule[] }, visibilit
  * QuotaInfo of an account: its usage and the groups that apply to it (explicit, else the
  * default groups that exist). The built-in TOTAL group is used by evaluation but never listed.
  */
-export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility): QuotaInfo {
-  // One generation for both reads: groups and usage of the same database state.
-  const generation = store.generation();
+export function quotaInfo(store: QuotaStore, account: Account, visibility: NameVisibility, generation: number): QuotaInfo {
+  // One generation for both reads (the request's): groups and usage of the same database state.
   const index = quota.engine.index(modelFor(store, account, generation), store.forgejo);
   const groups = index
     .groupListOf(account.name)

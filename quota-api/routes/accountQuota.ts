@@ -48,7 +48,7 @@ function register(api: FastifyInstance, store: QuotaStore, prefix: string, acces
   const config = { access, quota: true } as const;
   const docs = describe(prefix);
 
-  api.get(`${prefix}/quota`, { config, schema: operation(docs.info) }, async (request) => quotaInfo(store, request.quotaAccount!, 'hide-names'));
+  api.get(`${prefix}/quota`, { config, schema: operation(docs.info) }, async (request) => quotaInfo(store, request.quotaAccount!, 'hide-names', requestGeneration(store, request)));
 
   api.get(`${prefix}/quota/check`, { config, schema: operation(docs.check) }, async (request, reply) => {
     const subject = validateCheckSubject((request.query as Record<string, unknown>).subject);

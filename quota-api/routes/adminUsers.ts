@@ -1,4 +1,5 @@
 /** `/admin/users/{username}/quota[/groups]`: an account's quota with names, and its explicit groups. */
+import { requestGeneration } from '../auth';
 import { answers, operation } from '../openapi';
 import type { FastifyInstance } from 'fastify';
 import type { SetUserQuotaGroupsOptions } from '../../shared/api/types';
@@ -29,7 +30,7 @@ export function registerAdminUserRoutes(api: FastifyInstance, store: QuotaStore)
     async (request) => {
       const account = findAccount(store, request.params.username);
       if (!account) throw userNotFound(request.params.username);
-      return quotaInfo(store, account, 'show-names');
+      return quotaInfo(store, account, 'show-names', requestGeneration(store, request));
     },
   );
 
