@@ -233,13 +233,17 @@ export class ScanLocator implements NodeLocator {
     if (text.charCodeAt(i) === CLOSE_BRACKET) return i + 1;
     const wanted = records ? wantedIndices(children) : [];
     let nextWanted = 0;
+    // The record last searched for: one the finder could not place is read up to, not asked about again.
+    let searchedFor = -1;
     for (let index = 0; ; index++) {
       if (records) {
         while (nextWanted < wanted.length && wanted[nextWanted] < index) nextWanted++;
         const target = wanted[nextWanted];
         // A search and its check cost about as much as reading a few dozen records: only a record
         // far ahead is searched for; diagnostics packed close together are reached by reading.
-        const start = target !== undefined && target >= index + RECORDS_WORTH_A_SEARCH ? records.startOf(target, i) : undefined;
+        const far = target !== undefined && target !== searchedFor && target >= index + RECORDS_WORTH_A_SEARCH;
+        if (far) searchedFor = target;
+        const start = far ? records.startOf(target, i) : undefined;
         if (start !== undefined) {
           i = start;
           index = target;
