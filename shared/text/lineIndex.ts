@@ -5,23 +5,32 @@ import { upperBound } from './upperBound';
 /** How much of a text predicts its number of lines. */
 const SAMPLE_LENGTH = 1 << 16;
 
+/** The number of lines `text` has if the rest is like its first 64 kB, with a tenth to spare (never more than can fit). */
+function predictedLineCount(text: string): number {
+  const length = text.length;
+  const sampled = Math.min(length, SAMPLE_LENGTH);
+  let lines = 0;
+  for (let i = text.indexOf('\n'); i !== -1 && i < sampled; i = text.indexOf('\n', i + 1)) lines++;
+  return sampled === 0 ? 16 : Math.min(length + 1, Math.ceil(((lines + 1) / sampled) * length * 1.1));
+}
+
 /** The line starts of a text, in a typed array sized from a sample and grown by doubling (a 100 MB file has ~2M lines). */
 class LineStarts {
   values: Uint32Array;
   length = 0;
 
-  /** `expected`: the room the first growth makes, so that a text scanned only at its top never allocates it. */
+  /** `expected`: the room the first growth makes, asked then, so that a text scanned only at its top never pays for it. */
   constructor(
     capacity: number,
-    private expected = 0,
+    private expected?: () => number,
   ) {
     this.values = new Uint32Array(Math.max(16, capacity));
   }
 
   push(offset: number): void {
     if (this.length === this.values.length) {
-      const grown = new Uint32Array(Math.max(this.values.length * 2, this.expected));
-      this.expected = 0;
+      const grown = new Uint32Array(Math.max(this.values.length * 2, this.expected?.() ?? 0));
+      this.expected = undefined;
       grown.set(this.values);
       this.values = grown;
     }
@@ -54,7 +63,7 @@ export class LineIndex {
     private readonly text: string,
     lineStarts?: LineStarts,
   ) {
-    this.starts = lineStarts ?? LineIndex.initial(text.length, text);
+    this.starts = lineStarts ?? LineIndex.initial(text);
     this.scannedTo = lineStarts ? text.length : 0;
   }
 
@@ -63,12 +72,8 @@ export class LineIndex {
    * growing a 100 MB file's array by doubling holds the old and the new copy at once, at the
    * analysis's peak of memory.
    */
-  private static initial(length: number, text: string): LineStarts {
-    const sampled = Math.min(length, SAMPLE_LENGTH);
-    let lines = 0;
-    for (let i = text.indexOf('\n'); i !== -1 && i < sampled; i = text.indexOf('\n', i + 1)) lines++;
-    const expected = sampled === 0 ? 16 : Math.min(length + 1, Math.ceil(((lines + 1) / sampled) * length * 1.1));
-    const starts = new LineStarts(Math.min(expected, 1024), expected);
+  private static initial(text: string): LineStarts {
+    const starts = new LineStarts(16, () => predictedLineCount(text));
     starts.push(0);
     return starts;
   }
