@@ -10,6 +10,7 @@
  * secrets' ciphertexts counts as the same (its changes are still listed): Pulumi re-encrypts
  * unchanged secrets with a new nonce on every update, so a ciphertext cannot tell a new value.
  */
+import { sameJson } from '../../json/sameJson';
 import { isObject, type JsonObject, type StateStructure } from '../model/structure';
 
 const SECRET_SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
@@ -63,16 +64,6 @@ function pathOf(parent: string, key: string | number): string {
   if (typeof key === 'number') return `${parent}[${key}]`;
   if (/^[A-Za-z_$][\w$]*$/.test(key)) return parent ? `${parent}.${key}` : key;
   return `${parent}[${JSON.stringify(key)}]`;
-}
-
-function sameJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => sameJson(item, b[i]));
-  if (isObject(a) && isObject(b)) {
-    const keys = Object.keys(a);
-    return keys.length === Object.keys(b).length && keys.every((key) => key in b && sameJson(a[key], b[key]));
-  }
-  return false;
 }
 
 /** The leaves that differ between `a` and `b` under `path`, secrets compared but never shown. */

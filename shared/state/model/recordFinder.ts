@@ -11,6 +11,7 @@
  * differently, its urn not first), is not searched for, and the caller reads the text as before.
  */
 import { ContainerEnds } from '../../json/containerEnds';
+import { sameJson } from '../../json/sameJson';
 import type { RecordFinder } from './locate';
 import type { ResourceEntry } from './structure';
 import { UrnMap } from './urnMap';
@@ -82,19 +83,8 @@ function skipWhitespaceBack(text: string, i: number): number {
 function isTheRecord(text: string, start: number, record: unknown): boolean {
   const end = new ContainerEnds(text).endOf(start);
   try {
-    return equalJson(JSON.parse(text.slice(start, end)), record);
+    return sameJson(JSON.parse(text.slice(start, end)), record);
   } catch {
     return false;
   }
-}
-
-/** Structural equality of two parsed JSON values (key order aside, as JSON.parse's values compare). */
-function equalJson(a: unknown, b: unknown): boolean {
-  if (a === b) return true;
-  if (typeof a !== 'object' || typeof b !== 'object' || a === null || b === null) return false;
-  if (Array.isArray(a)) return Array.isArray(b) && a.length === b.length && a.every((item, i) => equalJson(item, b[i]));
-  if (Array.isArray(b)) return false;
-  const aKeys = Object.keys(a);
-  if (aKeys.length !== Object.keys(b).length) return false;
-  return aKeys.every((key) => Object.hasOwn(b, key) && equalJson((a as Record<string, unknown>)[key], (b as Record<string, unknown>)[key]));
 }
