@@ -1,7 +1,17 @@
 /** Minimal, strict argument parsing for the CLIs: unknown flags are usage errors, not ignored. */
 
-/** A mistake in how the command was called: the message is followed by the usage text. */
-export class UsageError extends Error {}
+/**
+ * A mistake in how the command was called: the message is followed by the usage text, `usage` when
+ * given (a subcommand's, as `backend prune`'s), else the command's.
+ */
+export class UsageError extends Error {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
+    super(message);
+  }
+}
 
 /** The command was fine but its input was not (missing, unreadable, wrong kind): message only. */
 export class InputError extends Error {}

@@ -92,7 +92,7 @@ async function runCli(argv: string[], io: CliIO): Promise<number> {
 
 function reportFailure(command: string | undefined, error: unknown, io: CliIO): number {
   if (error instanceof UsageError) {
-    io.stderr(`quota-state: ${error.message}\n\n${commandOf(command)?.usage ?? USAGE}`);
+    io.stderr(`quota-state: ${error.message}\n\n${error.usage ?? commandOf(command)?.usage ?? USAGE}`);
     return 2;
   }
   if (error instanceof InputError || error instanceof ProjectConfigError) {

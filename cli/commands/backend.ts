@@ -53,6 +53,16 @@ function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
 }
 
+/** Runs a subcommand whose usage errors print its own usage, not `backend ls`'s. */
+async function withUsage(usage: string, run: () => Promise<number>): Promise<number> {
+  try {
+    return await run();
+  } catch (error) {
+    if (error instanceof UsageError && error.usage === undefined) throw new UsageError(error.message, usage);
+    throw error;
+  }
+}
+
 export async function runBackendCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
   if (sub === undefined) throw new UsageError('backend needs a command: ls, prune or upgrade');
@@ -60,8 +70,8 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
     io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}`);
     return 0;
   }
-  if (sub === 'prune') return runPrune(rest, io);
-  if (sub === 'upgrade') return runUpgrade(rest, io);
+  if (sub === 'prune') return withUsage(PRUNE_USAGE, () => runPrune(rest, io));
+  if (sub === 'upgrade') return withUsage(UPGRADE_USAGE, () => runUpgrade(rest, io));
   if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune or upgrade)`);
   const parsed = commandArguments(BACKEND_USAGE, rest, FLAGS, io);
   if (!parsed) return 0;

@@ -13,7 +13,7 @@ import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
-import { runQuotaState } from '../helpers/processes';
+import { ROOT, runQuotaState } from '../helpers/processes';
 
 const scratch = mkdtempScratch();
 type Generated = ReturnType<typeof ensureHistories>;
@@ -173,5 +173,32 @@ describe('quota-state backend upgrade and prune, against real Pulumi', function 
     const keepAll = runQuotaState(['backend', 'prune', '--backend', `file://${folder}`, '--older-than', '87600h', '--break-lock', '--format', 'json']);
     assert.equal(keepAll.status, 0, keepAll.stderr);
     assert.equal((JSON.parse(keepAll.stdout) as { freedBytes: number }).freedBytes, 0);
+  });
+});
+
+describe('quota-state backend prune and upgrade: usage errors', () => {
+  const example = `file://${join(ROOT, 'examples', 'pulumi-backend')}`;
+  const cases: Array<[string, string[], RegExp]> = [
+    ['prune without a rule', ['backend', 'prune', '--backend', example], /prune needs one of --keep N or --older-than DURATION/],
+    ['prune with an unknown option', ['backend', 'prune', '--backend', example, '--keep', '2', '--bogus'], /unknown option --bogus/],
+    ['prune with a bad --format', ['backend', 'prune', '--backend', example, '--keep', '2', '--format', 'xml'], /--format must be text or json/],
+    ['upgrade with a positional argument', ['backend', 'upgrade', example], /upgrade takes no positional arguments/],
+    ['upgrade with a bad --project-for', ['backend', 'upgrade', '--backend', example, '--project-for', 'dev'], /--project-for takes STACK=PROJECT/],
+  ];
+  for (const [title, args, message] of cases) {
+    it(`prints its own usage, not backend ls's: ${title}`, () => {
+      const result = runQuotaState(args);
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, message);
+      assert.match(result.stderr, new RegExp(`^Usage:\\n  quota-state backend ${args[1]} `, 'm'), result.stderr);
+      assert.doesNotMatch(result.stderr, /quota-state backend ls/, result.stderr);
+      assert.equal(result.stdout, '');
+    });
+  }
+
+  it('backend ls keeps its usage', () => {
+    const result = runQuotaState(['backend', 'ls', example, '--keep', '2']);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /^Usage:\n {2}quota-state backend ls /m);
   });
 });
