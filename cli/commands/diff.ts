@@ -2,8 +2,8 @@
  * `quota-state diff A B`: what changed between two states. Each operand is a state document (export,
  * checkpoint, history checkpoint, backup or bare deployment; plain, gzip or zstd), or a DIY stack's
  * state: `STACK@VERSION`, `STACK@ID` or `STACK` (its current state). A path that exists always wins.
- * Exit codes: 0 compared (whatever it found; with --exit-code, 1 when they differ), 1 no such
- * stack or version, 2 usage error or unreadable input.
+ * Exit codes, as diff(1)'s: 0 compared (whatever it found; with --exit-code, 1 when they differ), 2
+ * every error (a usage error, no such backend, stack or version, unreadable input).
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
@@ -29,11 +29,12 @@ changed leaf with its JSON path, old => new) or the same. Pending operations and
 compared too. Secrets are never shown: "secret changed", or [secret] for a plaintext one.
 
   --show-same                   list the resources that did not change too
-  --exit-code                   exit 1 when the states differ (as git diff --exit-code)
+  --exit-code                   exit 1 when the states differ, 0 when they are the same (as diff(1))
   --format text|json|markdown   text reads like \`pulumi preview --diff\`; markdown is for a pull request
 
-Exit codes: 0 compared, 1 the states differ (with --exit-code) or no such stack or version,
-2 usage error or unreadable input.`;
+Exit codes: 0 compared (with --exit-code: the same), 1 the states differ (with --exit-code only),
+2 every error, with or without --exit-code: a usage error, no such backend, stack or version, or
+unreadable input.`;
 
 const FLAGS = { backend: 'value', 'show-same': 'boolean', 'exit-code': 'boolean', format: 'value' } as const;
 
@@ -70,7 +71,8 @@ export async function diff(args: string[], io: CliIO): Promise<number> {
   const sides = [];
   for (const spec of parsed.positional) {
     const read = await operand(spec, parsed.flags.backend, io);
-    if (typeof read === 'number') return read;
+    // Said on stderr already (no such backend, stack or version): an error, 2 as diff(1) exits, never 1 ("they differ").
+    if (typeof read === 'number') return 2;
     sides.push(read);
   }
   const [a, b] = sides;

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
-import { runQuotaState } from '../helpers/processes';
+import { ROOT, runQuotaState } from '../helpers/processes';
 
 const scratch = mkdtempSync(join(tmpdir(), 'quota-state-diff-'));
 const SIG = '4dabf18193072939515e22adb298388d';
@@ -126,7 +126,7 @@ describe('quota-state diff', function () {
     assert.equal(runQuotaState(['diff', a, c]).status, 0);
   });
 
-  it('refuses what is not a state (2), an unknown stack or version (1), a malformed version (2); a path wins over STACK@VERSION', () => {
+  it('exits 2 for every error, with or without --exit-code, as diff(1): not a state, no such stack or version, a malformed version; a path wins over STACK@VERSION', () => {
     const a = stateFile('ok.json', []);
     const notState = join(scratch, 'not-state.json');
     writeFileSync(notState, JSON.stringify({ hello: 'world' }));
@@ -136,12 +136,23 @@ describe('quota-state diff', function () {
     const broken = join(scratch, 'broken.json');
     writeFileSync(broken, '{"version": 3, "deployment": {');
     assert.match(runQuotaState(['diff', a, broken]).stderr, /broken\.json is not valid JSON/);
-    const url = `file://${ensureHistories().backends[0].folder}`;
-    const noVersion = runQuotaState(['diff', 'organization/hist/dev@1', 'organization/hist/dev@99', '--backend', url]);
-    assert.equal(noVersion.status, 1);
-    assert.match(noVersion.stderr, /no version "99" of organization\/hist\/dev .*its versions: 1–9/);
-    assert.equal(runQuotaState(['diff', 'organization/hist/nope@1', a, '--backend', url]).status, 1);
-    assert.equal(runQuotaState(['diff', 'organization/hist/dev@latest', a, '--backend', url]).status, 2);
+    // The shipped example: the generated project-layout history, plain.
+    const url = `file://${join(ROOT, 'examples', 'pulumi-backend')}`;
+    for (const exitCode of [[], ['--exit-code']]) {
+      const noVersion = runQuotaState(['diff', 'organization/hist/dev@1', 'organization/hist/dev@99', '--backend', url, ...exitCode]);
+      assert.equal(noVersion.status, 2, `no such version ${exitCode.join(' ')}`);
+      assert.match(noVersion.stderr, /no version "99" of organization\/hist\/dev .*its versions: 1–9/);
+      assert.equal(noVersion.stdout, '');
+      assert.equal(runQuotaState(['diff', 'organization/hist/nope@1', a, '--backend', url, ...exitCode]).status, 2, `no such stack ${exitCode.join(' ')}`);
+      assert.equal(runQuotaState(['diff', 'organization/hist/dev@1', a, '--backend', `file://${join(scratch, 'nowhere')}`, ...exitCode]).status, 2, `no such backend ${exitCode.join(' ')}`);
+      assert.equal(runQuotaState(['diff', 'organization/hist/dev@latest', a, '--backend', url, ...exitCode]).status, 2);
+      assert.equal(runQuotaState(['diff', a, notState, ...exitCode]).status, 2, `not a state ${exitCode.join(' ')}`);
+      assert.equal(runQuotaState(['diff', a, broken, ...exitCode]).status, 2, `not JSON ${exitCode.join(' ')}`);
+    }
+    // Two versions of the stack: 1 with --exit-code when they differ, 0 when they are one state.
+    assert.equal(runQuotaState(['diff', 'organization/hist/dev@1', 'organization/hist/dev@2', '--backend', url, '--exit-code']).status, 1);
+    assert.equal(runQuotaState(['diff', 'organization/hist/dev@2', 'organization/hist/dev@2', '--backend', url, '--exit-code']).status, 0);
+    assert.equal(runQuotaState(['diff', 'organization/hist/dev@1', 'organization/hist/dev@2', '--backend', url]).status, 0);
     // A file named like a version is a file.
     const named = stateFile('dev@3', [{ urn: U('my:C', 'c'), custom: false, type: 'my:C' }]);
     const byPath = runQuotaState(['diff', a, 'dev@3', '--format', 'json'], { cwd: scratch });
