@@ -2,6 +2,7 @@
  * `quota-state graph FILE|STACK`: a state file's (or a DIY stack's) resource graph as DOT (by
  * default what `pulumi stack graph` prints with the same flags), Mermaid or JSON, whole or focused
  * on one resource.
+ * A deployment without resources is an empty graph (\`strict digraph {\n}\`, as Pulumi's).
  * Exit codes: 0 printed; 1 the focus is no resource of the file, or Mermaid would be unreadable;
  * 2 usage error or unreadable input.
  */
@@ -77,7 +78,15 @@ export async function graph(args: string[], io: CliIO): Promise<number> {
     }
   }
   if (!structure) throw new InputError(`${display} is not valid JSON; \`quota-state check\` shows where`);
-  if (!structure.resourcesPath) throw new InputError(`${display} holds no resources array (an export, a checkpoint or a deployment)`);
+  // A deployment without resources (a destroyed stack: Pulumi omits the empty array) is an empty graph, as
+  // \`pulumi stack graph\` draws it; a state without a deployment (a stack never updated) has no snapshot to draw.
+  if (!structure.deploymentPath) {
+    throw new InputError(
+      structure.shape === 'checkpoint'
+        ? `${display} holds no deployment (a stack never updated); \`pulumi stack graph\` finds no snapshot either`
+        : `${display} holds no resources array (an export, a checkpoint or a deployment)`,
+    );
+  }
   const whole = state.graph.build(
     structure.resources.map((r) => r.value),
     { ignoreParentEdges: parsed.booleans.has('ignore-parent-edges'), ignoreDependencyEdges: parsed.booleans.has('ignore-dependency-edges'), allEdges: parsed.booleans.has('all-edges') },

@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensurePulumi, hermeticEnv } from '../../scripts/pulumi-cli.mjs';
@@ -220,5 +220,44 @@ describe('quota-state graph, against real `pulumi stack graph`', function () {
     assert.ok(byName.get('a')!.diagnostics.errors >= 1, JSON.stringify(byName.get('a')));
     assert.deepEqual([byName.get('b')!.pending, byName.get('b')!.diagnostics], [1, { errors: 0, warnings: 0 }]);
     assert.equal(byName.get('shop-dev')!.pending, 0);
+  });
+});
+
+describe('quota-state graph of a stack without resources', () => {
+  const example = join(ROOT, 'examples', 'pulumi-backend');
+  const own = mkdtempSync(join(tmpdir(), 'quota-state-graph-empty-'));
+  after(() => rmSync(own, { recursive: true, force: true }));
+  /** The shipped example's stack, its checkpoint's deployment replaced by `latest` (a destroyed stack: Pulumi omits the empty resources). */
+  function backendWith(latest: unknown): string {
+    const folder = mkdtempSync(join(own, 'empty-'));
+    cpSync(example, folder, { recursive: true });
+    const file = join(folder, '.pulumi', 'stacks', 'hist', 'dev.json');
+    const checkpoint = JSON.parse(readFileSync(file, 'utf8')) as { checkpoint: { latest: Record<string, unknown> } };
+    writeFileSync(file, JSON.stringify({ ...checkpoint, checkpoint: { ...checkpoint.checkpoint, latest } }));
+    return folder;
+  }
+
+  it('prints an empty graph, as `pulumi stack graph` does, and exits 0: a destroyed stack, a file, every format', () => {
+    const folder = backendWith({ manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: 'v3.274.1' }, secrets_providers: { type: 'passphrase', state: {} } });
+    const stack = runQuotaState(['graph', 'organization/hist/dev', '--backend', `file://${folder}`]);
+    assert.equal(stack.status, 0, stack.stderr);
+    assert.equal(stack.stdout, 'strict digraph {\n}\n');
+    assert.equal(stack.stderr, '');
+    const file = join(folder, '.pulumi', 'stacks', 'hist', 'dev.json');
+    assert.equal(runQuotaState(['graph', file]).stdout, 'strict digraph {\n}\n');
+    const exported = join(own, 'empty-export.json');
+    writeFileSync(exported, JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: 'v3.274.1' } } }));
+    assert.equal(runQuotaState(['graph', exported]).stdout, 'strict digraph {\n}\n');
+    const json = runQuotaState(['graph', exported, '--format', 'json']);
+    assert.equal(json.status, 0, json.stderr);
+    assert.deepEqual(JSON.parse(json.stdout), { nodes: [], edges: [] });
+    assert.equal(runQuotaState(['graph', exported, '--format', 'mermaid']).status, 0);
+  });
+
+  it('a stack never updated has no snapshot, as Pulumi says: exit 2 naming it', () => {
+    const folder = backendWith(null);
+    const result = runQuotaState(['graph', 'organization/hist/dev', '--backend', `file://${folder}`]);
+    assert.equal(result.status, 2);
+    assert.match(result.stderr, /dev\.json holds no deployment \(a stack never updated\)/);
   });
 });
