@@ -3,7 +3,7 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, createStateService, findStack, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
+import { BackendError, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
 import { join } from 'node:path';
@@ -122,7 +122,7 @@ export async function readStackState(opened: Opened, stack: BackendStack, io: Cl
     io.stderr(`quota-state: the stack "${stack.ref}" in ${opened.backend.url} has no stack file (only history or backups)`);
     return 1;
   }
-  const display = `${opened.backend.url.replace(/\/$/, '')}/${name}`;
+  const display = objectUrl(opened.backend.url, name);
   try {
     return { text: decodeFile(await opened.store.read(name), { name: display, maxBytes: opened.maxInflatedBytes }).text, display };
   } catch (error) {

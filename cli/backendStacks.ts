@@ -9,7 +9,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStateService, findStack, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
+import { createStateService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
 import { InputError } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import type { CliIO } from './io';
@@ -79,7 +79,7 @@ async function runInBucket(
         mkdirSync(join(scratch, String(index)));
         const path = join(scratch, String(index), stack.file.name.slice(stack.file.name.lastIndexOf('/') + 1));
         writeFileSync(path, bytes);
-        fetched.push({ stack, path, display: `${opened.backend.url.replace(/\?.*$/, '').replace(/\/$/, '')}/${stack.file.name}`, bytes, version });
+        fetched.push({ stack, path, display: objectUrl(opened.backend.url, stack.file.name), bytes, version });
         return path;
       }),
     );

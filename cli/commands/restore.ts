@@ -11,7 +11,7 @@
  */
 import { existsSync } from 'node:fs';
 import { join, resolve } from 'node:path';
-import { createStateService, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
+import { createStateService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
@@ -170,7 +170,6 @@ async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: Restore
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
     warn: (message: string) => io.stderr(`warning: ${message}`),
   };
-  const where = `${opened.backend.url.replace(/\/$/, '')}/`;
   try {
     if (run.parsed.booleans.has('dry-run')) {
       if (!options.breakLock) await state.backend.refuseIfLocked(opened.store, stack, options);
@@ -186,7 +185,7 @@ async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: Restore
       compress: async (bytes, compression) => compressAs(bytes, compression),
       beforeWrite: (current) => void (report.summary = state.diff.summary(changes(current))),
     });
-    report.backup = `${where}${backup}`;
+    report.backup = objectUrl(opened.backend.url, backup);
     report.written = true;
   } catch (error) {
     if (!(error instanceof StackLockedError || error instanceof StoreConflict)) {

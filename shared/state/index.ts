@@ -34,7 +34,7 @@ import { runSurgery } from './surgery/runs';
 export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
 export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
-export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
+export { objectUrl, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
 export { goTimestamp, lockHolderText, StackLockedError } from './backend/stackLock';
 export { RestoreError, type RestorePlan } from './backend/restore';
 export type { StackUpgrade } from './backend/upgrade';

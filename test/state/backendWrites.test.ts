@@ -6,18 +6,23 @@
  * test/cli/{restore,backendMaintenance}.test.ts; in VS Code, test/extension/backendsScenario.ts.
  */
 import { strict as assert } from 'node:assert';
-import { createStateService, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state';
+import { createStateService, objectUrl, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state';
+import { readStackState } from '../../cli/backendAccess';
+import type { CliIO } from '../../cli/io';
 
 const { backend, parse } = createStateService();
 const encoder = new TextEncoder();
 const identity = { pid: 4242, username: 'tester', hostname: 'here' };
 
 /** A bucket-like store: `version` is a counter per write; `beforeList` runs before each listing (to interleave writers). */
-function memoryStore(files: Record<string, string>, hooks: { beforeList?: () => Promise<void> } = {}): WritableBackendStore & { files: Map<string, { bytes: Uint8Array; version: number }> } {
+function memoryStore(
+  files: Record<string, string>,
+  hooks: { beforeList?: () => Promise<void>; url?: string } = {},
+): WritableBackendStore & { files: Map<string, { bytes: Uint8Array; version: number }> } {
   let versions = 0;
   const map = new Map<string, { bytes: Uint8Array; version: number }>(Object.entries(files).map(([name, text]) => [name, { bytes: encoder.encode(text), version: ++versions }]));
   return {
-    url: 'memory://bucket',
+    url: hooks.url ?? 'memory://bucket',
     files: map,
     async list(prefix) {
       await hooks.beforeList?.();
@@ -174,5 +179,41 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
       [...store.files.keys()].filter((name) => name.startsWith('.pulumi/locks/')),
       [],
     );
+  });
+});
+
+describe('object paths in messages', () => {
+  const bucket = 's3://bucket/prefix?region=eu-west-1&endpoint=http://127.0.0.1:9000';
+  const named = 's3://bucket/prefix/.pulumi/stacks/app/dev.json?region=eu-west-1&endpoint=http://127.0.0.1:9000';
+
+  it("are URLs with the object's name in the path and the backend's query after it", () => {
+    assert.equal(objectUrl(bucket, '.pulumi/stacks/app/dev.json'), named);
+    assert.equal(objectUrl('s3://bucket?region=x', '.pulumi/meta.yaml'), 's3://bucket/.pulumi/meta.yaml?region=x');
+    assert.equal(objectUrl('s3://bucket/?region=x', '.pulumi/meta.yaml'), 's3://bucket/.pulumi/meta.yaml?region=x');
+    assert.equal(objectUrl('file:///srv/state', '.pulumi/meta.yaml'), 'file:///srv/state/.pulumi/meta.yaml');
+    assert.equal(objectUrl('file:///srv/state/', '.pulumi/meta.yaml'), 'file:///srv/state/.pulumi/meta.yaml');
+    assert.equal(objectUrl('file:///', '.pulumi/meta.yaml'), 'file:///.pulumi/meta.yaml');
+  });
+
+  it("a lock's holder is named by its object's URL, the bucket's query after the name", async () => {
+    const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
+    const store = memoryStore(
+      { '.pulumi/stacks/app/dev.json': checkpoint('a'), [lock]: JSON.stringify({ pid: 77, username: 'ci', hostname: 'runner', timestamp: '2026-11-01T10:00:00Z' }) },
+      { url: bucket },
+    );
+    await assert.rejects(backend.refuseIfLocked(store, stack), (error: Error) => {
+      assert.ok(error.message.includes(`  ${objectUrl(bucket, lock)}: created by ci@runner`), error.message);
+      assert.ok(error.message.includes('s3://bucket/prefix/.pulumi/locks/organization/app/dev/0f0e.json?region=eu-west-1&'), error.message);
+      return true;
+    });
+  });
+
+  it("the CLI names a stack's state by its object's URL", async () => {
+    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a') }, { url: bucket });
+    const read = await backend.read(store, { maxInflatedBytes: 1 << 20 });
+    const said: string[] = [];
+    const io = { stderr: (text: string) => said.push(text), stdout: (text: string) => said.push(text) } as unknown as CliIO;
+    const state = await readStackState({ backend: read, store, maxInflatedBytes: 1 << 20 }, read.stacks[0], io);
+    assert.equal(typeof state === 'number' ? said.join('\n') : state.display, named);
   });
 });

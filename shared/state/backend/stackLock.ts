@@ -6,7 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
-import type { WritableBackendStore } from './store';
+import { objectUrl, type WritableBackendStore } from './store';
 
 /** Who takes the lock: lock.go's lockContent without the timestamp (taken when the lock is written). */
 export interface LockIdentity {
@@ -64,9 +64,7 @@ async function holderOf(store: WritableBackendStore, name: string): Promise<stri
 }
 
 async function lockedError(store: WritableBackendStore, names: string[], options: StackLockOptions): Promise<StackLockedError> {
-  // A bucket's URL carries its query (endpoint, region): the object's name reads better without it.
-  const base = store.url.replace(/\?.*$/, '').replace(/\/$/, '');
-  const lines = await Promise.all(names.map(async (name) => `  ${base}/${name}: ${await holderOf(store, name)}`));
+  const lines = await Promise.all(names.map(async (name) => `  ${objectUrl(store.url, name)}: ${await holderOf(store, name)}`));
   return new StackLockedError(
     [
       l10n.t('the stack is currently locked by {0} lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.', names.length),

@@ -23,6 +23,18 @@ export interface BackendStore {
   readStart?(name: string, length: number): Promise<Uint8Array>;
 }
 
+/**
+ * How messages name an object: a URL with the object's name (`.pulumi/stacks/app/dev.json`) joined to
+ * the backend URL's path and the backend URL's query after it, as a URL is read:
+ * `s3://bucket/prefix?region=x` and `.pulumi/x.json` give `s3://bucket/prefix/.pulumi/x.json?region=x`,
+ * never `s3://bucket/prefix?region=x/.pulumi/x.json`. Every message that names an object builds it here.
+ */
+export function objectUrl(backendUrl: string, name: string): string {
+  const queryAt = backendUrl.search(/[?#]/);
+  const [base, query] = queryAt === -1 ? [backendUrl, ''] : [backendUrl.slice(0, queryAt), backendUrl.slice(queryAt)];
+  return `${base}${base.endsWith('/') ? '' : '/'}${name}${query}`;
+}
+
 /** An object that cannot be listed or read; the message names it. */
 export class StoreError extends Error {}
 
