@@ -5,7 +5,7 @@
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { hostname } from 'node:os';
-import { createStateService, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { createStateService, DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
@@ -15,7 +15,7 @@ import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaint
 const state = createStateService();
 
 export const BACKEND_USAGE = `Usage:
-  quota-state backend ls [URL] [--backend URL] [--counts] [--format text|json]
+  quota-state backend ls [URL] [--backend URL] [--counts] [--stale-after DURATION] [--format text|json]
 
 Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, time), its lock holders,
 its file's size and compression, and how many history entries, checkpoints and backups it keeps.
@@ -24,12 +24,14 @@ backend.url, the current backend of ~/.pulumi/credentials.json; else the nearest
 working directory that holds .pulumi/. file:// folders and s3:// buckets are read (Pulumi's URLs:
 s3://BUCKET[/PREFIX]?region=…&endpoint=…&use_path_style=true…; credentials from the AWS SDK's chain:
 AWS_ACCESS_KEY_ID/AWS_SECRET_ACCESS_KEY, AWS_PROFILE or profile=, ~/.aws; a request waits at most
-QUOTA_STATE_S3_TIMEOUT_SECONDS, default 30). A lock left on this machine
-by a process that is no longer running is marked stale. Compressed files inflate to at most
-QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
+QUOTA_STATE_S3_TIMEOUT_SECONDS, default 30). A lock is marked stale when it was left on this
+machine by a process that is no longer running, or when it is older than --stale-after (the
+editor's quotaState.backends.staleLockAge, the same rule); any other lock may have a live holder.
+Compressed files inflate to at most QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
 
-  --counts            count each stack's resources and pending operations (reads every stack file)
-  --format text|json  the listing's format (default text)
+  --counts                 count each stack's resources and pending operations (reads every stack file)
+  --stale-after DURATION   a lock this old is stale whoever holds it: Go's units (90m, 1h30m) or days (2d); default 1h
+  --format text|json       the listing's format (default text)
 
 Exit codes: 0 listed, 1 no such backend, 2 usage error or unreadable input.`;
 
@@ -47,7 +49,7 @@ nearest Pulumi.yaml's (a legacy backend: bare names only). Only .history.json fi
 
 Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable input.`;
 
-const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value' } as const;
+const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value', 'stale-after': 'value' } as const;
 
 function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
@@ -79,10 +81,13 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.positional.length > 1) throw new UsageError('backend ls takes at most one URL');
   if (parsed.positional.length === 1 && parsed.flags.backend !== undefined) throw new UsageError('give the backend as URL or as --backend, not both');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
+  const staleAfter = parsed.flags['stale-after'] ?? DEFAULT_STALE_LOCK_AGE;
+  const staleAfterMs = parseStaleLockAge(staleAfter);
+  if (staleAfterMs === undefined) throw new UsageError(`--stale-after must be a duration such as 30m, 1h or 2d, not "${staleAfter}"`);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
-  const rows = await state.backend.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts')));
+  const rows = await state.backend.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
   if (format === 'json') {
     io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));
@@ -112,18 +117,23 @@ interface StackRow {
   pendingOperations?: number;
 }
 
-/** Whether a process of this machine holds the lock and is gone: Pulumi was killed mid-update. */
-function isStale(lock: BackendStack['locks'][number]): boolean {
-  if (lock.hostname !== hostname() || lock.pid === undefined) return false;
+/** Whether a process of this machine runs: signal 0 checks without sending; EPERM is a process of another user. */
+function pidAlive(pid: number): boolean | undefined {
   try {
-    process.kill(lock.pid, 0);
-    return false;
+    process.kill(pid, 0);
+    return true;
   } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'ESRCH';
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' ? false : code === 'EPERM' ? true : undefined;
   }
 }
 
-async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean): Promise<{ json: StackRow; problems: BackendProblem[] }> {
+/** The one stale-lock rule (shared/state/backend/staleLock.ts): its process here is gone, or it is older than the limit. */
+function isStale(lock: BackendStack['locks'][number], staleAfterMs: number): boolean {
+  return judgeLock(lock, { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs }).stale;
+}
+
+async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {
   const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes, fromListing: true });
   const last = entries[0];
   const json: StackRow = {
@@ -131,7 +141,7 @@ async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack
     project: stack.project ?? null,
     stack: stack.name,
     lastUpdate: last ? { kind: last.kind, result: last.result, startTime: last.startTime, ...(last.endTime ? { endTime: last.endTime } : {}) } : null,
-    locks: stack.locks.map((lock) => (isStale(lock) ? { ...lock, stale: true as const } : lock)),
+    locks: stack.locks.map((lock) => (isStale(lock, staleAfterMs) ? { ...lock, stale: true as const } : lock)),
     file: stack.file ? { name: stack.file.name, size: stack.file.size, compression: stack.file.compression ?? null } : null,
     history: stack.historyIds.length,
     orphanCheckpoints: stack.orphanCheckpoints,
@@ -185,6 +195,7 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   const parsed = commandArguments(HISTORY_USAGE, args, FLAGS, io);
   if (!parsed) return 0;
   if (parsed.booleans.has('counts')) throw new UsageError('history takes no --counts');
+  if (parsed.flags['stale-after'] !== undefined) throw new UsageError('history takes no --stale-after');
   if (parsed.positional.length !== 1) throw new UsageError('history takes one STACK');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const limit = parsed.flags.limit === undefined ? undefined : Number(parsed.flags.limit);

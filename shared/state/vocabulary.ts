@@ -14,6 +14,7 @@ export { BackendError, findStack, readBackend, readHistory, type Backend, type B
 export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
 // Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
 export { StackLockedError, withStackLock, type LockIdentity } from './backend/stackLock';
+export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict, type StaleLockContext } from './backend/staleLock';
 export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';

@@ -172,18 +172,39 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
       listed.map((l) => [l.username, l.pid]),
       [[left.username, left.pid]],
     );
-    // The same lock, held by a process of this machine that has exited, and by one that runs.
+    // The same lock, held by a process of this machine that has exited, and by one that runs; taken a minute ago.
     const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const minuteAgo = new Date(Date.now() - 60_000).toISOString();
+    const staleOf = (extra: string[] = []) =>
+      (ours(['backend', 'ls', `file://${copy}`, '--format', 'json', ...extra]).json() as { stacks: Array<{ locks: Array<{ stale?: true }> }> }).stacks[0].locks[0].stale;
     for (const [pid, stale] of [
       [exited, true],
       [process.pid, undefined],
     ] as const) {
-      writeFileSync(join(folder, lockFile), JSON.stringify({ ...left, pid, hostname: hostname() }));
-      const [lock] = (ours(['backend', 'ls', `file://${copy}`, '--format', 'json']).json() as { stacks: Array<{ locks: Array<{ stale?: true }> }> }).stacks[0].locks;
-      assert.equal(lock.stale, stale, `pid ${pid}`);
+      writeFileSync(join(folder, lockFile), JSON.stringify({ ...left, pid, hostname: hostname(), timestamp: minuteAgo }));
+      assert.equal(staleOf(), stale, `pid ${pid}`);
     }
     writeFileSync(join(folder, lockFile), JSON.stringify({ ...left, pid: exited, hostname: hostname() }));
     assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, new RegExp(`\\(pid ${exited}, stale\\)`));
+  });
+
+  it('marks any lock older than --stale-after (default 1h) stale, even one of a running process or another machine', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const folder = join(copy, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    const [lockFile] = readdirSync(folder).filter((name) => name.endsWith('.json'));
+    const staleOf = (extra: string[] = []) =>
+      (ours(['backend', 'ls', `file://${copy}`, '--format', 'json', ...extra]).json() as { stacks: Array<{ locks: Array<{ stale?: true }> }> }).stacks[0].locks[0].stale;
+    const lockTaken = (msAgo: number, holder: object) =>
+      writeFileSync(join(folder, lockFile), JSON.stringify({ username: 'ci', pid: process.pid, hostname: hostname(), ...holder, timestamp: new Date(Date.now() - msAgo).toISOString() }));
+    lockTaken(2 * 3_600_000, {});
+    assert.equal(staleOf(), true, 'two hours old, its process running');
+    assert.equal(staleOf(['--stale-after', '3h']), undefined, 'younger than --stale-after 3h');
+    lockTaken(10 * 60_000, { hostname: 'another-machine', pid: 1 });
+    assert.equal(staleOf(), undefined, 'ten minutes old on another machine: may be live');
+    assert.equal(staleOf(['--stale-after', '5m']), true);
+    const refused = ours(['backend', 'ls', `file://${copy}`, '--stale-after', 'soon']);
+    assert.equal(refused.status, 2);
+    assert.match(refused.stderr, /--stale-after must be a duration/);
   });
 
   it('inflates under QUOTA_STATE_MAX_INFLATED_MIB: a history entry or stack file past it is a problem naming the file', () => {
