@@ -63,8 +63,12 @@ function processAlive(pid) {
 
 const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
 
-/** Runs `body` holding the lock directory `lock`; a lock whose owner process is gone is taken over. */
-export function withLock(lock, body) {
+/**
+ * Runs `body` holding the lock directory `lock`; a lock whose owner process is gone is taken over.
+ * `onWait` runs once, when another process holds the lock and this one has to wait for it.
+ */
+export function withLock(lock, body, { onWait } = {}) {
+  let waited = false;
   for (;;) {
     try {
       mkdirSync(lock);
@@ -79,7 +83,11 @@ export function withLock(lock, body) {
         // The owner has created the directory but not yet written its pid: wait for it.
       }
       if (Number.isInteger(owner) && owner > 0 && !processAlive(owner)) rmSync(lock, { recursive: true, force: true });
-      else sleep(250);
+      else {
+        if (!waited) onWait?.();
+        waited = true;
+        sleep(250);
+      }
     }
   }
   try {
@@ -103,19 +111,26 @@ function goBuild(go, args, log) {
   if (log) log(`built ${args[args.length - 1]}`);
 }
 
+/** The cache's name for this build: Pulumi's version and the hash of the module's files (`<cacheRoot()>/<key>`, its lock `<key>.lock`). */
+export function pulumiBuildKey() {
+  return `${PULUMI_VERSION}-${sourceKey()}`;
+}
+
 /**
  * Builds (once) and returns the paths of the pinned Pulumi CLI and the judge.
  * @param {{ log?: (line: string) => void }} [options]
  * @returns {{ pulumi: string, judge: string, version: string }}
  */
 export function ensurePulumi(options = {}) {
-  const key = `${PULUMI_VERSION}-${sourceKey()}`;
+  const key = pulumiBuildKey();
   const root = cacheRoot();
   const final = join(root, key);
   const binaries = { pulumi: join(final, 'pulumi'), judge: join(final, 'judge'), version: PULUMI_VERSION };
   if (existsSync(join(final, 'complete'))) return binaries;
   mkdirSync(root, { recursive: true });
-  return withLock(join(root, `${key}.lock`), () => {
+  const lock = join(root, `${key}.lock`);
+  const onWait = () => options.log?.(`waiting for another build of Pulumi ${PULUMI_VERSION} to finish (its lock: ${lock})`);
+  const build = () => {
     if (existsSync(join(final, 'complete'))) return binaries;
     const go = goCommand();
     if (!go) throw new Error('Building the real Pulumi CLI needs Go (go on PATH or /usr/local/go/bin/go); see docs/development.md "Real Pulumi in the tests".');
@@ -132,7 +147,8 @@ export function ensurePulumi(options = {}) {
       rmSync(staging, { recursive: true, force: true });
     }
     return binaries;
-  });
+  };
+  return withLock(lock, build, { onWait });
 }
 
 /**
