@@ -225,7 +225,8 @@ describe('quota-state graph, against real `pulumi stack graph`', function () {
 
 describe('quota-state graph of a stack without resources', () => {
   const example = join(ROOT, 'examples', 'pulumi-backend');
-  const own = mkdtempSync(join(tmpdir(), 'quota-state-graph-empty-'));
+  let own: string;
+  before(() => (own = mkdtempSync(join(tmpdir(), 'quota-state-graph-empty-'))));
   after(() => rmSync(own, { recursive: true, force: true }));
   /** The shipped example's stack, its checkpoint's deployment replaced by `latest` (a destroyed stack: Pulumi omits the empty resources). */
   function backendWith(latest: unknown): string {

@@ -12,7 +12,8 @@ import { pulumiBuildKey } from '../../scripts/pulumi-cli.mjs';
 import { ROOT } from '../helpers/processes';
 
 describe('npm run pulumi', () => {
-  const cache = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-cache-'));
+  let cache: string;
+  before(() => (cache = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-cache-'))));
   after(() => rmSync(cache, { recursive: true, force: true }));
 
   it("says that it waits for another build's lock, naming it, once; then runs the finished build", async () => {

@@ -29,7 +29,8 @@ describe('the README', () => {
 
   describe('runs every `npx quota-state` line of its first screen from the checkout as written', () => {
     const example = 'examples/pulumi-backend';
-    const scratch = mkdtempSync(join(tmpdir(), 'quota-state-readme-'));
+    let scratch: string;
+    before(() => (scratch = mkdtempSync(join(tmpdir(), 'quota-state-readme-'))));
     after(() => rmSync(scratch, { recursive: true, force: true }));
     /** Each command's exit status and what it prints: `check` finds the example's problems on purpose. */
     const expected: Record<string, { status: number; stdout: RegExp }> = {
