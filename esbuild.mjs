@@ -20,6 +20,8 @@ export const entries = [
   // Loaded by the server with new Worker(): validates state files off the request thread.
   { in: 'server/state/workerStart.ts', out: 'server/stateWorker', external: [] },
   { in: 'server/state/analysisWorker.ts', out: 'server/analysisWorker', external: [] },
+  // Loaded by the server with new Worker(): lays out the resource graph's pictures off the request thread.
+  { in: 'server/state/graphWorker.ts', out: 'server/graphWorker', external: [] },
   // dist/cli/quota-state.js runs dist/cli/quotaStateMain.js with a V8 code cache, as the server does.
   { in: 'cli/start.ts', out: 'cli/quota-state', external: [] },
   { in: 'cli/main.ts', out: 'cli/quotaStateMain', external: [] },

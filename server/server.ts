@@ -10,6 +10,7 @@ import { diskConfigLookup } from './projectFiles';
 import { startServer } from './serverMain';
 import { registerAnalyzeFromDisk } from './state/fromDisk';
 import { StateAnalyzer } from './state/stateAnalyzer';
+import { WorkerGraphRunner } from './state/graphWorkerRunner';
 import { uriToPath } from './workspace';
 
 const findConfig = diskConfigLookup();
@@ -21,6 +22,7 @@ const workspace = startServer(createConnection(ProposedFeatures.all), {
     return (uri) => (uri.startsWith('file:') ? { path: uriToPath(uri), io } : undefined);
   },
   stateAnalyzer: (edits, log) => new StateAnalyzer(edits, log),
+  graphRunner: (log) => new WorkerGraphRunner(log),
   register: (workspace, analyzer) => registerAnalyzeFromDisk(workspace, analyzer as StateAnalyzer),
 });
 

@@ -19,6 +19,7 @@ import { createStateMode } from './modes/stateMode';
 import type { LookupIo } from '../shared/ini';
 import type { ProjectConfig } from '../shared/projectConfig';
 import type { DocumentAnalyzer } from './state/documentAnalyzer';
+import type { GraphRunner } from './state/graphRunner';
 import { EditLog } from './state/editLog';
 import { useL10nBundle, type L10nBundle } from '../shared/l10n';
 import { ServerWorkspace } from './workspace';
@@ -33,6 +34,8 @@ export interface ServerPlatform {
   /** Where an app.ini's quota file is looked for (createIniMode); `openText` answers for open documents by path. */
   appIniLookup(openText: (path: string) => string | undefined): (uri: string) => { path: string; io: LookupIo } | undefined;
   stateAnalyzer(edits: EditLog, log: (message: string) => void): DocumentAnalyzer;
+  /** Who draws the resource graph (Node: a worker); on this thread when absent. */
+  graphRunner?(log: (message: string) => void): GraphRunner;
   /** Registers the platform's own handlers (Node: state files analysed from disk). */
   register?(workspace: ServerWorkspace, analyzer: DocumentAnalyzer): void;
 }
@@ -47,9 +50,10 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
     validation.revalidateAll();
   });
   const workspace = new ServerWorkspace(connection, documents, (uri) => projectConfig.find(uri));
-  const stateAnalyzer = platform.stateAnalyzer(editLog, (message) => workspace.log(message));
+  const log = (message: string) => workspace.log(message);
+  const stateAnalyzer = platform.stateAnalyzer(editLog, log);
   const quotaMode = createQuotaMode(workspace);
-  const stateMode = createStateMode(workspace, stateAnalyzer);
+  const stateMode = createStateMode(workspace, stateAnalyzer, platform.graphRunner?.(log));
   workspace.addMode(stateMode);
   workspace.addMode(quotaMode);
   workspace.addMode(

@@ -5,10 +5,12 @@
  */
 import { DependentsRequest, ResourceGraphRequest } from '../../shared/protocol';
 import type { GraphViewRequest } from '../../shared/state';
-import { GRAPH_EDGE_KINDS } from '../../shared/state/vocabulary';
+import { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, type GraphGroupBy } from '../../shared/state/vocabulary';
 import type { StateMode } from '../modes/stateMode';
 import type { ServerWorkspace } from '../workspace';
 import { runSafe } from './runSafe';
+import { ErrorCodes, ResponseError } from '../lsp';
+import { GraphFileError } from '../state/graphRunner';
 
 /** The fields of a graph request that are what they claim to be; anything else is left out. */
 function graphRequestOf(params: Record<string, unknown>): GraphViewRequest {
@@ -21,6 +23,8 @@ function graphRequestOf(params: Record<string, unknown>): GraphViewRequest {
   if (text('type')) request.type = text('type');
   if (text('provider')) request.provider = text('provider');
   if (text('search')) request.search = text('search');
+  if (GRAPH_GROUP_BYS.includes(params.groupBy as GraphGroupBy)) request.groupBy = params.groupBy as GraphGroupBy;
+  if (Array.isArray(params.expand)) request.expand = (params.expand as unknown[]).filter((id): id is string => typeof id === 'string').slice(0, 100);
   return request;
 }
 
@@ -33,10 +37,18 @@ export function registerDependents(workspace: ServerWorkspace, stateMode: StateM
     }),
   );
   workspace.connection.onRequest(ResourceGraphRequest, (params, token) =>
-    runSafe(workspace, 'Resource graph', token, null, () => {
-      const document = typeof params?.uri === 'string' ? workspace.documents.get(params.uri) : undefined;
-      if (!document || workspace.kindOf(document) !== 'state') return null;
-      return stateMode.resourceGraph(document, { uri: params.uri, dot: params.dot === true, ...graphRequestOf(params as unknown as Record<string, unknown>) });
+    runSafe(workspace, 'Resource graph', token, null, async () => {
+      if (typeof params?.uri !== 'string') return null;
+      const document = workspace.documents.get(params.uri);
+      if (document && workspace.kindOf(document) !== 'state') return null;
+      // A file no editor holds (closed since, or never handed over) is drawn from disk.
+      const request = { uri: params.uri, dot: params.dot === true, ...graphRequestOf(params as unknown as Record<string, unknown>) };
+      try {
+        return await stateMode.resourceGraph(params.uri, document, request, token);
+      } catch (error) {
+        if (error instanceof GraphFileError) throw new ResponseError(ErrorCodes.InvalidParams, error.message);
+        throw error;
+      }
     }),
   );
 }

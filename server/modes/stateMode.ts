@@ -5,12 +5,13 @@
  * from the previous version record by record, with its navigation index built on first use.
  */
 import * as l10n from '@vscode/l10n';
-import type { Location } from 'vscode-languageserver';
+import type { CancellationToken, Location } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
 import { SHOW_DEPENDENTS_COMMAND, SHOW_RESOURCE_GRAPH_COMMAND, SURGERY_COMMANDS, type ResourceGraphParams, type ResourceGraphResult, type ServerSettings } from '../../shared/protocol';
 import { createStateService, WORKSPACE_SYMBOL_LIMIT, type NavigationIndex, type StateDocument, type StateSchemaMode, type StateShape, type StateSnapshot } from '../../shared/state';
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
+import { InThreadGraphRunner, type GraphRunner } from '../state/graphRunner';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspWorkspaceSymbols } from '../convert';
 import { DocumentCache } from './documentCache';
 import { surgeryCodeActions, type SurgeryHost } from '../features/surgery';
@@ -21,8 +22,12 @@ const service = createStateService();
 export interface StateMode extends LanguageMode, SurgeryHost {
   /** Where the records depending on `urn` refer to it, in file order (what the dependents lens counts). */
   dependents(document: TextDocument, urn: string): Location[];
-  /** The resource graph's picture; while the text does not parse, the last one that did, marked stale. */
-  resourceGraph(document: TextDocument, params: ResourceGraphParams): ResourceGraphResult;
+  /**
+   * The resource graph's picture, drawn off this thread: of the open document, or else of the file on
+   * disk. While the text does not parse, the last one that did, marked stale. `null` when superseded,
+   * cancelled, or there is nothing to draw.
+   */
+  resourceGraph(uri: string, document: TextDocument | undefined, params: ResourceGraphParams, token?: CancellationToken): Promise<ResourceGraphResult | null>;
 }
 
 /** What the last validation of each uri found, for the language status and the field summary hover. */
@@ -32,15 +37,10 @@ type StateOf = (document: TextDocument) => StateDocument;
 
 type NavigationFeatures = Pick<StateMode, 'hover' | 'definition' | 'dependents' | 'references' | 'prepareRename' | 'rename' | 'completion' | 'codeLenses' | 'documentSymbols' | 'workspaceSymbols'>;
 
-export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer): StateMode {
+export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer, graphs: GraphRunner = new InThreadGraphRunner()): StateMode {
   const { cache, state } = stateDocuments(analyzer);
-  // Documents whose graph is open: their whole graph is built after each validation, ahead of the picture's request.
-  const graphWanted = new Set<string>();
-  const preparer = navigationPreparer(state, context, (document) => {
-    if (graphWanted.has(document.uri) && state(document).snapshot.parsedWith === 'json') service.graph.prepare(state(document));
-  });
+  const preparer = navigationPreparer(state, context);
   const validated: Validated = new Map();
-  const lastParsed = new Map<string, { current: StateDocument; version: number; diagnostics: Diagnostic[] }>();
   const host: SurgeryHost = {
     stateDocument: (document) => state(document),
     needsRepair: (uri) => validated.get(uri)?.diagnostics.some((d) => d.severity === 'error' && service.surgery.integrityCodes.has(d.code)) === true,
@@ -64,18 +64,10 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
     },
     ...host,
     ...navigationFeatures(state, validated),
-    resourceGraph(document, params) {
-      graphWanted.add(document.uri);
-      const current = state(document);
-      const diagnostics = validated.get(document.uri)?.diagnostics ?? [];
-      if (current.snapshot.parsedWith === 'json') lastParsed.set(document.uri, { current, version: document.version, diagnostics });
-      const good = lastParsed.get(document.uri);
-      if (!good) return { ...service.graph.view(current, diagnostics, params), version: document.version, stale: l10n.t('The file has JSON syntax errors; the graph shows what could be read.') };
-      // The cursor's offset is of the current text: it names a record only in the version drawn.
-      const request = good.version === document.version ? params : { ...params, offset: undefined };
-      const view: ResourceGraphResult = { ...service.graph.view(good.current, good.diagnostics, request), version: good.version };
-      if (params.dot) view.dot = service.graph.dot(service.graph.build(good.current.snapshot.structure.resources.map((entry) => entry.value)));
-      return good.version === document.version ? view : { ...view, stale: l10n.t('The file has JSON syntax errors; the graph shows its last version that parsed.') };
+    resourceGraph(uri, document, params, token) {
+      const { uri: _uri, dot, ...request } = params;
+      const source = document ? { kind: 'document' as const, version: document.version, text: () => document.getText() } : { kind: 'disk' as const };
+      return graphs.run({ uri, source, diagnostics: (document && validated.get(uri)?.diagnostics) || [], request, dot: dot === true }, token);
     },
     codeActions(document, range, codeActionContext) {
       const { snapshot } = cache.get(document);
@@ -87,8 +79,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       preparer.cancel(uri);
       cache.forget(uri);
       validated.delete(uri);
-      lastParsed.delete(uri);
-      graphWanted.delete(uri);
+      graphs.forget(uri);
       analyzer.forget(uri);
     },
   };
@@ -114,7 +105,7 @@ function stateDocuments(analyzer: DocumentAnalyzer) {
 }
 
 /** Readies a document's navigation in a timer after its validation, cancelled when the document changes or closes. */
-function navigationPreparer(state: StateOf, context: ModeContext, alsoPrepare: (document: TextDocument) => void) {
+function navigationPreparer(state: StateOf, context: ModeContext) {
   const preparing = new Map<string, ReturnType<typeof setTimeout>>();
   const cancel = (uri: string) => {
     clearTimeout(preparing.get(uri));
@@ -128,7 +119,6 @@ function navigationPreparer(state: StateOf, context: ModeContext, alsoPrepare: (
       if (document.version !== version) return; // the next validation readies the newer version
       try {
         state(document).navigation.prepare();
-        alsoPrepare(document);
       } catch (error) {
         context.logError(`Could not prepare ${document.uri} for navigation: ${error instanceof Error ? error.message : String(error)}`);
       }

@@ -136,4 +136,101 @@ describe('the resource graph picture (graph view)', () => {
     assert.equal(view.focus, null);
     assert.deepEqual([view.nodes, view.edges], [[], []]);
   });
+
+  describe('the whole graph of many resources, as an overview of groups', () => {
+    /** `components` components under the stack, each with `each` buckets, each bucket depending on the first bucket of the previous component. */
+    function stackOf(components: number, each: number) {
+      const resources: unknown[] = [
+        { urn: ROOT, custom: false, type: 'pulumi:pulumi:Stack' },
+        { urn: PROVIDER, custom: true, id: 'p1', type: 'pulumi:providers:aws' },
+      ];
+      for (let c = 0; c < components; c++) {
+        const component = U('my:web:Site', `site${c}`);
+        resources.push({ urn: component, custom: false, type: 'my:web:Site', parent: ROOT });
+        for (let i = 0; i < each; i++) {
+          const type = i % 2 ? 'aws:s3/bucket:Bucket' : 'aws:sqs/queue:Queue';
+          const dependencies = c > 0 ? [U('aws:sqs/queue:Queue', `r${c - 1}-0`)] : [];
+          resources.push({ urn: U(type, `r${c}-${i}`), custom: true, id: `id${c}-${i}`, type, parent: component, provider: `${PROVIDER}::p1`, dependencies });
+        }
+      }
+      return documentOf(resources);
+    }
+
+    it('groups by top-level component by default, one box per group, counting the edges between groups', () => {
+      const { document, diagnostics } = stackOf(8, 30);
+      const view = service.graph.view(document, diagnostics, { depth: 'all' });
+      assert.equal(view.overview?.by, 'parent');
+      assert.equal(view.overview?.resources, 2 + 8 * 31);
+      const sites = view.nodes.filter((n) => n.group && n.name.startsWith('site'));
+      assert.equal(sites.length, 8);
+      for (const site of sites) assert.equal(site.group!.members, 31, `${site.name} holds the component and its 30 resources`);
+      // Component c's 30 resources each depend on the queue of component c-1: one edge between the groups stands for 30.
+      const between = view.edges.filter((e) => e.kind === 'dependency');
+      assert.equal(between.length, 7);
+      for (const edge of between) assert.equal(edge.count, 30);
+      assert.ok(view.nodes.every((n) => !n.id.startsWith('urn:') || !n.group));
+      assertLaidOut(view);
+    });
+
+    it('groups by type or by provider when asked', () => {
+      const { document, diagnostics } = stackOf(8, 30);
+      const byType = service.graph.view(document, diagnostics, { depth: 'all', groupBy: 'type' });
+      assert.deepEqual(
+        byType.nodes
+          .filter((n) => n.group)
+          .map((n) => `${n.group!.key}:${n.group!.members}`)
+          .sort(),
+        ['aws:s3/bucket:Bucket:120', 'aws:sqs/queue:Queue:120', 'my:web:Site:8', 'pulumi:providers:aws:1', 'pulumi:pulumi:Stack:1'],
+      );
+      const byProvider = service.graph.view(document, diagnostics, { depth: 'all', groupBy: 'provider' });
+      assert.deepEqual(
+        byProvider.nodes
+          .filter((n) => n.group)
+          .map((n) => `${n.group!.key}:${n.group!.members}`)
+          .sort(),
+        [`${PROVIDER}:240`, '(no provider):10'].sort(),
+      );
+      assertLaidOut(byProvider);
+    });
+
+    it('shows an expanded group resource by resource (at most 40), and a chosen focus opens its group', () => {
+      const { document, diagnostics } = stackOf(8, 60);
+      const overview = service.graph.view(document, diagnostics, { depth: 'all' });
+      const site3 = overview.nodes.find((n) => n.name.startsWith('site3 '))!;
+      const expanded = service.graph.view(document, diagnostics, { depth: 'all', expand: [site3.id] });
+      const members = expanded.nodes.filter((n) => !n.group && (n.urn.includes('::r3-') || n.urn === U('my:web:Site', 'site3')));
+      assert.equal(members.length, 40);
+      const rest = expanded.nodes.find((n) => n.id === site3.id)!;
+      assert.deepEqual(rest.group, { by: 'parent', key: U('my:web:Site', 'site3'), members: 61 - 40, expanded: true });
+      assertLaidOut(expanded);
+      const focused = service.graph.view(document, diagnostics, { depth: 'all', focus: U('aws:s3/bucket:Bucket', 'r5-59') });
+      assert.ok(
+        focused.nodes.some((n) => n.id === U('aws:s3/bucket:Bucket', 'r5-59') && !n.group),
+        'the focus is drawn as itself',
+      );
+    });
+
+    it('puts the smallest groups beyond 40 in one, and places the boxes in rows when asked for the grid', () => {
+      const { document, diagnostics } = stackOf(80, 2);
+      const view = service.graph.view(document, diagnostics, { depth: 'all' });
+      assert.equal(view.overview?.groups, 40);
+      const other = view.nodes.find((n) => n.name === '(other)')!;
+      assert.ok(other.group && other.group.members > 2);
+      assert.equal(
+        view.nodes.filter((n) => n.group).reduce((sum, n) => sum + n.group!.members, 0),
+        2 + 80 * 3,
+      );
+      const grid = service.graph.view(document, diagnostics, { depth: 'all', layout: 'grid' });
+      assert.equal(grid.layout, 'grid');
+      assert.equal(view.layout, 'layered');
+      assertLaidOut(grid);
+    });
+
+    it('draws a whole graph of at most 100 resources resource by resource', () => {
+      const { document, diagnostics } = stackOf(3, 30);
+      const view = service.graph.view(document, diagnostics, { depth: 'all' });
+      assert.equal(view.overview, undefined);
+      assert.equal(view.nodes.length, 2 + 3 * 31);
+    });
+  });
 });

@@ -12,15 +12,30 @@ import type { Diagnostic, Span } from '../../diagnostics';
 import type { StateDocument } from '../services/context';
 import { isObject } from '../model/structure';
 import { buildGraph, type GraphNode, type ResourceGraph } from './graph';
-import { GRAPH_EDGE_KINDS, type GraphEdgeKind } from './kinds';
+import { GRAPH_EDGE_KINDS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './kinds';
 
 // dagre loads with the first picture, not with every start of the server.
 let dagreModule: typeof Dagre | undefined;
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const dagre = () => (dagreModule ??= (require('@dagrejs/dagre') as { default: typeof Dagre }).default);
 
-/** Above this many nodes the whole graph is never laid out unasked (the view offers a focus or the DOT export). */
-const LAID_OUT_NODE_LIMIT = 2000;
+/**
+ * The whole graph is drawn resource by resource up to this many resources; above it, as an overview of
+ * groups (by parent component, type or provider). dagre's layered layout grows much faster than the
+ * nodes: 100 nodes with crossing dependencies took 1.3 s, 300 took 15 s and 500 took 85 s here.
+ */
+const WHOLE_GRAPH_NODE_LIMIT = 100;
+/** An overview shows at most this many groups; the smallest of the rest are one group, "other". */
+const GROUP_LIMIT = 40;
+/** An expanded group shows at most this many of its members; the rest stay in the group's box. */
+const EXPANDED_MEMBER_LIMIT = 40;
+/** An overview lays out at most this many boxes, groups and expanded members together. */
+const OVERVIEW_NODE_LIMIT = 160;
+/** At most this many edges are laid out (the heaviest first); the rest are counted in the notice. */
+const EDGE_LIMIT = 250;
+/** An overview's edges between groups: each bundles many, and fewer keep its layout within a second or two. */
+const OVERVIEW_EDGE_LIMIT = 200;
+
 /**
  * A focus shows at most this many nodes, nearest first, and says how many more are within reach: a
  * stack's root has every top-level resource as a child, and a layered layout of a thousand siblings
@@ -42,6 +57,12 @@ export interface GraphViewRequest {
   provider?: string;
   /** Resources whose name, type or urn holds this text (case-insensitive), nearest first. */
   search?: string;
+  /** The whole graph's overview: what a group is (default: parent components when the stack has them, else types). */
+  groupBy?: GraphGroupBy;
+  /** Groups of the overview shown resource by resource (their ids, as the view answered). */
+  expand?: string[];
+  /** `grid`: place the boxes in rows without the layered layout (the server's answer when a layout ran past its time). */
+  layout?: 'layered' | 'grid';
 }
 
 export interface GraphViewNode extends Omit<GraphNode, 'missing'> {
@@ -54,6 +75,8 @@ export interface GraphViewNode extends Omit<GraphNode, 'missing'> {
   provider?: string;
   /** Where its record is, when it has one (a missing node has none). */
   span?: Span;
+  /** Set on an overview's group box: what it groups, how many resources, and whether it is expanded. */
+  group?: { by: GraphGroupBy; key: string; members: number; expanded: boolean };
   /** The centre and size of its box. */
   x: number;
   y: number;
@@ -66,6 +89,8 @@ export interface GraphViewEdge {
   to: string;
   kind: GraphEdgeKind;
   labels: string[];
+  /** How many edges of the graph this one stands for (an overview's edges between groups); absent for one. */
+  count?: number;
   points: Array<{ x: number; y: number }>;
 }
 
@@ -80,6 +105,12 @@ export interface GraphView {
   total: { nodes: number; edges: number };
   /** Set when more resources are within reach than are laid out. */
   truncated?: { shown: number; within: number };
+  /** Set when the picture is the whole graph's overview of groups. */
+  overview?: { by: GraphGroupBy; groups: number; resources: number };
+  /** Set when edges were left out of the picture: how many of how many. */
+  edgesLeftOut?: { shown: number; within: number };
+  /** How the boxes were placed: `grid` when the layered layout was skipped (see `GraphViewRequest.layout`). */
+  layout: 'layered' | 'grid';
   /** The answer to `search`: at most 50, nearest to the focus first. */
   matches?: Array<{ id: string; name: string; type: string }>;
   /** What the filters can select. */
@@ -100,6 +131,12 @@ interface Built {
   pending: Map<string, number>;
   types: string[];
   providers: Array<{ urn: string; name: string }>;
+  /** Each node's parent (by parent edge), the nodes with children, and how many below the stack have children. */
+  parentOf: Map<string, string>;
+  hasChildren: Set<string>;
+  components: number;
+  /** The overview's memo: each node's top-level component ('' for none). */
+  topOf: Map<string, string>;
 }
 
 const built = new WeakMap<object, Built>();
@@ -134,7 +171,13 @@ function build(document: StateDocument): Built {
     list.push({ other: b, kind });
   };
   const outgoing = new Map<string, ResourceGraph['edges']>();
+  const parentOf = new Map<string, string>();
+  const hasChildren = new Set<string>();
   for (const edge of graph.edges) {
+    if (edge.kind === 'parent' && edge.from !== edge.to) {
+      parentOf.set(edge.from, edge.to);
+      hasChildren.add(edge.to);
+    }
     link(edge.from, edge.to, edge.kind);
     link(edge.to, edge.from, edge.kind);
     let list = outgoing.get(edge.from);
@@ -145,14 +188,11 @@ function build(document: StateDocument): Built {
   for (const entry of snapshot.structure.pendingResources) if (entry.urn) pending.set(entry.urn, (pending.get(entry.urn) ?? 0) + 1);
   const types = [...new Set(graph.nodes.map((node) => node.type).filter(Boolean))].sort();
   const providers = [...new Set(providerOf.values())].sort().map((urn) => ({ urn, name: byId.get(urn)?.name ?? urn.slice(urn.lastIndexOf('::') + 2) }));
-  cached = { graph, byId, recordOf, nodeOfRecord, providerOf, neighbours, outgoing, pending, types, providers };
+  let components = 0;
+  for (const id of hasChildren) if (parentOf.has(id)) components++;
+  cached = { graph, byId, recordOf, nodeOfRecord, providerOf, neighbours, outgoing, pending, types, providers, parentOf, hasChildren, components, topOf: new Map() };
   built.set(snapshot, cached);
   return cached;
-}
-
-/** Builds the whole graph of a document ahead of its first picture (the server does it after validation while a graph is open). */
-export function prepareGraphView(document: StateDocument): void {
-  build(document);
 }
 
 /** The focus a request names, else the record at its offset, else the stack, else the first node. */
@@ -213,58 +253,278 @@ export function graphView(document: StateDocument, diagnostics: readonly Diagnos
   const depth = request.depth === 'all' ? 'all' : Math.max(0, Math.floor(request.depth ?? 1));
   const focus = focusOf(document, graph, request);
   const total = { nodes: graph.graph.nodes.length, edges: graph.graph.edges.length };
-  const empty: GraphView = { focus, depth, nodes: [], edges: [], width: 0, height: 0, total, types: graph.types, providers: graph.providers };
+  const grid = request.layout === 'grid';
+  const empty: GraphView = { focus, depth, nodes: [], edges: [], width: 0, height: 0, total, types: graph.types, providers: graph.providers, layout: grid ? 'grid' : 'layered' };
   if (!focus) return empty;
   const within = depth === 'all' ? [focus, ...graph.graph.nodes.map((n) => n.id).filter((id) => id !== focus)] : reach(graph, focus, depth, kinds);
   const selected = within.filter(
     (id) => id === focus || ((!request.type || graph.byId.get(id)?.type === request.type) && (!request.provider || graph.providerOf.get(id) === request.provider || id === request.provider)),
   );
-  const shown = selected.slice(0, depth === 'all' ? LAID_OUT_NODE_LIMIT : FOCUS_NODE_LIMIT);
-  const view: GraphView = { ...empty, ...layout(document, graph, shown, kinds, diagnostics) };
-  if (selected.length > shown.length) view.truncated = { shown: shown.length, within: selected.length };
+  const findings = findingsPerRecord(document, diagnostics);
+  let view: GraphView;
+  if (depth === 'all' && selected.length > WHOLE_GRAPH_NODE_LIMIT) {
+    view = { ...empty, ...overview(document, graph, selected, focus, kinds, findings, request, grid) };
+  } else {
+    const shown = selected.slice(0, depth === 'all' ? WHOLE_GRAPH_NODE_LIMIT : FOCUS_NODE_LIMIT);
+    const nodes = shown.map((id) => resourceNode(document, graph, id, findings));
+    const shownIds = new Set(shown);
+    const edges: Array<Omit<GraphViewEdge, 'points'>> = shown
+      .flatMap((id) => graph.outgoing.get(id) ?? [])
+      .filter((edge) => kinds.has(edge.kind) && shownIds.has(edge.to) && edge.from !== edge.to)
+      .map(({ from, to, kind, labels }) => ({ from, to, kind, labels }));
+    const kept = heaviest(edges, EDGE_LIMIT);
+    view = { ...empty, ...place(nodes, kept, grid) };
+    if (kept.length < edges.length) view.edgesLeftOut = { shown: kept.length, within: edges.length };
+    if (selected.length > shown.length) view.truncated = { shown: shown.length, within: selected.length };
+  }
   if (request.search?.trim()) view.matches = search(graph, request.search.trim().toLowerCase(), focus, kinds);
   return view;
 }
 
-function layout(document: StateDocument, graph: Built, ids: string[], kinds: ReadonlySet<GraphEdgeKind>, diagnostics: readonly Diagnostic[]) {
-  const shown = new Set(ids);
-  const findings = findingsPerRecord(document, diagnostics);
+/** The edges to lay out: all when few enough, else the ones standing for most edges first. */
+function heaviest<E extends { count?: number }>(edges: E[], limit: number): E[] {
+  if (edges.length <= limit) return edges;
+  return [...edges].sort((a, b) => (b.count ?? 1) - (a.count ?? 1)).slice(0, limit);
+}
+
+/** The default grouping: parent components when any resource below the stack has children, else types. */
+function defaultGroupBy(graph: Built): GraphGroupBy {
+  return graph.components > 0 ? 'parent' : 'type';
+}
+
+/**
+ * The whole graph as groups: each resource in the group its `groupBy` names, one box per group (the
+ * smallest beyond `GROUP_LIMIT` together as "other"), the expanded groups' members as their own boxes,
+ * and one edge per pair of boxes and kind, counting the edges it stands for.
+ */
+function overview(
+  document: StateDocument,
+  graph: Built,
+  selected: string[],
+  focus: string,
+  kinds: ReadonlySet<GraphEdgeKind>,
+  findings: Map<number, { errors: number; warnings: number }>,
+  request: GraphViewRequest,
+  grid: boolean,
+): Omit<GraphView, 'focus' | 'depth' | 'total' | 'types' | 'providers'> {
+  const by = request.groupBy ?? defaultGroupBy(graph);
+  const { keys, members } = groupsOf(graph, selected, by);
+  const groupId = (key: string) => `${GROUP_ID_PREFIX}${by}:${key}`;
+  const expandedIds = new Set(request.expand ?? []);
+  // A focus the user chose (a found resource, a lens) opens its group, so it is drawn as itself.
+  const groupOfResource = new Map<string, string>();
+  for (const key of keys) for (const id of members.get(key)!) groupOfResource.set(id, groupId(key));
+  const focusGroup = groupOfResource.get(focus);
+  if (focusGroup && request.focus === focus) expandedIds.add(focusGroup);
+  const display = new Map<string, string>();
+  const nodes: GraphViewNode[] = [];
+  let room = OVERVIEW_NODE_LIMIT - keys.length;
+  for (const key of keys) {
+    const id = groupId(key);
+    const list = members.get(key)!;
+    const expanded = expandedIds.has(id) && room > 0;
+    let hidden = list;
+    if (expanded) {
+      // The focus first, then file order.
+      const ordered = list.includes(focus) ? [focus, ...list.filter((m) => m !== focus)] : list;
+      const shown = ordered.slice(0, Math.min(EXPANDED_MEMBER_LIMIT, room));
+      room -= shown.length;
+      for (const member of shown) {
+        display.set(member, member);
+        nodes.push(resourceNode(document, graph, member, findings));
+      }
+      hidden = ordered.slice(shown.length);
+    }
+    for (const member of hidden) display.set(member, id);
+    if (hidden.length === 0) continue;
+    let errors = 0;
+    let warnings = 0;
+    for (const member of hidden) {
+      const record = graph.recordOf.get(member);
+      const counts = record === undefined ? undefined : findings.get(record);
+      if (counts) {
+        errors += counts.errors;
+        warnings += counts.warnings;
+      }
+    }
+    const name = groupName(graph, by, key);
+    const label = Math.min(MAX_LABEL, Math.max(name.length, 14));
+    nodes.push({
+      id,
+      urn: '',
+      type: '',
+      name,
+      custom: false,
+      delete: false,
+      protect: false,
+      taint: false,
+      missing: false,
+      pending: 0,
+      errors,
+      warnings,
+      group: { by, key, members: hidden.length, expanded },
+      x: 0,
+      y: 0,
+      width: label * CHARACTER_WIDTH + 28,
+      height: NODE_HEIGHT,
+    });
+  }
+  const edges = bundleEdges(graph, selected, display, kinds);
+  const kept = heaviest(edges, OVERVIEW_EDGE_LIMIT);
+  const placed = place(nodes, kept, grid);
+  const result: ReturnType<typeof overview> = { ...placed, overview: { by, groups: keys.length, resources: selected.length }, layout: placed.layout };
+  if (kept.length < edges.length) result.edgesLeftOut = { shown: kept.length, within: edges.length };
+  return result;
+}
+
+const OTHER_GROUP = '(other)';
+
+/** Each selected resource in its group, the largest groups first; beyond `GROUP_LIMIT`, the smallest share one. */
+function groupsOf(graph: Built, selected: string[], by: GraphGroupBy): { keys: string[]; members: Map<string, string[]> } {
+  const keyOf = (id: string): string => {
+    const node = graph.byId.get(id)!;
+    if (by === 'type') return node.type || '(missing)';
+    if (by === 'provider') return graph.providerOf.get(id) ?? '(no provider)';
+    const top = topComponent(graph, id);
+    return top ?? `${node.type || '(missing)'}`;
+  };
+  const members = new Map<string, string[]>();
+  for (const id of selected) {
+    const key = keyOf(id);
+    const list = members.get(key);
+    if (list) list.push(id);
+    else members.set(key, [id]);
+  }
+  // The largest groups keep their own box; the rest share one.
+  let keys = [...members.keys()].sort((a, b) => members.get(b)!.length - members.get(a)!.length || (a < b ? -1 : 1));
+  if (keys.length > GROUP_LIMIT) {
+    const rest = keys.slice(GROUP_LIMIT - 1);
+    const other = rest.flatMap((key) => members.get(key)!);
+    for (const key of rest) members.delete(key);
+    members.set(OTHER_GROUP, other);
+    keys = [...keys.slice(0, GROUP_LIMIT - 1), OTHER_GROUP];
+  }
+  return { keys, members };
+}
+
+/** One edge per pair of boxes and kind, counting the graph's edges it stands for (`display`: each resource's box). */
+function bundleEdges(graph: Built, selected: string[], display: Map<string, string>, kinds: ReadonlySet<GraphEdgeKind>): GraphViewEdge[] {
+  // One edge per pair of boxes and kind, counting what it stands for.
+  const bundled = new Map<string, GraphViewEdge>();
+  for (const id of selected) {
+    for (const edge of graph.outgoing.get(id) ?? []) {
+      if (!kinds.has(edge.kind)) continue;
+      const from = display.get(edge.from);
+      const to = display.get(edge.to);
+      if (!from || !to || from === to) continue;
+      const key = `${from}\n${to}\n${edge.kind}`;
+      const existing = bundled.get(key);
+      if (existing) existing.count = (existing.count ?? 1) + 1;
+      else bundled.set(key, { from, to, kind: edge.kind, labels: from === edge.from && to === edge.to ? edge.labels : [], points: [] });
+    }
+  }
+  return [...bundled.values()];
+}
+
+/** The ancestor just below the stack (a top-level component), or undefined for a resource with no children and no parent but the stack. */
+function topComponent(graph: Built, id: string): string | undefined {
+  const cached = graph.topOf.get(id);
+  if (cached !== undefined) return cached || undefined;
+  const chain: string[] = [];
+  let current = id;
+  const seen = new Set<string>();
+  // Climb while the parent has a parent of its own (a cycle stops the climb).
+  for (;;) {
+    const parent = graph.parentOf.get(current);
+    if (!parent || seen.has(parent) || !graph.parentOf.has(parent)) break;
+    seen.add(parent);
+    chain.push(current);
+    current = parent;
+  }
+  // `current` is the child of a root; it is a component when it has children, else the resource is grouped by its type.
+  const top = graph.hasChildren.has(current) ? current : '';
+  for (const each of [id, ...chain]) graph.topOf.set(each, top);
+  return top || undefined;
+}
+
+function groupName(graph: Built, by: GraphGroupBy, key: string): string {
+  if (key === OTHER_GROUP) return key;
+  if (by === 'parent') {
+    const node = graph.byId.get(key);
+    return node ? `${node.name} (${node.type})` : key;
+  }
+  if (by === 'provider') return graph.byId.get(key)?.name ?? key;
+  return key;
+}
+
+/** Places the boxes: dagre's layered layout, or rows when `grid` (no layout ran past its time here). */
+function place(nodes: GraphViewNode[], edges: Array<Omit<GraphViewEdge, 'points'> & { points?: GraphViewEdge['points'] }>, grid: boolean) {
+  return grid ? gridLayout(nodes, edges) : layeredLayout(nodes, edges);
+}
+
+const GRID_GAP = 24;
+
+/** Rows of boxes in the given order, and straight edges between their centres: linear, for the picture whose layout ran past its time. */
+function gridLayout(nodes: GraphViewNode[], edges: Array<Omit<GraphViewEdge, 'points'>>) {
+  const perRow = Math.max(1, Math.ceil(Math.sqrt(nodes.length)));
+  const columnWidth = Math.max(0, ...nodes.map((n) => n.width)) + GRID_GAP;
+  nodes.forEach((node, index) => {
+    node.x = 16 + (index % perRow) * columnWidth + node.width / 2;
+    node.y = 16 + Math.floor(index / perRow) * (NODE_HEIGHT + GRID_GAP * 2) + NODE_HEIGHT / 2;
+  });
+  const at = new Map(nodes.map((n) => [n.id, n]));
+  const viewEdges: GraphViewEdge[] = edges.map((edge) => {
+    const a = at.get(edge.from)!;
+    const b = at.get(edge.to)!;
+    return {
+      ...edge,
+      points: [
+        { x: a.x, y: a.y },
+        { x: b.x, y: b.y },
+      ],
+    };
+  });
+  const rows = Math.ceil(nodes.length / perRow);
+  return { nodes, edges: viewEdges, width: 32 + Math.min(perRow, nodes.length) * columnWidth, height: 32 + rows * (NODE_HEIGHT + GRID_GAP * 2), layout: 'grid' as const };
+}
+
+function resourceNode(document: StateDocument, graph: Built, id: string, findings: Map<number, { errors: number; warnings: number }>): GraphViewNode {
+  const node = graph.byId.get(id)!;
+  const record = graph.recordOf.get(id);
+  const counts = (record !== undefined && findings.get(record)) || { errors: 0, warnings: 0 };
+  const label = Math.min(MAX_LABEL, Math.max(node.name.length, node.type.length, 8));
+  const viewNode: GraphViewNode = {
+    id,
+    urn: node.urn,
+    type: node.type,
+    name: node.name,
+    custom: node.custom,
+    delete: node.delete,
+    protect: node.protect,
+    taint: node.taint,
+    missing: node.missing === true,
+    pending: graph.pending.get(node.urn) ?? 0,
+    errors: counts.errors,
+    warnings: counts.warnings,
+    x: 0,
+    y: 0,
+    width: label * CHARACTER_WIDTH + 28,
+    height: NODE_HEIGHT,
+  };
+  const provider = graph.providerOf.get(id);
+  if (provider) viewNode.provider = provider;
+  const span = record === undefined ? undefined : document.navigation.recordSpan(record);
+  if (span) viewNode.span = span;
+  return viewNode;
+}
+
+function layeredLayout(nodes: GraphViewNode[], edges: Array<Omit<GraphViewEdge, 'points'>>) {
   const g = new (dagre().graphlib.Graph)({ multigraph: true });
   // Bottom to top: a parent sits above its children, a dependent above what it depends on.
   // tight-tree ranks 3-5 times faster than dagre's default network simplex on wide graphs, and as readably.
   g.setGraph({ rankdir: 'BT', ranker: 'tight-tree', nodesep: 24, ranksep: 48, marginx: 16, marginy: 16 });
   g.setDefaultEdgeLabel(() => ({}));
-  const nodes: GraphViewNode[] = ids.map((id) => {
-    const node = graph.byId.get(id)!;
-    const record = graph.recordOf.get(id);
-    const counts = (record !== undefined && findings.get(record)) || { errors: 0, warnings: 0 };
-    const label = Math.min(MAX_LABEL, Math.max(node.name.length, node.type.length, 8));
-    const viewNode: GraphViewNode = {
-      id,
-      urn: node.urn,
-      type: node.type,
-      name: node.name,
-      custom: node.custom,
-      delete: node.delete,
-      protect: node.protect,
-      taint: node.taint,
-      missing: node.missing === true,
-      pending: graph.pending.get(node.urn) ?? 0,
-      errors: counts.errors,
-      warnings: counts.warnings,
-      x: 0,
-      y: 0,
-      width: label * CHARACTER_WIDTH + 28,
-      height: NODE_HEIGHT,
-    };
-    const provider = graph.providerOf.get(id);
-    if (provider) viewNode.provider = provider;
-    const span = record === undefined ? undefined : document.navigation.recordSpan(record);
-    if (span) viewNode.span = span;
-    g.setNode(id, { width: viewNode.width, height: viewNode.height });
-    return viewNode;
-  });
-  const edges = ids.flatMap((id) => graph.outgoing.get(id) ?? []).filter((edge) => kinds.has(edge.kind) && shown.has(edge.to) && edge.from !== edge.to);
+  for (const node of nodes) g.setNode(node.id, { width: node.width, height: node.height });
   for (const edge of edges) g.setEdge(edge.from, edge.to, edge.labels.length ? { width: edge.labels.join(', ').length * CHARACTER_WIDTH, height: 14, labelpos: 'c' } : {}, edge.kind);
   dagre().layout(g);
   for (const node of nodes) {
@@ -277,7 +537,7 @@ function layout(document: StateDocument, graph: Built, ids: string[], kinds: Rea
     points: ((g.edge(edge.from, edge.to, edge.kind) as { points?: Array<{ x: number; y: number }> } | undefined)?.points ?? []).map(({ x, y }) => ({ x, y })),
   }));
   const size = g.graph();
-  return { nodes, edges: viewEdges, width: size.width ?? 0, height: size.height ?? 0 };
+  return { nodes, edges: viewEdges, width: size.width ?? 0, height: size.height ?? 0, layout: 'layered' as const };
 }
 
 function search(graph: Built, query: string, focus: string, kinds: ReadonlySet<GraphEdgeKind>) {
