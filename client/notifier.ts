@@ -15,6 +15,9 @@ export interface ShownMessage {
   detail?: string;
 }
 
+/** Test mode: the answer a user gives by pressing Enter on a modal confirmation. */
+export const ENTER_ANSWER = '<Enter>';
+
 export class Notifier {
   readonly shown: ShownMessage[] = [];
   /** Test mode only: the answers the next modal confirmations get, in order, instead of a click. */
@@ -52,12 +55,13 @@ export class Notifier {
     this.log.info(`${text}\n${detail}`);
     if (this.recordForTests && this.confirmationAnswers.length) {
       const answer = this.confirmationAnswers.shift();
-      return Promise.resolve(actions.find((action) => action === answer));
+      // Enter in VS Code's modal picks its primary button, the first action (Cancel comes last).
+      return Promise.resolve(answer === ENTER_ANSWER ? actions[0] : actions.find((action) => action === answer));
     }
     return vscode.window.showWarningMessage(text, { modal: true, detail }, ...actions);
   }
 
-  /** Test mode only: the answers of the next modal confirmations (undefined: Cancel). */
+  /** Test mode only: the answers of the next modal confirmations (undefined: Cancel; `<Enter>`: the default button). */
   answerConfirmations(...answers: Array<string | undefined>): void {
     if (this.recordForTests) this.confirmationAnswers.push(...answers);
   }

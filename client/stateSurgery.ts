@@ -12,9 +12,12 @@
 import * as vscode from 'vscode';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryConfirmation, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
 import { applyEdits } from '../shared/edits';
-import { lockFolderOf, SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
+import { readStackLocks, stackFileOf, SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
-import { COMPRESSED_SCHEME, compressedOriginal, compressedUriOf } from './compressedState';
+import { judgeStackLock, lockLine } from './backends/lockDialog';
+import { stackFileLocation } from './backends/stackFiles';
+import { workspaceBackendStore } from './backends/store';
+import { COMPRESSED_SCHEME, compressedUriOf } from './compressedState';
 
 type Operation = SurgeryParams['operation'];
 
@@ -294,31 +297,33 @@ export class StateSurgeryCommands {
     }
   }
 
-  /** Warns when `uri` is a DIY stack file whose stack holds a lock: an update may be running. */
+  /**
+   * Warns when `uri` is a DIY stack file whose stack holds a lock, under the one stale-lock rule
+   * (lockDialog.ts): a stale lock is named as such; a lock whose holder may be running asks in a
+   * modal whose default button leaves the file unchanged.
+   */
   private async lockedStackConfirmed(uri: vscode.Uri): Promise<boolean> {
-    const file = uri.scheme === COMPRESSED_SCHEME ? compressedOriginal(uri) : uri.scheme === 'file' ? uri : undefined;
-    if (!file) return true;
-    const folder = lockFolderOf(file.path);
-    if (!folder) return true;
-    let locks: string[];
+    const location = stackFileLocation(uri);
+    const stack = location && stackFileOf(location.file.path);
+    if (!location || !stack) return true;
+    let locks: Awaited<ReturnType<typeof readStackLocks>>;
     try {
-      locks = (await vscode.workspace.fs.readDirectory(file.with({ path: folder }))).map(([name]) => name).filter((name) => name.endsWith('.json'));
+      locks = await readStackLocks(workspaceBackendStore(location.root), stack);
     } catch {
       return true;
     }
     if (locks.length === 0) return true;
+    const now = Date.now();
+    const judged = locks.map((lock) => ({ lock, verdict: judgeStackLock(lock, now) }));
+    const lines = judged.map(({ lock, verdict }) => lockLine(lock, verdict)).join('\n');
+    const name = vscode.workspace.asRelativePath(location.file);
     const edit = vscode.l10n.t('Edit Anyway');
-    const answer = await this.context.notifier.warning(
-      locks.length === 1
-        ? vscode.l10n.t("{0}'s stack is locked (1 lock in {1}): an update may be running. Wait for it, or run `pulumi cancel` if none is.", vscode.workspace.asRelativePath(file), folder)
-        : vscode.l10n.t(
-            "{0}'s stack is locked ({1} locks in {2}): an update may be running. Wait for it, or run `pulumi cancel` if none is.",
-            vscode.workspace.asRelativePath(file),
-            locks.length,
-            folder,
-          ),
-      edit,
-    );
+    if (judged.every(({ verdict }) => verdict.stale)) {
+      const answer = await this.context.notifier.warning(vscode.l10n.t("{0}'s stack holds a stale lock: {1}. Run pulumi cancel to remove it.", name, lines), edit);
+      return answer === edit;
+    }
+    const leave = vscode.l10n.t('Leave Unchanged');
+    const answer = await this.context.notifier.confirm(vscode.l10n.t("{0}'s stack is locked, and its holder may still be running an update.", name), lines, leave, edit);
     return answer === edit;
   }
 }

@@ -19,6 +19,7 @@ import {
   planUpgrade,
   PruneRefusal,
   readBackend,
+  readStackLocks,
   refuseIfAnyStackLocked,
   RestoreError,
   StackLockedError,
@@ -32,11 +33,17 @@ import { decodeFile } from '../../shared/text/inflate';
 import { gzip } from '../compression';
 import type { Notifier } from '../notifier';
 import { backendFileWritten } from './documents';
+import { confirmBreakingLocks } from './lockDialog';
 import { lockIdentity } from './lockIdentity';
 import { workspaceBackendStore } from './store';
 
 const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
-const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error));
+/** A core message (written for a terminal) as a dialog says it: code spans without their backticks. */
+const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/`([^`]*)`/g, '$1');
+
+/** `1 stack`, `3 stacks`: each count with its own singular and plural string. */
+const stacksText = (count: number) => (count === 1 ? vscode.l10n.t('1 stack') : vscode.l10n.t('{0} stacks', count));
+const filesText = (count: number) => (count === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', count));
 
 /** A refusal the user can act on (a lock, a conflict, a bad document): said, never thrown on. */
 const isRefusal = (error: unknown) => error instanceof StackLockedError || error instanceof StoreError || error instanceof RestoreError || error instanceof PruneRefusal;
@@ -88,7 +95,7 @@ export class BackendActions {
     const anyway = vscode.l10n.t('Restore Anyway');
     const details = [
       vscode.l10n.t('Changes to the current state: {0}.', summary),
-      vscode.l10n.t('The state it replaces is kept in {0}.bak. No history entry is written, as with `pulumi stack import`.', stack.file.name.slice(stack.file.name.lastIndexOf('/') + 1)),
+      vscode.l10n.t('The state it replaces is kept in {0}.bak. No history entry is written, as with pulumi stack import.', stack.file.name.slice(stack.file.name.lastIndexOf('/') + 1)),
       ...plan.droppedPendingOperations,
     ];
     if (plan.problems.length) details.unshift(vscode.l10n.t('Pulumi would refuse this document without --force:'), ...plan.problems.map((p) => `  ${p}`), '');
@@ -107,7 +114,7 @@ export class BackendActions {
         warn: (message) => void this.notifier.warning(message),
         compress: async (bytes, compression) => {
           if (compression === 'gzip') return gzip(bytes);
-          throw new StoreError(vscode.l10n.t('{0} is zstd-compressed, which the editor cannot write; `quota-state restore` can.', stack.file!.name));
+          throw new StoreError(vscode.l10n.t('{0} is zstd-compressed, which the editor cannot write; quota-state restore can.', stack.file!.name));
         },
         beforeWrite: (current) => {
           // Confirmed means applied: what changed since the question was asked is not overwritten.
@@ -121,13 +128,13 @@ export class BackendActions {
       return true;
     } catch (error) {
       if (error instanceof StackLockedError && !breakLock) {
-        const remove = vscode.l10n.t('Remove Lock and Restore');
-        const answer = await this.notifier.confirm(
-          vscode.l10n.t('{0} is locked: nothing was written.', stack.ref),
-          `${error.message}\n\n${vscode.l10n.t('Remove the lock only when no Pulumi process is updating this stack (as `pulumi cancel` does).')}`,
-          remove,
-        );
-        return answer === remove && this.writeRestore(source, plan, confirmedText, summary, true);
+        const locks = await readStackLocks(store, stack).catch(() => []);
+        // Gone meanwhile (or our own lock could not be taken): said as it is, nothing broken.
+        const confirmed =
+          locks.length > 0 &&
+          (await confirmBreakingLocks(this.notifier, stack.ref, locks, { breakStale: vscode.l10n.t('Remove Lock and Restore'), breakLive: vscode.l10n.t('Break Lock and Restore') }));
+        if (locks.length === 0) void this.notifier.error(vscode.l10n.t('Cannot restore {0}: {1}', stack.ref, messageOf(error)));
+        return confirmed && this.writeRestore(source, plan, confirmedText, summary, true);
       }
       if (!isRefusal(error)) throw error;
       void this.notifier.error(vscode.l10n.t('Cannot restore {0}: {1}', stack.ref, messageOf(error)));
@@ -169,9 +176,9 @@ export class BackendActions {
       .filter(({ plan }) => plan.remove.length)
       .map(({ plan }) =>
         vscode.l10n.t(
-          '{0}: {1} files ({2}): history {3} → {4}, backups {5} → {6}, retained checkpoints {7} → {8}',
+          '{0}: {1} ({2}): history {3} → {4}, backups {5} → {6}, retained checkpoints {7} → {8}',
           plan.stack,
-          plan.remove.length,
+          filesText(plan.remove.length),
           sizeOf(plan.freedBytes),
           plan.entries.before,
           plan.entries.after,
@@ -182,7 +189,7 @@ export class BackendActions {
         ),
       );
     const action = vscode.l10n.t('Prune');
-    const question = vscode.l10n.t('Remove {0} files ({1}) from the history of {2} stacks?', files, sizeOf(freed), details.length);
+    const question = vscode.l10n.t('Remove {0} ({1}) from the history of {2}?', filesText(files), sizeOf(freed), stacksText(details.length));
     if ((await this.notifier.confirm(question, details.join('\n'), action)) !== action) return undefined;
     return this.withProgress(vscode.l10n.t('Pruning history'), async (control) => {
       let removed = 0;
@@ -200,11 +207,11 @@ export class BackendActions {
         removed += done.removed;
         total++;
         if (done.cancelled) {
-          void this.notifier.warning(vscode.l10n.t('Prune cancelled: {0} of {1} files removed, in {2} stacks; no history entry is left without its checkpoint.', removed, files, total));
+          void this.notifier.warning(vscode.l10n.t('Prune cancelled: {0} of {1} removed, in {2}; no history entry is left without its checkpoint.', removed, filesText(files), stacksText(total)));
           return { removed, cancelled: true };
         }
       }
-      void this.notifier.info(vscode.l10n.t('Pruned {0} files ({1}) in {2} stacks.', removed, sizeOf(freed), total));
+      void this.notifier.info(vscode.l10n.t('Pruned {0} ({1}) in {2}.', filesText(removed), sizeOf(freed), stacksText(total)));
       return { removed, cancelled: false };
     });
   }
@@ -226,7 +233,10 @@ export class BackendActions {
       const unplaced = plans.filter((plan) => plan.skipped);
       if (unplaced.length) {
         void this.notifier.error(
-          vscode.l10n.t('Nothing was upgraded: {0}. `quota-state backend upgrade --project-for STACK=PROJECT` places such a stack.', unplaced.map((p) => `${p.stack}: ${p.skipped}`).join('; ')),
+          vscode.l10n.t(
+            'Nothing was upgraded: {0}. The command quota-state backend upgrade --project-for STACK=PROJECT places such a stack.',
+            unplaced.map((p) => `${p.stack}: ${p.skipped}`).join('; '),
+          ),
         );
         return undefined;
       }
@@ -234,16 +244,17 @@ export class BackendActions {
       const files = plans.reduce((sum, plan) => sum + plan.moves.length, 0);
       const action = vscode.l10n.t('Upgrade');
       const details = [
-        ...plans.map((plan) => vscode.l10n.t('{0} → organization/{1}/{0}: {2} files', plan.stack, plan.project!, plan.moves.length)),
+        ...plans.map((plan) => vscode.l10n.t('{0} → organization/{1}/{0}: {2}', plan.stack, plan.project!, filesText(plan.moves.length))),
         '',
         vscode.l10n.t('meta.yaml is written first (version 1); each old stack file is kept as its .bak. Pulumi refuses the legacy layout since v3.257.'),
       ];
-      if ((await this.notifier.confirm(vscode.l10n.t('Move {0} stacks ({1} files) to the project layout?', plans.length, files), details.join('\n'), action)) !== action) return undefined;
+      const question = vscode.l10n.t('Move {0} ({1}) to the project layout?', stacksText(plans.length), filesText(files));
+      if ((await this.notifier.confirm(question, details.join('\n'), action)) !== action) return undefined;
       return await this.withProgress(vscode.l10n.t('Upgrading the backend layout'), async (control) => {
         const result = await applyUpgrade(store, backend, plans, { identity: lockIdentity(), ...control(files) });
         if (result.cancelled)
-          void this.notifier.warning(vscode.l10n.t('Upgrade cancelled after {0} of {1} stacks; each stack moved is whole. Run it again to move the rest.', result.upgraded, plans.length));
-        else void this.notifier.info(vscode.l10n.t('Upgraded {0} stacks to the project layout ({1} files moved).', result.upgraded, files));
+          void this.notifier.warning(vscode.l10n.t('Upgrade cancelled after {0} of {1}; each stack moved is whole. Run it again to move the rest.', result.upgraded, stacksText(plans.length)));
+        else void this.notifier.info(vscode.l10n.t('Upgraded {0} to the project layout ({1} moved).', stacksText(result.upgraded), filesText(files)));
         return result;
       });
     } catch (error) {
@@ -261,7 +272,7 @@ export class BackendActions {
         cancelled: () => token.isCancellationRequested,
         progress: () => {
           done++;
-          progress.report({ message: vscode.l10n.t('{0} of {1} files', done, total), increment: 100 / total });
+          progress.report({ message: vscode.l10n.t('{0} of {1}', done, filesText(total)), increment: 100 / total });
         },
       }));
       this.refresh();

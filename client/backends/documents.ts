@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import { decodeFile } from '../../shared/text/inflate';
 
-const BACKEND_DOCUMENT_SCHEME = 'pulumi-backend';
+export const BACKEND_DOCUMENT_SCHEME = 'pulumi-backend';
 
 /** The read-only document of `original`; its name ends in `.json`, so it opens as JSON. */
 export function backendDocumentUri(original: vscode.Uri): vscode.Uri {
@@ -15,7 +15,8 @@ export function backendDocumentUri(original: vscode.Uri): vscode.Uri {
   return vscode.Uri.from({ scheme: BACKEND_DOCUMENT_SCHEME, path, query: original.toString() });
 }
 
-function originalOf(uri: vscode.Uri): vscode.Uri {
+/** The file a backend document shows (`pulumi-backend:…?<original>` → `<original>`). */
+export function backendDocumentOriginal(uri: vscode.Uri): vscode.Uri {
   return vscode.Uri.parse(uri.query, true);
 }
 
@@ -45,12 +46,12 @@ class BackendDocuments implements vscode.FileSystemProvider {
   }
 
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
-    const stat = await vscode.workspace.fs.stat(originalOf(uri));
+    const stat = await vscode.workspace.fs.stat(backendDocumentOriginal(uri));
     return { ...stat, permissions: vscode.FilePermission.Readonly };
   }
 
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
-    const original = originalOf(uri);
+    const original = backendDocumentOriginal(uri);
     const bytes = await vscode.workspace.fs.readFile(original);
     try {
       return new TextEncoder().encode(readable(decodeFile(bytes, { name: original.path }).text));

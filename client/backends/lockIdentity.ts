@@ -11,3 +11,19 @@ export function lockIdentity(): LockIdentity {
   }
   return { pid: process.pid, username, hostname: hostname() };
 }
+
+/** What the stale-lock rule asks of this machine: its name, and whether a process of it runs (signal 0; EPERM is another user's). */
+export function lockHost(): { hostname: string; pidAlive: (pid: number) => boolean | undefined } {
+  return {
+    hostname: hostname(),
+    pidAlive: (pid) => {
+      try {
+        process.kill(pid, 0);
+        return true;
+      } catch (error) {
+        const code = (error as NodeJS.ErrnoException).code;
+        return code === 'ESRCH' ? false : code === 'EPERM' ? true : undefined;
+      }
+    },
+  };
+}

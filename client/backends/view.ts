@@ -14,6 +14,8 @@ import type { BackendActions } from './actions';
 import { bucketsSupported } from './bucketAccess';
 import { BUCKET_SCHEME, bucketPartsOf, bucketRootUri } from './bucketFileSystem';
 import { backendDocumentUri } from './documents';
+import { judgeStackLock, lockHolder, lockLine } from './lockDialog';
+import { stackFileLocation } from './stackFiles';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
 
@@ -47,6 +49,44 @@ function relativeTime(iso: string): string {
     if (Math.abs(seconds) >= size) return format.format(-Math.round(seconds / size), unit);
   }
   return format.format(-seconds, 'second');
+}
+
+/** Why `root` cannot hold a backend, when it is missing or a file; undefined when it is a folder (or a bucket). */
+async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
+  if (root.scheme === BUCKET_SCHEME) return undefined;
+  const shown = root.scheme === 'file' ? root.fsPath : root.toString();
+  try {
+    const stat = await vscode.workspace.fs.stat(root);
+    if (!(stat.type & vscode.FileType.Directory)) return vscode.l10n.t('{0} is a file, not a folder holding a Pulumi DIY backend.', shown);
+  } catch (error) {
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return vscode.l10n.t('{0} is missing.', shown);
+  }
+  return undefined;
+}
+
+/**
+ * A backup's time (from its `<UnixNano>`) and the version it holds: Pulumi copies the stack file to
+ * the backups right after it writes an update's history entry (diy's apply: addToHistory, then
+ * backupStack), so a backup holds the state of the newest entry written before it.
+ */
+export function backupOf(stack: BackendStack, name: string): { time?: string; iso?: string; version?: number } {
+  const nano = /\.(\d+)\.json(\.gz|\.zst)?$/.exec(name)?.[1];
+  if (!nano) return {};
+  const ms = Number(BigInt(nano) / 1_000_000n);
+  const time = new Intl.DateTimeFormat(vscode.env.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
+  const version = stack.historyIds.filter((id) => BigInt(id) <= BigInt(nano)).length;
+  return { time, iso: new Date(ms).toISOString(), ...(version ? { version } : {}) };
+}
+
+/** How titles and messages name a node's file: `version 4`, `backup before version 4`, `current`. */
+function nodeLabel(node: BackendTreeNode): string {
+  if (node.kind === 'entry') return vscode.l10n.t('version {0}', node.entry.version);
+  if (node.kind === 'backup') {
+    const backup = backupOf(node.stack, node.name);
+    return backup.version ? vscode.l10n.t('backup of version {0}', backup.version) : node.name.slice(node.name.lastIndexOf('/') + 1);
+  }
+  if (node.kind === 'stack') return vscode.l10n.t('current');
+  return '';
 }
 
 export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, vscode.Disposable {
@@ -202,10 +242,16 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
 
   /** Remembers `root` for this workspace and shows it; says so when it holds no backend. */
   async addRoot(root: vscode.Uri): Promise<boolean> {
+    const shown = root.scheme === 'file' ? root.fsPath : root.toString();
+    const problem = await rootProblem(root);
+    if (problem) {
+      void this.notifier.error(problem);
+      return false;
+    }
     try {
       await readBackend(workspaceBackendStore(root));
     } catch (error) {
-      void this.notifier.error(vscode.l10n.t('{0} holds no Pulumi DIY backend: {1}', root.fsPath || root.toString(), error instanceof Error ? error.message : String(error)));
+      void this.notifier.error(vscode.l10n.t('{0} holds no Pulumi DIY backend: {1}', shown, error instanceof Error ? error.message : String(error)));
       return false;
     }
     const remembered = this.state.get<string[]>(REMEMBERED_KEY, []);
@@ -260,7 +306,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       try {
         backend = await this.backend(node.root);
       } catch (error) {
-        return [{ kind: 'problem', message: error instanceof BackendError ? error.message : String(error) }];
+        return [{ kind: 'problem', message: (await rootProblem(node.root)) ?? (error instanceof BackendError ? error.message : String(error)) }];
       }
       const store = workspaceBackendStore(node.root);
       return Promise.all(backend.stacks.map(async (stack) => ({ kind: 'stack' as const, root: node.root, stack, last: (await readHistory(store, stack, { limit: 1 })).entries[0] })));
@@ -288,15 +334,19 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       case 'backend': {
         const bucket = node.root.scheme === BUCKET_SCHEME ? bucketPartsOf(node.root).url : undefined;
         const item = new vscode.TreeItem(bucket ? bucket.replace(/\?.*$/, '') : (node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString()), vscode.TreeItemCollapsibleState.Expanded);
-        item.description = bucket ?? (node.root.scheme === 'file' ? node.root.fsPath : node.root.toString());
-        item.iconPath = new vscode.ThemeIcon(bucket ? 'cloud' : 'database');
+        const where = bucket ?? (node.root.scheme === 'file' ? node.root.fsPath : node.root.toString());
+        item.description = node.legacy ? vscode.l10n.t('legacy layout · {0}', where) : where;
+        item.iconPath = node.legacy ? new vscode.ThemeIcon('warning', new vscode.ThemeColor('list.warningForeground')) : new vscode.ThemeIcon(bucket ? 'cloud' : 'database');
         item.contextValue = node.legacy ? 'backendLegacy' : 'backend';
         if (node.legacy) item.tooltip = vscode.l10n.t('The legacy layout: Pulumi refuses it since v3.257. Upgrade Backend Layout… moves it.');
         return item;
       }
       case 'stack': {
         const item = new vscode.TreeItem(node.stack.ref, collapsed);
-        const locks = node.stack.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'}`);
+        const now = Date.now();
+        const judged = node.stack.locks.map((lock) => ({ lock, verdict: judgeStackLock(lock, now) }));
+        const locks = judged.map(({ lock, verdict }) => (verdict.stale ? vscode.l10n.t('{0} (stale)', lockHolder(lock)) : lockHolder(lock)));
+        const allStale = judged.length > 0 && judged.every(({ verdict }) => verdict.stale);
         const last = node.last;
         item.description = [
           last ? `${last.kind} ${last.result ?? ''} · ${relativeTime(last.startTime)}` : vscode.l10n.t('never updated'),
@@ -304,13 +354,16 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
         ]
           .filter(Boolean)
           .join(' · ');
-        item.iconPath = locks.length
-          ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.yellow'))
-          : last?.result === 'failed'
-            ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
-            : last?.result === 'in-progress'
-              ? new vscode.ThemeIcon('sync')
-              : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
+        if (judged.length) item.tooltip = judged.map(({ lock, verdict }) => lockLine(lock, verdict)).join('\n');
+        item.iconPath = allStale
+          ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('disabledForeground'))
+          : locks.length
+            ? new vscode.ThemeIcon('lock', new vscode.ThemeColor('charts.yellow'))
+            : last?.result === 'failed'
+              ? new vscode.ThemeIcon('error', new vscode.ThemeColor('testing.iconFailed'))
+              : last?.result === 'in-progress'
+                ? new vscode.ThemeIcon('sync')
+                : new vscode.ThemeIcon('pass', new vscode.ThemeColor('testing.iconPassed'));
         item.contextValue = 'stack';
         item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
         return item;
@@ -330,9 +383,10 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
         return item;
       }
       case 'backup': {
-        const item = new vscode.TreeItem(node.name.slice(node.name.lastIndexOf('/') + 1), vscode.TreeItemCollapsibleState.None);
-        const nano = /\.(\d+)\.json/.exec(node.name)?.[1];
-        if (nano) item.description = relativeTime(new Date(Number(BigInt(nano) / 1_000_000n)).toISOString());
+        const backup = backupOf(node.stack, node.name);
+        const item = new vscode.TreeItem(backup.time ?? node.name.slice(node.name.lastIndexOf('/') + 1), vscode.TreeItemCollapsibleState.None);
+        item.description = [backup.version && vscode.l10n.t('version {0}', backup.version), backup.iso && relativeTime(backup.iso)].filter(Boolean).join(' · ');
+        item.tooltip = node.name;
         item.iconPath = new vscode.ThemeIcon('file-binary');
         item.contextValue = 'backup';
         item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
@@ -389,8 +443,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     const file = this.fileOf(node);
     if (!file || !node || !('stack' in node) || !node.stack.file) return;
     const current = vscode.Uri.joinPath(node.root, ...node.stack.file.name.split('/'));
-    const label = node.kind === 'entry' ? vscode.l10n.t('version {0}', node.entry.version) : file.path.slice(file.path.lastIndexOf('/') + 1);
-    await this.diff(file, current, vscode.l10n.t('{0}: {1} ↔ current', node.stack.ref, label));
+    await this.diff(file, current, vscode.l10n.t('{0}: {1} ↔ current', node.stack.ref, nodeLabel(node)));
   }
 
   private async compareSelected(nodes: readonly BackendTreeNode[]): Promise<void> {
@@ -399,14 +452,18 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       void this.notifier.info(vscode.l10n.t('Select two versions, backups or stacks to compare.'));
       return;
     }
-    await this.diff(files[0], files[1], vscode.l10n.t('{0} ↔ {1}', files[0].path.split('/').pop()!, files[1].path.split('/').pop()!));
+    const [a, b] = nodes.filter((n) => this.fileOf(n) !== undefined) as Array<Extract<BackendTreeNode, { stack: BackendStack }>>;
+    const title =
+      a.stack.ref === b.stack.ref && a.root.toString() === b.root.toString()
+        ? vscode.l10n.t('{0}: {1} ↔ {2}', a.stack.ref, nodeLabel(a), nodeLabel(b))
+        : vscode.l10n.t('{0} ↔ {1}', `${a.stack.ref} ${nodeLabel(a)}`, `${b.stack.ref} ${nodeLabel(b)}`);
+    await this.diff(files[0], files[1], title);
   }
 
   private async restore(node: BackendTreeNode | undefined): Promise<void> {
     const file = this.fileOf(node);
     if (!file || (node?.kind !== 'entry' && node?.kind !== 'backup')) return;
-    const label = node.kind === 'entry' ? vscode.l10n.t('version {0}', node.entry.version) : file.path.slice(file.path.lastIndexOf('/') + 1);
-    await this.actions.restore({ root: node.root, stack: node.stack, file, label });
+    await this.actions.restore({ root: node.root, stack: node.stack, file, label: nodeLabel(node) });
   }
 
   private async prune(node: BackendTreeNode | undefined): Promise<void> {
@@ -433,18 +490,14 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     this.changed.fire(undefined);
   }
 
-  /** For a stack file in the editor: its backend folder and its stack, when it is one. */
+  /** For a stack file however it was opened (stackFiles.ts): its backend root and its stack, when it is one. */
   async stackOfFile(given: vscode.Uri): Promise<{ root: vscode.Uri; stack: BackendStack } | undefined> {
-    // A compressed stack opened decompressed (`pulumi-gz:/…/dev.json?file`) is its original's.
-    const uri = given.scheme === 'pulumi-gz' ? vscode.Uri.from({ scheme: given.query || 'file', authority: given.authority, path: given.path }) : given;
-    const at = uri.path.lastIndexOf('/.pulumi/stacks/');
-    if (at === -1) return undefined;
-    const root = uri.with({ path: uri.path.slice(0, at), query: '', fragment: '' });
-    const rest = uri.path.slice(at + '/.pulumi/stacks/'.length).replace(/\.json(\.gz|\.zst)?$/, '');
+    const location = stackFileLocation(given);
+    if (!location) return undefined;
     try {
-      const backend = await this.backend(root);
-      const stack = findStack(backend, rest.includes('/') ? `organization/${rest}` : rest, undefined);
-      return stack && { root, stack };
+      const backend = await this.backend(location.root);
+      const stack = findStack(backend, location.ref, undefined);
+      return stack && { root: location.root, stack };
     } catch {
       return undefined;
     }

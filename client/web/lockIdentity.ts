@@ -8,3 +8,8 @@ import type { LockIdentity } from '../../shared/state/vocabulary';
 export function lockIdentity(): LockIdentity {
   return { pid: 0, username: 'vscode', hostname: vscode.env.appHost || 'web' };
 }
+
+/** The browser knows neither this machine's name nor its processes: only a lock's age decides there. */
+export function lockHost(): { hostname?: string; pidAlive?: (pid: number) => boolean | undefined } {
+  return {};
+}

@@ -6,7 +6,7 @@
  */
 export { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './codes';
 export type { StateShape } from './model/structure';
-export { lockFolderOf } from './surgery/diyBackend';
+export { lockFolderOf, stackFileOf, type StackFilePath } from './surgery/diyBackend';
 export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
 export { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './graph/kinds';
 // The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.
@@ -14,7 +14,7 @@ export { BackendError, findStack, readBackend, readHistory, type Backend, type B
 export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
 // Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
 export { StackLockedError, withStackLock, type LockIdentity } from './backend/stackLock';
-export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict, type StaleLockContext } from './backend/staleLock';
+export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './backend/staleLock';
 export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';

@@ -5,7 +5,9 @@
  * `quotaState.backends.staleLockAge`, one hour by default). Any other lock may have a live holder.
  * The clock, this machine's name and the process check are the caller's (no I/O here).
  */
+import { stackLockFolder, type BackendStack } from './backend';
 import { parseDuration } from './prune';
+import type { BackendStore } from './store';
 
 /** What a lock file says of its holder (lock.go's lockContent); any field may be missing. */
 export interface LockFacts {
@@ -74,4 +76,26 @@ export function lockAgeText(ms: number): string {
   if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
+}
+
+/** The lock files of a stack as they are now (gocloud's `.attrs` sidecars left out); an unreadable one names no holder. */
+export async function readStackLocks(store: BackendStore, stack: Pick<BackendStack, 'project' | 'name'>): Promise<Array<LockFacts & { file: string }>> {
+  const folder = stackLockFolder(stack);
+  const names = (await store.list(folder)).map((o) => o.name).filter((name) => name.endsWith('.json') && !name.slice(folder.length).includes('/'));
+  return Promise.all(
+    names.map(async (file) => {
+      try {
+        const value = JSON.parse(new TextDecoder().decode(await store.read(file))) as Record<string, unknown>;
+        return {
+          file,
+          ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
+          ...(typeof value.username === 'string' ? { username: value.username } : {}),
+          ...(typeof value.hostname === 'string' ? { hostname: value.hostname } : {}),
+          ...(typeof value.timestamp === 'string' ? { timestamp: value.timestamp } : {}),
+        };
+      } catch {
+        return { file };
+      }
+    }),
+  );
 }

@@ -79,5 +79,19 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
     assert.ok(await editor.document.save(), 'saved');
     assert.equal(await text(stackFile), `${current.slice(0, 1)} ${current.slice(1)}`);
     assert.equal(await text(vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json.bak')), current);
+
+    // Compare with Previous on the bucket's stack object in the editor: its backend is the bucket, query and all.
+    const shown = hooks.shownMessages().length;
+    await vscode.commands.executeCommand('quotaState.compareWithPrevious', editor.document.uri);
+    assert.deepEqual(
+      hooks
+        .shownMessages()
+        .slice(shown)
+        .filter((m) => m.level === 'error'),
+      [],
+    );
+    const found = await hooks.backends.stackOfFile(editor.document.uri);
+    assert.equal(found?.root.toString(), root.toString());
+    assert.equal(found?.stack.ref, 'organization/hist/dev');
   });
 });

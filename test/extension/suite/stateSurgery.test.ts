@@ -207,22 +207,37 @@ describe('state surgery (one confirmed step)', () => {
     console.log(`      extension host peak RSS growth opening a 1 GiB gzip bomb: ${growth.toFixed(0)} MiB`);
   });
 
-  it('warns before editing a DIY stack whose stack holds a lock, and edits nothing without "Edit Anyway"', async () => {
+  it('asks before editing a DIY stack whose lock may be live, its default leaving the file unchanged; a stale lock is named stale', async () => {
     const stacks = vscode.Uri.joinPath(folder, '.pulumi', 'stacks', 'locked');
     const locks = vscode.Uri.joinPath(folder, '.pulumi', 'locks', 'organization', 'locked', 'dev');
     mkdirSync(stacks.fsPath, { recursive: true });
     mkdirSync(locks.fsPath, { recursive: true });
-    writeFileSync(vscode.Uri.joinPath(locks, 'update-1.json').fsPath, '{"pid": 1}');
+    const lockFile = vscode.Uri.joinPath(locks, 'update-1.json').fsPath;
+    writeFileSync(lockFile, JSON.stringify({ pid: 4242, username: 'ci', hostname: 'build-agent-7', timestamp: new Date(Date.now() - 5 * 60_000).toISOString() }));
     const uri = vscode.Uri.joinPath(stacks, 'dev.json');
     const text = exportText(records().map((r) => ({ ...r, urn: String(r.urn).replace('::shop::', '::locked::') })));
     writeFileSync(uri.fsPath, text);
     const document = await openState(uri);
     const { hooks } = await activeExtension();
-    const before = hooks.shownMessages().length;
+    const run = { uri: uri.toString(), operation: 'protect', targets: [QUEUE.replace('::shop::', '::locked::')] };
+    // A lock taken five minutes ago on another machine: its holder may be running. Enter leaves the file as it is.
+    let before = hooks.shownMessages().length;
+    hooks.answerConfirmations('<Enter>');
+    await vscode.commands.executeCommand('quotaState.state.run', run);
+    const question = hooks.shownMessages().slice(before)[0];
+    assert.match(question.text, /stack is locked, and its holder may still be running an update/);
+    assert.match(question.detail ?? '', /ci@build-agent-7 \(pid 4242\), taken 5 min ago: its holder may still be running/);
+    assert.deepEqual(question.actions, ['Leave Unchanged', 'Edit Anyway'], 'the default (first) button edits nothing');
+    assert.ok(!question.text.includes('`') && !(question.detail ?? '').includes('`'), 'no literal backticks');
+    assert.equal(document.getText(), text, 'nothing edited on Enter');
+
+    // The same lock two days old: stale, said so, in a warning that waits for "Edit Anyway".
+    writeFileSync(lockFile, JSON.stringify({ pid: 4242, username: 'ci', hostname: 'build-agent-7', timestamp: new Date(Date.now() - 2 * 86_400_000).toISOString() }));
+    before = hooks.shownMessages().length;
     // Not awaited: the command waits for an answer to the warning, which a test never gives.
-    void vscode.commands.executeCommand('quotaState.state.run', { uri: uri.toString(), operation: 'protect', targets: [QUEUE.replace('::shop::', '::locked::')] });
+    void vscode.commands.executeCommand('quotaState.state.run', run);
     const warning = await waitFor(
-      'the lock warning',
+      'the stale-lock warning',
       () =>
         hooks
           .shownMessages()
@@ -231,7 +246,7 @@ describe('state surgery (one confirmed step)', () => {
       [],
       30_000,
     );
-    assert.match(warning.text, /stack is locked \(1 lock in .*locks\/organization\/locked\/dev\): an update may be running/);
+    assert.match(warning.text, /stack holds a stale lock: ci@build-agent-7 \(pid 4242\), taken 2 d ago: stale, older than 1 h/);
     assert.deepEqual(warning.actions, ['Edit Anyway']);
     assert.equal(document.getText(), text, 'nothing edited while the warning waits');
   });
