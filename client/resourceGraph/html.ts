@@ -33,6 +33,8 @@ aside li button { width: 100%; text-align: left; margin: 1px 0; background: tran
 svg text { fill: var(--vscode-foreground); font-size: 12px; }
 .node rect { fill: var(--vscode-editor-background); stroke: var(--vscode-editorWidget-border, var(--vscode-foreground)); stroke-width: 1; }
 .node.component rect { stroke-dasharray: 4 2; }
+.node.group rect { fill: var(--vscode-editorWidget-background); stroke-width: 2; stroke-dasharray: none; }
+.node.group.expanded rect { stroke-dasharray: 6 3; }
 .node .type { fill: var(--vscode-descriptionForeground); font-size: 11px; }
 .node .name { font-weight: 600; }
 .node .marks { font-size: 11px; }
@@ -81,6 +83,11 @@ export function resourceGraphFrame({ cspSource, nonce, script, l10n }: FrameOpti
     <span>${t('Depth')}</span>
     <button id="less" aria-label="${t('Less depth')}">−</button><output id="depth-value" aria-live="polite"></output><button id="more" aria-label="${t('More depth')}">+</button>
     <button id="whole">${t('Whole graph')}</button>
+    <select id="group-by" aria-label="${t('Group the whole graph by')}" hidden>
+      <option value="parent">${t('Group by parent component')}</option>
+      <option value="type">${t('Group by type')}</option>
+      <option value="provider">${t('Group by provider')}</option>
+    </select>
     <select id="type" aria-label="${t('Resource type')}"></select>
     <select id="provider" aria-label="${t('Provider')}"></select>
     <input id="search" type="search" placeholder="${t('Find a resource by name, type or URN')}" aria-label="${t('Find a resource')}">
@@ -92,10 +99,10 @@ export function resourceGraphFrame({ cspSource, nonce, script, l10n }: FrameOpti
 </header>
 <div id="canvas"><svg id="graph" role="group" aria-label="${t('Resource graph')}"></svg></div>
 <aside>
+  <h2 id="results-title" aria-live="polite"></h2>
+  <ul id="results"></ul>
   <h2 id="edges-title"></h2>
   <ul id="edge-list"></ul>
-  <h2 id="results-title"></h2>
-  <ul id="results"></ul>
 </aside>
 <script nonce="${nonce}" src="${escapeHtml(script)}"></script>
 </body>

@@ -7,7 +7,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { ResourceGraphRequest, SHOW_RESOURCE_GRAPH_COMMAND, type ResourceGraphParams, type ResourceGraphResult } from '../../shared/protocol';
-import type { GraphEdgeKind } from '../../shared/state/vocabulary';
+import { GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from '../../shared/state/vocabulary';
 import type { Notifier } from '../notifier';
 import { resourceGraphFrame } from './html';
 import type { FromWebview, GraphWords, RenderedGraph, ToWebview } from './messages';
@@ -15,6 +15,7 @@ import type { FromWebview, GraphWords, RenderedGraph, ToWebview } from './messag
 /** How long the cursor or the text must rest before the picture follows. */
 const FOLLOW_DELAY_MS = 300;
 
+/** The user's choices for one file's graph: kept per file, so another file opens focused at depth 1. */
 interface Choices {
   focus?: string;
   depth: number | 'all';
@@ -22,7 +23,12 @@ interface Choices {
   type?: string;
   provider?: string;
   search?: string;
+  groupBy?: GraphGroupBy;
+  /** The overview's groups shown resource by resource. */
+  expand?: string[];
 }
+
+const firstChoices = (): Choices => ({ depth: 1 });
 
 function words(): GraphWords {
   const t = vscode.l10n.t;
@@ -38,6 +44,19 @@ function words(): GraphWords {
     noEdges: t('No edges'),
     legend: t('Edges:'),
     kinds: { parent: t('parent'), dependency: t('dependency'), provider: t('provider'), deletedWith: t('deleted with'), replaceWith: t('replace with') },
+    relations: {
+      parent: { out: t('child of {0}'), in: t('parent of {0}') },
+      dependency: { out: t('needed by {0}'), in: t('depends on {0}') },
+      provider: { out: t('provided by {0}'), in: t('provider of {0}') },
+      deletedWith: { out: t('deleted with {0}'), in: t('deletes {0} with it') },
+      replaceWith: { out: t('replaced with {0}'), in: t('replaces {0} with it') },
+    },
+    groupMembers: t('{0} resources'),
+    overview: t('whole graph: {0} groups of {1} resources, grouped by {2}; click a group to show its resources'),
+    groupBy: { parent: t('parent component'), type: t('type'), provider: t('provider') },
+    edgesLeftOut: t('{0} of {1} edges drawn, the heaviest; narrow by depth, type, provider or search to see the rest'),
+    grid: t('the layout took too long, so the resources are placed in rows; narrow by depth, type, provider or search for a layered picture'),
+    edgeCount: t('{0} edges'),
     marks: {
       protect: t('protected'),
       taint: t('tainted'),
@@ -59,7 +78,13 @@ function words(): GraphWords {
 export class ResourceGraphPanel implements vscode.Disposable {
   private panel: vscode.WebviewPanel | undefined;
   private uri: vscode.Uri | undefined;
-  private choices: Choices = { depth: 1 };
+  private choices: Choices = firstChoices();
+  /** Each file's choices, by uri. */
+  private readonly choicesByFile = new Map<string, Choices>();
+  /** The request in flight: a newer one cancels it ($/cancelRequest), and the server stops its layout. */
+  private inFlight: vscode.CancellationTokenSource | undefined;
+  /** Follows a file that no editor holds (drawn from disk): its changes redraw the picture. */
+  private fileWatcher: vscode.FileSystemWatcher | undefined;
   private view: ResourceGraphResult | null = null;
   private rendered: RenderedGraph | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<RenderedGraph>();
@@ -118,13 +143,32 @@ export class ResourceGraphPanel implements vscode.Disposable {
   }
 
   async show(uri: vscode.Uri, urn?: string): Promise<void> {
-    const document = await vscode.workspace.openTextDocument(uri);
+    if (this.uri) this.choicesByFile.set(this.uri.toString(), this.choices);
+    if (this.uri?.toString() !== uri.toString()) this.watch(uri);
     this.uri = uri;
-    this.choices = { ...this.choices, focus: urn, search: undefined };
+    // The file is not opened for the picture: the server reads it from disk when no editor holds it (a
+    // file too large for an editor has the graph as its only view).
+    this.choices = { ...(this.choicesByFile.get(uri.toString()) ?? firstChoices()), search: undefined };
+    if (urn !== undefined) this.choices.focus = urn;
     this.ensurePanel();
     const editor = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === uri.toString());
-    const offset = urn === undefined && editor ? document.offsetAt(editor.selection.active) : undefined;
+    const offset = urn === undefined && editor ? editor.document.offsetAt(editor.selection.active) : undefined;
     await this.load(offset === undefined ? {} : { offset });
+  }
+
+  /** Redraws when the file changes on disk (an open editor's changes arrive as edits instead). */
+  private watch(uri: vscode.Uri): void {
+    this.fileWatcher?.dispose();
+    this.fileWatcher = undefined;
+    if (uri.scheme !== 'file') return;
+    const folder = vscode.Uri.joinPath(uri, '..');
+    const name = uri.path.slice(uri.path.lastIndexOf('/') + 1);
+    const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(folder, name), true, false, true);
+    watcher.onDidChange(() => {
+      const open = vscode.workspace.textDocuments.some((d) => d.uri.toString() === uri.toString());
+      if (!open && this.uri?.toString() === uri.toString()) this.follow(() => ({}));
+    });
+    this.fileWatcher = watcher;
   }
 
   private ensurePanel(): void {
@@ -148,6 +192,10 @@ export class ResourceGraphPanel implements vscode.Disposable {
       () => {
         this.panel = undefined;
         this.rendered = undefined;
+        this.inFlight?.cancel();
+        this.fileWatcher?.dispose();
+        this.fileWatcher = undefined;
+        this.uri = undefined;
       },
       null,
       this.disposables,
@@ -175,7 +223,7 @@ export class ResourceGraphPanel implements vscode.Disposable {
   private async load(extra: Partial<ResourceGraphParams> = {}): Promise<ResourceGraphResult | null> {
     if (!this.uri || !this.panel) return null;
     const ticket = ++this.requestCounter;
-    const { focus, depth, edgeKinds, type, provider, search } = this.choices;
+    const { focus, depth, edgeKinds, type, provider, search, groupBy, expand } = this.choices;
     const params: ResourceGraphParams = {
       uri: this.uri.toString(),
       depth,
@@ -184,18 +232,25 @@ export class ResourceGraphPanel implements vscode.Disposable {
       ...(type ? { type } : {}),
       ...(provider ? { provider } : {}),
       ...(search ? { search } : {}),
+      ...(groupBy ? { groupBy } : {}),
+      ...(expand?.length ? { expand } : {}),
       ...extra,
     };
+    // A newer picture supersedes the one in flight: the server stops laying it out.
+    this.inFlight?.cancel();
+    this.inFlight?.dispose();
+    const cancellation = (this.inFlight = new vscode.CancellationTokenSource());
     let view: ResourceGraphResult | null;
     try {
-      view = await this.client.sendRequest(ResourceGraphRequest, params);
+      view = await this.client.sendRequest(ResourceGraphRequest, params, cancellation.token);
     } catch (error) {
+      if (ticket !== this.requestCounter || cancellation.token.isCancellationRequested) return null; // superseded
       void this.notifier.error(vscode.l10n.t('Could not draw the resource graph: {0}', error instanceof Error ? error.message : String(error)));
       return null;
     }
     if (ticket !== this.requestCounter) return view; // a newer request took over
     this.view = view;
-    if (view?.focus) this.choices.focus = view.focus;
+    if (view?.focus && !view.focus.startsWith(GROUP_ID_PREFIX)) this.choices.focus = view.focus;
     this.panel.title = view?.focus ? vscode.l10n.t('Graph: {0}', view.nodes.find((n) => n.id === view.focus)?.name ?? view.focus) : vscode.l10n.t('Resource Graph');
     void this.panel.webview.postMessage({ type: 'view', view, words: words() } satisfies ToWebview);
     return view;
@@ -217,6 +272,17 @@ export class ResourceGraphPanel implements vscode.Disposable {
         return;
       case 'depth':
         this.choices.depth = message.depth;
+        if (message.depth !== 'all') this.choices.expand = undefined;
+        await this.load();
+        return;
+      case 'toggleGroup': {
+        const expanded = this.choices.expand ?? [];
+        this.choices.expand = expanded.includes(message.id) ? expanded.filter((id) => id !== message.id) : [...expanded, message.id];
+        await this.load();
+        return;
+      }
+      case 'groupBy':
+        this.choices = { ...this.choices, groupBy: message.by, expand: undefined };
         await this.load();
         return;
       case 'filters':
@@ -242,7 +308,12 @@ export class ResourceGraphPanel implements vscode.Disposable {
   private async reveal(id: string): Promise<void> {
     const span = this.view?.nodes.find((n) => n.id === id)?.span;
     if (!span || !this.uri) return;
-    const document = await vscode.workspace.openTextDocument(this.uri);
+    let document: vscode.TextDocument;
+    try {
+      document = await vscode.workspace.openTextDocument(this.uri);
+    } catch {
+      return; // too large for an editor (the browser refuses 17 MB): the graph stays the view of it
+    }
     const existing = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
     const editor = await vscode.window.showTextDocument(document, { viewColumn: existing?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: true, preview: false });
     const start = document.positionAt(span.offset);
@@ -265,6 +336,8 @@ export class ResourceGraphPanel implements vscode.Disposable {
 
   dispose(): void {
     clearTimeout(this.followTimer);
+    this.inFlight?.dispose();
+    this.fileWatcher?.dispose();
     this.panel?.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }

@@ -24,6 +24,7 @@ const notice = byId<HTMLDivElement>('notice');
 const search = byId<HTMLInputElement>('search');
 const typeFilter = byId<HTMLSelectElement>('type');
 const providerFilter = byId<HTMLSelectElement>('provider');
+const groupBy = byId<HTMLSelectElement>('group-by');
 
 function element<K extends keyof SVGElementTagNameMap>(name: K, attributes: Record<string, string | number>, parent?: Element): SVGElementTagNameMap[K] {
   const made = document.createElementNS(SVG, name);
@@ -70,18 +71,21 @@ function drawEdges(svg: SVGSVGElement, edges: GraphViewEdge[]): void {
     const d = edge.points.map((p, i) => `${i ? 'L' : 'M'} ${p.x.toFixed(1)} ${p.y.toFixed(1)}`).join(' ');
     const path = element('path', { d, class: `edge kind-${edge.kind}`, 'marker-end': `url(#arrow-${edge.kind})` }, svg);
     const title = element('title', {}, path);
-    title.textContent = `${words?.kinds[edge.kind] ?? edge.kind}${edge.labels.length ? `: ${edge.labels.join(', ')}` : ''}`;
-    if (edge.labels.length) {
+    const counted = edge.count && edge.count > 1 && words ? format(words.edgeCount, edge.count) : '';
+    title.textContent = `${words?.kinds[edge.kind] ?? edge.kind}${edge.labels.length ? `: ${edge.labels.join(', ')}` : ''}${counted ? ` (${counted})` : ''}`;
+    const text = edge.labels.length ? edge.labels.join(', ') : counted;
+    if (text) {
       const middle = edge.points[Math.floor(edge.points.length / 2)];
       const label = element('text', { x: middle.x, y: middle.y - 3, class: 'edge-label', 'text-anchor': 'middle' }, svg);
-      label.textContent = edge.labels.join(', ');
+      label.textContent = text;
     }
   }
 }
 
 function drawNodes(svg: SVGSVGElement, nodes: GraphViewNode[], focus: string | null, matches: Set<string>): void {
   for (const node of nodes) {
-    const classes = ['node', node.custom ? 'custom' : 'component'];
+    const classes = ['node', node.group ? 'group' : node.custom ? 'custom' : 'component'];
+    if (node.group?.expanded) classes.push('expanded');
     if (node.id === focus) classes.push('focus');
     if (matches.has(node.id)) classes.push('match');
     if (node.missing) classes.push('missing');
@@ -105,15 +109,17 @@ function drawNodes(svg: SVGSVGElement, nodes: GraphViewNode[], focus: string | n
     const name = element('text', { x: 8, y: 16, class: 'name' }, group);
     name.textContent = node.name.length > 48 ? `${node.name.slice(0, 47)}…` : node.name;
     const type = element('text', { x: 8, y: 32, class: 'type' }, group);
-    type.textContent = node.type.length > 48 ? `…${node.type.slice(-47)}` : node.type;
+    const second = node.group && words ? format(words.groupMembers, node.group.members) : node.type;
+    type.textContent = second.length > 48 ? `…${second.slice(-47)}` : second;
     const symbols = symbolsOf(node);
     if (symbols) {
       const corner = element('text', { x: node.width - 6, y: 14, class: 'marks', 'text-anchor': 'end' }, group);
       corner.textContent = symbols;
     }
     const title = element('title', {}, group);
-    title.textContent = [node.urn, ...marks].join('\n');
-    const choose = () => vscode.postMessage({ type: 'select', id: node.id });
+    title.textContent = [node.group ? `${node.name}: ${type.textContent}` : node.urn, ...marks].join('\n');
+    // A group box opens (or folds) its resources; a resource box becomes the focus.
+    const choose = () => vscode.postMessage(node.group ? { type: 'toggleGroup', id: node.id } : { type: 'select', id: node.id });
     group.addEventListener('click', choose);
     group.addEventListener('keydown', (event) => {
       if (event.key === 'Enter' || event.key === ' ') {
@@ -136,7 +142,9 @@ function edgeList(current: ResourceGraphResult): string[] {
     if (edge.from !== current.focus && edge.to !== current.focus) continue;
     const outgoing = edge.from === current.focus;
     const other = outgoing ? edge.to : edge.from;
-    const text = `${outgoing ? '→' : '←'} ${words?.kinds[edge.kind] ?? edge.kind}${edge.labels.length ? ` (${edge.labels.join(', ')})` : ''}: ${names.get(other) ?? other}`;
+    // Read from the focus: a dependency edge runs from the dependency to its dependent, as Pulumi draws it.
+    const relation = words?.relations[edge.kind][outgoing ? 'out' : 'in'] ?? `${edge.kind} {0}`;
+    const text = `${format(relation, names.get(other) ?? other)}${edge.labels.length ? ` (${edge.labels.join(', ')})` : ''}`;
     lines.push(text);
     const item = document.createElement('li');
     const button = document.createElement('button');
@@ -213,7 +221,12 @@ function render(): void {
     providerFilter.value,
   );
   const lines = [current.stale, format(words.total, current.total.nodes, current.total.edges)];
+  if (current.overview) lines.push(format(words.overview, current.overview.groups, current.overview.resources, words.groupBy[current.overview.by]));
   if (current.truncated) lines.push(format(words.truncated, current.truncated.shown, current.truncated.within));
+  if (current.edgesLeftOut) lines.push(format(words.edgesLeftOut, current.edgesLeftOut.shown, current.edgesLeftOut.within));
+  if (current.layout === 'grid') lines.push(words.grid);
+  groupBy.hidden = !current.overview;
+  if (current.overview) groupBy.value = current.overview.by;
   notice.textContent = lines.filter(Boolean).join(' · ');
   notice.classList.toggle('stale', current.stale !== undefined);
   const edgesListed = edgeList(current);
@@ -228,6 +241,7 @@ function render(): void {
     notice: notice.textContent,
   };
   if (matched) rendered.matches = matched;
+  if (current.overview) rendered.groups = current.nodes.filter((n) => n.group).map((n) => n.id);
   vscode.postMessage({ type: 'rendered', rendered });
 }
 
@@ -291,6 +305,7 @@ search.addEventListener('input', () => {
 });
 typeFilter.addEventListener('change', sendFilters);
 providerFilter.addEventListener('change', sendFilters);
+groupBy.addEventListener('change', () => vscode.postMessage({ type: 'groupBy', by: groupBy.value as 'parent' | 'type' | 'provider' }));
 byId('less').addEventListener('click', () => {
   const depth = view?.depth;
   vscode.postMessage({ type: 'depth', depth: depth === 'all' ? 3 : Math.max(0, (depth ?? 1) - 1) });
@@ -314,6 +329,8 @@ window.addEventListener('message', (event: MessageEvent<ToWebview>) => {
   } else if (message.type === 'simulate' && message.action === 'click') {
     const node = [...document.querySelectorAll<SVGGElement>('g.node')].find((g) => g.dataset.id === message.id);
     node?.dispatchEvent(new MouseEvent('click', { bubbles: true }));
+  } else if (message.type === 'simulate' && message.action === 'depth') {
+    vscode.postMessage({ type: 'depth', depth: message.depth });
   } else if (message.type === 'simulate' && message.action === 'search') {
     search.value = message.query;
     search.dispatchEvent(new Event('input'));

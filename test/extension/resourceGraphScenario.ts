@@ -98,6 +98,8 @@ export async function resourceGraphScenario(name = 'graph.state.json'): Promise<
     const dependency = first.edges.find((e) => e.kind === 'dependency');
     expect(JSON.stringify(dependency?.labels) === JSON.stringify(['bucket']), `the dependency's labels: ${JSON.stringify(dependency?.labels)}`);
     expect(first.edgeList.length === 4, `the text alternative lists the bucket's 4 edges: ${JSON.stringify(first.edgeList)}`);
+    // Read from the focus: the policy depends on the bucket, so the bucket is needed by the policy.
+    expect(first.edgeList.includes('needed by policy (bucket)') && first.edgeList.includes('child of site'), `the edges read from the bucket: ${JSON.stringify(first.edgeList)}`);
 
     // A click on the policy node: the record is revealed in the editor and the graph refocuses.
     await hooks.resourceGraph.simulate({ type: 'simulate', action: 'click', id: policy });
@@ -138,5 +140,65 @@ export async function resourceGraphScenario(name = 'graph.state.json'): Promise<
   } finally {
     await revertAndCloseAll();
     await vscode.workspace.fs.delete(uri);
+  }
+}
+
+/** A stack of `count` resources under components of ten: past 100, its whole graph is an overview of groups. */
+function largeFixtureText(count: number): string {
+  const resources: unknown[] = [{ urn: root, custom: false, type: 'pulumi:pulumi:Stack' }];
+  for (let i = 0; resources.length < count; i++) {
+    const component = U('my:web:Site', `site${i}`);
+    resources.push({ urn: component, custom: false, type: 'my:web:Site', parent: root });
+    for (let j = 0; j < 9 && resources.length < count; j++)
+      resources.push({ urn: U('aws:sqs/queue:Queue', `q${i}-${j}`), custom: true, id: `q${i}-${j}`, type: 'aws:sqs/queue:Queue', parent: component });
+  }
+  return `${JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: 'v3.274.1' }, resources } }, null, 2)}\n`;
+}
+
+/**
+ * Node's extension host only (the browser's server has no disk): the panel keeps depth and "whole
+ * graph" per file and opens a new file at depth 1; a whole graph past 100 resources is an overview
+ * whose group opens on a click; a file no editor holds is drawn from disk, and followed as it changes.
+ */
+export async function resourceGraphLargeScenario(): Promise<void> {
+  const { hooks } = await activeExtension();
+  const large = workspaceUri('graph-large.state.json');
+  const closed = workspaceUri('graph-closed.state.json');
+  await vscode.workspace.fs.writeFile(large, new TextEncoder().encode(largeFixtureText(300)));
+  await vscode.workspace.fs.writeFile(closed, new TextEncoder().encode(graphFixtureText()));
+  try {
+    // Never opened in an editor: the server reads the file from disk.
+    await vscode.commands.executeCommand('quotaState.showResourceGraph', large);
+    const focused = await rendered('the large file at depth 1', (g) => g.focus === root && g.nodes.length > 1);
+    expect(!vscode.workspace.textDocuments.some((d) => d.uri.toString() === large.toString()), 'the graph did not open the file as a document');
+    expect(focused.groups === undefined, 'depth 1 is a focused picture');
+    await hooks.resourceGraph.simulate({ type: 'simulate', action: 'depth', depth: 'all' });
+    const overview = await rendered('the overview of groups', (g) => (g.groups?.length ?? 0) > 10);
+    const group = overview.groups!.find((id) => id.includes('site7'))!;
+    expect(group !== undefined, `a group per component: ${JSON.stringify(overview.groups)}`);
+    await hooks.resourceGraph.simulate({ type: 'simulate', action: 'click', id: group });
+    await rendered('the group opened', (g) => g.nodes.includes(U('aws:sqs/queue:Queue', 'q7-3')));
+
+    // Another file opens focused at depth 1, and the first keeps its whole graph.
+    await vscode.commands.executeCommand('quotaState.showResourceGraph', closed);
+    const other = await rendered('the other file at depth 1', (g) => g.nodes.includes(policy) && g.groups === undefined);
+    expect(hooks.resourceGraph.current().view?.depth === 1, `the other file's depth: ${hooks.resourceGraph.current().view?.depth}`);
+    expect(other.nodes.length > 0, 'drawn from disk');
+    await vscode.commands.executeCommand('quotaState.showResourceGraph', large);
+    await rendered('the large file back at its whole graph', (g) => (g.groups?.length ?? 0) > 10);
+
+    // The file changes on disk while the panel shows it: the picture follows.
+    await vscode.commands.executeCommand('quotaState.showResourceGraph', closed);
+    await rendered('the closed file again', (g) => g.nodes.includes(policy));
+    const grown = graphFixtureText().replace(
+      '"resources": [',
+      `"resources": [\n    { "urn": "${U('aws:sns/topic:Topic', 'news')}", "custom": true, "id": "t1", "type": "aws:sns/topic:Topic", "parent": "${root}" },`,
+    );
+    await vscode.workspace.fs.writeFile(closed, new TextEncoder().encode(grown));
+    await rendered('the change on disk followed', (g) => g.nodes.includes(U('aws:sns/topic:Topic', 'news')));
+  } finally {
+    await revertAndCloseAll();
+    await vscode.workspace.fs.delete(large);
+    await vscode.workspace.fs.delete(closed);
   }
 }
