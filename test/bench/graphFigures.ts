@@ -6,7 +6,8 @@
  * whole file, whole process, against `JSON.parse` of it in a process of its own (target ≤ 2×).
  */
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { join, resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
@@ -183,4 +184,75 @@ export function upgradeFigure(label: string, file: string, text: string, runs: n
     baseline: 'JSON.parse of the stack file in a process',
     baselineMs: median(parse),
   };
+}
+
+interface ServerGraphFigure {
+  id: string;
+  figure: string;
+  ms: number;
+  ratio: number;
+  baseline?: string;
+  baselineMs?: number;
+}
+
+/** The peak resident memory (VmHWM) of a process, worker threads included; undefined where /proc has none. */
+function peakRssOf(pid: number): number | undefined {
+  try {
+    const line = /VmHWM:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return line ? Number(line[1]) * 1024 : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The resource graph in the language server, on the realistic 30k file no editor holds (the server
+ * reads it from disk, in its graph worker): the whole graph, first (read, parsed and grouped) and
+ * refocused (grouped by type, the state kept); a hover on an open document sent while the whole
+ * graph is laid out; and the server's peak memory against the file's size.
+ */
+export async function serverGraphFigures(
+  client: { process: { pid?: number }; request<P, R>(method: string, params: P): Promise<R> },
+  file: string,
+  open: { uri: string; position: { line: number; character: number } },
+): Promise<ServerGraphFigure[]> {
+  const text = readFileSync(file, 'utf8');
+  const parse = median(
+    [1, 2, 3].map(() => {
+      const start = performance.now();
+      JSON.parse(text);
+      return performance.now() - start;
+    }),
+  );
+  const uri = pathToFileURL(file).toString();
+  const whole = (groupBy?: string) => client.request('quotaState/resourceGraph', { uri, depth: 'all', ...(groupBy ? { groupBy } : {}) });
+  let start = performance.now();
+  const firstAnswer = whole();
+  // A hover on another document while the whole graph is read and laid out.
+  await new Promise((resolve) => setTimeout(resolve, 100));
+  const hoverStart = performance.now();
+  await client.request('textDocument/hover', { textDocument: { uri: open.uri }, position: open.position });
+  const hover = performance.now() - hoverStart;
+  await firstAnswer;
+  const first = performance.now() - start;
+  start = performance.now();
+  await whole('type');
+  const refocused = performance.now() - start;
+  const figures: ServerGraphFigure[] = [
+    { id: 'server real 30k: whole graph, first', figure: 'server: whole graph of the real 30k file from disk, first (read, parse, group, lay out)', ms: first, ratio: first / parse },
+    { id: 'server real 30k: whole graph, regrouped', figure: 'server: whole graph of the real 30k file, grouped anew (state kept in the worker)', ms: refocused, ratio: refocused / parse },
+    { id: 'server real 30k: hover while the whole graph is laid out', figure: 'server: hover on an open document while the whole graph is laid out', ms: hover, ratio: hover / parse },
+  ];
+  const peak = client.process.pid === undefined ? undefined : peakRssOf(client.process.pid);
+  if (peak !== undefined) {
+    figures.push({
+      id: 'server: peak RSS / real 30k file size',
+      figure: `server: peak RSS over the whole server run (${(peak / 2 ** 20).toFixed(0)} MiB; bound 1 GiB + 12× the file)`,
+      ms: peak / 2 ** 20,
+      ratio: peak / Buffer.byteLength(text),
+      baseline: 'the file size',
+      baselineMs: Buffer.byteLength(text) / 2 ** 20,
+    });
+  }
+  return figures;
 }

@@ -29,7 +29,7 @@ import { checkReferencePoint, edit, floor, jsonLanguageService, ours, oursAfterE
 import { generateState, growRealExport } from './generate';
 import { startupInHosts, webBundleSizes } from './browser';
 import { cliFigure, historyFigure, startFigures, type ExternalFigure } from './startupAndCli';
-import { diffFigure, graphFigures, restoreFigure, upgradeFigure } from './graphFigures';
+import { diffFigure, graphFigures, restoreFigure, serverGraphFigures, upgradeFigure } from './graphFigures';
 import { bucketFigures } from './s3Figures';
 import { removeResources } from '../../shared/state/surgery';
 import { compare, currentMachine, differences, formatComparison, summarize, type BenchResults, type BenchRow, type BenchSummary } from './compare';
@@ -377,6 +377,12 @@ async function measureAll(): Promise<BenchResults & { webBundle: Awaited<ReturnT
         }),
       );
       rows.push({ id: 'server 30k: analyzeFromDisk → publishDiagnostics', size: 30000, figure: 'server: analyzeFromDisk → publishDiagnostics', ms, ratio: ms / p });
+    }
+    // The resource graph of the real 30k file in the server: whole graph, a hover meanwhile, peak memory.
+    const realFile = join(OUT, `bench-real-eks-${REAL_SIZE}.state.json`);
+    if (existsSync(realFile)) {
+      const hoverAt = positionAt(ten.text, ten.text.indexOf('"parent": "urn') + 12);
+      for (const figure of await serverGraphFigures(client, realFile, { uri, position: hoverAt })) rows.push({ size: REAL_SIZE, ...figure });
     }
   } finally {
     await client.stop();
