@@ -3,6 +3,7 @@
  * (graphWorkerRunner.ts); the browser's has no worker threads and draws on its own thread
  * (`InThreadGraphRunner`), within the same caps on what is laid out.
  */
+import * as l10n from '@vscode/l10n';
 import type { CancellationToken } from 'vscode-languageserver';
 import type { ResourceGraphResult } from '../../shared/protocol';
 import { GraphHost } from './graphHost';
@@ -29,18 +30,34 @@ export function settle(answer: GraphAnswer): ResourceGraphResult | null {
   return answer.view;
 }
 
-/** Draws on the calling thread (the browser's server). */
+/**
+ * Draws on the calling thread (the browser's server). A file no editor holds is read with `readText`
+ * (the client's `vscode.workspace.fs`: the browser's server has no disk), each time it is drawn, and
+ * parsed again only when its text changed; without `readText` such a file has no picture.
+ */
 export class InThreadGraphRunner implements GraphRunner {
-  private readonly host = new GraphHost();
+  /** The text last read for each file, and a stamp that changes with it. */
+  private readonly read = new Map<string, { text: string; stamp: string }>();
+  private stamps = 0;
+  private readonly host = new GraphHost((uri) => this.read.get(uri)?.text ?? '');
+
+  constructor(private readonly readText?: (uri: string) => Promise<string | null>) {}
 
   async run(job: GraphRun, token?: CancellationToken): Promise<ResourceGraphResult | null> {
     if (token?.isCancellationRequested) return null;
-    // No disk here: a file that is not open has no picture.
-    if (job.source.kind === 'disk') return null;
-    return settle(this.host.answer({ ...job, source: { ...job.source, text: job.source.text() } }));
+    if (job.source.kind === 'document') return settle(this.host.answer({ ...job, source: { ...job.source, text: job.source.text() } }));
+    if (!this.readText) return null;
+    const text = await this.readText(job.uri);
+    if (text === null) throw new GraphFileError(l10n.t('Could not read {0}', job.uri));
+    if (token?.isCancellationRequested) return null;
+    const last = this.read.get(job.uri);
+    const stamp = last?.text === text ? last.stamp : `read ${++this.stamps}`;
+    this.read.set(job.uri, { text, stamp });
+    return settle(this.host.answer({ ...job, source: { kind: 'file', path: job.uri, stamp } }));
   }
 
   forget(uri: string): void {
+    this.read.delete(uri);
     this.host.forget(uri);
   }
 }

@@ -1,15 +1,16 @@
 /**
  * The language server in a browser's web worker (vscode.dev, github.dev): the same server as in
- * Node, over the worker's messages. No worker threads (every document is analysed here) and no
+ * Node, over the worker's messages. No worker threads (every document is analysed and every graph drawn here) and no
  * disk: `.quota-state.json` and an app.ini's quota file come through the client's
  * `vscode.workspace.fs` (./projectFiles.ts), and a state file VS Code does not hand over (over
  * 50 MB) is reported as unavailable rather than read from disk.
  */
 import * as l10n from '@vscode/l10n';
 import { BrowserMessageReader, BrowserMessageWriter, createConnection } from 'vscode-languageserver/browser';
-import { AnalyzeFromDiskNotification, DocumentStatusNotification } from '../../shared/protocol';
+import { AnalyzeFromDiskNotification, DocumentStatusNotification, ReadWorkspaceFileRequest } from '../../shared/protocol';
 import { startServer } from '../serverMain';
 import { MainThreadAnalyzer } from '../state/documentAnalyzer';
+import { InThreadGraphRunner } from '../state/graphRunner';
 import type { ServerWorkspace } from '../workspace';
 import { ClientFiles, clientAppIniLookup, findClientConfig } from './projectFiles';
 
@@ -31,6 +32,8 @@ startServer(connection, {
   },
   appIniLookup: () => clientAppIniLookup(files!, (uri) => workspace?.documents.get(uri)?.getText()),
   stateAnalyzer: (edits) => new MainThreadAnalyzer(edits),
+  // A state file no editor holds is drawn from the client's files (an editor refuses one over 50 MB: the graph is its only view).
+  graphRunner: () => new InThreadGraphRunner((uri) => connection.sendRequest(ReadWorkspaceFileRequest, { uri })),
   register: (registered) => {
     workspace = registered;
     connection.onNotification(AnalyzeFromDiskNotification, async ({ uri }) => {

@@ -70,3 +70,54 @@ describe('the browser build of the language server and its l10n bundle', functio
     );
   });
 });
+
+describe('the browser build of the language server and the resource graph', function () {
+  this.timeout(60_000);
+
+  it('draws a state file no editor holds from the client’s files, and again when its text changed', async () => {
+    const worker = new Worker(WEB_WORKER, { eval: true, workerData: { server: distPath('web/server.js') } });
+    const reader = new (class extends AbstractMessageReader {
+      listen(callback: (message: Message) => void) {
+        worker.on('message', callback);
+        return { dispose: () => worker.off('message', callback) };
+      }
+    })();
+    const writer = new (class extends AbstractMessageWriter {
+      async write(message: Message) {
+        worker.postMessage(message);
+      }
+      end() {}
+    })();
+    const connection = createProtocolConnection(reader, writer);
+    const stack = 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-dev';
+    const resources = [{ urn: stack, custom: false, type: 'pulumi:pulumi:Stack' }];
+    const state = () => JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, resources } });
+    const uri = 'vscode-vfs://github/shop/stack.json';
+    const asked: string[] = [];
+    connection.onRequest('workspace/configuration', () => [null]);
+    connection.onRequest('client/registerCapability', () => null);
+    connection.onRequest('quotaState/readWorkspaceFile', ({ uri: asked_ }: { uri: string }) => {
+      asked.push(asked_);
+      return asked_ === uri ? state() : null;
+    });
+    connection.onRequest('quotaState/readWorkspaceDirectory', () => null);
+    connection.listen();
+    try {
+      await connection.sendRequest('initialize', { processId: null, rootUri: null, capabilities: {}, initializationOptions: {} });
+      await connection.sendNotification('initialized', {});
+      const first = (await connection.sendRequest('quotaState/resourceGraph', { uri, depth: 'all' })) as { nodes: Array<{ id: string }> } | null;
+      assert.deepEqual(
+        first?.nodes.map((node) => node.id),
+        [stack],
+      );
+      resources.push({ urn: 'urn:pulumi:dev::shop::aws:sqs/queue:Queue::jobs', custom: true, type: 'aws:sqs/queue:Queue', parent: stack } as (typeof resources)[number]);
+      const second = (await connection.sendRequest('quotaState/resourceGraph', { uri, depth: 'all' })) as { nodes: Array<{ id: string }> } | null;
+      assert.equal(second?.nodes.length, 2, 'the changed text is drawn');
+      assert.ok(asked.filter((each) => each === uri).length >= 2, 'read through the client each time');
+      await assert.rejects(connection.sendRequest('quotaState/resourceGraph', { uri: 'vscode-vfs://github/shop/gone.json', depth: 1 }), /gone\.json/);
+    } finally {
+      connection.dispose();
+      await worker.terminate();
+    }
+  });
+});
