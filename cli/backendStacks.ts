@@ -13,7 +13,7 @@ import { createStateService, findStack, objectUrl, StackLockedError, StoreConfli
 import { InputError } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import type { CliIO } from './io';
-import { cliLockIdentity } from './lockedWrite';
+import { cliLockIdentity, cliStaleness, staleAfterFlag } from './lockedWrite';
 
 const state = createStateService();
 
@@ -24,6 +24,13 @@ function takeBackendFlag(args: string[]): { url: string; rest: string[] } | unde
   const url = args[at].startsWith('--backend=') ? args[at].slice('--backend='.length) : args[at + 1];
   if (url === undefined) throw new InputError('--backend needs a URL (file://FOLDER or s3://BUCKET?…)');
   return { url, rest: [...args.slice(0, at), ...args.slice(at + (args[at].startsWith('--backend=') ? 1 : 2))] };
+}
+
+/** The value of `--name VALUE` or `--name=VALUE` among `args` (left in them for the command to parse too). */
+function flagValue(args: string[], name: string): string | undefined {
+  const at = args.findIndex((arg) => arg === name || arg.startsWith(`${name}=`));
+  if (at === -1) return undefined;
+  return args[at].startsWith(`${name}=`) ? args[at].slice(name.length + 1) : args[at + 1];
 }
 
 interface Fetched {
@@ -88,7 +95,12 @@ async function runInBucket(
     const mapped: CliIO = { ...io, stdout: (text) => io.stdout(named(text)), stderr: (text) => io.stderr(named(text)) };
     if (!writes || fetched.length === 0) return await run(replaced, mapped);
     const breakLock = args.includes('--break-lock');
-    const lockOptions = { breakLock, hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.', warn: (m: string) => io.stderr(`warning: ${m}`) };
+    const lockOptions = {
+      breakLock,
+      hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+      staleness: cliStaleness(staleAfterFlag(flagValue(args, '--stale-after'))),
+      warn: (m: string) => io.stderr(`warning: ${m}`),
+    };
     try {
       return await withLocks(opened, fetched, lockOptions, async () => {
         const code = await run(replaced, mapped);

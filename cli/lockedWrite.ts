@@ -14,9 +14,9 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
-import { goTimestamp, lockHolderText } from '../shared/state';
+import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockHolderText, parseStaleLockAge, type StaleLockContext } from '../shared/state';
 import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
-import { InputError } from './args';
+import { InputError, UsageError } from './args';
 
 /** The lock could not be had or was lost, or the file changed since it was read: nothing was written (exit 1). */
 export class LockRefusal extends Error {}
@@ -198,6 +198,30 @@ interface PulumiLockContent {
   timestamp: string;
 }
 
+/** Whether a process of this machine runs: signal 0 checks without sending; EPERM is a process of another user. */
+export function pidAlive(pid: number): boolean | undefined {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ESRCH' ? false : code === 'EPERM' ? true : undefined;
+  }
+}
+
+/** `--stale-after DURATION` in milliseconds (default 1h); a value that is no positive duration is a usage error. */
+export function staleAfterFlag(value: string | undefined): number {
+  const text = value ?? DEFAULT_STALE_LOCK_AGE;
+  const ms = parseStaleLockAge(text);
+  if (ms === undefined) throw new UsageError(`--stale-after must be a duration such as 30m, 1h or 2d, not "${text}"`);
+  return ms;
+}
+
+/** The one stale-lock rule's context on this machine, now (shared/state/backend/staleLock.ts). */
+export function cliStaleness(staleAfterMs: number): StaleLockContext {
+  return { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs };
+}
+
 /** Who this process is in a Pulumi lock (lock.go's lockContent without its time). */
 export function cliLockIdentity(): { pid: number; username: string; hostname: string } {
   return { pid: process.pid, username: currentUser(), hostname: hostname() };
@@ -224,20 +248,20 @@ function otherLocks(folder: string, own?: string): string[] {
   }
 }
 
-/** ` created by user@host (pid N) at <RFC 3339>`, as Pulumi names a lock's holder. */
-function holder(path: string): string {
+/** ` created by user@host (pid N) at <RFC 3339>`, as Pulumi names a lock's holder; with `staleness`, whether it is stale. */
+function holder(path: string, staleness?: StaleLockContext): string {
   try {
-    return lockHolderText(readFileSync(path, 'utf8'));
+    return lockHolderText(readFileSync(path, 'utf8'), staleness);
   } catch (error) {
     return `unreadable (${(error as Error).message})`;
   }
 }
 
 /** Pulumi's refusal, word for word, one line per lock. */
-function lockedMessage(folder: string, names: string[]): string {
+function lockedMessage(folder: string, names: string[], staleness?: StaleLockContext): string {
   return [
     `the stack is currently locked by ${names.length} lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.`,
-    ...names.map((name) => `  ${join(folder, name)}: ${holder(join(folder, name))}`),
+    ...names.map((name) => `  ${join(folder, name)}: ${holder(join(folder, name), staleness)}`),
   ].join('\n');
 }
 
@@ -246,6 +270,8 @@ interface PulumiLockOptions {
   breakLock?: boolean;
   /** Appended to the refusal (what the command offers). */
   hint?: string;
+  /** The stale-lock rule's context: each lock of a refusal then says whether it is stale. */
+  staleness?: StaleLockContext;
   warn: (message: string) => void;
 }
 
@@ -253,10 +279,10 @@ interface PulumiLockOptions {
 function clearOrRefuse(folder: string, options: PulumiLockOptions, own?: string): void {
   const others = otherLocks(folder, own);
   if (others.length === 0) return;
-  if (!options.breakLock) throw new LockRefusal(lockedMessage(folder, others) + (options.hint ? `\n${options.hint}` : ''));
+  if (!options.breakLock) throw new LockRefusal(lockedMessage(folder, others, options.staleness) + (options.hint ? `\n${options.hint}` : ''));
   for (const name of others) {
     const path = join(folder, name);
-    options.warn(`warning: removing Pulumi's lock ${path} (${holder(path)}) (--break-lock)`);
+    options.warn(`warning: removing Pulumi's lock ${path} (${holder(path, options.staleness)}) (--break-lock)`);
     rmSync(path, { force: true });
     rmSync(`${path}.attrs`, { force: true });
   }
@@ -291,7 +317,7 @@ export function withPulumiLock<T>(folder: string | undefined, options: PulumiLoc
   try {
     // Pulumi checks again after writing its lock: of two writers starting together, one sees the other.
     const others = otherLocks(folder, name);
-    if (others.length) throw new LockRefusal(lockedMessage(folder, others) + (options.hint ? `\n${options.hint}` : ''));
+    if (others.length) throw new LockRefusal(lockedMessage(folder, others, options.staleness) + (options.hint ? `\n${options.hint}` : ''));
     return edit();
   } finally {
     cleanup();

@@ -4,12 +4,12 @@
  * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
-import { hostname } from 'node:os';
-import { createStateService, DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { createStateService, judgeLock, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
+import { cliStaleness, staleAfterFlag } from '../lockedWrite';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
 const state = createStateService();
@@ -81,9 +81,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   if (parsed.positional.length > 1) throw new UsageError('backend ls takes at most one URL');
   if (parsed.positional.length === 1 && parsed.flags.backend !== undefined) throw new UsageError('give the backend as URL or as --backend, not both');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
-  const staleAfter = parsed.flags['stale-after'] ?? DEFAULT_STALE_LOCK_AGE;
-  const staleAfterMs = parseStaleLockAge(staleAfter);
-  if (staleAfterMs === undefined) throw new UsageError(`--stale-after must be a duration such as 30m, 1h or 2d, not "${staleAfter}"`);
+  const staleAfterMs = staleAfterFlag(parsed.flags['stale-after']);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
@@ -117,20 +115,9 @@ interface StackRow {
   pendingOperations?: number;
 }
 
-/** Whether a process of this machine runs: signal 0 checks without sending; EPERM is a process of another user. */
-function pidAlive(pid: number): boolean | undefined {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ESRCH' ? false : code === 'EPERM' ? true : undefined;
-  }
-}
-
 /** The one stale-lock rule (shared/state/backend/staleLock.ts): its process here is gone, or it is older than the limit. */
 function isStale(lock: BackendStack['locks'][number], staleAfterMs: number): boolean {
-  return judgeLock(lock, { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs }).stale;
+  return judgeLock(lock, cliStaleness(staleAfterMs)).stale;
 }
 
 async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {

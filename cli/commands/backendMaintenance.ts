@@ -10,13 +10,13 @@ import { join } from 'node:path';
 import { createStateService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
-import { cliLockIdentity } from '../lockedWrite';
+import { cliLockIdentity, cliStaleness, staleAfterFlag } from '../lockedWrite';
 import { openBackend, openStack } from '../backendAccess';
 
 const state = createStateService();
 
 export const PRUNE_USAGE = `Usage:
-  quota-state backend prune [--backend URL] [--stack STACK] (--keep N | --older-than DURATION) [--dry-run] [--break-lock] [--format text|json]
+  quota-state backend prune [--backend URL] [--stack STACK] (--keep N | --older-than DURATION) [--dry-run] [--break-lock] [--stale-after DURATION] [--format text|json]
 
 Removes a DIY backend's old history entries (each history file with its checkpoint), and by the same
 rule its backups and retained checkpoints, in every stack or in --stack's. Never the stack file, its
@@ -26,12 +26,13 @@ rule its backups and retained checkpoints, in every stack or in --stack's. Never
   --older-than DURATION    remove what is older: Go's units (90m, 36h, 1h30m) or days (30d)
   --dry-run                say what would be removed, remove nothing
   --break-lock             remove a stack's Pulumi lock files first, naming each
+  --stale-after DURATION   a lock this old is stale whoever holds it (default 1h); a refusal says which locks are stale
 
 Exit codes: 0 pruned or shown, 1 refused (a locked stack, or a rule that would remove every entry),
 2 usage error or unreadable input.`;
 
 export const UPGRADE_USAGE = `Usage:
-  quota-state backend upgrade [--backend URL] [--project-for STACK=PROJECT]… [--dry-run] [--format text|json]
+  quota-state backend upgrade [--backend URL] [--project-for STACK=PROJECT]… [--dry-run] [--break-lock] [--stale-after DURATION] [--format text|json]
 
 Moves a legacy DIY backend (bare stack names) to the project layout, as \`pulumi state upgrade\` does:
 meta.yaml version 1 first, then each stack file to .pulumi/stacks/<project>/ (the old file kept as its
@@ -40,10 +41,13 @@ stack's project is read from its first resource's urn; a stack without resources
 --project-for STACK=PROJECT. Unlike Pulumi, which skips such a stack and hides it, nothing is
 upgraded until every stack can be placed and none is locked. Progress goes to stderr.
 
+  --break-lock             remove each stack's Pulumi lock files as it is moved, naming each
+  --stale-after DURATION   a lock this old is stale whoever holds it (default 1h); a refusal says which locks are stale
+
 Exit codes: 0 upgraded (or nothing to do), 1 refused (a stack not placed, or locked), 2 usage error or unreadable input.`;
 
-const PRUNE_FLAGS = { backend: 'value', stack: 'value', keep: 'value', 'older-than': 'value', 'dry-run': 'boolean', 'break-lock': 'boolean', format: 'value' } as const;
-const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'boolean', format: 'value' } as const;
+const PRUNE_FLAGS = { backend: 'value', stack: 'value', keep: 'value', 'older-than': 'value', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
+const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
 
 function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
@@ -70,6 +74,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
   if (parsed.positional.length) throw new UsageError('prune takes no positional arguments (the backend is --backend URL)');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   const rule = pruneRule(parsed.flags);
+  const staleAfterMs = staleAfterFlag(parsed.flags['stale-after']);
   const dryRun = parsed.booleans.has('dry-run');
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
@@ -89,7 +94,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const removed: PrunePlan[] = [];
-  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, warn: (message: string) => io.stderr(`warning: ${message}`) };
+  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, staleness: cliStaleness(staleAfterMs), warn: (message: string) => io.stderr(`warning: ${message}`) };
   try {
     for (const [index, plan] of plans.entries()) {
       if (dryRun) {
@@ -136,6 +141,8 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     given.set(match[1], match[2]);
   }
   const dryRun = parsed.booleans.has('dry-run');
+  const breakLock = parsed.booleans.has('break-lock');
+  const staleness = cliStaleness(staleAfterFlag(parsed.flags['stale-after']));
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   if (opened.backend.layout === 'project') {
@@ -155,11 +162,15 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   try {
-    await state.backend.refuseIfAnyStackLocked(opened.store, opened.backend, plans, { hint: lockHint });
+    // With --break-lock each stack's locks go as it is moved (a dry run removes none); without, any lock refuses it all first.
+    if (breakLock && dryRun) io.stderr('warning: --dry-run: no lock is removed or taken');
+    if (!breakLock) await state.backend.refuseIfAnyStackLocked(opened.store, opened.backend, plans, { hint: lockHint, staleness });
     if (!dryRun) {
       await state.backend.applyUpgrade(opened.store, opened.backend, plans, {
         identity: cliLockIdentity(),
         hint: lockHint,
+        staleness,
+        breakLock,
         say: (message) => io.stderr(message),
         warn: (message) => io.stderr(`warning: ${message}`),
       });

@@ -15,14 +15,14 @@ import { createStateService, objectUrl, RestoreError, StackLockedError, StoreCon
 import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
-import { cliLockIdentity, LockRefusal, withLockedFile, withPulumiLock } from '../lockedWrite';
+import { cliLockIdentity, cliStaleness, LockRefusal, staleAfterFlag, withLockedFile, withPulumiLock } from '../lockedWrite';
 import { compressAs, load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
 
 const state = createStateService();
 
 export const RESTORE_USAGE = `Usage:
-  quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run] [--allow-errors] [--break-lock] [--format text|json]
+  quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run] [--allow-errors] [--break-lock] [--stale-after DURATION] [--format text|json]
 
 Makes a DIY stack's current state an earlier one, as \`pulumi stack import\` of it would: VERSION and
 ID name a history entry (\`quota-state history\` lists them), FILE any state document (a backup, an
@@ -34,11 +34,13 @@ holds quota-state's lock and Pulumi's.
   --dry-run       show what would change (as \`quota-state diff\`), write nothing
   --allow-errors  restore a document with integrity errors or another stack's resources (Pulumi's --force)
   --break-lock    remove the stack's Pulumi lock files first, naming each
+  --stale-after DURATION
+                  a lock this old is stale whoever holds it (default 1h); a refusal says which locks are stale
   --format text|json
 
 Exit codes: 0 restored or shown, 1 refused (or no such stack or version), 2 usage error or unreadable input.`;
 
-const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', format: 'value' } as const;
+const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
 
 interface RestoreReport {
   stack: string;
@@ -65,6 +67,7 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   const to = parsed.flags.to;
   if (to === undefined) throw new UsageError('restore needs --to VERSION, ID or FILE');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
+  staleAfterFlag(parsed.flags['stale-after']); // a bad duration is a usage error before anything is read
   const opened = await openBackend(parsed.flags.backend, io, scopeOf(parsed.positional[0]));
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, parsed.positional[0], io);
@@ -112,7 +115,7 @@ interface RestoreRun {
   report: RestoreReport;
   source: { display: string };
   stack: BackendStack;
-  parsed: { booleans: Set<string> };
+  parsed: { booleans: Set<string>; flags: Record<string, string | undefined> };
   io: CliIO;
   say: (message?: string, toStderr?: boolean) => number;
 }
@@ -131,6 +134,7 @@ function writeRestored(run: RestoreRun & { path: string; display: string }): num
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    staleness: cliStaleness(staleAfterFlag(run.parsed.flags['stale-after'])),
     warn: (message: string) => io.stderr(message),
   };
   try {
@@ -168,6 +172,7 @@ async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: Restore
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    staleness: cliStaleness(staleAfterFlag(run.parsed.flags['stale-after'])),
     warn: (message: string) => io.stderr(`warning: ${message}`),
   };
   try {

@@ -9,7 +9,7 @@ import { resolve } from 'node:path';
 import { createStateService, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../shared/state';
 import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
-import { LockRefusal, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
+import { cliStaleness, LockRefusal, staleAfterFlag, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
 import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
 
@@ -41,6 +41,9 @@ N-th record with that URN, in file order.
 ${switchHelp('force', 'protected resources too (as `pulumi state delete --force`)')}
   --break-lock         every command: remove the DIY stack's Pulumi lock files (each is named),
                        then edit; only when no Pulumi process is running (\`pulumi cancel\` does the same)
+  --stale-after DURATION
+                       every command: a Pulumi lock this old is stale whoever holds it (default 1h);
+                       a refusal says of each lock whether it is stale
 ${switchHelp('target-dependents', 'remove whatever depends on the targets too')}
 ${switchHelp('all', 'every resource')}
   --dest FILE          ${operationsWith((row) => row.destination === true)}: the state file the resources go to
@@ -53,6 +56,7 @@ const FLAGS = {
   format: 'value',
   force: 'boolean',
   'break-lock': 'boolean',
+  'stale-after': 'value',
   'target-dependents': 'boolean',
   all: 'boolean',
   dest: 'value',
@@ -75,6 +79,8 @@ interface StatePlan {
   dryRun: boolean;
   force: boolean;
   breakLock: boolean;
+  /** --stale-after: a Pulumi lock this old is stale. */
+  staleAfterMs: number;
   all: boolean;
   targetDependents: boolean;
   includeParents: boolean;
@@ -129,6 +135,7 @@ function withPulumiLocks(run: Run, paths: string[], body: () => number): number 
     breakLock: run.plan.breakLock,
     dryRun: run.plan.dryRun,
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
+    staleness: cliStaleness(run.plan.staleAfterMs),
     warn: (message: string) => run.warnings.push(message),
   };
   return folders.reduceRight<() => number>((inner, folder) => () => withPulumiLock(folder, options, inner), body)();
@@ -204,6 +211,7 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
     dryRun: parsed.booleans.has('dry-run'),
     force: parsed.booleans.has('force'),
     breakLock: parsed.booleans.has('break-lock'),
+    staleAfterMs: staleAfterFlag(parsed.flags['stale-after']),
     all,
     targetDependents: parsed.booleans.has('target-dependents'),
     includeParents: parsed.booleans.has('include-parents'),
@@ -213,8 +221,9 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
   };
 }
 
+/** The report: on stdout, but a refusal's text on stderr (as every error); JSON stays on stdout, for the program reading it. */
 function emit(run: Run, results: FileResult[], code: number): number {
-  report(results, run.plan.format, run.warnings, run.io.stdout);
+  report(results, run.plan.format, run.warnings, code !== 0 && run.plan.format === 'text' ? run.io.stderr : run.io.stdout);
   return code;
 }
 

@@ -158,7 +158,8 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
       stack.locks.map((l) => [l.username, l.hostname, String(l.pid)]),
       [[holder[1], holder[2], holder[3]]],
     );
-    assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, /ci@runner-7 \(pid 4121\)/);
+    // Taken on 2026-11-28: older than the default --stale-after, so marked stale.
+    assert.match(ours(['backend', 'ls', `file://${copy}`]).stdout, /ci@runner-7 \(pid 4121, stale\)/);
   });
 
   it('lists the lock the interrupted update left, and marks it stale when its process on this machine is gone', () => {

@@ -84,7 +84,7 @@ async function trial(dir: string, edits: readonly Edit[], tally: Tally): Promise
       tally.applied++;
     } else {
       assert.equal(result.status, 1, where);
-      assert.match(result.stdout, /\(refused\)\n\s+.*(lock|changed since it was read)/, where);
+      assert.match(result.stderr, /\(refused\)\n\s+.*(lock|changed since it was read)/, where);
       assert.ok(!present.has(edit), `refused, yet its edit is in the final file: ${where}`);
       tally.refused++;
     }

@@ -82,13 +82,13 @@ describe('quota-state state', () => {
   it('refuses, writing nothing: an unknown urn, a protected target, dependents', () => {
     const unknown = runQuotaState(['state', 'protect', file, U('aws:s3:Bucket', 'bb')]);
     assert.equal(unknown.status, 1);
-    assert.match(unknown.stdout, /No such resource ".*::bb" exists in the current state\n\s*Did you mean:\n\s*urn:pulumi:s::p::aws:s3:Bucket::b/);
+    assert.match(unknown.stderr, /No such resource ".*::bb" exists in the current state\n\s*Did you mean:\n\s*urn:pulumi:s::p::aws:s3:Bucket::b/);
     const protectedTarget = runQuotaState(['state', 'remove', file, A, '--target-dependents']);
     assert.equal(protectedTarget.status, 1);
-    assert.match(protectedTarget.stdout, /can't be safely deleted because it is protected/);
+    assert.match(protectedTarget.stderr, /can't be safely deleted because it is protected/);
     const dependents = runQuotaState(['state', 'remove', file, A, '--force']);
     assert.equal(dependents.status, 1);
-    assert.match(dependents.stdout, /the following resources depend on it:\n\s+\* "b" +\(urn:pulumi:s::p::aws:s3:Bucket::b\)/);
+    assert.match(dependents.stderr, /the following resources depend on it:\n\s+\* "b" +\(urn:pulumi:s::p::aws:s3:Bucket::b\)/);
     unchanged();
   });
 
@@ -96,12 +96,12 @@ describe('quota-state state', () => {
     writeFileSync(file, '{"version": 3, "checkpoint": {');
     const syntax = runQuotaState(['state', 'repair', file]);
     assert.equal(syntax.status, 1);
-    assert.match(syntax.stdout, /is not valid JSON \(line 1/);
+    assert.match(syntax.stderr, /is not valid JSON \(line 1/);
     writeFileSync(file, checkpoint());
     chmodSync(file, 0o444);
     const readOnly = runQuotaState(['state', 'taint', file, B]);
     assert.equal(readOnly.status, 1);
-    assert.match(readOnly.stdout, /is read-only/);
+    assert.match(readOnly.stderr, /is read-only/);
     chmodSync(file, 0o644);
     unchanged();
   });
@@ -114,8 +114,8 @@ describe('quota-state state', () => {
     writeFileSync(join(locks, '0b7e5c2e-lock.json.attrs'), '{}');
     const locked = runQuotaState(['state', 'taint', file, B]);
     assert.equal(locked.status, 1);
-    assert.match(locked.stdout, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
-    assert.match(locked.stdout, /0b7e5c2e-lock\.json: created by ci@runner-7 \(pid 4242\) at 2025-06-01T10:20:30\+02:00/);
+    assert.match(locked.stderr, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
+    assert.match(locked.stderr, /0b7e5c2e-lock\.json: created by ci@runner-7 \(pid 4242\) at 2025-06-01T10:20:30\+02:00/);
     unchanged();
     const forced = runQuotaState(['state', 'taint', file, B, '--force']);
     assert.equal(forced.status, 2, 'only remove takes --force, which is about protect');
@@ -133,16 +133,16 @@ describe('quota-state state', () => {
     const cyclic = checkpoint(true);
     writeFileSync(file, cyclic);
     const repair = runQuotaState(['state', 'repair', file]);
-    assert.equal(repair.status, 1, repair.stdout);
-    assert.match(repair.stdout, /snapshot has cyclic dependencies[\s\S]*Dependency cycle/);
+    assert.equal(repair.status, 1, repair.stderr);
+    assert.match(repair.stderr, /snapshot has cyclic dependencies[\s\S]*Dependency cycle/);
     assert.equal(readFileSync(file, 'utf8'), cyclic);
     writeFileSync(file, checkpoint());
     const dest = join(dir, 'dest.json');
     const destText = JSON.stringify({ version: 3, checkpoint: { stack: 'organization/p/s', latest: { manifest: {}, resources: [{ urn: B, custom: true, id: 'x', type: 'aws:s3:Bucket' }] } } });
     writeFileSync(dest, destText);
     const move = runQuotaState(['state', 'move', file, B, '--dest', dest]);
-    assert.equal(move.status, 1, move.stdout);
-    assert.match(move.stdout, /already exists in destination stack/);
+    assert.equal(move.status, 1, move.stderr);
+    assert.match(move.stderr, /already exists in destination stack/);
     assert.equal(readFileSync(dest, 'utf8'), destText);
     unchanged();
   });

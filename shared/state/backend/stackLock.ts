@@ -6,6 +6,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
+import { lockFactsOf, lockVerdictText, type StaleLockContext } from './staleLock';
 import { objectUrl, type WritableBackendStore } from './store';
 
 /** Who takes the lock: lock.go's lockContent without the timestamp (taken when the lock is written). */
@@ -24,6 +25,8 @@ export interface StackLockOptions {
   warn?: (message: string) => void;
   /** Appended to the refusal: what the caller offers (a command, a flag). */
   hint?: string;
+  /** The stale-lock rule's context: each lock of a refusal then says whether it is stale (staleLock.ts). */
+  staleness?: StaleLockContext;
 }
 
 /** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
@@ -47,24 +50,30 @@ async function otherLocks(store: WritableBackendStore, folder: string, own?: str
   return (await store.list(folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
 }
 
-/** `created by user@host (pid N) at <time>` of a lock file's text, as Pulumi names a lock's holder; throws when it is no JSON. */
-export function lockHolderText(text: string): string {
-  const lock = JSON.parse(text) as Partial<LockIdentity & { timestamp: string }>;
+/**
+ * `created by user@host (pid N) at <time>` of a lock file's text, as Pulumi names a lock's holder;
+ * with `staleness`, followed by the stale-lock rule's verdict (`; stale: pid N is not running on
+ * this machine`). Throws when it is no JSON.
+ */
+export function lockHolderText(text: string, staleness?: StaleLockContext): string {
+  const value = JSON.parse(text) as unknown;
+  const lock = (value ?? {}) as Partial<LockIdentity & { timestamp: string }>;
   // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
   const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
-  return l10n.t('created by {0}@{1} (pid {2}) at {3}', lock.username ?? '', lock.hostname ?? '', lock.pid ?? 0, at);
+  const holder = l10n.t('created by {0}@{1} (pid {2}) at {3}', lock.username ?? '', lock.hostname ?? '', lock.pid ?? 0, at);
+  return staleness ? `${holder}; ${lockVerdictText(lockFactsOf(value), staleness)}` : holder;
 }
 
-async function holderOf(store: WritableBackendStore, name: string): Promise<string> {
+async function holderOf(store: WritableBackendStore, name: string, staleness?: StaleLockContext): Promise<string> {
   try {
-    return lockHolderText(new TextDecoder().decode(await store.read(name)));
+    return lockHolderText(new TextDecoder().decode(await store.read(name)), staleness);
   } catch (error) {
     return l10n.t('unreadable ({0})', error instanceof Error ? error.message : String(error));
   }
 }
 
 async function lockedError(store: WritableBackendStore, names: string[], options: StackLockOptions): Promise<StackLockedError> {
-  const lines = await Promise.all(names.map(async (name) => `  ${objectUrl(store.url, name)}: ${await holderOf(store, name)}`));
+  const lines = await Promise.all(names.map(async (name) => `  ${objectUrl(store.url, name)}: ${await holderOf(store, name, options.staleness)}`));
   return new StackLockedError(
     [
       l10n.t('the stack is currently locked by {0} lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.', names.length),
@@ -81,7 +90,7 @@ export async function clearOrRefuseStackLocks(store: WritableBackendStore, stack
   if (others.length === 0) return;
   if (!options.breakLock) throw await lockedError(store, others, options);
   for (const name of others) {
-    options.warn?.(l10n.t("removing Pulumi's lock {0} ({1})", name, await holderOf(store, name)));
+    options.warn?.(l10n.t("removing Pulumi's lock {0} ({1})", name, await holderOf(store, name, options.staleness)));
     await store.remove(name);
     await store.remove(`${name}.attrs`);
   }

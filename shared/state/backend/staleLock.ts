@@ -5,6 +5,7 @@
  * `quotaState.backends.staleLockAge`, one hour by default). Any other lock may have a live holder.
  * The clock, this machine's name and the process check are the caller's (no I/O here).
  */
+import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
 import { parseDuration } from './prune';
 import type { BackendStore } from './store';
@@ -78,6 +79,31 @@ export function lockAgeText(ms: number): string {
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
 }
 
+/**
+ * What the rule says of a lock, in the words a refusal appends to its holder:
+ * `stale: pid N is not running on this machine`, `stale: taken 3 h ago (older than 1 h)`, or
+ * `may be live: taken 12 min ago (stale after 1 h)`.
+ */
+export function lockVerdictText(lock: LockFacts, context: StaleLockContext): string {
+  const verdict = judgeLock(lock, context);
+  const limit = lockAgeText(context.staleAfterMs);
+  if (verdict.reason === 'process-gone') return l10n.t('stale: pid {0} is not running on this machine', lock.pid!);
+  if (verdict.reason === 'too-old') return l10n.t('stale: taken {0} ago (older than {1})', lockAgeText(verdict.ageMs!), limit);
+  if (verdict.ageMs === undefined) return l10n.t('may be live: taken at an unknown time (stale after {0})', limit);
+  return l10n.t('may be live: taken {0} ago (stale after {1})', lockAgeText(verdict.ageMs), limit);
+}
+
+/** The facts of a lock file's parsed JSON: the fields of the right type, the rest left out. */
+export function lockFactsOf(value: unknown): LockFacts {
+  const lock = (value ?? {}) as Record<string, unknown>;
+  return {
+    ...(typeof lock.pid === 'number' ? { pid: lock.pid } : {}),
+    ...(typeof lock.username === 'string' ? { username: lock.username } : {}),
+    ...(typeof lock.hostname === 'string' ? { hostname: lock.hostname } : {}),
+    ...(typeof lock.timestamp === 'string' ? { timestamp: lock.timestamp } : {}),
+  };
+}
+
 /** The lock files of a stack as they are now (gocloud's `.attrs` sidecars left out); an unreadable one names no holder. */
 export async function readStackLocks(store: BackendStore, stack: Pick<BackendStack, 'project' | 'name'>): Promise<Array<LockFacts & { file: string }>> {
   const folder = stackLockFolder(stack);
@@ -85,14 +111,7 @@ export async function readStackLocks(store: BackendStore, stack: Pick<BackendSta
   return Promise.all(
     names.map(async (file) => {
       try {
-        const value = JSON.parse(new TextDecoder().decode(await store.read(file))) as Record<string, unknown>;
-        return {
-          file,
-          ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
-          ...(typeof value.username === 'string' ? { username: value.username } : {}),
-          ...(typeof value.hostname === 'string' ? { hostname: value.hostname } : {}),
-          ...(typeof value.timestamp === 'string' ? { timestamp: value.timestamp } : {}),
-        };
+        return { file, ...lockFactsOf(JSON.parse(new TextDecoder().decode(await store.read(file)))) };
       } catch {
         return { file };
       }
