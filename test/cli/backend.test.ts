@@ -320,6 +320,108 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
     assert.match(usage.stderr, /history takes one STACK/);
   });
 
+  describe('a meta.yaml Pulumi refuses is refused, naming it; one it reads is read as it reads it (meta.go, yaml.v3)', () => {
+    /**
+     * Each case: what is put at .pulumi/meta.yaml of a copy of the project backend, and what real
+     * Pulumi v3.274.1 does (`pulumi stack ls --all --json`): the stacks it lists, or its error. The
+     * FIFO is not given to Pulumi: it blocks opening it (seen: killed after 20 s); ours answers at once.
+     */
+    const cases: Array<{ name: string; make: (path: string) => void; lists?: string[]; ours?: RegExp; pulumi?: RegExp | 'hangs' }> = [
+      { name: 'missing (a project backend: Pulumi writes version 1)', make: (p) => rmSync(p), lists: ['organization/hist/dev'] },
+      { name: 'version 0: the legacy layout, no stack there', make: (p) => writeFileSync(p, 'version: 0\n'), lists: [] },
+      { name: 'version 1.0 is 1', make: (p) => writeFileSync(p, 'version: 1.0\n'), lists: ['organization/hist/dev'] },
+      { name: 'version 1.5 is 1 (truncated)', make: (p) => writeFileSync(p, 'version: 1.5\n'), lists: ['organization/hist/dev'] },
+      { name: 'version 0x1 is 1', make: (p) => writeFileSync(p, 'version: 0x1\n'), lists: ['organization/hist/dev'] },
+      { name: 'a flow mapping and a comment', make: (p) => writeFileSync(p, '# the layout\n{version: 1}\n'), lists: ['organization/hist/dev'] },
+      { name: 'empty', make: (p) => writeFileSync(p, ''), ours: /meta\.yaml is corrupt: missing version/, pulumi: /corrupt store: missing version in "\.pulumi\/meta\.yaml"/ },
+      { name: 'no version key', make: (p) => writeFileSync(p, 'other: 1\n'), ours: /meta\.yaml is corrupt: missing version/, pulumi: /missing version/ },
+      { name: 'version: null', make: (p) => writeFileSync(p, 'version: null\n'), ours: /meta\.yaml is corrupt: missing version/, pulumi: /missing version/ },
+      { name: 'negative', make: (p) => writeFileSync(p, 'version: -1\n'), ours: /meta\.yaml has version -1/, pulumi: /'meta\.yaml' version \(-1\) is not supported/ },
+      { name: 'above 1', make: (p) => writeFileSync(p, 'version: 2\n'), ours: /meta\.yaml has version 2/, pulumi: /'meta\.yaml' version \(2\) is not supported/ },
+      { name: 'a word', make: (p) => writeFileSync(p, 'version: one\n'), ours: /meta\.yaml is corrupt: version one is not an integer/, pulumi: /cannot unmarshal !!str `one` into int/ },
+      { name: 'a quoted number', make: (p) => writeFileSync(p, 'version: "1"\n'), ours: /meta\.yaml is corrupt: version "1" is a string/, pulumi: /cannot unmarshal !!str `1` into int/ },
+      {
+        name: 'out of int64',
+        make: (p) => writeFileSync(p, 'version: 99999999999999999999\n'),
+        ours: /meta\.yaml is corrupt: version 99999999999999999999 is out of range/,
+        pulumi: /cannot unmarshal !!float/,
+      },
+      { name: 'a list', make: (p) => writeFileSync(p, '- 1\n'), ours: /meta\.yaml is corrupt: line 1: a list, not a mapping/, pulumi: /cannot unmarshal !!seq/ },
+      { name: 'YAML garbage', make: (p) => writeFileSync(p, '{{{: ][\n'), ours: /meta\.yaml is corrupt: line 1/, pulumi: /corrupt store: unmarshal "\.pulumi\/meta\.yaml"/ },
+      {
+        name: 'binary (gzip bytes)',
+        make: (p) => writeFileSync(p, gzipSync('version: 1\n')),
+        ours: /meta\.yaml is corrupt: (it is not UTF-8 text|it holds control characters)/,
+        pulumi: /corrupt store: unmarshal/,
+      },
+      {
+        name: 'a folder',
+        make: (p) => {
+          rmSync(p);
+          mkdirSync(p);
+          writeFileSync(join(p, 'inside'), 'version: 1\n');
+        },
+        ours: /meta\.yaml cannot be read \(.*a folder, not a regular file\)/,
+        pulumi: /write "\.pulumi\/meta\.yaml".*file exists/,
+      },
+      {
+        name: 'a FIFO',
+        make: (p) => {
+          rmSync(p);
+          assert.equal(spawnSync('mkfifo', [p]).status, 0);
+        },
+        ours: /meta\.yaml cannot be read \(.*a named pipe \(FIFO\), not a regular file\)/,
+        pulumi: 'hangs',
+      },
+    ];
+    for (const c of cases) {
+      it(c.name, () => {
+        const copy = copyOf(generated.backends[0].folder);
+        const meta = join(copy, '.pulumi', 'meta.yaml');
+        c.make(meta);
+        const url = `file://${copy}`;
+        if (c.pulumi !== 'hangs') {
+          const { env: pulumiEnv, cleanup } = hermeticEnv({ ...process.env, PULUMI_BACKEND_URL: url, PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true' });
+          const theirs = spawnSync(generated.pulumi, ['stack', 'ls', '--all', '--json'], { cwd: scratch, env: pulumiEnv, encoding: 'utf8', timeout: 60_000 });
+          cleanup();
+          if (c.lists) {
+            assert.equal(theirs.status, 0, theirs.stderr);
+            assert.deepEqual((JSON.parse(theirs.stdout) as Array<{ name: string }>).map((s) => s.name).sort(), c.lists);
+          } else {
+            assert.equal(theirs.status, 1);
+            assert.match(theirs.stderr, c.pulumi!);
+          }
+          // Pulumi writes a missing meta.yaml; ours reads the same backend again without it.
+          if (c.lists && !c.name.startsWith('missing')) c.make(meta);
+          else if (c.lists) rmSync(meta, { force: true });
+        }
+        const listed = ours(['backend', 'ls', url, '--format', 'json']);
+        if (c.lists) {
+          assert.equal(listed.status, 0, listed.stderr);
+          assert.deepEqual(
+            (listed.json() as { stacks: Array<{ name: string }> }).stacks.map((s) => s.name),
+            c.lists,
+          );
+          return;
+        }
+        const before = c.name === 'a folder' || c.name === 'a FIFO' ? undefined : readFileSync(meta);
+        for (const args of [
+          ['backend', 'ls', url],
+          ['history', 'organization/hist/dev', '--backend', url],
+          ['backend', 'upgrade', '--backend', url],
+          ['state', 'protect', '--backend', url, 'organization/hist/dev', '--all'],
+        ]) {
+          const result = ours(args);
+          assert.equal(result.status, 2, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+          assert.match(result.stderr, c.ours!, args.join(' '));
+          assert.match(result.stderr, new RegExp(`file://${copy}/\\.pulumi/meta\\.yaml|${copy}: \\.pulumi/meta\\.yaml`), 'the message names the file');
+          assert.doesNotMatch(result.stderr, /internal error/);
+        }
+        if (before) assert.deepEqual(readFileSync(meta), before, 'meta.yaml is left as it was');
+      });
+    }
+  });
+
   it("finds the backend as Pulumi does: PULUMI_BACKEND_URL, then Pulumi.yaml's backend.url, then the nearest folder holding .pulumi/", () => {
     const backend = generated.backends[0];
     const project = mkdtempSync(join(scratch, 'project-'));

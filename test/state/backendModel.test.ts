@@ -6,7 +6,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { gzipSync } from 'node:zlib';
-import { createStateService, StoreError, type BackendStore } from '../../shared/state';
+import { BackendError, createStateService, StoreError, type BackendStore } from '../../shared/state';
 
 const { backend } = createStateService();
 const encoder = new TextEncoder();
@@ -128,10 +128,10 @@ describe('the DIY backend model', () => {
     assert.equal(printed.resourceChanges, undefined);
   });
 
-  it('an unreadable lock is a problem naming it; a meta.yaml without a version is read as legacy, said once', async () => {
+  it('an unreadable lock is a problem naming it, and the rest is listed', async () => {
     const read = await backend.read(
       memoryStore({
-        '.pulumi/meta.yaml': 'hello: world\n',
+        '.pulumi/meta.yaml': 'version: 0\n',
         '.pulumi/stacks/dev.json': '{}',
         '.pulumi/locks/dev/4b1c.json': '{"pid": ',
       }),
@@ -139,9 +139,48 @@ describe('the DIY backend model', () => {
     assert.equal(read.layout, 'legacy');
     assert.deepEqual(
       read.problems.map((p) => p.file),
-      ['.pulumi/meta.yaml', '.pulumi/locks/dev/4b1c.json'],
+      ['.pulumi/locks/dev/4b1c.json'],
     );
     assert.deepEqual(read.stacks[0].locks, [{ file: '.pulumi/locks/dev/4b1c.json' }]);
+  });
+
+  it('a meta.yaml Pulumi refuses is a BackendError naming it, never the legacy layout (meta.go)', async () => {
+    for (const [text, reason] of [
+      ['hello: world\n', /missing version/],
+      ['', /missing version/],
+      ['version: -1\n', /has version -1/],
+      ['version: 1\nversion: 1\n', /"version" already defined/],
+      ['version: [1]\n', /not an integer/],
+    ] as const) {
+      await assert.rejects(
+        backend.read(memoryStore({ '.pulumi/meta.yaml': text, '.pulumi/stacks/dev.json': '{}' })),
+        (error: Error) => error instanceof BackendError && /memory:\/\/test\/\.pulumi\/meta\.yaml|memory:\/\/test: \.pulumi\/meta\.yaml/.test(error.message) && reason.test(error.message),
+        JSON.stringify(text),
+      );
+    }
+    // Not listed, but there (a folder, a FIFO): a store that has `version` says so, and the read's error is named.
+    const store = {
+      ...memoryStore({ '.pulumi/stacks/app/dev.json': '{}' }),
+      async version(name: string) {
+        return name === '.pulumi/meta.yaml' ? 'a folder' : undefined;
+      },
+      async read(name: string): Promise<Uint8Array> {
+        throw new StoreError(`${name}: a folder, not a regular file`);
+      },
+    };
+    await assert.rejects(backend.read(store), /memory:\/\/test\/\.pulumi\/meta\.yaml cannot be read \(\.pulumi\/meta\.yaml: a folder, not a regular file\)/);
+  });
+
+  it('without meta.yaml, only a stack file right in .pulumi/stacks/ makes the layout legacy (legacyReferenceStore.ListReferences)', async () => {
+    const project = await backend.read(memoryStore({ '.pulumi/stacks/app/dev.json': '{}' }));
+    assert.equal(project.layout, 'project');
+    assert.deepEqual(
+      project.stacks.map((s) => s.ref),
+      ['organization/app/dev'],
+    );
+    assert.equal((await backend.read(memoryStore({ '.pulumi/stacks/dev.json.bak': '{}', '.pulumi/stacks/app/dev.json': '{}' }))).layout, 'project');
+    assert.equal((await backend.read(memoryStore({ '.pulumi/stacks/dev.json.zst': '{}' }))).layout, 'legacy');
+    assert.equal((await backend.read(memoryStore({ '.pulumi/meta.yaml': 'version: 1.0\n', '.pulumi/stacks/app/dev.json': '{}' }))).layout, 'project');
   });
 });
 

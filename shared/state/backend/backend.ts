@@ -4,12 +4,14 @@
  * and shapes are pkg/backend/diy's (store.go, state.go, meta.go, lock.go) at v3.274.1; history
  * entries are listed as `getHistory` lists them: by file name, newest first, only `.history.json`
  * files read. Every file type may be gzip or zstd, recognised by its magic bytes and inflated under
- * the shared limit. A file that cannot be read is a problem naming it; the listing goes on.
+ * the shared limit. A file that cannot be read is a problem naming it; the listing goes on. Not
+ * `meta.yaml` (meta.ts): one Pulumi refuses is a BackendError naming it, as Pulumi stops there too.
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, InflateError, type Compression } from '../../text/inflate';
+import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import { readMetaYaml } from './meta';
 import { isObject } from '../model/structure';
-import { StoreError, type BackendStore, type StoreObject } from './store';
+import { objectUrl, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
 
 type BackendLayout = 'project' | 'legacy';
 
@@ -63,6 +65,8 @@ export interface Backend {
 }
 
 const STACK_FILE = /^(.+)\.json(\.gz|\.zst)?$/;
+/** What legacyReferenceStore.ListReferences counts as a stack: a file right in `.pulumi/stacks/`, `.json` or `.yaml`, maybe compressed, with a stack's name. */
+const LEGACY_STACK_FILE = /^\.pulumi\/stacks\/[A-Za-z0-9_.-]+\.(json|yaml)(\.gz|\.zst)?$/;
 const HISTORY_FILE = /^(.+)-(\d+)\.(history|checkpoint)\.json(\.gz|\.zst)?$/;
 
 /** Not state: gocloud's sidecar attributes and its temporaries (`<file>.<hex>.tmp`). */
@@ -78,25 +82,36 @@ export class BackendError extends Error {
   }
 }
 
-/** `meta.yaml`: `version: N` (pulumiMeta); absent means 0 (the legacy layout, or a new backend). */
-async function readMeta(store: BackendStore, problems: BackendProblem[], options: BackendReadOptions): Promise<number> {
-  let text: string;
+const META = '.pulumi/meta.yaml';
+
+/**
+ * `meta.yaml`'s version (meta.go's readPulumiMeta), undefined when there is none. A file that is
+ * there but cannot be read (a folder, a FIFO, unreadable), is corrupt, or has a version Pulumi
+ * refuses, is a BackendError naming it: Pulumi stops there too, and guessing the layout would show
+ * no stacks, or let an upgrade write over it.
+ */
+async function readMeta(store: BackendStore, objects: StoreObject[]): Promise<number | undefined> {
+  const where = objectUrl(store.url, META);
+  if (!objects.some((o) => o.name === META)) {
+    // Not listed: absent, or something that is no file (a folder, a FIFO), which a store that can say so names.
+    const present =
+      'version' in store && typeof store.version === 'function'
+        ? await (store as WritableBackendStore).version(META).catch((error: unknown) => (error instanceof StoreError ? '' : Promise.reject(error)))
+        : undefined;
+    if (present === undefined) return undefined;
+  }
+  let bytes: Uint8Array;
   try {
-    text = decodeFile(await store.read('.pulumi/meta.yaml'), { name: '.pulumi/meta.yaml', maxBytes: options.maxInflatedBytes }).text;
+    bytes = await store.read(META);
   } catch (error) {
-    if (error instanceof StoreError) return 0;
-    if (!(error instanceof InflateError)) throw error;
-    problems.push({ file: '.pulumi/meta.yaml', message: error.message });
-    return 0;
+    if (!(error instanceof StoreError)) throw error;
+    throw new BackendError(l10n.t('{0} cannot be read ({1}); Pulumi cannot open this backend either', where, error.message));
   }
-  const version = /^version:\s*(\d+)\s*$/m.exec(text);
-  if (!version) {
-    problems.push({ file: '.pulumi/meta.yaml', message: l10n.t('has no "version: N" line; read as the legacy layout') });
-    return 0;
-  }
-  const value = Number(version[1]);
-  if (value > 1) throw new BackendError(l10n.t('{0}: .pulumi/meta.yaml has version {1}; Pulumi v3.274.1 (and quota-state) read versions 0 and 1', store.url, value));
-  return value;
+  const reading = readMetaYaml(bytes);
+  if ('corrupt' in reading) throw new BackendError(l10n.t('{0} is corrupt: {1}; Pulumi refuses this backend too ("corrupt store")', where, reading.corrupt));
+  if (reading.version < 0 || reading.version > 1)
+    throw new BackendError(l10n.t('{0}: .pulumi/meta.yaml has version {1}; Pulumi v3.274.1 (and quota-state) read versions 0 and 1', store.url, reading.version));
+  return reading.version;
 }
 
 /** How a backend's compressed files are inflated: at most this many bytes each (default `MAX_FILE_BYTES`). */
@@ -126,11 +141,10 @@ export async function readBackend(store: BackendStore, options: BackendReadOptio
   const problems: BackendProblem[] = [];
   const objects = (await listObjects(store, options.only)) ?? (await listObjects(store, undefined))!;
   if (objects.length === 0) throw new BackendError(l10n.t('{0} is not a Pulumi DIY backend: it has no .pulumi folder', store.url), true);
-  const metaVersion = await readMeta(store, problems, options);
-  // meta.go: without meta.yaml, a bucket that holds stacks is the legacy layout, an empty one the project layout.
-  const hasMeta = objects.some((o) => o.name === '.pulumi/meta.yaml');
-  const hasStacks = objects.some((o) => o.name.startsWith('.pulumi/stacks/'));
-  const effective: BackendLayout = metaVersion === 1 || (!hasMeta && !hasStacks) ? 'project' : 'legacy';
+  const meta = await readMeta(store, objects);
+  // meta.go: without meta.yaml, a bucket holding a legacy stack file (`.pulumi/stacks/<name>.json`) is the legacy layout, any other the project layout.
+  const effective: BackendLayout = meta === 1 || (meta === undefined && !objects.some((o) => LEGACY_STACK_FILE.test(o.name))) ? 'project' : 'legacy';
+  const metaVersion = meta ?? 0;
   const stacks = collectStacks(objects, effective);
   // The locks are in the listing already; each stack then costs one small read (its magic bytes), a few at a time.
   await mapBounded(stacks, READ_CONCURRENCY, (stack) => readLocksAndCompression(store, stack, objects, problems, options));
