@@ -12,6 +12,7 @@ import { join } from 'node:path';
 import { createStateService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
 import { InputError } from './args';
 import { openBackend, type Opened } from './backendAccess';
+import { objectPath } from './backendStore';
 import type { CliIO } from './io';
 import { cliLockIdentity, cliStaleness, staleAfterFlag } from './lockedWrite';
 
@@ -52,16 +53,29 @@ export async function runOnBackendStacks(args: string[], io: CliIO, writes: bool
   if (typeof opened === 'number') return opened;
   const stackOf = (arg: string) => (arg.startsWith('-') || arg.startsWith('urn:') ? undefined : findStack(opened.backend, arg, opened.project));
   if (opened.root) {
-    // A folder: the stack file itself, with every file lock and Pulumi's, as a path names it.
-    return run(
-      flag.rest.map((arg) => {
-        const stack = stackOf(arg);
-        return stack?.file ? join(opened.root!, ...stack.file.name.split('/')) : arg;
-      }),
-      io,
-    );
+    // A folder: the stack file itself, with every file lock and Pulumi's, as a path names it; never
+    // through a symbolic link (its lock would be another file's, or none, and it may lead outside).
+    const replaced = flag.rest.map((arg) => {
+      const stack = stackOf(arg);
+      return stack?.file ? stackFilePath(opened, stack.file.name, writes) : arg;
+    });
+    return run(replaced, io);
   }
   return runInBucket(opened, flag.rest, io, writes, stackOf, run);
+}
+
+/**
+ * The path of a stack file of a folder backend, for a command that opens it as a file: refused
+ * (exit 2, naming it) when a folder on its way is a symbolic link, or the file is one and the command
+ * may write it, or it links outside the backend.
+ */
+export function stackFilePath(opened: Opened, name: string, writes: boolean): string {
+  try {
+    return objectPath(opened.root!, opened.backend.url, name, writes ? 'edit' : 'read');
+  } catch (error) {
+    if (error instanceof StoreError) throw new InputError(error.message);
+    throw error;
+  }
 }
 
 async function runInBucket(

@@ -10,7 +10,7 @@
  * error or unreadable input.
  */
 import { existsSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { resolve } from 'node:path';
 import { createStateService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
 import { decodeFile } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
@@ -18,6 +18,7 @@ import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type Cli
 import { cliLockIdentity, cliStaleness, LockRefusal, staleAfterFlag, withLockedFile, withPulumiLock } from '../lockedWrite';
 import { compressAs, load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
+import { stackFilePath } from '../backendStacks';
 
 const state = createStateService();
 
@@ -105,7 +106,7 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   for (const problem of problems) io.stderr(`warning: ${problem} (--allow-errors)`);
   if (format === 'text') for (const dropped of report.droppedPendingOperations) io.stderr(`warning: ${dropped}`);
   if (!opened.root) return restoreInBucket(opened, { checkpoint, plan, report, source, stack, parsed, io, say });
-  const path = join(opened.root, ...stack.file.name.split('/'));
+  const path = stackFilePath(opened, stack.file.name, true);
   return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, report, source, stack, parsed, io, say });
 }
 

@@ -66,6 +66,39 @@ describe('quota-state on a file:// backend with symbolic links', function () {
   });
   after(() => rmSync(scratch, { recursive: true, force: true }));
 
+  it('refuses a stack file that links outside the backend, naming it, and writes nothing there (a foreign Pulumi lock held)', () => {
+    const folder = copyOf('linked-stack');
+    const outside = join(scratch, 'linked-stack-outside');
+    mkdirSync(outside, { recursive: true });
+    const stackFile = join(folder, '.pulumi', 'stacks', 'hist', 'dev.json');
+    renameSync(stackFile, join(outside, 'dev.json'));
+    symlinkSync(join(outside, 'dev.json'), stackFile);
+    const locks = join(folder, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    mkdirSync(locks, { recursive: true });
+    writeFileSync(join(locks, '0b8f1e0e-6f43-4f5e-9a53-1d7c5e0c2a11.json'), JSON.stringify({ pid: 1, username: 'someone', hostname: 'another-host', timestamp: new Date().toISOString() }));
+    const before = snapshot(outside);
+    const backendBefore = snapshot(folder);
+
+    const urn = 'urn:pulumi:dev::hist::hist:index:Thing::bucket';
+    for (const args of [
+      ['state', 'protect', '--backend', `file://${folder}`, 'organization/hist/dev', urn],
+      ['state', 'protect', '--backend', `file://${folder}`, 'organization/hist/dev', urn, '--break-lock'],
+      ['fix', '--backend', `file://${folder}`, 'organization/hist/dev'],
+      ['restore', 'organization/hist/dev', '--to', '3', '--backend', `file://${folder}`, '--break-lock'],
+    ]) {
+      const result = ours(args);
+      assert.ok(!result.timedOut);
+      assert.notEqual(result.status, 0, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.match(result.stderr, /\.pulumi\/stacks\/hist\/dev\.json.*symbolic link/, `${args.join(' ')}: ${result.stdout}${result.stderr}`);
+      assert.deepEqual(snapshot(outside), before, args.join(' '));
+      assert.deepEqual(snapshot(folder), backendBefore, args.join(' '));
+    }
+    // Reading it is refused too: its real path is outside the backend.
+    const check = ours(['check', '--backend', `file://${folder}`, 'organization/hist/dev']);
+    assert.equal(check.status, 2, check.stdout + check.stderr);
+    assert.match(check.stderr, /\.pulumi\/stacks\/hist\/dev\.json.*symbolic link/);
+  });
+
   for (const [title, link] of [
     ['the stack’s history folder', ['history', 'hist', 'dev']],
     ['the whole history folder', ['history']],
