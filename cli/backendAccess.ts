@@ -3,9 +3,10 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
+import { BackendError, backendFolderProblem, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
+import { statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WritableBackendStore } from '../shared/state';
 import { fileBackendStore } from './backendStore';
@@ -49,6 +50,15 @@ export function scopeOf(reference: string): { project: string; name: string } | 
   return undefined;
 }
 
+function folderProblem(root: string): 'missing' | 'file' | undefined {
+  try {
+    return statSync(root).isDirectory() ? undefined : 'file';
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    return code === 'ENOENT' || code === 'ENOTDIR' ? 'missing' : undefined;
+  }
+}
+
 /**
  * Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit
  * 2. With `only`, just that stack when it can (a command on one stack of a big bucket lists its
@@ -56,6 +66,12 @@ export function scopeOf(reference: string): { project: string; name: string } | 
  */
 export async function openBackend(flag: string | undefined, io: CliIO, only?: { project: string; name: string }): Promise<Opened | number> {
   const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
+  // A folder that is missing or a file is said so, in the Backends view's words, not as "no .pulumi folder".
+  const problem = resolved.root === undefined ? undefined : folderProblem(resolved.root);
+  if (problem) {
+    io.stderr(`quota-state: ${backendFolderProblem(resolved.root!, problem)}`);
+    return 1;
+  }
   const store = storeOf(resolved);
   const maxBytes = maxInflatedBytes();
   try {

@@ -7,7 +7,7 @@
  * The model is the CLI's (shared/state/backend), read through `vscode.workspace.fs` (store.ts).
  */
 import * as vscode from 'vscode';
-import { BackendError, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
+import { BackendError, backendFolderProblem, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { BackendActions } from './actions';
@@ -57,9 +57,9 @@ async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
   const shown = root.scheme === 'file' ? root.fsPath : root.toString();
   try {
     const stat = await vscode.workspace.fs.stat(root);
-    if (!(stat.type & vscode.FileType.Directory)) return vscode.l10n.t('{0} is a file, not a folder holding a Pulumi DIY backend.', shown);
+    if (!(stat.type & vscode.FileType.Directory)) return backendFolderProblem(shown, 'file');
   } catch (error) {
-    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return vscode.l10n.t('{0} is missing.', shown);
+    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return backendFolderProblem(shown, 'missing');
   }
   return undefined;
 }

@@ -11,7 +11,7 @@ export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type S
 export { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './graph/kinds';
 // The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from './backend/backend';
-export { StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
+export { backendFolderProblem, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
 // Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
 export { StackLockedError, withStackLock, type LockIdentity } from './backend/stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './backend/staleLock';

@@ -4,6 +4,8 @@
  * object names and reads bytes. Names are relative to the backend's root and `/`-separated, as
  * gocloud's blob keys are (`.pulumi/stacks/app/dev.json`).
  */
+import * as l10n from '@vscode/l10n';
+
 export interface StoreObject {
   /** Relative to the backend root, `/`-separated. */
   name: string;
@@ -59,3 +61,8 @@ export interface WritableBackendStore extends BackendStore {
 
 /** A conditional write found the object changed (another writer came between the read and the write). */
 export class StoreConflict extends StoreError {}
+
+/** Why a backend's folder (`shown`) cannot hold a backend, in the words the Backends view and the CLI share. */
+export function backendFolderProblem(shown: string, problem: 'missing' | 'file'): string {
+  return problem === 'missing' ? l10n.t('{0} is missing.', shown) : l10n.t('{0} is a file, not a folder holding a Pulumi DIY backend.', shown);
+}

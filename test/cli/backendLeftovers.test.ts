@@ -1,0 +1,47 @@
+/**
+ * The backend commands' leftovers and words (issues 52 and 53): a backend folder that is missing or
+ * a file is said so; temporaries of a killed write are cleaned once their writer is gone; "its
+ * versions" lists the versions present; a stack file that is a folder is named by its path. On
+ * copies of the shipped example backend.
+ */
+import { strict as assert } from 'node:assert';
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { ROOT, runQuotaState } from '../helpers/processes';
+
+describe('quota-state backend commands: leftovers and words', function () {
+  this.timeout(120_000);
+  let scratch: string;
+  before(() => {
+    scratch = mkdtempSync(join(tmpdir(), 'quota-state-leftovers-'));
+  });
+  after(() => rmSync(scratch, { recursive: true, force: true }));
+
+  let copies = 0;
+  /** A copy of the example backend (project layout, organization/hist/dev with 9 entries). */
+  function backend(): string {
+    const folder = join(scratch, `b${copies++}`);
+    cpSync(join(ROOT, 'examples', 'pulumi-backend'), folder, { recursive: true });
+    return folder;
+  }
+
+  it('backend ls: a folder that is missing or a file is said so (exit 1), not "has no .pulumi folder"', () => {
+    const missing = join(scratch, 'no-such-backend');
+    const gone = runQuotaState(['backend', 'ls', `file://${missing}`]);
+    assert.equal(gone.status, 1, gone.stderr);
+    assert.equal(gone.stderr.trim(), `quota-state: ${missing} is missing.`);
+    const file = join(scratch, 'a-file');
+    writeFileSync(file, 'not a backend\n');
+    const isFile = runQuotaState(['backend', 'ls', `file://${file}`]);
+    assert.equal(isFile.status, 1, isFile.stderr);
+    assert.equal(isFile.stderr.trim(), `quota-state: ${file} is a file, not a folder holding a Pulumi DIY backend.`);
+    const history = runQuotaState(['history', 'organization/hist/dev', '--backend', `file://${missing}`]);
+    assert.equal(history.status, 1);
+    assert.match(history.stderr, /is missing\./);
+    // An empty folder still has no .pulumi folder.
+    const empty = mkdtempSync(join(scratch, 'empty-'));
+    assert.match(runQuotaState(['backend', 'ls', `file://${empty}`]).stderr, /has no \.pulumi folder/);
+    assert.equal(runQuotaState(['backend', 'ls', `file://${backend()}`]).status, 0);
+  });
+});
