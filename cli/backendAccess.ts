@@ -6,7 +6,7 @@
 import { BackendError, backendFolderProblem, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
 import { decodeFile } from '../shared/text/inflate';
 import { InputError } from './args';
-import { statSync } from 'node:fs';
+import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WritableBackendStore } from '../shared/state';
 import { fileBackendStore } from './backendStore';
@@ -59,6 +59,33 @@ function folderProblem(root: string): 'missing' | 'file' | undefined {
   }
 }
 
+/** The paths where a stack without a stack file has a folder by a stack file's name (`dev.json/`): said, with the path, instead of just "no stack file". */
+function stackFilesThatAreFolders(root: string, stacks: BackendStack[]): string[] {
+  return stacks
+    .filter((stack) => !stack.file)
+    .flatMap((stack) => ['.json', '.json.gz', '.json.zst'].map((suffix) => join(root, '.pulumi', 'stacks', ...(stack.project ? [stack.project] : []), `${stack.name}${suffix}`)))
+    .filter((path) => {
+      try {
+        return lstatSync(path).isDirectory();
+      } catch {
+        return false;
+      }
+    });
+}
+
+/** The versions present, as ranges: `1, 2, 4–6` (an entry that cannot be read leaves a gap). */
+export function versionRanges(versions: number[]): string {
+  const sorted = [...new Set(versions)].sort((a, b) => a - b);
+  const ranges: string[] = [];
+  for (let i = 0; i < sorted.length;) {
+    let j = i;
+    while (j + 1 < sorted.length && sorted[j + 1] === sorted[j] + 1) j++;
+    ranges.push(j - i >= 2 ? `${sorted[i]}–${sorted[j]}` : sorted.slice(i, j + 1).join(', '));
+    i = j + 1;
+  }
+  return ranges.join(', ');
+}
+
 /**
  * Resolves and reads the backend; a missing one is exit 1 (said on stderr), an unreadable one exit
  * 2. With `only`, just that stack when it can (a command on one stack of a big bucket lists its
@@ -82,6 +109,7 @@ export async function openBackend(flag: string | undefined, io: CliIO, only?: { 
         `warning: ${backend.url} has the legacy layout, which Pulumi refuses since v3.257 unless PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR is set; \`quota-state backend upgrade\` moves it to the project layout`,
       );
     }
+    if (resolved.root) for (const folder of stackFilesThatAreFolders(resolved.root, backend.stacks)) io.stderr(`warning: ${folder} is a folder, not a stack file: Pulumi reads no stack file there`);
     return { backend, store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
   } catch (error) {
     if (error instanceof StoreError) throw new InputError(error.message);
@@ -125,7 +153,7 @@ export async function readStackState(opened: Opened, stack: BackendStack, io: Cl
     // A <UnixNano> id has 19 digits; our version numbers count the entries present.
     const entry = revision.length >= 10 ? entries.find((e) => e.id === revision) : entries.find((e) => String(e.version) === revision);
     if (!entry) {
-      const range = entries.length ? `its versions: 1–${entries.length}, or an id such as ${entries[0].id}` : 'it has no history';
+      const range = entries.length ? `its versions: ${versionRanges(entries.map((e) => e.version))}, or an id such as ${entries[0].id}` : 'it has no history';
       io.stderr(`quota-state: no version "${revision}" of ${stack.ref} in ${opened.backend.url} (${range})`);
       return 1;
     }

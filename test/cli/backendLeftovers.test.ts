@@ -5,7 +5,7 @@
  * copies of the shipped example backend.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runQuotaState } from '../helpers/processes';
@@ -43,5 +43,34 @@ describe('quota-state backend commands: leftovers and words', function () {
     const empty = mkdtempSync(join(scratch, 'empty-'));
     assert.match(runQuotaState(['backend', 'ls', `file://${empty}`]).stderr, /has no \.pulumi folder/);
     assert.equal(runQuotaState(['backend', 'ls', `file://${backend()}`]).status, 0);
+  });
+
+  it('"its versions" lists the versions present: an unreadable entry leaves a gap (1, 2, 4–9)', () => {
+    const folder = backend();
+    const history = join(folder, '.pulumi', 'history', 'hist', 'dev');
+    const third = readdirSync(history)
+      .filter((name) => name.endsWith('.history.json'))
+      .sort()[2];
+    writeFileSync(join(history, third), 'not json');
+    const result = runQuotaState(['restore', 'organization/hist/dev', '--to', '3', '--dry-run', '--backend', `file://${folder}`]);
+    assert.equal(result.status, 1, result.stderr);
+    assert.match(result.stderr, /no version "3" of organization\/hist\/dev in .* \(its versions: 1, 2, 4–9, or an id such as \d+\)/);
+  });
+
+  it('a stack file that is a folder is named by its path, in backend ls and in the commands that read it', () => {
+    const folder = backend();
+    const stackFile = join(folder, '.pulumi', 'stacks', 'hist', 'dev.json');
+    rmSync(stackFile);
+    mkdirSync(stackFile);
+    const warning = `warning: ${stackFile} is a folder, not a stack file`;
+    const listed = runQuotaState(['backend', 'ls', `file://${folder}`]);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.ok(listed.stderr.includes(warning), listed.stderr);
+    const restore = runQuotaState(['restore', 'organization/hist/dev', '--to', '3', '--backend', `file://${folder}`]);
+    assert.equal(restore.status, 1);
+    assert.ok(restore.stderr.includes(warning), restore.stderr);
+    const protect = runQuotaState(['state', 'protect', '--backend', `file://${folder}`, 'organization/hist/dev', 'urn:pulumi:dev::hist::pulumi:pulumi:Stack::hist-dev']);
+    assert.notEqual(protect.status, 0);
+    assert.ok(protect.stderr.includes(warning), protect.stderr);
   });
 });
