@@ -65,3 +65,39 @@ export function parseArguments(args: string[], spec: FlagSpec): ParsedArguments 
   }
   return { positional, flags, lists, booleans };
 }
+
+/** Where the operands are among a command's arguments (as parseArguments reads them), by index. */
+interface ArgumentPositions {
+  /** The arguments, each `--name=value` of a value flag split into `--name` and `value`. */
+  args: string[];
+  /** Indexes in `args` of the positional arguments, in order. */
+  positional: number[];
+  /** Indexes in `args` of each value flag's values. */
+  values: Record<string, number[]>;
+}
+
+/** Reads `args` as parseArguments does, without its checks (an unknown flag is taken for a switch), for the positions alone. */
+export function argumentPositions(args: string[], spec: FlagSpec): ArgumentPositions {
+  const end = args.indexOf('--');
+  const split = args.flatMap((arg, index) => {
+    const eq = arg.indexOf('=');
+    const kind = arg.startsWith('--') && eq !== -1 && (end === -1 || index < end) ? spec[arg.slice(2, eq)] : undefined;
+    return kind === 'value' || kind === 'values' ? [arg.slice(0, eq), arg.slice(eq + 1)] : [arg];
+  });
+  const positional: number[] = [];
+  const values: Record<string, number[]> = {};
+  for (let i = 0; i < split.length; i++) {
+    const arg = split[i];
+    if (arg === '--') {
+      for (let j = i + 1; j < split.length; j++) positional.push(j);
+      break;
+    }
+    if (!arg.startsWith('--') || arg === '-') {
+      if (arg !== '-h') positional.push(i);
+      continue;
+    }
+    const kind = spec[arg.slice(2)];
+    if ((kind === 'value' || kind === 'values') && i + 1 < split.length) (values[arg.slice(2)] ??= []).push(++i);
+  }
+  return { args: split, positional, values };
+}

@@ -10,7 +10,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStateService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
-import { InputError } from './args';
+import { argumentPositions, InputError, type FlagSpec } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import { objectPath } from './backendStore';
 import type { CliIO } from './io';
@@ -34,6 +34,21 @@ function flagValue(args: string[], name: string): string | undefined {
   return args[at].startsWith(`${name}=`) ? args[at].slice(name.length + 1) : args[at + 1];
 }
 
+/**
+ * Which of a command's arguments name a stack: indexes in `args` (the arguments, with `--name=value`
+ * maybe split in two). Only those are looked up in the backend; a URN, a new name or a flag's value
+ * is never a stack, even one that reads like a stack's name (`state rename STACK URN hist/dev`).
+ */
+type StackOperands = (args: string[]) => { args: string[]; at: Set<number> };
+
+/** Every positional argument names a file or a stack (`check`, `fix`); a flag's value does not. */
+export function positionalStacks(spec: FlagSpec): StackOperands {
+  return (args) => {
+    const positions = argumentPositions(args, spec);
+    return { args: positions.args, at: new Set(positions.positional) };
+  };
+}
+
 interface Fetched {
   stack: BackendStack;
   path: string;
@@ -43,25 +58,26 @@ interface Fetched {
 }
 
 /**
- * Runs `run` with each argument that names a stack of `--backend` replaced by its stack file
- * (`writes`: the command may change it). Without `--backend`, `run(args)` as it is.
+ * Runs `run` with each operand (`operands`) that names a stack of `--backend` replaced by its stack
+ * file (`writes`: the command may change it). Without `--backend`, `run(args)` as it is.
  */
-export async function runOnBackendStacks(args: string[], io: CliIO, writes: boolean, run: (args: string[], io: CliIO) => number | Promise<number>): Promise<number> {
+export async function runOnBackendStacks(args: string[], io: CliIO, writes: boolean, run: (args: string[], io: CliIO) => number | Promise<number>, operands: StackOperands): Promise<number> {
   const flag = takeBackendFlag(args);
   if (!flag) return run(args, io);
   const opened = await openBackend(flag.url, io);
   if (typeof opened === 'number') return opened;
-  const stackOf = (arg: string) => (arg.startsWith('-') || arg.startsWith('urn:') ? undefined : findStack(opened.backend, arg, opened.project));
+  const { args: rest, at } = operands(flag.rest);
+  const stackOf = (arg: string, index: number) => (!at.has(index) || arg.startsWith('-') || arg.startsWith('urn:') ? undefined : findStack(opened.backend, arg, opened.project));
   if (opened.root) {
     // A folder: the stack file itself, with every file lock and Pulumi's, as a path names it; never
     // through a symbolic link (its lock would be another file's, or none, and it may lead outside).
-    const replaced = flag.rest.map((arg) => {
-      const stack = stackOf(arg);
+    const replaced = rest.map((arg, index) => {
+      const stack = stackOf(arg, index);
       return stack?.file ? stackFilePath(opened, stack.file.name, writes) : arg;
     });
     return run(replaced, io);
   }
-  return runInBucket(opened, flag.rest, io, writes, stackOf, run);
+  return runInBucket(opened, rest, io, writes, stackOf, run);
 }
 
 /**
@@ -83,7 +99,7 @@ async function runInBucket(
   args: string[],
   io: CliIO,
   writes: boolean,
-  stackOf: (arg: string) => BackendStack | undefined,
+  stackOf: (arg: string, index: number) => BackendStack | undefined,
   run: (args: string[], io: CliIO) => number | Promise<number>,
 ): Promise<number> {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-bucket-'));
@@ -91,7 +107,7 @@ async function runInBucket(
     const fetched: Fetched[] = [];
     const replaced = await Promise.all(
       args.map(async (arg, index) => {
-        const stack = stackOf(arg);
+        const stack = stackOf(arg, index);
         if (!stack) return arg;
         if (!stack.file) throw new InputError(`the stack "${stack.ref}" in ${opened.backend.url} has no stack file`);
         const version = await opened.store.version(stack.file.name);

@@ -8,15 +8,15 @@ import { ProjectConfigError } from '../shared/projectConfig';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { InputError, UsageError } from './args';
 import { BACKEND_USAGE, HISTORY_USAGE, runBackendCommand, runHistoryCommand } from './commands/backend';
-import { check, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
+import { check, CHECK_FLAGS, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
-import { fix, FIX_USAGE } from './commands/fix';
+import { fix, FIX_FLAGS, FIX_USAGE } from './commands/fix';
 import { diff, DIFF_USAGE } from './commands/diff';
 import { restore, RESTORE_USAGE } from './commands/restore';
 import { graph, GRAPH_USAGE } from './commands/graph';
-import { runStateCommand, STATE_USAGE } from './commands/state';
+import { runStateCommand, STATE_USAGE, stateStackOperands } from './commands/state';
 import type { CliIO } from './io';
-import { runOnBackendStacks } from './backendStacks';
+import { positionalStacks, runOnBackendStacks } from './backendStacks';
 
 const USAGE = `Usage:
   quota-state check <files, globs or, with --backend URL, stacks…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N]
@@ -51,10 +51,10 @@ Exit codes: 0 clean, 1 findings, 2 usage error or unreadable input.`;
 
 /** Each command: how it runs and its usage text. */
 const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Promise<number>; usage: string }> = {
-  check: { run: (args, io) => runOnBackendStacks(args, io, false, check), usage: CHECK_USAGE },
-  fix: { run: (args, io) => runOnBackendStacks(args, io, true, fix), usage: FIX_USAGE },
+  check: { run: (args, io) => runOnBackendStacks(args, io, false, check, positionalStacks(CHECK_FLAGS)), usage: CHECK_USAGE },
+  fix: { run: (args, io) => runOnBackendStacks(args, io, true, fix, positionalStacks(FIX_FLAGS)), usage: FIX_USAGE },
   evaluate: { run: evaluate, usage: EVALUATE_USAGE },
-  state: { run: (args, io) => runOnBackendStacks(args, io, true, runStateCommand), usage: STATE_USAGE },
+  state: { run: (args, io) => runOnBackendStacks(args, io, true, runStateCommand, stateStackOperands), usage: STATE_USAGE },
   backend: { run: runBackendCommand, usage: BACKEND_USAGE },
   history: { run: runHistoryCommand, usage: HISTORY_USAGE },
   graph: { run: graph, usage: GRAPH_USAGE },

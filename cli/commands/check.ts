@@ -88,8 +88,10 @@ function jobsFlag(value: string | undefined): number | undefined {
   return Number(value);
 }
 
+export const CHECK_FLAGS = { format: 'value', severity: 'values', schema: 'value', jobs: 'value', 'fail-on-skipped': 'boolean' } as const;
+
 function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
-  const parsed = commandArguments(CHECK_USAGE, args, { format: 'value', severity: 'values', schema: 'value', jobs: 'value', 'fail-on-skipped': 'boolean' }, io);
+  const parsed = commandArguments(CHECK_USAGE, args, CHECK_FLAGS, io);
   if (!parsed) return undefined;
   const format = formatFlag(parsed.flags.format, FORMATS);
   const cliSeverity = severityFlags(parsed.lists.severity);

@@ -28,8 +28,10 @@ type FileStatus = 'skipped' | 'invalid' | 'clean' | 'fixed' | 'refused';
 
 const plural = (count: number, one: string, many: string) => (count === 1 ? one : many);
 
+export const FIX_FLAGS = { 'dry-run': 'boolean' } as const;
+
 export function fix(args: string[], io: CliIO): number {
-  const parsed = commandArguments(FIX_USAGE, args, { 'dry-run': 'boolean' }, io);
+  const parsed = commandArguments(FIX_USAGE, args, FIX_FLAGS, io);
   if (!parsed) return 0;
   const dryRun = parsed.booleans.has('dry-run');
   if (parsed.positional.length === 0) throw new UsageError('fix needs at least one file or glob');

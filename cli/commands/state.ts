@@ -7,7 +7,7 @@
  */
 import { resolve } from 'node:path';
 import { createStateService, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../shared/state';
-import { InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
+import { argumentPositions, InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
 import { displayPath } from '../io';
 import { cliStaleness, LockRefusal, staleAfterFlag, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
 import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
@@ -63,6 +63,16 @@ const FLAGS = {
   'include-parents': 'boolean',
   yes: 'boolean',
 } as const;
+
+/**
+ * The operands of `state …` that may name a stack of `--backend`: FILE (the first positional after
+ * the command) and `--dest`'s value. Never a URN or `rename`'s NEW-NAME, whatever they read like.
+ */
+export function stateStackOperands(args: string[]): { args: string[]; at: Set<number> } {
+  const positions = argumentPositions(args, FLAGS);
+  const file = positions.positional[1];
+  return { args: positions.args, at: new Set([...(file === undefined ? [] : [file]), ...(positions.values.dest ?? [])]) };
+}
 
 export interface StateIO {
   stdout: (text: string) => void;

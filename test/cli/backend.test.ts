@@ -422,6 +422,21 @@ describe('quota-state backend ls and history, against real Pulumi DIY backends',
     }
   });
 
+  it('state … --backend: only STACK and --dest name stacks; a new name or a flag value that reads like a stack stays as written', () => {
+    const copy = copyOf(generated.backends[0].folder);
+    const stackFile = join(copy, '.pulumi', 'stacks', 'hist', 'dev.json');
+    const urns = () => (JSON.parse(readFileSync(stackFile, 'utf8')) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }).checkpoint.latest.resources.map((r) => r.urn);
+    for (const newName of ['hist/dev', 'organization/hist/dev']) {
+      const renamed = ours(['state', 'rename', '--backend', `file://${copy}`, 'organization/hist/dev', urns().find((u) => u.includes('::hist:index:Thing::'))!, newName, '--break-lock']);
+      assert.equal(renamed.status, 0, renamed.stdout + renamed.stderr);
+      assert.ok(urns().includes(`urn:pulumi:dev::hist::hist:index:Thing::${newName}`), urns().join('\n'));
+      assert.ok(!urns().some((u) => u.includes(copy)), 'no path in a urn');
+    }
+    // --dest=STACK names a stack too (the value split from its flag).
+    const moved = ours(['state', 'move', '--backend', `file://${copy}`, 'hist/dev', '--dest=hist/dev', urns()[1], '--break-lock']);
+    assert.match(moved.stderr, /--dest must be another file/);
+  });
+
   it("finds the backend as Pulumi does: PULUMI_BACKEND_URL, then Pulumi.yaml's backend.url, then the nearest folder holding .pulumi/", () => {
     const backend = generated.backends[0];
     const project = mkdtempSync(join(scratch, 'project-'));
