@@ -117,7 +117,8 @@ async function conditionalWrite(
 
 export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): WritableBackendStore & { destroy(): void } {
   // The SDK warns on every run under Node 20 about its releases of 2027; the version bundled here supports it.
-  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
+  // Unless asked for ("false"): an empty value (an env file's `VAR=`) silences it too.
+  if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED !== 'false') process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
   const errors = options.errors ?? { StoreError, StoreConflict };
   const client = new S3Client(clientConfig(target, options));
   const Bucket = target.bucket;

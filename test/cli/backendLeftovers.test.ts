@@ -73,4 +73,16 @@ describe('quota-state backend commands: leftovers and words', function () {
     assert.notEqual(protect.status, 0);
     assert.ok(protect.stderr.includes(warning), protect.stderr);
   });
+
+  it("an s3:// command prints no AWS SDK Node-version warning, even with the SDK's variable set empty", function () {
+    if (Number(process.versions.node.split('.')[0]) >= 22) this.skip(); // the SDK warns below Node 22 only
+    const bucket = 's3://b?endpoint=http://127.0.0.1:1&s3ForcePathStyle=true&region=us-east-1';
+    const env = { ...process.env, AWS_ACCESS_KEY_ID: 'x', AWS_SECRET_ACCESS_KEY: 'y', QUOTA_STATE_S3_TIMEOUT_SECONDS: '5' };
+    for (const value of [undefined, '']) {
+      const result = runQuotaState(['backend', 'ls', bucket], { env: { ...env, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: value } });
+      assert.equal(result.status, 2, result.stderr);
+      assert.match(result.stderr, /ECONNREFUSED/);
+      assert.doesNotMatch(result.stderr, /NodeVersionSupportWarning|AWS SDK/, `variable ${JSON.stringify(value)}`);
+    }
+  });
 });
