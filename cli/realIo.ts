@@ -1,8 +1,11 @@
 /** The file system behind `quota-state`: the command's process and its check workers read alike. */
-import { closeSync, fsyncSync, openSync, readFileSync, renameSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { readRegularBytes, readRegularFile } from './files';
 import type { CliIO } from './io';
+import { DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge } from '../shared/state';
+import { pidAlive } from './lockedWrite';
 
 function readIfExists(path: string): string | undefined {
   try {
@@ -31,8 +34,44 @@ function writeFileAtomic(path: string, text: string, beforeReplace?: () => void)
   }
 }
 
+/** `.<name>.<pid>.quota-state.tmp` (and `.quota-state.bak.tmp`): what writeTemporarySibling leaves when its writer is killed. */
+const TEMPORARY = /^\.(.+)\.(\d+)\.quota-state(?:\.bak)?\.tmp$/;
+
+/**
+ * Removes the temporaries a killed write of `path` left beside it (`.<name>.<pid>.quota-state.tmp`),
+ * once their writer is gone by the stale-lock rule: its pid does not run on this machine, or the file
+ * is older than `staleAfterMs`. A writer still running keeps its file. Answers the paths removed.
+ */
+export function removeStaleTemporaries(path: string, staleAfterMs = parseStaleLockAge(DEFAULT_STALE_LOCK_AGE)!): string[] {
+  const folder = dirname(path);
+  let names: string[];
+  try {
+    names = readdirSync(folder);
+  } catch {
+    return [];
+  }
+  const removed: string[] = [];
+  for (const name of names) {
+    const match = TEMPORARY.exec(name);
+    if (!match || match[1] !== basename(path) || Number(match[2]) === process.pid) continue;
+    const temporary = join(folder, name);
+    try {
+      const stats = statSync(temporary);
+      if (!stats.isFile()) continue;
+      const verdict = judgeLock({ pid: Number(match[2]), hostname: hostname(), timestamp: stats.mtime.toISOString() }, { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs });
+      if (!verdict.stale) continue;
+      rmSync(temporary, { force: true });
+      removed.push(temporary);
+    } catch {
+      // removed meanwhile, or not ours to remove
+    }
+  }
+  return removed;
+}
+
 /** Writes `content` to `.<name>.<pid>.<suffix>` beside `path`, flushed, with `mode`; returns its path (removed again on failure). */
 export function writeTemporarySibling(path: string, suffix: string, content: string | Uint8Array, mode: number): string {
+  removeStaleTemporaries(path);
   const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${suffix}`);
   const fd = openSync(temporary, 'wx', mode);
   try {

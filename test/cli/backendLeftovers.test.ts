@@ -5,7 +5,8 @@
  * copies of the shipped example backend.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ROOT, runQuotaState } from '../helpers/processes';
@@ -84,5 +85,24 @@ describe('quota-state backend commands: leftovers and words', function () {
       assert.match(result.stderr, /ECONNREFUSED/);
       assert.doesNotMatch(result.stderr, /NodeVersionSupportWarning|AWS SDK/, `variable ${JSON.stringify(value)}`);
     }
+  });
+
+  it("the next write to a stack removes a killed write's temporaries once their writer is gone (pid not running here, or older than 1h)", () => {
+    const folder = backend();
+    const stacks = join(folder, '.pulumi', 'stacks', 'hist');
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const gone = join(stacks, `.dev.json.${exited}.quota-state.tmp`);
+    const old = join(stacks, `.dev.json.${process.pid}.quota-state.bak.tmp`);
+    const running = join(stacks, `.dev.json.${process.pid}.quota-state.tmp`);
+    const otherFile = join(stacks, `.other.json.${exited}.quota-state.tmp`);
+    for (const file of [gone, old, running, otherFile]) writeFileSync(file, '{"half": ');
+    const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
+    utimesSync(old, twoHoursAgo, twoHoursAgo);
+    const result = runQuotaState(['state', 'protect', '--backend', `file://${folder}`, 'organization/hist/dev', 'urn:pulumi:dev::hist::pulumi:pulumi:Stack::hist-dev']);
+    assert.equal(result.status, 0, result.stderr + result.stdout);
+    assert.ok(!existsSync(gone), 'its writer is no longer running');
+    assert.ok(!existsSync(old), 'older than the stale age');
+    assert.ok(existsSync(running), 'a young temporary of a running writer stays');
+    assert.ok(existsSync(otherFile), "another file's temporaries are that file's next write's");
   });
 });
