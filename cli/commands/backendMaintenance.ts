@@ -12,6 +12,7 @@ import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, staleAfterFlag } from '../lockedWrite';
 import { openBackend, openStack } from '../backendAccess';
+import { removeStaleTemporaries } from '../realIo';
 
 const state = createStateService();
 
@@ -26,7 +27,8 @@ rule its backups and retained checkpoints, in every stack or in --stack's. Never
   --older-than DURATION    remove what is older: Go's units (90m, 36h, 1h30m) or days (30d)
   --dry-run                say what would be removed, remove nothing
   --break-lock             remove a stack's Pulumi lock files first, naming each
-  --stale-after DURATION   a lock this old is stale whoever holds it (default 1h); a refusal says which locks are stale
+  --stale-after DURATION   a lock this old is stale whoever holds it (default 1h); a refusal says which locks are
+                           stale; a stack file's leftover temporaries whose writer is gone by this rule are removed
 
 Exit codes: 0 pruned or shown, 1 refused (a locked stack, or a rule that would remove every entry),
 2 usage error or unreadable input.`;
@@ -109,6 +111,13 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
     io.stderr(`quota-state: ${error.message}`);
     reportPrune(removed, dryRun, format, io);
     return 1;
+  }
+  // Temporaries a killed write left beside each stack file go once their writer is gone (the stale-lock rule).
+  if (!dryRun && opened.root) {
+    for (const stack of stacks) {
+      if (!stack.file) continue;
+      for (const temporary of removeStaleTemporaries(join(opened.root, ...stack.file.name.split('/')), staleAfterMs)) io.stderr(`removed ${temporary}: left by an interrupted write`);
+    }
   }
   reportPrune(removed, dryRun, format, io);
   return 0;

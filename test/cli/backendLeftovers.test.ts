@@ -105,4 +105,21 @@ describe('quota-state backend commands: leftovers and words', function () {
     assert.ok(existsSync(running), 'a young temporary of a running writer stays');
     assert.ok(existsSync(otherFile), "another file's temporaries are that file's next write's");
   });
+
+  it("backend prune removes a killed write's temporaries whose writer is gone; --dry-run and a running writer's stay", () => {
+    const folder = backend();
+    const stacks = join(folder, '.pulumi', 'stacks', 'hist');
+    const exited = spawnSync(process.execPath, ['-e', '0']).pid!;
+    const gone = join(stacks, `.dev.json.${exited}.quota-state.tmp`);
+    const running = join(stacks, `.dev.json.${process.pid}.quota-state.tmp`);
+    for (const file of [gone, running]) writeFileSync(file, '{"half": ');
+    const dry = runQuotaState(['backend', 'prune', '--backend', `file://${folder}`, '--keep', '5', '--dry-run']);
+    assert.equal(dry.status, 0, dry.stderr);
+    assert.ok(existsSync(gone), '--dry-run removes nothing');
+    const pruned = runQuotaState(['backend', 'prune', '--backend', `file://${folder}`, '--keep', '5']);
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.ok(pruned.stderr.includes(`removed ${gone}: left by an interrupted write`), pruned.stderr);
+    assert.ok(!existsSync(gone));
+    assert.ok(existsSync(running));
+  });
 });
