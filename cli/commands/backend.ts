@@ -87,6 +87,19 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
   const rows = await state.backend.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
+  // An upgrade a crash stopped left its journal: say so, and what finishes it.
+  const journal = state.backend.upgradeJournal;
+  if ((await opened.store.list(journal)).some((object) => object.name === journal)) {
+    problems.push({ file: journal, message: `an upgrade of this backend was interrupted; \`quota-state backend upgrade --backend ${opened.backend.url}\` finishes it` });
+  } else if (opened.backend.layout === 'project') {
+    const beside = (await opened.store.list('.pulumi/stacks/')).filter((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
+    for (const object of beside) {
+      problems.push({
+        file: object.name,
+        message: `a legacy stack file beside meta.yaml version 1 (an upgrade stopped halfway), which Pulumi no longer reads; \`quota-state backend upgrade --backend ${opened.backend.url}\` moves it`,
+      });
+    }
+  }
   if (format === 'json') {
     io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));
   } else {

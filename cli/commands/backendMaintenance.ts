@@ -6,11 +6,12 @@
  * shared/state/backend's (prune.ts, upgrade.ts) through the file store, as the editor's Backends view runs it.
  */
 import { rmdirSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createStateService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/state';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
-import { cliLockIdentity, cliStaleness, staleAfterFlag } from '../lockedWrite';
+import { cliLockIdentity, cliStaleness, pidAlive, staleAfterFlag } from '../lockedWrite';
 import { openBackend, openStack } from '../backendAccess';
 import { removeStaleTemporaries } from '../realIo';
 
@@ -154,13 +155,28 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   const staleness = cliStaleness(staleAfterFlag(parsed.flags['stale-after']));
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
-  if (opened.backend.layout === 'project') {
-    io.stdout(`${opened.backend.url} already has the project layout (meta.yaml version ${opened.backend.metaVersion}); nothing to upgrade`);
+  const journal = await interruptedUpgrade(opened, dryRun, io);
+  let backend = opened.backend;
+  // An older upgrade that wrote meta.yaml first and stopped halfway left legacy stack files beside version 1.
+  const beside = backend.layout === 'project' && !journal && (await opened.store.list('.pulumi/stacks/')).some((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
+  if (beside) {
+    backend = await state.backend.read(opened.store, { maxInflatedBytes: opened.maxInflatedBytes, asLegacy: true });
+    io.stderr(`${backend.url}: meta.yaml says the project layout, but legacy stack files are beside it (an upgrade stopped halfway); moving them`);
+  } else if (backend.layout === 'project') {
+    if (journal && !dryRun) {
+      // Stopped after meta.yaml: the new layout is whole; the old objects and the journal are left.
+      const finished = await state.backend.finishUpgrade(opened.store);
+      io.stdout(`finished the interrupted upgrade of ${finished.length} ${finished.length === 1 ? 'stack' : 'stacks'}: ${finished.join(', ')}`);
+      return 0;
+    }
+    io.stdout(`${backend.url} already has the project layout (meta.yaml version ${backend.metaVersion}); ${journal ? 'an interrupted upgrade is left to finish' : 'nothing to upgrade'}`);
     return 0;
   }
+  // Stopped before meta.yaml: the legacy layout is whole; plan again (new entries included), each stack to the project the journal chose.
+  if (journal) io.stderr('resuming an interrupted upgrade: what it copied already is kept');
   let plans: StackUpgrade[];
   try {
-    plans = await state.backend.planUpgrade(opened.store, opened.backend, given, opened.maxInflatedBytes);
+    plans = await state.backend.planUpgrade(opened.store, backend, given, opened.maxInflatedBytes, state.backend.journalProjects(journal), beside);
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }
@@ -173,9 +189,9 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   try {
     // With --break-lock each stack's locks go as it is moved (a dry run removes none); without, any lock refuses it all first.
     if (breakLock && dryRun) io.stderr('warning: --dry-run: no lock is removed or taken');
-    if (!breakLock) await state.backend.refuseIfAnyStackLocked(opened.store, opened.backend, plans, { hint: lockHint, staleness });
+    if (!breakLock) await state.backend.refuseIfAnyStackLocked(opened.store, backend, plans, { hint: lockHint, staleness });
     if (!dryRun) {
-      await state.backend.applyUpgrade(opened.store, opened.backend, plans, {
+      await state.backend.applyUpgrade(opened.store, backend, plans, {
         identity: cliLockIdentity(),
         hint: lockHint,
         staleness,
@@ -201,6 +217,22 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   }
   reportUpgrade(plans, dryRun, format, io);
   return plans.some((plan) => plan.skipped) ? 1 : 0;
+}
+
+/** The journal of an upgrade a crash stopped, with the locks it left removed (its process is gone); undefined when there is none. */
+async function interruptedUpgrade(opened: Exclude<Awaited<ReturnType<typeof openBackend>>, number>, dryRun: boolean, io: CliIO) {
+  let journal: Awaited<ReturnType<typeof state.backend.readUpgradeJournal>>;
+  try {
+    journal = await state.backend.readUpgradeJournal(opened.store);
+  } catch (error) {
+    throw new InputError(error instanceof Error ? error.message : String(error));
+  }
+  if (journal && !dryRun) {
+    for (const file of await state.backend.clearInterruptedUpgradeLocks(opened.store, opened.backend, journal, hostname(), (pid) => pidAlive(pid) !== false)) {
+      io.stderr(`removing the lock ${file} the interrupted upgrade left (its process is gone)`);
+    }
+  }
+  return journal;
 }
 
 function reportUpgrade(plans: StackUpgrade[], dryRun: boolean, format: 'text' | 'json', io: CliIO): void {

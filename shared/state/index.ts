@@ -11,7 +11,7 @@ import { mapBounded, READ_CONCURRENCY, readBackend, readHistory, type BackendSta
 import { applyPrune, parseDuration, planPrune } from './backend/prune';
 import { applyRestore, planRestore } from './backend/restore';
 import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
-import { applyUpgrade, planUpgrade, refuseIfAnyStackLocked } from './backend/upgrade';
+import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './backend/upgrade';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
 import { graphView } from './graph/view';
@@ -104,6 +104,12 @@ export function createStateService() {
       planUpgrade,
       applyUpgrade,
       refuseIfAnyStackLocked,
+      /** An interrupted upgrade: its journal (`UPGRADE_JOURNAL`), the locks it left, and finishing it. */
+      upgradeJournal: UPGRADE_JOURNAL,
+      readUpgradeJournal,
+      journalProjects,
+      clearInterruptedUpgradeLocks,
+      finishUpgrade,
       withStackLock,
       /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
       refuseIfLocked: clearOrRefuseStackLocks,

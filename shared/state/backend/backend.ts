@@ -137,13 +137,17 @@ async function listObjects(store: BackendStore, only: { project: string; name: s
  * `only`, reads just that stack when the backend has it in the project layout (its `stacks` then
  * hold that one); otherwise the whole backend.
  */
-export async function readBackend(store: BackendStore, options: BackendReadOptions & { only?: { project: string; name: string } } = {}): Promise<Backend> {
+export async function readBackend(
+  store: BackendStore,
+  /** `asLegacy`: read the legacy stacks whatever meta.yaml says (an upgrade that stopped halfway left them beside version 1). */
+  options: BackendReadOptions & { only?: { project: string; name: string }; asLegacy?: boolean } = {},
+): Promise<Backend> {
   const problems: BackendProblem[] = [];
   const objects = (await listObjects(store, options.only)) ?? (await listObjects(store, undefined))!;
   if (objects.length === 0) throw new BackendError(l10n.t('{0} is not a Pulumi DIY backend: it has no .pulumi folder', store.url), true);
   const meta = await readMeta(store, objects);
   // meta.go: without meta.yaml, a bucket holding a legacy stack file (`.pulumi/stacks/<name>.json`) is the legacy layout, any other the project layout.
-  const effective: BackendLayout = meta === 1 || (meta === undefined && !objects.some((o) => LEGACY_STACK_FILE.test(o.name))) ? 'project' : 'legacy';
+  const effective: BackendLayout = !options.asLegacy && (meta === 1 || (meta === undefined && !objects.some((o) => LEGACY_STACK_FILE.test(o.name)))) ? 'project' : 'legacy';
   const metaVersion = meta ?? 0;
   const stacks = collectStacks(objects, effective);
   // The locks are in the listing already; each stack then costs one small read (its magic bytes), a few at a time.

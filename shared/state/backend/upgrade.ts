@@ -1,11 +1,12 @@
 /**
- * `backend upgrade`: a legacy DIY backend (bare stack names) moved to the project layout, as
- * `pulumi state upgrade` does it (pkg/backend/diy/backend.go's Upgrade): `meta.yaml` version 1
- * first, then each stack file to `.pulumi/stacks/<project>/` (the old file kept as its `.bak`) and
- * its history to `.pulumi/history/<project>/<stack>/`; unlike Pulumi, the backups move too. A
- * stack's project is its first resource's urn's, or given. Nothing is written until every stack
- * can be placed and none is locked: once meta.yaml says "project layout", a legacy stack left
- * behind is one Pulumi no longer sees.
+ * `backend upgrade`: a legacy DIY backend (bare stack names) moved to the project layout, to the
+ * files `pulumi state upgrade` leaves (pkg/backend/diy/backend.go's Upgrade): each stack file in
+ * `.pulumi/stacks/<project>/` (the old file kept as its `.bak`), its history in
+ * `.pulumi/history/<project>/<stack>/`, `meta.yaml` version 1; unlike Pulumi, the backups move too.
+ * Unlike Pulumi too, in an order that survives a crash at any instant (`applyUpgrade`), with a
+ * journal a rerun finishes from. A stack's project is its first resource's urn's, or given. Nothing
+ * is written until every stack can be placed and none is locked: once meta.yaml says "project
+ * layout", a legacy stack left behind is one Pulumi no longer sees.
  */
 import * as l10n from '@vscode/l10n';
 import { decodeFile } from '../../text/inflate';
@@ -18,7 +19,8 @@ import type { WritableBackendStore } from './store';
 export interface StackUpgrade {
   stack: string;
   project?: string;
-  moves: Array<{ from: string; to: string }>;
+  /** `keep`: the new object is there already and is the one to keep (a stack file a halfway upgrade left valid, which Pulumi may have updated since). */
+  moves: Array<{ from: string; to: string; keep?: true }>;
   /** Why this stack cannot be moved; any such refuses the whole upgrade. */
   skipped?: string;
 }
@@ -39,8 +41,8 @@ async function projectOf(store: WritableBackendStore, stack: BackendStack, given
 }
 
 /** What moves where for one stack (names relative to the backend's root). */
-async function movesOf(store: WritableBackendStore, stack: BackendStack, project: string): Promise<Array<{ from: string; to: string }>> {
-  const moves: Array<{ from: string; to: string }> = [];
+async function movesOf(store: WritableBackendStore, stack: BackendStack, project: string): Promise<StackUpgrade['moves']> {
+  const moves: StackUpgrade['moves'] = [];
   const under = async (folder: string) => {
     const prefix = `.pulumi/${folder}/${stack.name}/`;
     return (await store.list(prefix))
@@ -59,18 +61,35 @@ async function movesOf(store: WritableBackendStore, stack: BackendStack, project
   return moves;
 }
 
-/** Each stack's moves, or why it cannot be placed; reads each stack file's first urn. */
-export async function planUpgrade(store: WritableBackendStore, backend: Backend, given: ReadonlyMap<string, string>, maxInflatedBytes?: number): Promise<StackUpgrade[]> {
+/**
+ * Each stack's moves, or why it cannot be placed; reads each stack file's first urn. `resumed`: the
+ * projects an interrupted upgrade's journal chose, by stack; such a stack's new file is that run's
+ * copy, not another stack's.
+ */
+export async function planUpgrade(
+  store: WritableBackendStore,
+  backend: Backend,
+  given: ReadonlyMap<string, string>,
+  maxInflatedBytes?: number,
+  resumed: ReadonlyMap<string, string> = new Map(),
+  /** The backend's meta.yaml says version 1 already (an older upgrade stopped halfway): a valid new stack file is kept, not replaced. */
+  besideVersion1 = false,
+): Promise<StackUpgrade[]> {
   const stacks = [...backend.stacks].sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   const plans: StackUpgrade[] = [];
   for (const stack of stacks) {
-    const project = await projectOf(store, stack, given, maxInflatedBytes);
+    const project = given.get(stack.name) ?? resumed.get(stack.name) ?? (await projectOf(store, stack, given, maxInflatedBytes));
     if (!project) {
       plans.push({ stack: stack.ref, moves: [], skipped: l10n.t('no project name found (it holds no resources); give --project-for {0}=PROJECT', stack.name) });
       continue;
     }
     const existing = (await store.list(`.pulumi/stacks/${project}/${stack.name}.json`)).some((o) => /\.json(\.gz|\.zst)?$/.test(o.name));
-    if (existing) plans.push({ stack: stack.ref, project, moves: [], skipped: l10n.t('a stack named organization/{0}/{1} already exists', project, stack.name) });
+    if (existing && besideVersion1) {
+      const moves = await movesOf(store, stack, project);
+      if (moves[0] && (await isValidJson(store, moves[0].to))) moves[0] = { ...moves[0], keep: true };
+      plans.push({ stack: stack.ref, project, moves });
+    } else if (existing && resumed.get(stack.name) !== project)
+      plans.push({ stack: stack.ref, project, moves: [], skipped: l10n.t('a stack named organization/{0}/{1} already exists', project, stack.name) });
     else plans.push({ stack: stack.ref, project, moves: await movesOf(store, stack, project) });
   }
   return plans;
@@ -85,8 +104,71 @@ export async function refuseIfAnyStackLocked(store: WritableBackendStore, backen
 }
 
 /**
- * Moves every placed stack, each under its Pulumi lock, after writing `meta.yaml`. A cancel stops
- * between stacks (a stack half moved would have its history in two places); answers how many moved.
+ * The upgrade's journal: its plan, written before anything else and removed last, so a rerun after a
+ * crash (or `backend ls`) knows an upgrade was interrupted and can finish it. Pulumi ignores a file
+ * right under `.pulumi/` that it does not know (it reads `meta.yaml` and the folders only).
+ */
+export const UPGRADE_JOURNAL = '.pulumi/quota-state-upgrade.json';
+
+export interface UpgradeJournal {
+  /** The journal's own format. */
+  journal: 1;
+  started: string;
+  /** Who ran it: its locks, left behind by a crash, are known by this. */
+  holder: { pid: number; hostname: string };
+  stacks: Array<{ stack: string; project: string; moves: StackUpgrade['moves'] }>;
+}
+
+/** The journal of an interrupted upgrade, undefined when there is none; one that cannot be read is named. */
+export async function readUpgradeJournal(store: WritableBackendStore): Promise<UpgradeJournal | undefined> {
+  if ((await store.version(UPGRADE_JOURNAL)) === undefined) return undefined;
+  const text = new TextDecoder().decode(await store.read(UPGRADE_JOURNAL));
+  try {
+    const journal = JSON.parse(text) as UpgradeJournal;
+    if (journal.journal !== 1 || !Array.isArray(journal.stacks)) throw new Error(l10n.t('not a journal this version writes'));
+    return journal;
+  } catch (error) {
+    throw new Error(l10n.t('{0} cannot be read ({1}); remove it only if no upgrade ran here', UPGRADE_JOURNAL, error instanceof Error ? error.message : String(error)));
+  }
+}
+
+async function isValidJson(store: WritableBackendStore, name: string): Promise<boolean> {
+  try {
+    JSON.parse(decodeFile(await store.read(name), { name }).text);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
+
+/** Copies one object unless the destination already holds the same bytes (a rerun's copies cost only reads). */
+async function copyOnce(store: WritableBackendStore, from: string, to: string): Promise<void> {
+  const bytes = await store.read(from);
+  if ((await store.version(to)) !== undefined && sameBytes(await store.read(to), bytes)) return;
+  await store.write(to, bytes);
+}
+
+/** Takes every stack's Pulumi lock, nested, around `body`: no update may land on a stack between its copy and `meta.yaml`. */
+async function withAllStackLocks<T>(store: WritableBackendStore, stacks: BackendStack[], options: StackLockOptions & { identity: LockIdentity }, body: () => Promise<T>): Promise<T> {
+  const [first, ...rest] = stacks;
+  if (!first) return body();
+  return withStackLock(store, first, options.identity, options, () => withAllStackLocks(store, rest, options, body));
+}
+
+/**
+ * Moves every placed stack to the project layout, safe at every instant:
+ *
+ * 1. the journal (the plan) is written first;
+ * 2. under every stack's Pulumi lock, each object is copied to its new name (stack files atomically,
+ *    as every store write is), nothing removed: until step 3 the backend is the legacy one, whole;
+ * 3. `meta.yaml` (version 1) is written last of the new objects: from here Pulumi reads the new layout, whole;
+ * 4. the old objects go (a stack file becomes its `.bak`), then the journal.
+ *
+ * A crash anywhere leaves either the old layout whole (a rerun copies again, skipping what is
+ * there) or the new one whole with leftovers (a rerun removes them, `finishUpgrade`). A cancel stops
+ * before `meta.yaml`; the copies made stay for the rerun. Answers how many stacks moved.
  */
 export async function applyUpgrade(
   store: WritableBackendStore,
@@ -94,32 +176,80 @@ export async function applyUpgrade(
   plans: StackUpgrade[],
   options: StackLockOptions & MaintenanceControl & { identity: LockIdentity; say?(message: string): void },
 ): Promise<{ upgraded: number; cancelled: boolean }> {
-  // As Pulumi: the metadata first, so a backend whose files cannot be written is never half moved.
-  await store.write('.pulumi/meta.yaml', new TextEncoder().encode('version: 1\n'));
-  const total = plans.reduce((sum, plan) => sum + plan.moves.length, 0);
-  let done = 0;
-  let upgraded = 0;
-  for (const plan of plans) {
-    const stack = backend.stacks.find((s) => s.ref === plan.stack);
-    if (!stack || plan.skipped) continue;
-    if (options.cancelled?.()) return { upgraded, cancelled: true };
-    await withStackLock(store, stack, options.identity, options, async () => {
-      options.say?.(l10n.t('upgrading {0} → organization/{1}/{0}: {2} files', stack.name, plan.project!, plan.moves.length));
-      const [stackFile, ...rest] = plan.moves;
-      if (stack.file && stackFile) {
-        // A copy first, then the old file becomes the .bak: the stack is never without a file.
-        await store.write(stackFile.to, await store.read(stackFile.from), { ifMatch: null });
-        await store.move(stackFile.from, `${stackFile.from}.bak`);
-        done++;
-        options.progress?.(done, total, stackFile.to);
+  const placed = plans.filter((plan) => !plan.skipped && plan.project);
+  const journal: UpgradeJournal = {
+    journal: 1,
+    started: new Date().toISOString(),
+    holder: { pid: options.identity.pid, hostname: options.identity.hostname },
+    stacks: placed.map((plan) => ({ stack: plan.stack, project: plan.project!, moves: plan.moves })),
+  };
+  await store.write(UPGRADE_JOURNAL, new TextEncoder().encode(`${JSON.stringify(journal, null, 2)}\n`));
+  const stacks = placed.map((plan) => backend.stacks.find((s) => s.ref === plan.stack)).filter((stack): stack is BackendStack => stack !== undefined);
+  const total = placed.reduce((sum, plan) => sum + plan.moves.length, 0);
+  const cancelled = await withAllStackLocks(store, stacks, options, async () => {
+    let done = 0;
+    for (const plan of placed) {
+      if (options.cancelled?.()) return true;
+      options.say?.(l10n.t('upgrading {0} → organization/{1}/{0}: {2} files', plan.stack, plan.project!, plan.moves.length));
+      for (const move of plan.moves) {
+        if (!move.keep && (await store.version(move.from)) !== undefined) await copyOnce(store, move.from, move.to);
+        options.progress?.(++done, total, move.to);
       }
-      for (const move of rest) {
-        if ((await store.version(move.from)) !== undefined) await store.move(move.from, move.to);
-        done++;
-        options.progress?.(done, total, move.to);
-      }
-    });
-    upgraded++;
+    }
+    // As Pulumi reads it from here on: every new object is in place.
+    await store.write('.pulumi/meta.yaml', new TextEncoder().encode('version: 1\n'));
+    return false;
+  });
+  if (cancelled) return { upgraded: 0, cancelled: true };
+  await removeMoved(store, journal);
+  return { upgraded: placed.length, cancelled: false };
+}
+
+/** Step 4: each moved object's old copy goes once its new one is there (the stack file becomes its `.bak`); then the journal. */
+async function removeMoved(store: WritableBackendStore, journal: UpgradeJournal): Promise<void> {
+  for (const { moves } of journal.stacks) {
+    const [stackFile, ...rest] = moves;
+    if (stackFile && /^\.pulumi\/stacks\/[^/]+$/.test(stackFile.from) && (await store.version(stackFile.from)) !== undefined && (await store.version(stackFile.to)) !== undefined) {
+      await store.move(stackFile.from, `${stackFile.from}.bak`);
+    }
+    for (const move of stackFile && /^\.pulumi\/stacks\/[^/]+$/.test(stackFile.from) ? rest : moves) {
+      if ((await store.version(move.to)) !== undefined) await store.remove(move.from);
+    }
   }
-  return { upgraded, cancelled: false };
+  await store.remove(UPGRADE_JOURNAL);
+}
+
+/**
+ * Finishes an upgrade a crash left after `meta.yaml` was written: the new layout is whole, and the
+ * old objects and the journal are left over. (One interrupted before `meta.yaml` is still the legacy
+ * layout, whole: a rerun plans and applies it again.) Answers the stacks it finished.
+ */
+export async function finishUpgrade(store: WritableBackendStore): Promise<string[]> {
+  const journal = await readUpgradeJournal(store);
+  if (!journal) return [];
+  await removeMoved(store, journal);
+  return journal.stacks.map((each) => `organization/${each.project}/${each.stack}`);
+}
+
+/**
+ * Removes the locks an interrupted upgrade left: those whose holder is the journal's (same host and
+ * pid) and whose process is gone (`running` answers for this host). Answers the files removed.
+ */
+export async function clearInterruptedUpgradeLocks(store: WritableBackendStore, backend: Backend, journal: UpgradeJournal, hostname: string, running: (pid: number) => boolean): Promise<string[]> {
+  if (journal.holder?.hostname !== hostname || running(journal.holder.pid)) return [];
+  const removed: string[] = [];
+  for (const stack of backend.stacks) {
+    for (const lock of stack.locks) {
+      if (lock.pid !== journal.holder.pid || lock.hostname !== journal.holder.hostname) continue;
+      await store.remove(lock.file);
+      await store.remove(`${lock.file}.attrs`);
+      removed.push(lock.file);
+    }
+  }
+  return removed;
+}
+
+/** The projects an interrupted upgrade's journal chose, by stack: a rerun places each stack where the first run did. */
+export function journalProjects(journal: UpgradeJournal | undefined): Map<string, string> {
+  return new Map((journal?.stacks ?? []).map((each) => [each.stack, each.project]));
 }
