@@ -4,12 +4,13 @@
  * its stack file, edited in place as any file is (its lock and Pulumi's). In a bucket, the command
  * runs on a private copy of the stack object and, when it changed it, the new bytes go back under
  * Pulumi's lock object: the `.bak` object first, then the stack object, only if its ETag is still
- * the one read. Messages name the object, never the copy.
+ * the one read (checked before the `.bak` is touched). Messages name the object, never the copy.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createStateService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
+import { writeKeepingBackup } from '../shared/state/vocabulary';
 import { argumentPositions, InputError, type FlagSpec } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import { objectPath } from './backendStore';
@@ -134,11 +135,20 @@ async function runInBucket(
     try {
       return await withLocks(opened, fetched, lockOptions, async () => {
         const code = await run(replaced, mapped);
-        for (const file of fetched) {
-          const after = readFileSync(file.path);
-          if (Buffer.compare(after, Buffer.from(file.bytes)) === 0) continue;
-          await opened.store.write(`${file.stack.file!.name}.bak`, file.bytes);
-          await opened.store.write(file.stack.file!.name, after, { ifMatch: file.version });
+        const changed = fetched.map((file) => ({ file, name: file.stack.file!.name, after: readFileSync(file.path) })).filter((c) => Buffer.compare(c.after, Buffer.from(c.file.bytes)) !== 0);
+        // Each object still the one read, before any .bak is touched: a refusal leaves the bucket as it was.
+        for (const { file, name } of changed) {
+          if ((await opened.store.version(name)) !== file.version) throw new StoreConflict(`${name} changed since it was read (another writer); nothing was written`);
+        }
+        const written: string[] = [];
+        for (const { file, name, after } of changed) {
+          try {
+            await writeKeepingBackup(opened.store, name, after, file.bytes, file.version);
+          } catch (error) {
+            if (error instanceof StoreConflict && written.length) throw new StoreConflict(`${error.message}; ${written.join(', ')} was written`);
+            throw error;
+          }
+          written.push(name);
         }
         return code;
       });

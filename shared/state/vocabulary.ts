@@ -15,7 +15,7 @@ export { backendFolderProblem, StoreConflict, StoreError, type BackendStore, typ
 // Restore, prune and upgrade through a writable store, under Pulumi's stack lock: the Backends view runs them too.
 export { StackLockedError, withStackLock, type LockIdentity } from './backend/stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './backend/staleLock';
-export { applyRestore, RestoreError, type RestorePlan } from './backend/restore';
+export { applyRestore, RestoreError, writeKeepingBackup, type RestorePlan } from './backend/restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './backend/prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './backend/upgrade';
 // A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.

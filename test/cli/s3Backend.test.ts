@@ -7,11 +7,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
+import { positionalStacks, runOnBackendStacks } from '../../cli/backendStacks';
+import { realIo } from '../../cli/realIo';
 import { s3BackendStore } from '../../cli/s3Store';
 import { createStateService } from '../../shared/state';
 import { parseS3BackendUrl } from '../../shared/state/vocabulary';
@@ -218,6 +220,7 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
     const stack = read.stacks[0];
     const theirs = '{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{}}}';
     const plan = backend.planRestore(parse(await objectText('race', '.pulumi/stacks/hist/dev.json')), stack, 'the current state');
+    const bak = await objectText('race', '.pulumi/stacks/hist/dev.json.bak').catch(() => undefined);
     await assert.rejects(
       backend.applyRestore(store, stack, plan, {
         identity: { pid: process.pid, username: 'test', hostname: 'here' },
@@ -225,10 +228,41 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
         compress: async (bytes) => bytes,
         beforeWrite: async () => void (await s3().send(new PutObjectCommand({ Bucket: 'race', Key: '.pulumi/stacks/hist/dev.json', Body: theirs }))),
       }),
-      /changed since it was read/,
+      /changed since it was read \(another writer\); nothing was written/,
     );
     assert.equal(await objectText('race', '.pulumi/stacks/hist/dev.json'), theirs);
+    assert.equal(await objectText('race', '.pulumi/stacks/hist/dev.json.bak').catch(() => undefined), bak, 'the .bak object is untouched');
     store.destroy();
+  });
+
+  it('state surgery on a STACK in the bucket, a writer between the read and the upload: refused, nothing written, the .bak object untouched', async () => {
+    await copyBucket('hist', 'race-state');
+    Object.assign(process.env, awsEnv);
+    const key = '.pulumi/stacks/hist/dev.json';
+    const bak = await objectText('race-state', `${key}.bak`).catch(() => undefined);
+    const theirs = '{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{}}}';
+    const said: string[] = [];
+    const io = { ...realIo(scratch), stdout: () => undefined, stderr: (text: string) => void said.push(text) };
+    // The command edits the private copy; meanwhile another writer replaces the object.
+    const code = await runOnBackendStacks(
+      ['--backend', bucketUrl('race-state'), 'organization/hist/dev', '--break-lock'],
+      io,
+      true,
+      async ([copy]) => {
+        writeFileSync(copy, `${readFileSync(copy, 'utf8')}\n`);
+        await s3().send(new PutObjectCommand({ Bucket: 'race-state', Key: key, Body: theirs }));
+        return 0;
+      },
+      positionalStacks({ 'break-lock': 'boolean' }),
+    );
+    assert.equal(code, 1);
+    assert.match(said.join('\n'), /hist\/dev\.json changed since it was read \(another writer\); nothing was written/);
+    assert.equal(await objectText('race-state', key), theirs);
+    assert.equal(await objectText('race-state', `${key}.bak`).catch(() => undefined), bak, 'the .bak object is untouched');
+    assert.deepEqual(
+      (await objectsOf('race-state')).filter((k) => k.startsWith('.pulumi/locks/')),
+      [],
+    );
   });
 
   describe('faults, through a TCP proxy between the CLI and MinIO', () => {

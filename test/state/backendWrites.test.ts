@@ -110,6 +110,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
       StoreConflict,
     );
     assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes), checkpoint('a', 'b', 'c'), "the other writer's state is kept");
+    assert.equal(store.files.has('.pulumi/stacks/app/dev.json.bak'), false, 'a refused write writes no .bak');
     const written = await backend.applyRestore(store, stack, plan, { identity, compress });
     assert.equal(written.backup, '.pulumi/stacks/app/dev.json.bak');
     assert.equal(new TextDecoder().decode(store.files.get(written.backup)!.bytes), checkpoint('a', 'b', 'c'));
@@ -119,6 +120,23 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
       ).checkpoint.latest.resources.map((r) => r.urn),
       [urn('a')],
     );
+  });
+
+  it('a writer between the .bak and the write: the write is refused, and the message says what the .bak holds', async () => {
+    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
+    const write = store.write.bind(store);
+    store.write = async (name, bytes, options) => {
+      await write(name, bytes, options);
+      if (name.endsWith('.bak')) await write('.pulumi/stacks/app/dev.json', encoder.encode(checkpoint('a', 'b', 'c')));
+    };
+    await assert.rejects(
+      backend.applyRestore(store, stack, backend.planRestore(parse(checkpoint('a')), stack, 'version 1'), { identity, compress }),
+      (error: Error) =>
+        error instanceof StoreConflict &&
+        /dev\.json changed since it was read \(another writer\); it was not written, and \.pulumi\/stacks\/app\/dev\.json\.bak now holds the state read before/.test(error.message),
+    );
+    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json.bak')!.bytes), checkpoint('a', 'b'));
+    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes), checkpoint('a', 'b', 'c'));
   });
 
   it('restore: a lock held by another process refuses, naming it, and nothing is written; --break-lock removes it and says so', async () => {

@@ -4,14 +4,15 @@
  * SaveSnapshot, diy's ImportDeployment). The plan says what Pulumi would refuse without --force
  * (integrity errors, resources of another stack) and which pending operations it drops; applying
  * it writes the checkpoint over the stack file under the stack's Pulumi lock, the old bytes kept
- * as the `.bak` first, and the new written only if the stack file is still the one read.
+ * as the `.bak` first, and the new written only if the stack file is still the one read (checked
+ * before the `.bak` is touched: a refused write leaves it as it was).
  */
 import * as l10n from '@vscode/l10n';
 import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
 import type { StateSnapshot } from '../model/snapshot';
 import type { BackendStack } from './backend';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import type { WritableBackendStore } from './store';
+import { StoreConflict, type WritableBackendStore } from './store';
 
 /** The document is not a state (no deployment in it); nothing was written. */
 export class RestoreError extends Error {}
@@ -84,10 +85,26 @@ export async function applyRestore(store: WritableBackendStore, stack: BackendSt
     await options.beforeWrite?.(decodeFile(current, { name: file, maxBytes: options.maxInflatedBytes }).text);
     const text = new TextEncoder().encode(JSON.stringify(plan.checkpoint));
     const bytes = compression ? await options.compress(text, compression) : text;
-    // The old state is safe in the .bak before the stack file changes; the write is refused if another writer came since the read.
-    const backup = `${file}.bak`;
-    await store.write(backup, current);
-    await store.write(file, bytes, { ifMatch: version });
-    return { backup };
+    return { backup: await writeKeepingBackup(store, file, bytes, current, version) };
   });
+}
+
+/**
+ * Replaces the object `name` with `bytes`, its bytes read at `version` (`current`) kept as
+ * `<name>.bak` first, as Pulumi's backupTarget keeps them; answers the `.bak`'s name. Call it holding
+ * the stack's lock. Refused (a StoreConflict, nothing written, the `.bak` untouched) when the object
+ * is no longer at `version`, which is checked before the `.bak` is written; a writer that comes
+ * between the `.bak` and the write still gets the write refused, and the message says what the `.bak` holds.
+ */
+export async function writeKeepingBackup(store: WritableBackendStore, name: string, bytes: Uint8Array, current: Uint8Array, version: string): Promise<string> {
+  if ((await store.version(name)) !== version) throw new StoreConflict(l10n.t('{0} changed since it was read (another writer); nothing was written', name));
+  const backup = `${name}.bak`;
+  await store.write(backup, current);
+  try {
+    await store.write(name, bytes, { ifMatch: version });
+  } catch (error) {
+    if (!(error instanceof StoreConflict)) throw error;
+    throw new StoreConflict(l10n.t('{0} changed since it was read (another writer); it was not written, and {1} now holds the state read before the change', name, backup));
+  }
+  return backup;
 }
