@@ -8,7 +8,8 @@
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
 import { mapBounded, READ_CONCURRENCY, readBackend, readHistory, type BackendStack } from './backend/backend';
-import { applyPrune, parseDuration, planPrune } from './backend/prune';
+import { parseDuration } from './backend/duration';
+import { applyPrune, planPrune } from './backend/prune';
 import { applyRestore, planRestore } from './backend/restore';
 import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
 import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './backend/upgrade';

@@ -7,7 +7,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
-import { parseDuration } from './prune';
+import { parseDuration } from './duration';
 import type { BackendStore } from './store';
 
 /** What a lock file says of its holder (lock.go's lockContent); any field may be missing. */
