@@ -111,7 +111,7 @@ describe('quota-state on compressed stack files', () => {
       return;
     }
     assert.equal(edit.status, 1, edit.stderr + edit.stdout);
-    assert.match(edit.stdout, /webshop\.state\.json\.zst is zstd-compressed, and this Node\.js \(v[\d.]+\) can read zstd but not write it .*nothing was written/);
+    assert.match(edit.stderr, /webshop\.state\.json\.zst is zstd-compressed, and this Node\.js \(v[\d.]+\) can read zstd but not write it .*nothing was written/);
     assert.deepEqual(readFileSync(file), before);
     assert.ok(!existsSync(`${file}.bak`));
   });

@@ -198,7 +198,7 @@ describe('writes that cannot lose an update', function () {
     it('a run waits for a held lock and, when it is not released, refuses naming it', () => {
       const result = withLockedFile(file, 'webshop.state.json', () => spawnSync(process.execPath, [BIN, 'state', 'taint', file, EDITS[2].urn], { encoding: 'utf8' }));
       assert.equal(result.status, 1, result.stdout + result.stderr);
-      assert.match(result.stdout, /is being written by another process: its lock .*webshop\.state\.json\.lock was not released within 5 s; nothing was written/);
+      assert.match(result.stderr, /is being written by another process: its lock .*webshop\.state\.json\.lock was not released within 5 s; nothing was written/);
       assert.equal(readFileSync(file, 'utf8'), readFileSync(join(ROOT, 'examples', 'webshop.state.json'), 'utf8'));
     });
 
@@ -259,8 +259,8 @@ describe('writes that cannot lose an update', function () {
       writeFileSync(lock, JSON.stringify({ pid: 31337, username: 'deploy', hostname: 'ci-runner-3', timestamp: '2026-05-04T09:08:07.123456789Z' }));
       const result = spawnSync(process.execPath, [BIN, 'state', 'protect', stackFile, urn], { encoding: 'utf8' });
       assert.equal(result.status, 1, result.stdout + result.stderr);
-      assert.match(result.stdout, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
-      assert.match(result.stdout, /3f6a2b9e-41c7-4d8e-9a55-0c1e2d3f4a5b\.json: created by deploy@ci-runner-3 \(pid 31337\) at 2026-05-04T09:08:07Z/);
+      assert.match(result.stderr, /the stack is currently locked by 1 lock\(s\)\. Either wait for the other process\(es\) to end or delete the lock file with `pulumi cancel`\./);
+      assert.match(result.stderr, /3f6a2b9e-41c7-4d8e-9a55-0c1e2d3f4a5b\.json: created by deploy@ci-runner-3 \(pid 31337\) at 2026-05-04T09:08:07Z/);
       // Pulumi reads the same lock the same way.
       const pulumi = backend.run(['state', 'protect', '--stack', stack, urn, '--yes']);
       assert.match(pulumi.stderr + pulumi.stdout, /created by deploy@ci-runner-3 \(pid 31337\) at 2026-05-04T09:08:07Z/);
