@@ -4,14 +4,14 @@
  * its current file, or a history entry's checkpoint by version or id.
  */
 import { BackendError, backendFolderProblem, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
-import { decodeFile } from '../shared/text/inflate';
+import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WritableBackendStore } from '../shared/state';
 import { fileBackendStore } from './backendStore';
 import { resolveBackend, type ResolvedBackend } from './backendUrl';
-import { maxInflatedBytes, type CliIO } from './io';
+import { inflateBudget, maxInflatedBytes, type CliIO } from './io';
 
 const state = createStateService();
 
@@ -22,6 +22,8 @@ export interface Opened {
   root?: string;
   project?: string;
   maxInflatedBytes: number;
+  /** What the command may decompress across every file it reads (one per command). */
+  budget?: InflateBudget;
 }
 
 /** How long one request to a bucket may take: `QUOTA_STATE_S3_TIMEOUT_SECONDS`, else 30 s. */
@@ -101,8 +103,9 @@ export async function openBackend(flag: string | undefined, io: CliIO, only?: { 
   }
   const store = storeOf(resolved);
   const maxBytes = maxInflatedBytes();
+  const budget = inflateBudget(io);
   try {
-    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes, only });
+    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes, budget, only });
     // Pulumi v3.257 and later refuse this layout (#19566) unless told to ignore the deprecation; say what they will do.
     if (backend.layout === 'legacy' && backend.stacks.length > 0 && !process.env.PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR) {
       io.stderr(
@@ -110,9 +113,9 @@ export async function openBackend(flag: string | undefined, io: CliIO, only?: { 
       );
     }
     if (resolved.root) for (const folder of stackFilesThatAreFolders(resolved.root, backend.stacks)) io.stderr(`warning: ${folder} is a folder, not a stack file: Pulumi reads no stack file there`);
-    return { backend, store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes };
+    return { backend, store, root: resolved.root, project: resolved.project, maxInflatedBytes: maxBytes, budget };
   } catch (error) {
-    if (error instanceof StoreError) throw new InputError(error.message);
+    if (error instanceof StoreError || error instanceof InflateBudgetError) throw new InputError(error.message);
     if (!(error instanceof BackendError)) throw error;
     if (error.missing) {
       io.stderr(`quota-state: ${error.message}`);
@@ -149,7 +152,7 @@ export async function readStackText(reference: string, flag: string | undefined,
 export async function readStackState(opened: Opened, stack: BackendStack, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
   let name: string | undefined = stack.file?.name;
   if (revision !== undefined) {
-    const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
+    const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
     // A <UnixNano> id has 19 digits; our version numbers count the entries present.
     const entry = revision.length >= 10 ? entries.find((e) => e.id === revision) : entries.find((e) => String(e.version) === revision);
     if (!entry) {
@@ -168,7 +171,7 @@ export async function readStackState(opened: Opened, stack: BackendStack, io: Cl
   }
   const display = objectUrl(opened.backend.url, name);
   try {
-    return { text: decodeFile(await opened.store.read(name), { name: display, maxBytes: opened.maxInflatedBytes }).text, display };
+    return { text: decodeFile(await opened.store.read(name), { name: display, maxBytes: opened.maxInflatedBytes, budget: opened.budget }).text, display };
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }

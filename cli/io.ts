@@ -5,7 +5,7 @@
 import { dirname, isAbsolute, relative } from 'node:path';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind } from '../shared/documentKind';
 import { findProjectConfig, kindFromConfiguredName, ProjectConfigError, type ProjectConfig, type ReadIfExists } from '../shared/projectConfig';
-import { decodeFile, InflateError, type DecodedFile } from '../shared/text/inflate';
+import { decodeFile, InflateBudget, InflateError, type DecodedFile } from '../shared/text/inflate';
 import { InputError, parseArguments, UsageError, type FlagSpec, type ParsedArguments } from './args';
 import { expandFileArguments, FileRefusedError, MAX_FILE_BYTES } from './files';
 import type { OutputFormat } from './formats';
@@ -75,6 +75,25 @@ export function maxInflatedBytes(env: NodeJS.ProcessEnv = process.env): number {
     throw new InputError(`${MAX_INFLATED_VARIABLE} must be a whole number of MiB from 1 to ${MAX_FILE_BYTES / MIB}, not "${env[MAX_INFLATED_VARIABLE]}"`);
   }
   return Number(value) * MIB;
+}
+
+const MAX_INFLATED_TOTAL_VARIABLE = 'QUOTA_STATE_MAX_INFLATED_TOTAL_MIB';
+/** A command's default budget: 4 GiB, sixteen files at the limit (seconds of work, not minutes). */
+const DEFAULT_INFLATED_TOTAL_MIB = 4096;
+const budgets = new WeakMap<CliIO, InflateBudget>();
+
+/**
+ * The decompression budget of the command `io` runs, made on first use: all the files it reads
+ * inflate to at most 4 GiB together (zstd windows counted), or `QUOTA_STATE_MAX_INFLATED_TOTAL_MIB`.
+ */
+export function inflateBudget(io: CliIO, env: NodeJS.ProcessEnv = process.env): InflateBudget {
+  let budget = budgets.get(io);
+  if (budget) return budget;
+  const value = env[MAX_INFLATED_TOTAL_VARIABLE]?.trim();
+  if (value && !/^[1-9][0-9]{0,6}$/.test(value)) throw new InputError(`${MAX_INFLATED_TOTAL_VARIABLE} must be a whole number of MiB of at least 1, not "${env[MAX_INFLATED_TOTAL_VARIABLE]}"`);
+  budget = new InflateBudget(Number(value || DEFAULT_INFLATED_TOTAL_MIB) * MIB);
+  budgets.set(io, budget);
+  return budget;
 }
 
 function orInputError<T>(read: () => T, display: string): T {

@@ -7,6 +7,7 @@
 import { ProjectConfigError } from '../shared/projectConfig';
 import { version as PACKAGE_VERSION } from '../package.json';
 import { InputError, UsageError } from './args';
+import { InflateBudgetError } from '../shared/text/inflate';
 import { BACKEND_USAGE, HISTORY_USAGE, runBackendCommand, runHistoryCommand } from './commands/backend';
 import { check, CHECK_FLAGS, CHECK_USAGE, checkInParallel, type ParallelChecker } from './commands/check';
 import { evaluate, EVALUATE_USAGE } from './commands/evaluate';
@@ -95,7 +96,8 @@ function reportFailure(command: string | undefined, error: unknown, io: CliIO): 
     io.stderr(`quota-state: ${error.message}\n\n${error.usage ?? commandOf(command)?.usage ?? USAGE}`);
     return 2;
   }
-  if (error instanceof InputError || error instanceof ProjectConfigError) {
+  // A command's decompression budget spent (shared/text/inflate.ts): the file and the limit, as unreadable input.
+  if (error instanceof InputError || error instanceof ProjectConfigError || error instanceof InflateBudgetError) {
     io.stderr(`quota-state: ${error.message}`);
     return 2;
   }

@@ -5,7 +5,7 @@
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { createStateService, judgeLock, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
-import { decodeFile } from '../../shared/text/inflate';
+import { decodeFile, InflateBudgetError } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
@@ -133,8 +133,8 @@ function isStale(lock: BackendStack['locks'][number], staleAfterMs: number): boo
   return judgeLock(lock, cliStaleness(staleAfterMs)).stale;
 }
 
-async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {
-  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes, fromListing: true });
+async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {
+  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes, budget, fromListing: true });
   const last = entries[0];
   const json: StackRow = {
     name: stack.ref,
@@ -149,11 +149,12 @@ async function stackRow({ store, maxInflatedBytes }: Opened, stack: BackendStack
   };
   if (counts && stack.file) {
     try {
-      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes });
+      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes, budget });
       const snapshot = state.parse(text);
       json.resources = snapshot.structure.resources.length;
       json.pendingOperations = state.surgery.pendingOperations({ snapshot }).length;
     } catch (error) {
+      if (error instanceof InflateBudgetError) throw error;
       problems.push({ file: stack.file.name, message: error instanceof Error ? error.message : String(error) });
     }
   }
@@ -205,7 +206,7 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, reference, io);
   if (stack === 1) return 1;
-  const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes });
+  const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const allProblems = [...opened.backend.problems, ...problems];
   if (format === 'json') {
     io.stdout(JSON.stringify({ stack: stack.ref, entries, orphanCheckpoints: stack.orphanCheckpoints, problems: allProblems }, null, 2));

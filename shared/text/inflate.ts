@@ -53,11 +53,46 @@ export class CorruptCompressedDataError extends InflateError {
   }
 }
 
+/** The command's decompression work is spent: the file was not read. */
+export class InflateBudgetError extends InflateError {
+  constructor(
+    readonly file: string,
+    readonly limit: number,
+  ) {
+    super(l10n.t('{0} was not read: this command has decompressed {1}, its limit for all the files it reads', file, formatMiB(limit)));
+  }
+}
+
+/**
+ * What one command may decompress across every file it reads: each file is bounded on its own
+ * (`maxBytes`), and this bounds their sum, so that many files that each stay under the limit cannot
+ * cost minutes and gigabytes. Work is bytes inflated plus the window each zstd frame without a
+ * declared size makes the decoder allocate (a tiny frame may declare hundreds of MiB). Create one
+ * per command and pass it to every `inflate`/`decodeFile` the command makes.
+ */
+export class InflateBudget {
+  private spent = 0;
+  constructor(readonly maxBytes: number) {}
+
+  /** The work charged so far. */
+  get used(): number {
+    return this.spent;
+  }
+
+  /** Charges `bytes` of work for `file`; past the budget, refuses the file. */
+  charge(file: string, bytes: number): void {
+    this.spent += bytes;
+    if (this.spent > this.maxBytes) throw new InflateBudgetError(file, this.maxBytes);
+  }
+}
+
 export interface InflateOptions {
   /** The file, as messages name it. */
   name: string;
   /** The most bytes the output may hold; default `MAX_FILE_BYTES`. */
   maxBytes?: number;
+  /** The command's budget, charged with this file's work. */
+  budget?: InflateBudget;
 }
 
 /** A file's text and how it was stored. */
@@ -78,13 +113,13 @@ export function compressionOf(bytes: Uint8Array): Compression | undefined {
 }
 
 /** The decompressed bytes of a gzip or zstd file (other bytes are returned as they are). */
-export function inflate(bytes: Uint8Array, { name, maxBytes = MAX_FILE_BYTES }: InflateOptions): Uint8Array {
+export function inflate(bytes: Uint8Array, { name, maxBytes = MAX_FILE_BYTES, budget }: InflateOptions): Uint8Array {
   const compression = compressionOf(bytes);
   if (!compression) return bytes;
-  const sink = new Sink(name, maxBytes);
+  const sink = new Sink(name, maxBytes, true, budget);
   try {
     if (compression === 'gzip') gunzipInto(bytes, sink, name);
-    else unzstdInto(bytes, sink, name, maxBytes);
+    else unzstdInto(bytes, sink, name, maxBytes, budget);
   } catch (error) {
     if (error instanceof InflateError) throw error;
     throw new CorruptCompressedDataError(name, compression, error instanceof Error ? error.message : String(error));
@@ -111,6 +146,8 @@ class Sink {
     private readonly name: string,
     readonly maxBytes: number,
     private readonly keep = true,
+    /** Charged with every chunk; a second pass over the same output is not charged again. */
+    public budget?: InflateBudget,
   ) {}
 
   expect(size: number): void {
@@ -124,6 +161,7 @@ class Sink {
       this.buffer = undefined;
       throw new InflateLimitError(this.name, this.maxBytes);
     }
+    this.budget?.charge(this.name, chunk.length);
     if (!this.keep || chunk.length === 0) return;
     if (!this.buffer) this.chunks.push(chunk);
     else if (this.total <= this.buffer.length) this.buffer.set(chunk, this.total - chunk.length);
@@ -190,9 +228,10 @@ function crc32Tables(): Int32Array {
  */
 function gunzipInto(bytes: Uint8Array, sink: Sink, name: string): void {
   if (bytes.length * DEFLATE_MAX_RATIO > sink.maxBytes) {
-    const counter = new Sink(name, sink.maxBytes, false);
+    const counter = new Sink(name, sink.maxBytes, false, sink.budget);
     gunzipMembers(bytes, counter, name, false);
     sink.expect(counter.total);
+    sink.budget = undefined;
   }
   gunzipMembers(bytes, sink, name, true);
 }
@@ -274,18 +313,22 @@ interface ZstdFrame {
   start: number;
   end: number;
   contentSize: number | undefined;
+  window: number;
 }
 
 /**
  * Walks the frames before decoding any: a frame that declares more than the limit, or needs a
  * window larger than it (the decoder allocates the window up front), is refused at once, and a
- * malformed stream is refused before it costs anything.
+ * malformed stream is refused before it costs anything. So is a file whose frames together ask for
+ * more than the limit, each its declared size or else its window: a few bytes per frame can ask for
+ * 240 MiB each, and allocating them costs a second apiece.
  */
 function zstdFrames(bytes: Uint8Array, name: string, maxBytes: number): ZstdFrame[] {
   const corrupt = (reason: string) => new CorruptCompressedDataError(name, 'zstd', reason);
   const frames: ZstdFrame[] = [];
   let at = 0;
   let declared = 0;
+  let allocated = 0;
   while (at < bytes.length) {
     if (at + 8 > bytes.length) throw corrupt(l10n.t('the data ends in the middle of a frame'));
     const magic = readU32(bytes, at);
@@ -303,8 +346,12 @@ function zstdFrames(bytes: Uint8Array, name: string, maxBytes: number): ZstdFram
     }
     declared += header.contentSize ?? 0;
     if (declared > maxBytes) throw new InflateLimitError(name, maxBytes);
+    allocated += header.contentSize ?? header.window;
+    if (allocated > maxBytes) {
+      throw new InflateLimitError(name, maxBytes, l10n.t('{0} has zstd frames whose windows add up to more than {1}, the limit for a decompressed file', name, formatMiB(maxBytes)));
+    }
     const end = zstdBlocksEnd(bytes, at + 4 + header.length, corrupt) + (header.checksum ? 4 : 0);
-    frames.push({ start: at, end, contentSize: header.contentSize });
+    frames.push({ start: at, end, contentSize: header.contentSize, window: header.window });
     at = end;
   }
   if (at > bytes.length) throw corrupt(l10n.t('the data ends in the middle of a frame'));
@@ -316,13 +363,17 @@ function zstdFrames(bytes: Uint8Array, name: string, maxBytes: number): ZstdFram
  * window (a frame that lies cannot write past it). Others stream block by block, the decoder
  * keeping the frame's window (at most the limit); the sink refuses them as they pass the limit.
  */
-function unzstdInto(bytes: Uint8Array, sink: Sink, name: string, maxBytes: number): void {
+function unzstdInto(bytes: Uint8Array, sink: Sink, name: string, maxBytes: number, budget: InflateBudget | undefined): void {
   for (const frame of zstdFrames(bytes, name, maxBytes)) {
     const data = bytes.subarray(frame.start, frame.end);
     if (frame.contentSize) {
+      budget?.charge(name, frame.contentSize);
+      sink.budget = undefined;
       sink.add(zstdDecoder().decompress(data));
+      sink.budget = budget;
       continue;
     }
+    budget?.charge(name, frame.window);
     const stream = new (zstdDecoder().Decompress)((chunk) => sink.add(chunk));
     feed(data, ZSTD_STEP, (chunk, final) => stream.push(chunk, final));
   }

@@ -8,7 +8,7 @@
  * `meta.yaml` (meta.ts): one Pulumi refuses is a BackendError naming it, as Pulumi stops there too.
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import { compressionOf, decodeFile, InflateBudgetError, InflateLimitError, type Compression, type InflateBudget } from '../../text/inflate';
 import { readMetaYaml } from './meta';
 import { isObject } from '../model/structure';
 import { objectUrl, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
@@ -114,9 +114,24 @@ async function readMeta(store: BackendStore, objects: StoreObject[]): Promise<nu
   return reading.version;
 }
 
-/** How a backend's compressed files are inflated: at most this many bytes each (default `MAX_FILE_BYTES`). */
+/** How a backend's compressed files are inflated: at most this many bytes each (default `MAX_FILE_BYTES`), and all of them within the command's budget. */
 export interface BackendReadOptions {
   maxInflatedBytes?: number;
+  budget?: InflateBudget;
+}
+
+/**
+ * The most a history entry or lock file may hold, compressed or not. Pulumi's are small metadata
+ * (a history entry is about a kilobyte: the update's kind, times, message, environment and config),
+ * so a larger one is refused before it costs what a stack file may.
+ */
+export const MAX_METADATA_BYTES = 16 * 1024 * 1024;
+
+/** A history entry's or lock file's text, within `MAX_METADATA_BYTES` (or the caller's lower limit) and the command's budget. */
+function decodeMetadata(bytes: Uint8Array, file: string, options: BackendReadOptions): string {
+  const maxBytes = Math.min(options.maxInflatedBytes ?? MAX_METADATA_BYTES, MAX_METADATA_BYTES);
+  if (bytes.length > maxBytes) throw new InflateLimitError(file, maxBytes, l10n.t('{0} is larger than {1}, the limit for a history entry or lock file', file, `${maxBytes / 1024 / 1024} MiB`));
+  return decodeFile(bytes, { name: file, maxBytes, budget: options.budget }).text;
 }
 
 /**
@@ -244,7 +259,7 @@ async function readLocksAndCompression(store: BackendStore, stack: BackendStack,
 /** A lock file: `{"pid","username","hostname","timestamp"}` (lock.go's lockContent). */
 async function readLock(store: BackendStore, name: string, problems: BackendProblem[], options: BackendReadOptions): Promise<LockHolder> {
   try {
-    const value = JSON.parse(decodeFile(await store.read(name), { name, maxBytes: options.maxInflatedBytes }).text) as Record<string, unknown>;
+    const value = JSON.parse(decodeMetadata(await store.read(name), name, options)) as Record<string, unknown>;
     return {
       file: name,
       ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
@@ -253,6 +268,7 @@ async function readLock(store: BackendStore, name: string, problems: BackendProb
       ...(typeof value.timestamp === 'string' ? { timestamp: value.timestamp } : {}),
     };
   } catch (error) {
+    if (error instanceof InflateBudgetError) throw error;
     problems.push({ file: name, message: l10n.t('an unreadable lock file: {0}', error instanceof Error ? error.message : String(error)) });
     return { file: name };
   }
@@ -337,10 +353,12 @@ async function readEntry(
   const file = slot.history!;
   let value: unknown;
   try {
-    const { text } = decodeFile(await store.read(file), { name: file, maxBytes: options.maxInflatedBytes });
+    const text = decodeMetadata(await store.read(file), file, options);
     if (text.trim() === '') throw new Error(l10n.t('the file is empty'));
     value = JSON.parse(text);
   } catch (error) {
+    // The command's budget is spent: the command stops, not just this entry.
+    if (error instanceof InflateBudgetError) throw error;
     problems.push({ file, message: error instanceof Error ? error.message : String(error) });
     return undefined;
   }
