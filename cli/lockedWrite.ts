@@ -165,15 +165,7 @@ export function withLockedFiles<T>(files: Array<{ path: string; display: string 
   const order = [...new Set(targets.map((t) => t.path))].sort();
   const held = new Map<string, HeldFile>();
   const releases: Array<() => void> = [];
-  try {
-    for (const path of order) {
-      const target = targets.find((t) => t.path === path)!;
-      const { lockPath, release } = acquire(path, target.display);
-      releases.push(release);
-      held.set(path, new HeldFile(path, target.display, lockPath));
-    }
-    return edit(targets.map((t) => held.get(t.path)!));
-  } finally {
+  const releaseAll = () => {
     for (const release of releases.reverse()) {
       try {
         release();
@@ -181,6 +173,24 @@ export function withLockedFiles<T>(files: Array<{ path: string; display: string 
         // Already gone (taken over as stale): check() has refused the write.
       }
     }
+  };
+  let settling = false;
+  try {
+    for (const path of order) {
+      const target = targets.find((t) => t.path === path)!;
+      const { lockPath, release } = acquire(path, target.display);
+      releases.push(release);
+      held.set(path, new HeldFile(path, target.display, lockPath));
+    }
+    const result = edit(targets.map((t) => held.get(t.path)!));
+    // An async edit holds the locks until it settles.
+    if (result instanceof Promise) {
+      settling = true;
+      return result.finally(releaseAll) as T;
+    }
+    return result;
+  } finally {
+    if (!settling) releaseAll();
   }
 }
 
@@ -314,13 +324,23 @@ export function withPulumiLock<T>(folder: string | undefined, options: PulumiLoc
   }
   const cleanup = () => rmSync(path, { force: true });
   process.once('exit', cleanup);
+  const release = () => {
+    cleanup();
+    process.removeListener('exit', cleanup);
+  };
+  let settling = false;
   try {
     // Pulumi checks again after writing its lock: of two writers starting together, one sees the other.
     const others = otherLocks(folder, name);
     if (others.length) throw new LockRefusal(lockedMessage(folder, others, options.staleness) + (options.hint ? `\n${options.hint}` : ''));
-    return edit();
+    const result = edit();
+    // An async edit holds the lock until it settles.
+    if (result instanceof Promise) {
+      settling = true;
+      return result.finally(release) as T;
+    }
+    return result;
   } finally {
-    cleanup();
-    process.removeListener('exit', cleanup);
+    if (!settling) release();
   }
 }
