@@ -76,7 +76,7 @@ function stackFilesThatAreFolders(root: string, stacks: BackendStack[]): string[
 }
 
 /** The versions present, as ranges: `1, 2, 4–6` (an entry that cannot be read leaves a gap). */
-export function versionRanges(versions: number[]): string {
+function versionRanges(versions: number[]): string {
   const sorted = [...new Set(versions)].sort((a, b) => a - b);
   const ranges: string[] = [];
   for (let i = 0; i < sorted.length;) {

@@ -16,7 +16,7 @@ import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBa
 import { readRegularBytes } from './files';
 
 /** How many entries (files, folders, links) one listing walks at most. */
-export const MAX_LISTED_ENTRIES = 1_000_000;
+const MAX_LISTED_ENTRIES = 1_000_000;
 
 export interface FileStoreOptions {
   maxListedEntries?: number;

@@ -16,7 +16,7 @@ export interface ShownMessage {
 }
 
 /** Test mode: the answer a user gives by pressing Enter on a modal confirmation. */
-export const ENTER_ANSWER = '<Enter>';
+const ENTER_ANSWER = '<Enter>';
 
 export class Notifier {
   readonly shown: ShownMessage[] = [];

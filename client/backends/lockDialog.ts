@@ -11,7 +11,7 @@ import type { Notifier } from '../notifier';
 import { lockHost } from './lockIdentity';
 
 /** The setting's limit in milliseconds (its default when the value is no duration). */
-export function staleLockAgeMs(): number {
+function staleLockAgeMs(): number {
   const raw = vscode.workspace.getConfiguration('quotaState').get<string>('backends.staleLockAge') ?? DEFAULT_STALE_LOCK_AGE;
   return parseStaleLockAge(raw) ?? parseStaleLockAge(DEFAULT_STALE_LOCK_AGE)!;
 }

@@ -12,7 +12,7 @@ import { BUCKET_SCHEME } from './bucketFileSystem';
 import { BACKEND_DOCUMENT_SCHEME, backendDocumentOriginal } from './documents';
 
 /** The file a document shows: a backend document's or a decompressed view's original, else the URI itself. */
-export function originalFileOf(uri: vscode.Uri): vscode.Uri {
+function originalFileOf(uri: vscode.Uri): vscode.Uri {
   if (uri.scheme === BACKEND_DOCUMENT_SCHEME) return originalFileOf(backendDocumentOriginal(uri));
   if (uri.scheme === COMPRESSED_SCHEME) return compressedOriginal(uri);
   return uri;

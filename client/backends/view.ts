@@ -69,7 +69,7 @@ async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
  * the backups right after it writes an update's history entry (diy's apply: addToHistory, then
  * backupStack), so a backup holds the state of the newest entry written before it.
  */
-export function backupOf(stack: BackendStack, name: string): { time?: string; iso?: string; version?: number } {
+function backupOf(stack: BackendStack, name: string): { time?: string; iso?: string; version?: number } {
   const nano = /\.(\d+)\.json(\.gz|\.zst)?$/.exec(name)?.[1];
   if (!nano) return {};
   const ms = Number(BigInt(nano) / 1_000_000n);

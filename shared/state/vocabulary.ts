@@ -6,7 +6,7 @@
  */
 export { isStateSchemaMode, STATE_CODES, STATE_SCHEMA_MODES, stateSchemaModeOf, type StateSchemaMode } from './codes';
 export type { StateShape } from './model/structure';
-export { lockFolderOf, stackFileOf, type StackFilePath } from './surgery/diyBackend';
+export { lockFolderOf, stackFileOf } from './surgery/diyBackend';
 export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
 export { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './graph/kinds';
 // The DIY backend model reads through an injected store and does no analysis: the editor's view reads it too.

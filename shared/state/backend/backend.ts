@@ -125,7 +125,7 @@ export interface BackendReadOptions {
  * (a history entry is about a kilobyte: the update's kind, times, message, environment and config),
  * so a larger one is refused before it costs what a stack file may.
  */
-export const MAX_METADATA_BYTES = 16 * 1024 * 1024;
+const MAX_METADATA_BYTES = 16 * 1024 * 1024;
 
 /** A history entry's or lock file's text, within `MAX_METADATA_BYTES` (or the caller's lower limit) and the command's budget. */
 function decodeMetadata(bytes: Uint8Array, file: string, options: BackendReadOptions): string {
