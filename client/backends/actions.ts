@@ -83,7 +83,7 @@ export class BackendActions {
       const sourceText = decodeFile(await vscode.workspace.fs.readFile(source.file), { name: source.file.path }).text;
       const answer = await this.client.sendRequest(RestorePlanRequest, { text: sourceText, display: source.label, project: stack.project, name: stack.name });
       if ('error' in answer) throw new RestoreError(answer.error);
-      plan = { checkpoint: JSON.parse(answer.checkpoint) as RestorePlan['checkpoint'], problems: answer.problems, droppedPendingOperations: answer.droppedPendingOperations };
+      plan = { checkpoint: JSON.parse(answer.checkpoint) as RestorePlan['checkpoint'], text: answer.checkpoint, problems: answer.problems, droppedPendingOperations: answer.droppedPendingOperations };
       currentText = decodeFile(await store.read(stack.file.name), { name: stack.file.name }).text;
       summary = diffSummary(diffStates(structureOf(JSON.parse(currentText)), structureOf(plan.checkpoint)));
     } catch (error) {

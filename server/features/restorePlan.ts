@@ -18,7 +18,7 @@ export function registerRestorePlan(workspace: ServerWorkspace): void {
       if (snapshot.parsedWith !== 'json') return { error: `${display} is not valid JSON; open it to see where` };
       try {
         const plan = state.backend.planRestore(snapshot, { project: typeof params.project === 'string' ? params.project : undefined, name: params.name }, display);
-        return { checkpoint: JSON.stringify(plan.checkpoint), problems: plan.problems, droppedPendingOperations: plan.droppedPendingOperations };
+        return { checkpoint: plan.text ?? JSON.stringify(plan.checkpoint), problems: plan.problems, droppedPendingOperations: plan.droppedPendingOperations };
       } catch (error) {
         if (error instanceof RestoreError) return { error: error.message };
         throw error;

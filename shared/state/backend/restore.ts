@@ -8,7 +8,7 @@
  * before the `.bak` is touched: a refused write leaves it as it was).
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, type Compression } from '../../text/inflate';
+import { compressionOf, decodeFile, InflateError, type Compression } from '../../text/inflate';
 import type { StateSnapshot } from '../model/snapshot';
 import type { BackendStack } from './backend';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
@@ -18,8 +18,10 @@ import { StoreConflict, type WritableBackendStore } from './store';
 export class RestoreError extends Error {}
 
 export interface RestorePlan {
-  /** The versioned checkpoint to write, as ImportDeployment writes it. */
+  /** The versioned checkpoint, as ImportDeployment writes it (values nested past the analysis's bound read as empty: for diffs). */
   checkpoint: { version: number; features?: unknown[]; checkpoint: { stack: string; latest: Record<string, unknown> } };
+  /** The text to write: the checkpoint serialised from the document's whole value, at every depth. */
+  text?: string;
   /** What Pulumi refuses to import without --force; empty when it imports it. */
   problems: string[];
   /** The pending operations SaveSnapshot drops, each named as Pulumi names it. */
@@ -43,6 +45,16 @@ const stackOfUrn = (urn: string): string | undefined => /^urn:pulumi:([^:]*)::/.
 export function planRestore(snapshot: StateSnapshot, errors: RestoreAnalysisError[], stack: Pick<BackendStack, 'project' | 'name'>, display: string): RestorePlan {
   const { structure } = snapshot;
   if (!structure.deploymentPath) throw new RestoreError(l10n.t('{0} is not a state: it holds no deployment (an export, a checkpoint or a deployment)', display));
+  const plan = checkpointOf(structure, stack);
+  // The analysis reads values nested past its bound as empty: the text written is the document's whole value.
+  const limited = snapshot.parsedWith === 'json' && snapshot.syntax.length > 0;
+  let text: string;
+  try {
+    text = JSON.stringify(limited ? checkpointOf({ ...structure, root: JSON.parse(snapshot.text) as unknown }, stack).checkpoint : plan.checkpoint);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    throw new RestoreError(l10n.t('{0} is nested too deeply to be restored exactly; nothing was written', display));
+  }
   const problems: string[] = [];
   for (const error of errors.slice(0, 5)) problems.push(l10n.t('line {0}: {1}: {2}', error.line + 1, error.code, error.message));
   if (errors.length > 5) problems.push(l10n.t('and {0} more errors (`quota-state check` lists them)', errors.length - 5));
@@ -50,8 +62,13 @@ export function planRestore(snapshot: StateSnapshot, errors: RestoreAnalysisErro
     const other = entry.urn && stackOfUrn(entry.urn);
     if (other !== undefined && other !== stack.name) problems.push(l10n.t("resource '{0}' is from a different stack ({1} != {2})", entry.urn!, other, stack.name));
   }
+  return { checkpoint: plan.checkpoint, text, problems, droppedPendingOperations: plan.droppedPendingOperations };
+}
+
+/** The checkpoint ImportDeployment writes of a document's value, and the pending operations it drops. */
+function checkpointOf(structure: StateSnapshot['structure'], stack: Pick<BackendStack, 'project' | 'name'>): Pick<RestorePlan, 'checkpoint' | 'droppedPendingOperations'> {
   let deployment: unknown = structure.root;
-  for (const step of structure.deploymentPath) deployment = (deployment as Record<string | number, unknown>)[step];
+  for (const step of structure.deploymentPath!) deployment = (deployment as Record<string | number, unknown>)[step];
   const root = structure.root as Record<string, unknown>;
   const version = structure.shape === 'deployment' || typeof root.version !== 'number' ? 3 : root.version;
   const latest = { ...(deployment as Record<string, unknown>) };
@@ -61,7 +78,7 @@ export function planRestore(snapshot: StateSnapshot, errors: RestoreAnalysisErro
   delete latest.pending_operations;
   // A version-4 document's `features` stay with it, as MarshalUntypedDeploymentToVersionedCheckpoint keeps them.
   const features = Array.isArray(root.features) && root.features.length ? { features: root.features as unknown[] } : {};
-  return { checkpoint: { version, ...features, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } }, problems, droppedPendingOperations };
+  return { checkpoint: { version, ...features, checkpoint: { stack: stack.project ? `organization/${stack.project}/${stack.name}` : stack.name, latest } }, droppedPendingOperations };
 }
 
 export interface RestoreApplyOptions extends StackLockOptions {
@@ -69,8 +86,15 @@ export interface RestoreApplyOptions extends StackLockOptions {
   /** Compresses the new text as the stack file was (Pulumi sniffs the bytes, so the name stays valid). */
   compress(bytes: Uint8Array, compression: Compression): Promise<Uint8Array>;
   maxInflatedBytes?: number;
+  /** Called first under the lock, before the stack file is read: a last refusal (the history entry restored is still the one named). */
+  underLock?(): void | Promise<void>;
   /** Called with the state being replaced, under the lock, before anything is written (a diff, a last refusal). */
   beforeWrite?(currentText: string): void | Promise<void>;
+  /**
+   * With this, a stack file that cannot be decompressed (truncated, a bomb) is replaced all the same, its
+   * bytes kept unchanged as the `.bak`: called with why, instead of beforeWrite. Without it, that is an error.
+   */
+  damaged?(reason: string): void | Promise<void>;
 }
 
 /** Writes the plan's checkpoint over the stack file; answers the `.bak` that keeps what it replaced. */
@@ -78,12 +102,20 @@ export async function applyRestore(store: WritableBackendStore, stack: BackendSt
   const file = stack.file?.name;
   if (!file) throw new RestoreError(l10n.t('the stack "{0}" has no stack file to restore into', stack.ref));
   return withStackLock(store, stack, options.identity, options, async () => {
+    await options.underLock?.();
     const version = await store.version(file);
     if (version === undefined) throw new RestoreError(l10n.t('{0} was removed meanwhile; nothing was written', file));
     const current = await store.read(file);
     const compression = compressionOf(current);
-    await options.beforeWrite?.(decodeFile(current, { name: file, maxBytes: options.maxInflatedBytes }).text);
-    const text = new TextEncoder().encode(JSON.stringify(plan.checkpoint));
+    let currentText: string | undefined;
+    try {
+      currentText = decodeFile(current, { name: file, maxBytes: options.maxInflatedBytes }).text;
+    } catch (error) {
+      if (!(error instanceof InflateError) || !options.damaged) throw error;
+      await options.damaged(error.message);
+    }
+    if (currentText !== undefined) await options.beforeWrite?.(currentText);
+    const text = new TextEncoder().encode(plan.text ?? JSON.stringify(plan.checkpoint));
     const bytes = compression ? await options.compress(text, compression) : text;
     return { backup: await writeKeepingBackup(store, file, bytes, current, version) };
   });
