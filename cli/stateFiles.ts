@@ -8,6 +8,7 @@ import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
 import { createStateService, lockFolderOf, SurgeryError, type EditableState } from '../shared/state';
+import { compressionOf } from '../shared/text/inflate';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
 import { decodeOrFail } from './io';
@@ -64,6 +65,21 @@ export function load(path: string, display: string): LoadedFile {
   const bytes = readBytes(path, display);
   const { text, compression } = decodeOrFail(bytes, display);
   return { path, display, text, compression: compression ?? 'none', bytes };
+}
+
+/**
+ * A file about to be replaced whole (restore): read as `load` reads it, except that bytes that cannot
+ * be decompressed (truncated, a bomb) are no refusal: `damage` says why, and the bytes are kept for the `.bak`.
+ */
+export function loadForReplacing(path: string, display: string): LoadedFile & { damage?: string } {
+  const bytes = readBytes(path, display);
+  try {
+    const { text, compression } = decodeOrFail(bytes, display);
+    return { path, display, text, compression: compression ?? 'none', bytes };
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    return { path, display, text: '', compression: compressionOf(bytes) ?? 'none', bytes, damage: error.message };
+  }
 }
 
 /** Refuses, before anything is written, an edit this Node.js cannot write back: zstd compression needs Node 22.15. */

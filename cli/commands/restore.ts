@@ -12,11 +12,11 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createStateService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
-import { decodeFile } from '../../shared/text/inflate';
+import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, LockRefusal, staleAfterFlag, withLockedFile, withPulumiLock } from '../lockedWrite';
-import { compressAs, load, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
+import { compressAs, loadForReplacing, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
 import { stackFilePath } from '../backendStacks';
 
@@ -46,22 +46,66 @@ const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-erro
 interface RestoreReport {
   stack: string;
   from: string;
+  /** The history entry restored, when --to named one: its id, and its version when read. */
+  entry?: { id: string; version: number };
   summary?: string;
+  /** Why the replaced stack file could not be read (truncated, a bomb): its bytes are the `.bak` as they were. */
+  damaged?: string;
   droppedPendingOperations: string[];
   written: boolean;
   backup?: string;
   refused?: string[];
 }
 
-/** The document `--to` names: a file that exists, else a version or an id of the stack's history. */
-async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: CliIO): Promise<{ text: string; display: string } | number> {
-  const file = resolve(io.cwd, to);
-  if (existsSync(file)) return { text: readDocumentOrFail(file, io, displayPath(io.cwd, file)).text, display: displayPath(io.cwd, file) };
-  if (/^[0-9]+$/.test(to)) return readStackState(opened, stack, io, to);
-  throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
+/** A history entry `--to` named: resolved to its id before the lock, and confirmed under it (a prune renumbers versions). */
+interface NamedEntry {
+  id: string;
+  version: number;
+  /** Named by its version (a position), not by its id. */
+  byVersion: boolean;
 }
 
-export async function restore(args: string[], io: CliIO): Promise<number> {
+/** Ways in for the tests. */
+export interface RestoreHooks {
+  /** Called once --to is resolved and read, before any lock is taken (where a racing prune comes). */
+  resolved?(): void | Promise<void>;
+}
+
+/** The document `--to` names: a file that exists, else a version or an id of the stack's history (read by its id). */
+async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: CliIO): Promise<{ text: string; display: string; entry?: NamedEntry } | number> {
+  const file = resolve(io.cwd, to);
+  if (existsSync(file)) return { text: readDocumentOrFail(file, io, displayPath(io.cwd, file)).text, display: displayPath(io.cwd, file) };
+  if (!/^[0-9]+$/.test(to)) throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
+  // A <UnixNano> id has 19 digits; a version counts the entries present (readStackState's rule).
+  const byVersion = to.length < 10;
+  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
+  const entry = entries.find((e) => (byVersion ? String(e.version) === to : e.id === to));
+  // No such entry: readStackState says so, as `diff` and `history` do.
+  if (!entry) return readStackState(opened, stack, io, to);
+  const read = await readStackState(opened, stack, io, entry.id);
+  return typeof read === 'number' ? read : { ...read, entry: { id: entry.id, version: entry.version, byVersion } };
+}
+
+/** Under the stack's lock: the entry read is still there, at the version it was named by; else a refusal naming both. */
+async function confirmEntry(opened: Opened, stack: BackendStack, entry: NamedEntry): Promise<void> {
+  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
+  const now = entries.find((e) => e.id === entry.id);
+  if (now && (!entry.byVersion || now.version === entry.version)) return;
+  const named = entry.byVersion ? `version ${entry.version} of ${stack.ref} was entry ${entry.id} when it was read` : `entry ${entry.id} (version ${entry.version}) of ${stack.ref} was read`;
+  const change = now ? `that entry is now version ${now.version} (the history changed meanwhile, as a prune renumbers it)` : 'that entry is gone (pruned meanwhile)';
+  throw new Refusal(`${named}, but ${change}; nothing was written. \`quota-state history ${stack.ref}\` lists the versions now`);
+}
+
+/** How a restore names its source: the document, and the entry when --to named one. */
+const sourceName = (run: { source: { display: string }; report: RestoreReport }) =>
+  run.report.entry ? `${run.source.display} (version ${run.report.entry.version}, entry ${run.report.entry.id})` : run.source.display;
+
+/** Says, once the write is done, that the replaced file was damaged and where its bytes are. */
+function warnDamaged(report: RestoreReport, io: CliIO): void {
+  if (report.damaged) io.stderr(`warning: ${report.damaged}: the stack file was damaged, and was replaced; its bytes are kept unchanged in ${report.backup}`);
+}
+
+export async function restore(args: string[], io: CliIO, hooks: RestoreHooks = {}): Promise<number> {
   const parsed = commandArguments(RESTORE_USAGE, args, FLAGS, io);
   if (!parsed) return 0;
   if (parsed.positional.length !== 1) throw new UsageError('restore takes one STACK');
@@ -79,6 +123,7 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   }
   const source = await sourceOf(to, opened, stack, io);
   if (typeof source === 'number') return source;
+  await hooks.resolved?.();
   const snapshot = state.parse(source.text);
   if (snapshot.parsedWith !== 'json') throw new InputError(`${source.display} is not valid JSON; \`quota-state check\` shows where`);
   let plan: RestorePlan;
@@ -88,7 +133,8 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
     if (error instanceof RestoreError) throw new InputError(error.message);
     throw error;
   }
-  const report: RestoreReport = { stack: stack.ref, from: source.display, droppedPendingOperations: plan.droppedPendingOperations, written: false };
+  const entry = source.entry && { id: source.entry.id, version: source.entry.version };
+  const report: RestoreReport = { stack: stack.ref, from: source.display, entry, droppedPendingOperations: plan.droppedPendingOperations, written: false };
   const say = (message?: string, toStderr = false) => {
     if (format === 'json') io.stdout(JSON.stringify(report, null, 2));
     else if (message) (toStderr ? io.stderr : io.stdout)(message);
@@ -105,14 +151,23 @@ export async function restore(args: string[], io: CliIO): Promise<number> {
   }
   for (const problem of problems) io.stderr(`warning: ${problem} (--allow-errors)`);
   if (format === 'text') for (const dropped of report.droppedPendingOperations) io.stderr(`warning: ${dropped}`);
-  if (!opened.root) return restoreInBucket(opened, { checkpoint, plan, report, source, stack, parsed, io, say });
+  const confirm = source.entry
+    ? (
+        (named: NamedEntry) => () =>
+          confirmEntry(opened, stack, named)
+      )(source.entry)
+    : undefined;
+  if (!opened.root) return restoreInBucket(opened, { checkpoint, plan, report, source, stack, parsed, io, say, confirm });
   const path = stackFilePath(opened, stack.file.name, true);
-  return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, report, source, stack, parsed, io, say });
+  return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, plan, report, source, stack, parsed, io, say, confirm });
 }
 
 /** What both writers (a folder's file, a bucket's object) are given: the checkpoint, the report to fill, how to say it. */
 interface RestoreRun {
   checkpoint: object;
+  plan: RestorePlan;
+  /** Under the lock, before anything is read or written: refuses when the history entry restored changed. */
+  confirm?: () => Promise<void>;
   report: RestoreReport;
   source: { display: string };
   stack: BackendStack;
@@ -121,17 +176,33 @@ interface RestoreRun {
   say: (message?: string, toStderr?: boolean) => number;
 }
 
-/** What restoring `checkpoint` changes in a current state's text. */
-function changesTo(checkpoint: object): (current: string) => ReturnType<typeof state.diff.states> {
+/** What restoring `checkpoint` changes in a current state's text; undefined (and `report.damaged` set) when that text is no JSON. */
+function changesTo(checkpoint: object, report: RestoreReport, name: string): (current: string) => ReturnType<typeof state.diff.states> | undefined {
   const restoredStructure = state.structureOf(checkpoint);
-  return (current) => state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+  return (current) => {
+    try {
+      return state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+    } catch (error) {
+      if (!(error instanceof SyntaxError || error instanceof RangeError)) throw error;
+      report.damaged = `${name} is not a readable state (${error.message})`;
+      return undefined;
+    }
+  };
 }
 
+const UNREADABLE = 'the state it replaces could not be read';
+
 /** Writes the checkpoint over the stack file under both locks (or, with --dry-run, shows the changes). */
-function writeRestored(run: RestoreRun & { path: string; display: string }): number {
+async function writeRestored(run: RestoreRun & { path: string; display: string }): Promise<number> {
   const { path, display, report, io, say } = run;
-  const restored = JSON.stringify(run.checkpoint);
-  const changes = changesTo(run.checkpoint);
+  const restored = run.plan.text ?? JSON.stringify(run.checkpoint);
+  const changes = changesTo(run.checkpoint, report, display);
+  /** The current file, read for its bytes; one that cannot be decompressed is named in the report, not refused. */
+  const current = () => {
+    const file = loadForReplacing(path, display);
+    if (file.damage) report.damaged = file.damage;
+    return file;
+  };
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
@@ -141,17 +212,23 @@ function writeRestored(run: RestoreRun & { path: string; display: string }): num
   try {
     if (run.parsed.booleans.has('dry-run')) {
       // As surgery's --dry-run: a locked stack is refused, and no lock is taken or removed.
-      const diff = withPulumiLock(lockFolder(path), { ...options, dryRun: true }, () => changes(load(path, display).text));
-      report.summary = state.diff.summary(diff);
-      return say(`would restore ${run.stack.ref} from ${run.source.display} (nothing written):\n${state.diff.text(diff)}`);
+      const diff = withPulumiLock(lockFolder(path), { ...options, dryRun: true }, () => {
+        const file = current();
+        return file.damage ? undefined : changes(file.text);
+      });
+      report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+      const shown = diff ? state.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${display}.bak`;
+      return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
-    withLockedFile(path, display, (locked) => {
-      const current = locked.read(() => load(path, display));
-      withPulumiLock(lockFolder(locked.path), options, () => {
-        refuseIfReadOnly(current);
-        refuseIfUnwritable(current);
-        report.summary = state.diff.summary(changes(current.text));
-        report.backup = displayPath(io.cwd, write(current, restored, locked));
+    await withLockedFile(path, display, (locked) => {
+      const file = locked.read(current);
+      return withPulumiLock(lockFolder(locked.path), options, async () => {
+        await run.confirm?.();
+        refuseIfReadOnly(file);
+        refuseIfUnwritable(file);
+        const diff = file.damage ? undefined : changes(file.text);
+        report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+        report.backup = displayPath(io.cwd, write(file, restored, locked));
         report.written = true;
       });
     });
@@ -160,16 +237,19 @@ function writeRestored(run: RestoreRun & { path: string; display: string }): num
     report.refused = [error.message];
     return say(`quota-state: ${error.message}`, true);
   }
-  return say(`restored ${run.stack.ref} from ${run.source.display}: ${report.summary}; the state it replaced is in ${report.backup}`);
+  if (formatOf(run) === 'text') warnDamaged(report, io);
+  return say(`restored ${run.stack.ref} from ${sourceName(run)}: ${report.summary}; the state it replaced is in ${report.backup}`);
 }
+
+const formatOf = (run: RestoreRun) => (run.parsed.flags.format === 'json' ? 'json' : 'text');
 
 /**
  * Restore into a bucket: the backend model's own restore through the store (Pulumi's lock object,
  * the `.bak` object first, the stack object written only if its ETag is still the one read).
  */
-async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: RestorePlan }): Promise<number> {
+async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number> {
   const { report, stack, io, say } = run;
-  const changes = changesTo(run.checkpoint);
+  const changes = changesTo(run.checkpoint, report, stack.file!.name);
   const options = {
     breakLock: run.parsed.booleans.has('break-lock'),
     hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
@@ -179,27 +259,42 @@ async function restoreInBucket(opened: Opened, run: RestoreRun & { plan: Restore
   try {
     if (run.parsed.booleans.has('dry-run')) {
       if (!options.breakLock) await state.backend.refuseIfLocked(opened.store, stack, options);
-      const current = decodeFile(await opened.store.read(stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text;
-      const diff = changes(current);
-      report.summary = state.diff.summary(diff);
-      return say(`would restore ${stack.ref} from ${run.source.display} (nothing written):\n${state.diff.text(diff)}`);
+      let diff: ReturnType<typeof changes>;
+      try {
+        diff = changes(decodeFile(await opened.store.read(stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text);
+      } catch (error) {
+        if (!(error instanceof InflateError)) throw error;
+        report.damaged = error.message;
+      }
+      report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+      const shown = diff ? state.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${stack.file!.name}.bak`;
+      return say(`would restore ${stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
     const { backup } = await state.backend.applyRestore(opened.store, stack, run.plan, {
       ...options,
       identity: cliLockIdentity(),
       maxInflatedBytes: opened.maxInflatedBytes,
       compress: async (bytes, compression) => compressAs(bytes, compression),
-      beforeWrite: (current) => void (report.summary = state.diff.summary(changes(current))),
+      underLock: run.confirm,
+      beforeWrite: (current) => {
+        const diff = changes(current);
+        report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+      },
+      damaged: (reason) => {
+        report.damaged = reason;
+        report.summary = UNREADABLE;
+      },
     });
     report.backup = objectUrl(opened.backend.url, backup);
     report.written = true;
   } catch (error) {
-    if (!(error instanceof StackLockedError || error instanceof StoreConflict)) {
+    if (!(error instanceof StackLockedError || error instanceof StoreConflict || error instanceof Refusal)) {
       if (error instanceof StoreError) throw new InputError(error.message);
       throw error;
     }
     report.refused = [error.message];
     return say(`quota-state: ${error.message}`, true);
   }
-  return say(`restored ${stack.ref} from ${run.source.display}: ${report.summary}; the state it replaced is in ${report.backup}`);
+  if (formatOf(run) === 'text') warnDamaged(report, io);
+  return say(`restored ${stack.ref} from ${sourceName(run)}: ${report.summary}; the state it replaced is in ${report.backup}`);
 }

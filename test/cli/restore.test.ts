@@ -9,10 +9,12 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { gunzipSync } from 'node:zlib';
+import { gunzipSync, gzipSync } from 'node:zlib';
+import { restore } from '../../cli/commands/restore';
+import { realIo } from '../../cli/realIo';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
 import { runQuotaState } from '../helpers/processes';
@@ -189,5 +191,97 @@ describe('quota-state restore, against real `pulumi stack import`', function () 
     const broke = runQuotaState(['restore', backend.stack, '--to', '3', '--backend', `file://${locked}`, '--break-lock']);
     assert.equal(broke.status, 0, broke.stderr);
     assert.match(broke.stderr, /removing Pulumi's lock .*--break-lock/);
+  });
+  it('resolves VERSION to its entry id, and refuses, writing nothing, when a prune renumbers or removes it before the lock', async () => {
+    const backend = generated.backends.find((b) => b.layout === 'project' && b.compression === 'plain')!;
+    const versions = checkpoints(backend.folder).length;
+    const idOf = (folder: string, version: number) => /-(\d+)\.checkpoint\.json/.exec(checkpoints(folder)[version - 1])![1];
+    /** `restore --to 3` in this process, with a prune (as real as any: the CLI's) between resolving the version and taking the lock. */
+    const racing = async (folder: string, keep: number) => {
+      const out: string[] = [];
+      const err: string[] = [];
+      const io = { ...realIo(scratch), stdout: (t: string) => void out.push(t), stderr: (t: string) => void err.push(t) };
+      const status = await restore([backend.stack, '--to', '3', '--backend', `file://${folder}`], io, {
+        resolved: () => assert.equal(runQuotaState(['backend', 'prune', '--stack', backend.stack, '--keep', String(keep), '--backend', `file://${folder}`]).status, 0),
+      });
+      return { status, stdout: out.join('\n'), stderr: err.join('\n') };
+    };
+    for (const [keep, change] of [
+      [versions - 1, /that entry is now version 2/],
+      [versions - 3, /that entry is gone/],
+    ] as const) {
+      const folder = copyOf(backend, `race-${keep}`);
+      const id = idOf(folder, 3);
+      const current = stackFileOf(folder);
+      const before = readFileSync(current);
+      const backupBefore = existsSync(`${current}.bak`) ? readFileSync(`${current}.bak`) : undefined;
+      const raced = await racing(folder, keep);
+      assert.equal(raced.status, 1, raced.stdout);
+      assert.match(raced.stderr, new RegExp(`version 3 of ${backend.stack.replace(/\//g, '\\/')} was entry ${id} when it was read, but `));
+      assert.match(raced.stderr, change);
+      assert.match(raced.stderr, /nothing was written/);
+      assert.deepEqual(readFileSync(current), before);
+      assert.deepEqual(existsSync(`${current}.bak`) ? readFileSync(`${current}.bak`) : undefined, backupBefore);
+    }
+    // Unraced, the output names the entry restored.
+    const folder = copyOf(backend, 'race-none');
+    const result = runQuotaState(['restore', backend.stack, '--to', '3', '--backend', `file://${folder}`]);
+    assert.equal(result.status, 0, result.stderr);
+    assert.match(result.stdout, new RegExp(`\\(version 3, entry ${idOf(folder, 3)}\\): `));
+  });
+
+  it('--allow-errors restores a value nested 300 deep whole; a document too deep to write exactly is refused, not cut', () => {
+    const backend = generated.backends.find((b) => b.layout === 'project' && b.compression === 'plain')!;
+    const folder = copyOf(backend, 'deep');
+    const current = stackFileOf(folder);
+    const document = JSON.parse(textOf(checkpoints(folder)[2])) as { checkpoint: { latest: { resources: Array<{ outputs?: Record<string, unknown> }> } } };
+    let deep: unknown = 1;
+    for (let depth = 0; depth < 300; depth++) deep = [deep];
+    document.checkpoint.latest.resources[1].outputs = { ...document.checkpoint.latest.resources[1].outputs, deep };
+    const deepFile = join(scratch, 'deep.json');
+    writeFileSync(deepFile, JSON.stringify(document));
+    const restored = runQuotaState(['restore', backend.stack, '--to', deepFile, '--backend', `file://${folder}`, '--allow-errors']);
+    assert.equal(restored.status, 0, restored.stderr);
+    const written = JSON.parse(readFileSync(current, 'utf8')) as typeof document;
+    assert.deepEqual(written.checkpoint.latest.resources[1].outputs!.deep, deep);
+    assert.deepEqual(written.checkpoint.latest, document.checkpoint.latest);
+
+    const before = readFileSync(current);
+    const deeper = join(scratch, 'deeper.json');
+    const million = 1_000_000;
+    writeFileSync(
+      deeper,
+      `{"version":3,"deployment":{"manifest":{},"resources":[{"urn":"urn:pulumi:dev::hist::a:b:C::x","type":"a:b:C","outputs":{"v":${'['.repeat(million)}1${']'.repeat(million)}}}]}}`,
+    );
+    const refused = runQuotaState(['restore', backend.stack, '--to', deeper, '--backend', `file://${folder}`, '--allow-errors']);
+    assert.equal(refused.status, 2, refused.stdout);
+    assert.match(refused.stderr, /nested too deeply to be restored exactly; nothing was written/);
+    assert.deepEqual(readFileSync(current), before);
+  });
+
+  it('restores over a damaged stack file (truncated, a gzip bomb), keeping its bytes as the .bak and saying so; Pulumi reads the result', () => {
+    const cases = [
+      { compression: 'plain', damage: (bytes: Buffer) => bytes.subarray(0, Math.floor(bytes.length / 2)), said: /is not a readable state/ },
+      // Past the limit quota-state is given (8 MiB here; 256 MiB by default), as a bomb is.
+      { compression: 'gzip', damage: () => gzipSync(Buffer.alloc(16 * 1024 * 1024)), said: /8 MiB|limit/ },
+    ];
+    for (const { compression, damage, said } of cases) {
+      const backend = generated.backends.find((b) => b.layout === 'project' && b.compression === compression)!;
+      const folder = copyOf(backend, `damaged-${compression}`);
+      const current = stackFileOf(folder);
+      const damaged = damage(readFileSync(current));
+      writeFileSync(current, damaged);
+      const result = runQuotaState(['restore', backend.stack, '--to', '3', '--backend', `file://${folder}`], { env: { ...process.env, QUOTA_STATE_MAX_INFLATED_MIB: '8' } });
+      assert.equal(result.status, 0, result.stderr);
+      assert.match(result.stderr, /warning: .*the stack file was damaged, and was replaced; its bytes are kept unchanged in .*\.bak/);
+      assert.match(result.stderr, said);
+      assert.deepEqual(readFileSync(`${current}.bak`), damaged);
+      assert.equal(stackFileOf(folder), current);
+      const exported = pulumi(folder, ['stack', 'export', '--stack', backend.stack], backend.compression);
+      assert.equal(exported.status, 0, exported.stderr);
+      const urns = (resources: Array<{ urn: string }>) => resources.map((r) => r.urn);
+      const restored = JSON.parse(textOf(checkpoints(folder)[2])) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } };
+      assert.deepEqual(urns((JSON.parse(exported.stdout) as { deployment: { resources: Array<{ urn: string }> } }).deployment.resources), urns(restored.checkpoint.latest.resources));
+    }
   });
 });
