@@ -38,7 +38,8 @@ export class GraphHost {
     this.kept.delete(uri);
   }
 
-  answer(job: GraphJob): GraphAnswer {
+  /** `beforeLayout`: asked once the state is read and its graph built; false stops there (the job was cancelled). */
+  answer(job: GraphJob, beforeLayout: () => boolean = () => true): GraphAnswer {
     const stamp = job.source.kind === 'document' ? String(job.source.version) : job.source.stamp;
     let kept = this.kept.get(job.uri);
     if (!kept || kept.current.stamp !== stamp) {
@@ -63,6 +64,9 @@ export class GraphHost {
     } else {
       kept.current.diagnostics = job.diagnostics;
     }
+    // Reading and building are of use to the next picture; only the layout is this request's own.
+    service.graph.prepare((kept.good ?? kept.current).document);
+    if (!beforeLayout()) return { cancelled: true };
     return { view: this.view(kept, job) };
   }
 

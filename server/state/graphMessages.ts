@@ -23,9 +23,12 @@ export type GraphWorkerRequest = ({ id: number; kind: 'graph' } & GraphJob) | { 
 
 export type GraphAnswer =
   | { view: ResourceGraphResult | null }
+  /** The job was cancelled before its layout began: the state it read and built is kept for the next. */
+  | { cancelled: true }
   /** The worker does not hold this version of the document: send its text. */
   | { resync: true }
   /** `unreadable`: the file could not be read. */
   | { error: string; unreadable?: boolean };
 
-export type GraphWorkerResponse = { id: number } & GraphAnswer;
+/** The answer, or (`layingOut`) word that the job's layout began: from here only ending the worker stops it. */
+export type GraphWorkerResponse = { id: number } & (GraphAnswer | { layingOut: true });

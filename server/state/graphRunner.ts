@@ -25,6 +25,7 @@ export interface GraphRunner {
 export class GraphFileError extends Error {}
 
 export function settle(answer: GraphAnswer): ResourceGraphResult | null {
+  if ('cancelled' in answer) return null;
   if ('error' in answer) throw answer.unreadable ? new GraphFileError(answer.error) : new Error(answer.error);
   if ('resync' in answer) throw new Error('The graph worker lost the text it was sent');
   return answer.view;

@@ -12,7 +12,10 @@ import { GraphHost } from './graphHost';
 import type { GraphWorkerRequest, GraphWorkerResponse } from './graphMessages';
 import type { WorkerData } from './workerMessages';
 
-useL10nBundle((workerData as WorkerData | undefined)?.l10nBundle);
+const data = workerData as WorkerData | undefined;
+useL10nBundle(data?.l10nBundle);
+/** The job the server cancelled: read between the steps of a job, since a busy thread reads no message. */
+const cancelledJob = data?.cancelledJob ? new Int32Array(data.cancelledJob) : undefined;
 
 // A state file not open in an editor is read from disk, compressed or not, within the shared size limit.
 const host = new GraphHost((path) => decodeFile(readRegularBytes(path), { name: path }).text);
@@ -24,7 +27,12 @@ parentPort!.on('message', (request: GraphWorkerRequest) => {
   }
   let response: GraphWorkerResponse;
   try {
-    response = { id: request.id, ...host.answer(request) };
+    const beforeLayout = () => {
+      if (cancelledJob && Atomics.load(cancelledJob, 0) === request.id) return false;
+      parentPort!.postMessage({ id: request.id, layingOut: true } satisfies GraphWorkerResponse);
+      return true;
+    };
+    response = { id: request.id, ...host.answer(request, beforeLayout) };
   } catch (error) {
     response = { id: request.id, error: error instanceof Error ? (error.stack ?? error.message) : String(error) };
   }

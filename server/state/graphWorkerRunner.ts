@@ -3,8 +3,9 @@
  * so no request ever waits for a layout, one job at a time:
  *
  * - a newer request for the same file supersedes the older, queued or running;
- * - a cancelled request ($/cancelRequest) is dropped, and if it is running the worker is ended, since
- *   a layout cannot be interrupted from outside;
+ * - a cancelled request ($/cancelRequest) is dropped; a running one stops before its layout (the state
+ *   it read and built is kept for the next picture), and one whose layout began is stopped by ending
+ *   the worker, since a layout cannot be interrupted from outside;
  * - a job that runs past its time ends the worker too, and is answered with the same picture placed in
  *   rows (no layered layout), which says so: never a hang.
  *
@@ -23,7 +24,7 @@ import type { WorkerData } from './workerMessages';
 
 /** How long one picture may take before the worker is ended and the picture placed in rows instead. */
 const GRAPH_BUDGET_MS = 20_000;
-/** A cancelled job that has run this long is stopped by ending the worker; a shorter one is let finish (a new worker must read the state again). */
+/** How long a cancelled layout may still run before the worker is ended for it. */
 const STOP_AFTER_MS = 250;
 
 interface Queued {
@@ -41,7 +42,9 @@ export class WorkerGraphRunner implements GraphRunner {
   /** The document version (or file stamp) the current worker holds, per uri. */
   private readonly holds = new Map<string, string>();
   private readonly queue: Queued[] = [];
-  private running: { entry: Queued; startedAt: number; timer: ReturnType<typeof setTimeout> } | undefined;
+  private running: { entry: Queued; timer: ReturnType<typeof setTimeout>; layingOut?: boolean } | undefined;
+  /** The id of the job cancelled while running, which the worker reads between its steps. */
+  private readonly cancelledJob = new Int32Array(new SharedArrayBuffer(4));
   private nextId = 1;
 
   constructor(
@@ -74,7 +77,16 @@ export class WorkerGraphRunner implements GraphRunner {
     entry.resolve(null);
     const index = this.queue.indexOf(entry);
     if (index >= 0) this.queue.splice(index, 1);
-    if (this.running?.entry === entry && Date.now() - this.running.startedAt >= STOP_AFTER_MS) this.endWorker('a cancelled picture was still being laid out');
+    if (this.running?.entry !== entry) return;
+    Atomics.store(this.cancelledJob, 0, entry.id);
+    if (this.running.layingOut) this.stopSoon(entry);
+  }
+
+  /** A cancelled layout still running after STOP_AFTER_MS ends the worker; a shorter one is let finish (a new worker reads the state again). */
+  private stopSoon(entry: Queued): void {
+    setTimeout(() => {
+      if (this.running?.entry === entry) this.endWorker('a cancelled picture was still being laid out');
+    }, STOP_AFTER_MS).unref();
   }
 
   private pump(): void {
@@ -113,7 +125,7 @@ export class WorkerGraphRunner implements GraphRunner {
       this.queue.unshift(entry);
       this.endWorker('a picture ran past its time');
     }, this.budgetMs);
-    this.running = { entry, startedAt: Date.now(), timer };
+    this.running = { entry, timer };
     this.holds.set(job.uri, stamp);
     worker.postMessage({ id: entry.id, kind: 'graph', ...job, source, request } satisfies GraphWorkerRequest);
   }
@@ -121,6 +133,11 @@ export class WorkerGraphRunner implements GraphRunner {
   private finish(response: GraphWorkerResponse): void {
     const running = this.running;
     if (!running || running.entry.id !== response.id) return;
+    if ('layingOut' in response) {
+      running.layingOut = true;
+      if (running.entry.cancelled) this.stopSoon(running.entry);
+      return;
+    }
     clearTimeout(running.timer);
     this.running = undefined;
     const { entry } = running;
@@ -139,7 +156,7 @@ export class WorkerGraphRunner implements GraphRunner {
   }
 
   private start(): Worker {
-    const worker = new Worker(this.script, { workerData: { l10nBundle: l10nBundle() } satisfies WorkerData });
+    const worker = new Worker(this.script, { workerData: { l10nBundle: l10nBundle(), cancelledJob: this.cancelledJob.buffer as SharedArrayBuffer } satisfies WorkerData });
     worker.on('message', (response: GraphWorkerResponse) => {
       if (this.worker === worker) this.finish(response);
     });

@@ -7,6 +7,8 @@ import type { L10nBundle } from '../../shared/l10n';
 /** What the worker is started with: the server's l10n bundle, so its diagnostics speak the editor's language. */
 export interface WorkerData {
   l10nBundle?: L10nBundle;
+  /** The graph worker's: the id of the job the server cancelled (an Int32Array over it), read between its steps. */
+  cancelledJob?: SharedArrayBuffer;
 }
 
 export type WorkerRequest =

@@ -15,7 +15,7 @@ import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
 import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './backend/upgrade';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
-import { graphView } from './graph/view';
+import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { buildStateStructure } from './model/structure';
 import { NavigationIndex } from './navigation/navigationIndex';
@@ -118,7 +118,7 @@ export function createStateService() {
     /** What changed between two states, and its text, Markdown and one-line forms. */
     diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */
-    graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid, view: graphView },
+    graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid, view: graphView, prepare: prepareGraphView },
     surgery: {
       open: openState,
       run: runSurgery,
