@@ -5,7 +5,7 @@
  * Both hold each stack's Pulumi lock while they change it, and take a dry run. The work itself is
  * shared/state/backend's (prune.ts, upgrade.ts) through the file store, as the editor's Backends view runs it.
  */
-import { rmdirSync } from 'node:fs';
+import { lstatSync, rmdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { createStateService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/state';
@@ -201,13 +201,7 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
       });
       // The emptied legacy folders go; one still holding something (a file not of this stack) stays.
       for (const plan of opened.root ? plans : []) {
-        for (const folder of ['history', 'backups']) {
-          try {
-            rmdirSync(join(opened.root!, '.pulumi', folder, plan.stack));
-          } catch {
-            // not empty, or never there
-          }
-        }
+        for (const folder of ['history', 'backups']) removeEmptyFolderInside(opened.root!, ['.pulumi', folder, plan.stack]);
       }
     }
   } catch (error) {
@@ -217,6 +211,23 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   }
   reportUpgrade(plans, dryRun, format, io);
   return plans.some((plan) => plan.skipped) ? 1 : 0;
+}
+
+/**
+ * Removes an emptied legacy folder, never one reached through a symbolic link: a `.pulumi/history`
+ * that links elsewhere would have this remove an empty folder outside the backend.
+ */
+function removeEmptyFolderInside(root: string, parts: string[]): void {
+  let path = root;
+  try {
+    for (const part of parts) {
+      path = join(path, part);
+      if (lstatSync(path).isSymbolicLink()) return;
+    }
+    rmdirSync(path);
+  } catch {
+    // not empty, or never there
+  }
 }
 
 /** The journal of an upgrade a crash stopped, with the locks it left removed (its process is gone); undefined when there is none. */

@@ -8,7 +8,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
@@ -179,5 +179,17 @@ describe('quota-state backend upgrade, killed at any instant, finishes on a reru
     assert.ok(readFileSync(join(pulumiDir, 'stacks', 'hist', 'dev.json')).equals(stackText), 'the truncated copy was replaced by the whole stack file');
     assert.equal(existsSync(join(pulumiDir, 'stacks', 'dev.json')), false);
     assert.equal(pulumi(folder, ['stack', 'export', '--stack', 'organization/hist/dev']).status, 0);
+  });
+
+  it('removes no emptied folder through a symbolic link: a linked .pulumi/backups keeps its outside folder', () => {
+    const folder = join(scratch, 'linked-backups');
+    cpSync(grown, folder, { recursive: true });
+    const outside = join(scratch, 'outside-backups');
+    mkdirSync(join(outside, 'dev'), { recursive: true });
+    rmSync(join(folder, '.pulumi', 'backups'), { recursive: true, force: true });
+    symlinkSync(outside, join(folder, '.pulumi', 'backups'));
+    const result = upgrade(folder);
+    assert.equal(result.status, 0, result.stdout + result.stderr);
+    assert.ok(existsSync(join(outside, 'dev')), 'the empty folder outside the backend is still there');
   });
 });
