@@ -78,7 +78,7 @@ async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: Cli
   if (!/^[0-9]+$/.test(to)) throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
   // A <UnixNano> id has 19 digits; a version counts the entries present (readStackState's rule).
   const byVersion = to.length < 10;
-  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
+  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const entry = entries.find((e) => (byVersion ? String(e.version) === to : e.id === to));
   // No such entry: readStackState says so, as `diff` and `history` do.
   if (!entry) return readStackState(opened, stack, io, to);
@@ -88,7 +88,7 @@ async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: Cli
 
 /** Under the stack's lock: the entry read is still there, at the version it was named by; else a refusal naming both. */
 async function confirmEntry(opened: Opened, stack: BackendStack, entry: NamedEntry): Promise<void> {
-  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes });
+  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const now = entries.find((e) => e.id === entry.id);
   if (now && (!entry.byVersion || now.version === entry.version)) return;
   const named = entry.byVersion ? `version ${entry.version} of ${stack.ref} was entry ${entry.id} when it was read` : `entry ${entry.id} (version ${entry.version}) of ${stack.ref} was read`;
