@@ -40,7 +40,10 @@ describe('the README', () => {
       'backend ls': { status: 0, stdout: /^file:\/\/examples\/pulumi-backend \(project layout, 1 stack\)\n\nSTACK .*\norganization\/hist\/dev / },
       history: { status: 0, stdout: /^organization\/hist\/dev: 9 updates listed, newest first\n\nVERSION /m },
       diff: { status: 0, stdout: /^(\d+ (added|removed|renamed|replaced|changed|same)(, )?)+.*\n[+~-]/ },
-      restore: { status: 0, stdout: /^restored organization\/hist\/dev from .*\/\.pulumi\/history\/hist\/dev\/dev-\d+\.checkpoint\.json \(version 3, entry \d+\): .*; the state it replaced is in .*dev\.json\.bak$/m },
+      restore: {
+        status: 0,
+        stdout: /^restored organization\/hist\/dev from .*\/\.pulumi\/history\/hist\/dev\/dev-\d+\.checkpoint\.json \(version 3, entry \d+\): .*; the state it replaced is in .*dev\.json\.bak$/m,
+      },
       'backend prune': { status: 0, stdout: /^organization\/hist\/dev: removed \d+ files .*history 9 → 5[\s\S]*^freed /m },
     };
     const lines = firstScreen
