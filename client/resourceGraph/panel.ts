@@ -89,6 +89,8 @@ export class ResourceGraphPanel implements vscode.Disposable {
   private rendered: RenderedGraph | undefined;
   private readonly renderedEmitter = new vscode.EventEmitter<RenderedGraph>();
   private followTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Where the graph last put the cursor when it revealed a node's record. */
+  private revealedOffset: number | undefined;
   private requestCounter = 0;
   private lastExport: { kind: 'svg' | 'dot'; text: string } | undefined;
   private readonly disposables: vscode.Disposable[] = [this.renderedEmitter];
@@ -105,8 +107,12 @@ export class ResourceGraphPanel implements vscode.Disposable {
     return [
       vscode.commands.registerCommand(SHOW_RESOURCE_GRAPH_COMMAND, (args?: unknown) => this.showFromCommand(args)),
       vscode.window.onDidChangeTextEditorSelection((event) => {
-        if (this.panel && this.uri && event.textEditor.document.uri.toString() === this.uri.toString() && event.kind !== undefined)
-          this.follow(() => ({ offset: event.textEditor.document.offsetAt(event.selections[0].active) }));
+        if (this.panel && this.uri && event.textEditor.document.uri.toString() === this.uri.toString() && event.kind !== undefined) {
+          const offset = event.textEditor.document.offsetAt(event.selections[0].active);
+          // The selection the graph itself made (a node revealed) is no cursor move to follow.
+          if (offset === this.revealedOffset) return;
+          this.follow(() => ({ offset }));
+        }
       }),
       vscode.workspace.onDidChangeTextDocument((event) => {
         if (this.panel && this.uri && event.document.uri.toString() === this.uri.toString() && event.contentChanges.length) this.follow(() => ({}));
@@ -143,6 +149,8 @@ export class ResourceGraphPanel implements vscode.Disposable {
   }
 
   async show(uri: vscode.Uri, urn?: string): Promise<void> {
+    // A focus asked for now wins over a cursor move still waiting to be followed.
+    clearTimeout(this.followTimer);
     if (this.uri) this.choicesByFile.set(this.uri.toString(), this.choices);
     if (this.uri?.toString() !== uri.toString()) this.watch(uri);
     this.uri = uri;
@@ -266,6 +274,7 @@ export class ResourceGraphPanel implements vscode.Disposable {
         this.renderedEmitter.fire(message.rendered);
         return;
       case 'select':
+        clearTimeout(this.followTimer);
         this.choices.focus = message.id;
         await this.reveal(message.id);
         await this.load();
@@ -317,6 +326,7 @@ export class ResourceGraphPanel implements vscode.Disposable {
     const existing = vscode.window.visibleTextEditors.find((e) => e.document.uri.toString() === this.uri!.toString());
     const editor = await vscode.window.showTextDocument(document, { viewColumn: existing?.viewColumn ?? vscode.ViewColumn.One, preserveFocus: true, preview: false });
     const start = document.positionAt(span.offset);
+    this.revealedOffset = span.offset;
     editor.selection = new vscode.Selection(start, start);
     editor.revealRange(new vscode.Range(start, document.positionAt(span.offset + span.length)), vscode.TextEditorRevealType.InCenterIfOutsideViewport);
   }
