@@ -18,8 +18,8 @@ parentPort.on('message', (data) => globalThis.onmessage?.({ data }));
 require(workerData.server);
 `;
 
-/** Starts the web server, opens one quota file and resolves with its first diagnostics. */
-async function diagnosticsInBrowserBuild(initializationOptions: unknown, uri: string, text: string): Promise<Diagnostic[]> {
+/** The browser build's server in a worker dressed as a web worker, and a connection to it (not yet listening). */
+function startBrowserServer(): { worker: Worker; connection: ReturnType<typeof createProtocolConnection> } {
   const worker = new Worker(WEB_WORKER, { eval: true, workerData: { server: distPath('web/server.js') } });
   const reader = new (class extends AbstractMessageReader {
     listen(callback: (message: Message) => void) {
@@ -33,7 +33,12 @@ async function diagnosticsInBrowserBuild(initializationOptions: unknown, uri: st
     }
     end() {}
   })();
-  const connection = createProtocolConnection(reader, writer);
+  return { worker, connection: createProtocolConnection(reader, writer) };
+}
+
+/** Starts the web server, opens one quota file and resolves with its first diagnostics. */
+async function diagnosticsInBrowserBuild(initializationOptions: unknown, uri: string, text: string): Promise<Diagnostic[]> {
+  const { worker, connection } = startBrowserServer();
   // No workspace files in the browser: the server asks the client, which has none.
   connection.onRequest('workspace/configuration', () => [null]);
   connection.onRequest('client/registerCapability', () => null);
@@ -75,20 +80,7 @@ describe('the browser build of the language server and the resource graph', func
   this.timeout(60_000);
 
   it('draws a state file no editor holds from the client’s files, and again when its text changed', async () => {
-    const worker = new Worker(WEB_WORKER, { eval: true, workerData: { server: distPath('web/server.js') } });
-    const reader = new (class extends AbstractMessageReader {
-      listen(callback: (message: Message) => void) {
-        worker.on('message', callback);
-        return { dispose: () => worker.off('message', callback) };
-      }
-    })();
-    const writer = new (class extends AbstractMessageWriter {
-      async write(message: Message) {
-        worker.postMessage(message);
-      }
-      end() {}
-    })();
-    const connection = createProtocolConnection(reader, writer);
+    const { worker, connection } = startBrowserServer();
     const stack = 'urn:pulumi:dev::shop::pulumi:pulumi:Stack::shop-dev';
     const resources = [{ urn: stack, custom: false, type: 'pulumi:pulumi:Stack' }];
     const state = () => JSON.stringify({ version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, resources } });
