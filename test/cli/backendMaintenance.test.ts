@@ -7,12 +7,11 @@
  * written: a locked stack, a rule that would remove every entry, bad flags, a stack with no project.
  */
 import { strict as assert } from 'node:assert';
-import { spawnSync } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
+import { pulumiOnHistoryBackend } from '../helpers/realPulumi';
 import { ROOT, runQuotaState } from '../helpers/processes';
 
 const scratch = mkdtempScratch();
@@ -43,17 +42,7 @@ function files(folder: string): string[] {
 }
 
 function pulumi(folder: string, args: string[], cwd = scratch) {
-  const { env, cleanup } = hermeticEnv({
-    ...process.env,
-    PULUMI_BACKEND_URL: `file://${folder}`,
-    PULUMI_CONFIG_PASSPHRASE: 'history-passphrase',
-    PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true',
-  });
-  try {
-    return spawnSync(generated.pulumi, args, { cwd, env, encoding: 'utf8' });
-  } finally {
-    cleanup();
-  }
+  return pulumiOnHistoryBackend(generated.pulumi, folder, args, cwd);
 }
 
 describe('quota-state backend upgrade and prune, against real Pulumi', function () {

@@ -7,12 +7,12 @@
  * journal is left.
  */
 import { strict as assert } from 'node:assert';
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
+import { pulumiOnHistoryBackend } from '../helpers/realPulumi';
 import { mulberry32 } from '../helpers/prng';
 import { distPath, runQuotaState } from '../helpers/processes';
 
@@ -29,19 +29,7 @@ describe('quota-state backend upgrade, killed at any instant, finishes on a reru
   let grown: string;
   let entries: number;
 
-  function pulumi(folder: string, args: string[]) {
-    const { env, cleanup } = hermeticEnv({
-      ...process.env,
-      PULUMI_BACKEND_URL: `file://${folder}`,
-      PULUMI_CONFIG_PASSPHRASE: 'history-passphrase',
-      PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true',
-    });
-    try {
-      return spawnSync(generated.pulumi, args, { cwd: scratch, env, encoding: 'utf8' });
-    } finally {
-      cleanup();
-    }
-  }
+  const pulumi = (folder: string, args: string[]) => pulumiOnHistoryBackend(generated.pulumi, folder, args, scratch);
 
   const upgrade = (folder: string) => runQuotaState(['backend', 'upgrade', '--backend', `file://${folder}`]);
 

@@ -162,3 +162,18 @@ export class DiyBackend {
 
 /** The fully-qualified DIY stack name Pulumi's commands take without a Pulumi.yaml. */
 export const qualifiedStack = (project: string, stack: string): string => `organization/${project}/${stack}`;
+
+/** Real Pulumi run offline on the `file://` backend `folder` of the generated histories (their passphrase; the legacy layout allowed). */
+export function pulumiOnHistoryBackend(pulumi: string, folder: string, args: string[], cwd: string) {
+  const { env, cleanup } = hermeticEnv({
+    ...process.env,
+    PULUMI_BACKEND_URL: `file://${folder}`,
+    PULUMI_CONFIG_PASSPHRASE: 'history-passphrase',
+    PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true',
+  });
+  try {
+    return spawnSync(pulumi, args, { cwd, env, encoding: 'utf8' });
+  } finally {
+    cleanup();
+  }
+}
