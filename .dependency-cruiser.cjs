@@ -70,7 +70,7 @@ module.exports = {
       to: { path: '^(server|cli|quota-api)/' },
     },
     // One rule per file kind: outside its folder, only its front door.
-    ...['state', 'quota', 'ini'].map((kind) => ({
+    ...['state', 'quota', 'ini', 'backend'].map((kind) => ({
       name: 'one-door-per-kind',
       severity: 'error',
       comment: `Outside shared/${kind}/, only its front door is imported: index.ts (the service object), or vocabulary.ts (its words, which the client bundles without the analysis). Specs may reach inside.`,
@@ -83,7 +83,7 @@ module.exports = {
       comment:
         "The analysis and the quota engine run in the language server: the client imports a kind's vocabulary.ts, and of its index.ts (the service) only types; it asks the server for the rest (ExplainAccountRequest and the other requests of shared/protocol.ts).",
       from: { path: '^client/' },
-      to: { path: '^shared/(state|quota|ini)/index[.]ts$', dependencyTypesNot: ['type-only'] },
+      to: { path: '^shared/(state|quota|ini|backend)/index[.]ts$', dependencyTypesNot: ['type-only'] },
     },
     {
       name: 'api-not-server-or-client',

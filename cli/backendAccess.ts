@@ -3,17 +3,17 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { BackendError, backendFolderProblem, createStateService, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/state';
+import { createBackendService, BackendError, backendFolderProblem, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/backend';
 import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { WritableBackendStore } from '../shared/state';
+import type { WritableBackendStore } from '../shared/backend';
 import { fileBackendStore } from './backendStore';
 import { resolveBackend, type ResolvedBackend } from './backendUrl';
 import { inflateBudget, maxInflatedBytes, type CliIO } from './io';
 
-const state = createStateService();
+const backends = createBackendService();
 
 export interface Opened {
   backend: Backend;
@@ -105,7 +105,7 @@ export async function openBackend(flag: string | undefined, io: CliIO, only?: { 
   const maxBytes = maxInflatedBytes();
   const budget = inflateBudget(io);
   try {
-    const backend = await state.backend.read(store, { maxInflatedBytes: maxBytes, budget, only });
+    const backend = await backends.read(store, { maxInflatedBytes: maxBytes, budget, only });
     // Pulumi v3.257 and later refuse this layout (#19566) unless told to ignore the deprecation; say what they will do.
     if (backend.layout === 'legacy' && backend.stacks.length > 0 && !process.env.PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR) {
       io.stderr(
@@ -152,7 +152,7 @@ export async function readStackText(reference: string, flag: string | undefined,
 export async function readStackState(opened: Opened, stack: BackendStack, io: CliIO, revision?: string): Promise<{ text: string; display: string } | number> {
   let name: string | undefined = stack.file?.name;
   if (revision !== undefined) {
-    const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
+    const { entries } = await backends.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
     // A <UnixNano> id has 19 digits; our version numbers count the entries present.
     const entry = revision.length >= 10 ? entries.find((e) => e.id === revision) : entries.find((e) => String(e.version) === revision);
     if (!entry) {

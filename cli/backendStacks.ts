@@ -9,15 +9,15 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createStateService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/state';
-import { writeKeepingBackup } from '../shared/state/vocabulary';
+import { createBackendService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/backend';
+import { writeKeepingBackup } from '../shared/backend/vocabulary';
 import { argumentPositions, InputError, type FlagSpec } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import { objectPath } from './backendStore';
 import type { CliIO } from './io';
 import { cliLockIdentity, cliStaleness, staleAfterFlag } from './lockedWrite';
 
-const state = createStateService();
+const backends = createBackendService();
 
 /** `--backend URL` (or `--backend=URL`) taken out of `args`; undefined when absent. */
 function takeBackendFlag(args: string[]): { url: string; rest: string[] } | undefined {
@@ -166,8 +166,8 @@ async function runInBucket(
 }
 
 /** Holds Pulumi's lock of every stack (in a fixed order) around `change`. */
-function withLocks<T>(opened: Opened, fetched: Fetched[], options: Parameters<typeof state.backend.withStackLock>[3], change: () => Promise<T>): Promise<T> {
+function withLocks<T>(opened: Opened, fetched: Fetched[], options: Parameters<typeof backends.withStackLock>[3], change: () => Promise<T>): Promise<T> {
   const stacks = [...new Map(fetched.map((f) => [f.stack.ref, f.stack])).values()].sort((a, b) => a.ref.localeCompare(b.ref));
-  const hold = (index: number): Promise<T> => (index === stacks.length ? change() : state.backend.withStackLock(opened.store, stacks[index], cliLockIdentity(), options, () => hold(index + 1)));
+  const hold = (index: number): Promise<T> => (index === stacks.length ? change() : backends.withStackLock(opened.store, stacks[index], cliLockIdentity(), options, () => hold(index + 1)));
   return hold(0);
 }

@@ -1,5 +1,5 @@
 /**
- * A `file://` DIY backend as a store (shared/state/backend/store.ts): its folder walked for object
+ * A `file://` DIY backend as a store (shared/backend/store.ts): its folder walked for object
  * names, files read within the shared size limit. It follows gocloud's fileblob at the version Pulumi
  * v3.274.1 pins: the walk (filepath.WalkDir there) never follows a folder that is a symbolic link,
  * and a prefix whose folder is a link lists nothing; a link to a file is listed as the link (its own
@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../shared/state';
+import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../shared/backend';
 import { readRegularBytes } from './files';
 
 /** How many entries (files, folders, links) one listing walks at most. */

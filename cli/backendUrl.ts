@@ -9,7 +9,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import { parse as parseYaml } from 'yaml';
-import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from '../shared/state/vocabulary';
+import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from '../shared/backend/vocabulary';
 import { InputError } from './args';
 
 export interface ResolvedBackend {

@@ -14,7 +14,7 @@ import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync
 import { hostname, userInfo } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
-import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockHolderText, parseStaleLockAge, type StaleLockContext } from '../shared/state';
+import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockHolderText, parseStaleLockAge, type StaleLockContext } from '../shared/backend';
 import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
 import { InputError, UsageError } from './args';
 
@@ -227,7 +227,7 @@ export function staleAfterFlag(value: string | undefined): number {
   return ms;
 }
 
-/** The one stale-lock rule's context on this machine, now (shared/state/backend/staleLock.ts). */
+/** The one stale-lock rule's context on this machine, now (shared/backend/staleLock.ts). */
 export function cliStaleness(staleAfterMs: number): StaleLockContext {
   return { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs };
 }

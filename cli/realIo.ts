@@ -4,7 +4,7 @@ import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { readRegularBytes, readRegularFile } from './files';
 import type { CliIO } from './io';
-import { DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge } from '../shared/state';
+import { DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge } from '../shared/backend';
 import { pidAlive } from './lockedWrite';
 
 function readIfExists(path: string): string | undefined {

@@ -18,7 +18,7 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../shared/state/vocabulary';
+import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../shared/backend/vocabulary';
 
 /**
  * The store's error classes. This module is its own bundle, with its own copy of the shared code: the

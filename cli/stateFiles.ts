@@ -7,7 +7,8 @@ import { closeSync, existsSync, openSync, readFileSync, renameSync, statSync, un
 import { basename, dirname, join, resolve, sep } from 'node:path';
 import * as zlib from 'node:zlib';
 import { gzipSync } from 'node:zlib';
-import { createStateService, lockFolderOf, SurgeryError, type EditableState } from '../shared/state';
+import { createStateService, SurgeryError, type EditableState } from '../shared/state';
+import { lockFolderOf } from '../shared/backend';
 import { compressionOf } from '../shared/text/inflate';
 import { InputError } from './args';
 import { MAX_FILE_BYTES } from './files';
@@ -101,7 +102,7 @@ export function openOrRefuse(file: LoadedFile): EditableState {
   }
 }
 
-/** The lock folder of a DIY stack file, by shared/state/surgery/diyBackend.ts's one rule, over native paths. */
+/** The lock folder of a DIY stack file, by shared/backend/paths.ts's one rule, over native paths. */
 export function lockFolder(path: string): string | undefined {
   return lockFolderOf(resolve(path).split(sep).join('/'))?.split('/').join(sep);
 }

@@ -12,7 +12,8 @@
 import * as vscode from 'vscode';
 import { SURGERY_COMMANDS, SurgeryRequest, SurgeryResourcesRequest, type SurgeryConfirmation, type SurgeryParams, type SurgeryResource, type SurgeryResult } from '../shared/protocol';
 import { applyEdits } from '../shared/edits';
-import { readStackLocks, stackFileOf, SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
+import { SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
+import { readStackLocks, stackFileOf } from '../shared/backend/vocabulary';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
 import { judgeStackLock, lockLine } from './backends/lockDialog';
 import { stackFileLocation } from './backends/stackFiles';

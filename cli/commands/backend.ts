@@ -4,7 +4,8 @@
  * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
-import { createStateService, judgeLock, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/state';
+import { createStateService } from '../../shared/state';
+import { createBackendService, judgeLock, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/backend';
 import { decodeFile, InflateBudgetError } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
@@ -13,6 +14,7 @@ import { cliStaleness, staleAfterFlag } from '../lockedWrite';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
 const state = createStateService();
+const backends = createBackendService();
 
 export const BACKEND_USAGE = `Usage:
   quota-state backend ls [URL] [--backend URL] [--counts] [--stale-after DURATION] [--format text|json]
@@ -85,10 +87,10 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
-  const rows = await state.backend.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
+  const rows = await backends.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
   // An upgrade a crash stopped left its journal: say so, and what finishes it.
-  const journal = state.backend.upgradeJournal;
+  const journal = backends.upgradeJournal;
   if ((await opened.store.list(journal)).some((object) => object.name === journal)) {
     problems.push({ file: journal, message: `an upgrade of this backend was interrupted; \`quota-state backend upgrade --backend ${opened.backend.url}\` finishes it` });
   } else if (opened.backend.layout === 'project') {
@@ -128,13 +130,13 @@ interface StackRow {
   pendingOperations?: number;
 }
 
-/** The one stale-lock rule (shared/state/backend/staleLock.ts): its process here is gone, or it is older than the limit. */
+/** The one stale-lock rule (shared/backend/staleLock.ts): its process here is gone, or it is older than the limit. */
 function isStale(lock: BackendStack['locks'][number], staleAfterMs: number): boolean {
   return judgeLock(lock, cliStaleness(staleAfterMs)).stale;
 }
 
 async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {
-  const { entries, problems } = await state.backend.history(store, stack, { limit: 1, maxInflatedBytes, budget, fromListing: true });
+  const { entries, problems } = await backends.history(store, stack, { limit: 1, maxInflatedBytes, budget, fromListing: true });
   const last = entries[0];
   const json: StackRow = {
     name: stack.ref,
@@ -206,7 +208,7 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, reference, io);
   if (stack === 1) return 1;
-  const { entries, problems } = await state.backend.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
+  const { entries, problems } = await backends.history(opened.store, stack, { limit, maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const allProblems = [...opened.backend.problems, ...problems];
   if (format === 'json') {
     io.stdout(JSON.stringify({ stack: stack.ref, entries, orphanCheckpoints: stack.orphanCheckpoints, problems: allProblems }, null, 2));

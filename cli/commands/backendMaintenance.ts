@@ -1,21 +1,21 @@
 /**
  * The two chores a DIY backend needs: `backend prune` (history, backups and retained checkpoints by
- * count or age; the plan is shared/state/backend/prune.ts) and `backend upgrade` (the legacy layout
+ * count or age; the plan is shared/backend/prune.ts) and `backend upgrade` (the legacy layout
  * to the project layout, as `pulumi state upgrade` does it: pkg/backend/diy/backend.go's Upgrade).
  * Both hold each stack's Pulumi lock while they change it, and take a dry run. The work itself is
- * shared/state/backend's (prune.ts, upgrade.ts) through the file store, as the editor's Backends view runs it.
+ * shared/backend's (prune.ts, upgrade.ts) through the file store, as the editor's Backends view runs it.
  */
 import { lstatSync, rmdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createStateService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/state';
+import { createBackendService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, pidAlive, staleAfterFlag } from '../lockedWrite';
 import { openBackend, openStack } from '../backendAccess';
 import { removeStaleTemporaries } from '../realIo';
 
-const state = createStateService();
+const backends = createBackendService();
 
 export const PRUNE_USAGE = `Usage:
   quota-state backend prune [--backend URL] [--stack STACK] (--keep N | --older-than DURATION) [--dry-run] [--break-lock] [--stale-after DURATION] [--format text|json]
@@ -66,7 +66,7 @@ function pruneRule(flags: Record<string, string | undefined>): { keep?: number; 
     if (!Number.isInteger(count) || count < 1) throw new UsageError(`--keep must be a whole number of at least 1, not "${keep}": Pulumi reads the newest entry's config`);
     return { keep: count };
   }
-  const ms = state.backend.parseDuration(olderThan!);
+  const ms = backends.parseDuration(olderThan!);
   if (ms === undefined) throw new UsageError(`--older-than must be a duration such as 90m, 36h or 30d, not "${olderThan}"`);
   return { olderThanMs: Date.now() - ms };
 }
@@ -90,7 +90,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
   // Every plan first: a rule refused for one stack removes nothing anywhere.
   let plans: PrunePlan[];
   try {
-    plans = await Promise.all(stacks.map((stack) => state.backend.planPrune(opened.store, stack, rule)));
+    plans = await Promise.all(stacks.map((stack) => backends.planPrune(opened.store, stack, rule)));
   } catch (error) {
     if (!(error instanceof PruneRefusal)) throw error;
     io.stderr(`quota-state: ${error.message}; nothing was removed`);
@@ -103,8 +103,8 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
       if (dryRun) {
         // As surgery's --dry-run: a locked stack is refused, and no lock is taken or removed.
         if (options.breakLock) io.stderr(`warning: --dry-run: no lock is removed or taken for ${stacks[index].ref}`);
-        else await state.backend.refuseIfLocked(opened.store, stacks[index], options);
-      } else await state.backend.applyPrune(opened.store, stacks[index], plan, { ...options, identity: cliLockIdentity() });
+        else await backends.refuseIfLocked(opened.store, stacks[index], options);
+      } else await backends.applyPrune(opened.store, stacks[index], plan, { ...options, identity: cliLockIdentity() });
       removed.push(plan);
     }
   } catch (error) {
@@ -160,12 +160,12 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   // An older upgrade that wrote meta.yaml first and stopped halfway left legacy stack files beside version 1.
   const beside = backend.layout === 'project' && !journal && (await opened.store.list('.pulumi/stacks/')).some((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
   if (beside) {
-    backend = await state.backend.read(opened.store, { maxInflatedBytes: opened.maxInflatedBytes, asLegacy: true });
+    backend = await backends.read(opened.store, { maxInflatedBytes: opened.maxInflatedBytes, asLegacy: true });
     io.stderr(`${backend.url}: meta.yaml says the project layout, but legacy stack files are beside it (an upgrade stopped halfway); moving them`);
   } else if (backend.layout === 'project') {
     if (journal && !dryRun) {
       // Stopped after meta.yaml: the new layout is whole; the old objects and the journal are left.
-      const finished = await state.backend.finishUpgrade(opened.store);
+      const finished = await backends.finishUpgrade(opened.store);
       io.stdout(`finished the interrupted upgrade of ${finished.length} ${finished.length === 1 ? 'stack' : 'stacks'}: ${finished.join(', ')}`);
       return 0;
     }
@@ -176,7 +176,7 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   if (journal) io.stderr('resuming an interrupted upgrade: what it copied already is kept');
   let plans: StackUpgrade[];
   try {
-    plans = await state.backend.planUpgrade(opened.store, backend, given, opened.maxInflatedBytes, state.backend.journalProjects(journal), beside);
+    plans = await backends.planUpgrade(opened.store, backend, given, opened.maxInflatedBytes, backends.journalProjects(journal), beside);
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }
@@ -189,9 +189,9 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   try {
     // With --break-lock each stack's locks go as it is moved (a dry run removes none); without, any lock refuses it all first.
     if (breakLock && dryRun) io.stderr('warning: --dry-run: no lock is removed or taken');
-    if (!breakLock) await state.backend.refuseIfAnyStackLocked(opened.store, backend, plans, { hint: lockHint, staleness });
+    if (!breakLock) await backends.refuseIfAnyStackLocked(opened.store, backend, plans, { hint: lockHint, staleness });
     if (!dryRun) {
-      await state.backend.applyUpgrade(opened.store, backend, plans, {
+      await backends.applyUpgrade(opened.store, backend, plans, {
         identity: cliLockIdentity(),
         hint: lockHint,
         staleness,
@@ -232,14 +232,14 @@ function removeEmptyFolderInside(root: string, parts: string[]): void {
 
 /** The journal of an upgrade a crash stopped, with the locks it left removed (its process is gone); undefined when there is none. */
 async function interruptedUpgrade(opened: Exclude<Awaited<ReturnType<typeof openBackend>>, number>, dryRun: boolean, io: CliIO) {
-  let journal: Awaited<ReturnType<typeof state.backend.readUpgradeJournal>>;
+  let journal: Awaited<ReturnType<typeof backends.readUpgradeJournal>>;
   try {
-    journal = await state.backend.readUpgradeJournal(opened.store);
+    journal = await backends.readUpgradeJournal(opened.store);
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }
   if (journal && !dryRun) {
-    for (const file of await state.backend.clearInterruptedUpgradeLocks(opened.store, opened.backend, journal, hostname(), (pid) => pidAlive(pid) !== false)) {
+    for (const file of await backends.clearInterruptedUpgradeLocks(opened.store, opened.backend, journal, hostname(), (pid) => pidAlive(pid) !== false)) {
       io.stderr(`removing the lock ${file} the interrupted upgrade left (its process is gone)`);
     }
   }

@@ -7,12 +7,14 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createStateService, type StateDiff } from '../../shared/state';
+import { createStateService } from '../../shared/state';
+import { createBackendService, type StateDiff } from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { readStackText } from '../backendAccess';
 
 const state = createStateService();
+const backends = createBackendService();
 
 export const DIFF_USAGE = `Usage:
   quota-state diff A B [--backend URL] [--show-same] [--exit-code] [--format text|json|markdown]
@@ -76,12 +78,12 @@ export async function diff(args: string[], io: CliIO): Promise<number> {
     sides.push(read);
   }
   const [a, b] = sides;
-  const result: StateDiff = state.diff.states(structureOf(a.text, a.display), structureOf(b.text, b.display));
+  const result: StateDiff = backends.diff.states(structureOf(a.text, a.display), structureOf(b.text, b.display));
   const showSame = parsed.booleans.has('show-same');
   if (format === 'json') {
     const resources = showSame ? result.resources : result.resources.filter((r) => r.kind !== 'same');
     io.stdout(JSON.stringify({ a: a.display, b: b.display, ...result, resources }, null, 2));
-  } else if (format === 'markdown') io.stdout(state.diff.markdown(result, { showSame, title: `${parsed.positional[0]} → ${parsed.positional[1]}` }));
-  else io.stdout(state.diff.text(result, { showSame }));
-  return parsed.booleans.has('exit-code') && state.diff.differ(result) ? 1 : 0;
+  } else if (format === 'markdown') io.stdout(backends.diff.markdown(result, { showSame, title: `${parsed.positional[0]} → ${parsed.positional[1]}` }));
+  else io.stdout(backends.diff.text(result, { showSame }));
+  return parsed.booleans.has('exit-code') && backends.diff.differ(result) ? 1 : 0;
 }

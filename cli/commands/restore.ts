@@ -11,7 +11,8 @@
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { createStateService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/state';
+import { createStateService } from '../../shared/state';
+import { createBackendService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/backend';
 import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
@@ -21,6 +22,7 @@ import { openBackend, openStack, readStackState, scopeOf, type Opened } from '..
 import { stackFilePath } from '../backendStacks';
 
 const state = createStateService();
+const backends = createBackendService();
 
 export const RESTORE_USAGE = `Usage:
   quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run] [--allow-errors] [--break-lock] [--stale-after DURATION] [--format text|json]
@@ -78,7 +80,7 @@ async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: Cli
   if (!/^[0-9]+$/.test(to)) throw new UsageError(`--to "${to}" is neither a file nor a version or id (\`quota-state history ${stack.ref}\` lists them)`);
   // A <UnixNano> id has 19 digits; a version counts the entries present (readStackState's rule).
   const byVersion = to.length < 10;
-  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
+  const { entries } = await backends.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const entry = entries.find((e) => (byVersion ? String(e.version) === to : e.id === to));
   // No such entry: readStackState says so, as `diff` and `history` do.
   if (!entry) return readStackState(opened, stack, io, to);
@@ -88,7 +90,7 @@ async function sourceOf(to: string, opened: Opened, stack: BackendStack, io: Cli
 
 /** Under the stack's lock: the entry read is still there, at the version it was named by; else a refusal naming both. */
 async function confirmEntry(opened: Opened, stack: BackendStack, entry: NamedEntry): Promise<void> {
-  const { entries } = await state.backend.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
+  const { entries } = await backends.history(opened.store, stack, { maxInflatedBytes: opened.maxInflatedBytes, budget: opened.budget });
   const now = entries.find((e) => e.id === entry.id);
   if (now && (!entry.byVersion || now.version === entry.version)) return;
   const named = entry.byVersion ? `version ${entry.version} of ${stack.ref} was entry ${entry.id} when it was read` : `entry ${entry.id} (version ${entry.version}) of ${stack.ref} was read`;
@@ -128,7 +130,7 @@ export async function restore(args: string[], io: CliIO, hooks: RestoreHooks = {
   if (snapshot.parsedWith !== 'json') throw new InputError(`${source.display} is not valid JSON; \`quota-state check\` shows where`);
   let plan: RestorePlan;
   try {
-    plan = state.backend.planRestore(snapshot, stack, source.display);
+    plan = backends.planRestore(snapshot, stack, source.display);
   } catch (error) {
     if (error instanceof RestoreError) throw new InputError(error.message);
     throw error;
@@ -177,11 +179,11 @@ interface RestoreRun {
 }
 
 /** What restoring `checkpoint` changes in a current state's text; undefined (and `report.damaged` set) when that text is no JSON. */
-function changesTo(checkpoint: object, report: RestoreReport, name: string): (current: string) => ReturnType<typeof state.diff.states> | undefined {
+function changesTo(checkpoint: object, report: RestoreReport, name: string): (current: string) => ReturnType<typeof backends.diff.states> | undefined {
   const restoredStructure = state.structureOf(checkpoint);
   return (current) => {
     try {
-      return state.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
+      return backends.diff.states(state.structureOf(JSON.parse(current)), restoredStructure);
     } catch (error) {
       if (!(error instanceof SyntaxError || error instanceof RangeError)) throw error;
       report.damaged = `${name} is not a readable state (${error.message})`;
@@ -216,8 +218,8 @@ async function writeRestored(run: RestoreRun & { path: string; display: string }
         const file = current();
         return file.damage ? undefined : changes(file.text);
       });
-      report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
-      const shown = diff ? state.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${display}.bak`;
+      report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
+      const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${display}.bak`;
       return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
     await withLockedFile(path, display, (locked) => {
@@ -227,7 +229,7 @@ async function writeRestored(run: RestoreRun & { path: string; display: string }
         refuseIfReadOnly(file);
         refuseIfUnwritable(file);
         const diff = file.damage ? undefined : changes(file.text);
-        report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+        report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
         report.backup = displayPath(io.cwd, write(file, restored, locked));
         report.written = true;
       });
@@ -258,7 +260,7 @@ async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number>
   };
   try {
     if (run.parsed.booleans.has('dry-run')) {
-      if (!options.breakLock) await state.backend.refuseIfLocked(opened.store, stack, options);
+      if (!options.breakLock) await backends.refuseIfLocked(opened.store, stack, options);
       let diff: ReturnType<typeof changes>;
       try {
         diff = changes(decodeFile(await opened.store.read(stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text);
@@ -266,11 +268,11 @@ async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number>
         if (!(error instanceof InflateError)) throw error;
         report.damaged = error.message;
       }
-      report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
-      const shown = diff ? state.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${stack.file!.name}.bak`;
+      report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
+      const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${stack.file!.name}.bak`;
       return say(`would restore ${stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
-    const { backup } = await state.backend.applyRestore(opened.store, stack, run.plan, {
+    const { backup } = await backends.applyRestore(opened.store, stack, run.plan, {
       ...options,
       identity: cliLockIdentity(),
       maxInflatedBytes: opened.maxInflatedBytes,
@@ -278,7 +280,7 @@ async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number>
       underLock: run.confirm,
       beforeWrite: (current) => {
         const diff = changes(current);
-        report.summary = diff ? state.diff.summary(diff) : UNREADABLE;
+        report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
       },
       damaged: (reason) => {
         report.damaged = reason;

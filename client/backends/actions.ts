@@ -9,6 +9,7 @@
 import * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import { RestorePlanRequest } from '../../shared/protocol';
+import { structureOf } from '../../shared/state/vocabulary';
 import {
   applyPrune,
   applyRestore,
@@ -24,11 +25,10 @@ import {
   RestoreError,
   StackLockedError,
   StoreError,
-  structureOf,
   type BackendStack,
   type PrunePlan,
   type RestorePlan,
-} from '../../shared/state/vocabulary';
+} from '../../shared/backend/vocabulary';
 import { decodeFile } from '../../shared/text/inflate';
 import { gzip } from '../compression';
 import type { Notifier } from '../notifier';

@@ -6,7 +6,7 @@
  * client/web/bucketAccess.ts is the browser's twin: no object storage there.
  */
 import { join } from 'node:path';
-import { parseS3BackendUrl, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { parseS3BackendUrl, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/backend/vocabulary';
 
 /** What dist/cli/s3Store.js exports (cli/s3Store.ts), as far as the editor uses it. */
 interface S3StoreModule {

@@ -7,7 +7,7 @@
  * read (its ETag), else nothing is saved and it says so.
  */
 import * as vscode from 'vscode';
-import { StackLockedError, StoreError, withStackLock, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { StackLockedError, StoreError, withStackLock, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { bucketStore } from './bucketAccess';
 import { lockIdentity } from './lockIdentity';
 

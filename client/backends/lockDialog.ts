@@ -1,12 +1,12 @@
 /**
- * Pulumi stack locks in the editor, under the one stale-lock rule (shared/state/backend/staleLock.ts):
+ * Pulumi stack locks in the editor, under the one stale-lock rule (shared/backend/staleLock.ts):
  * stale when its process on this machine is gone or when it is older than the setting
  * `quotaState.backends.staleLockAge`. The tree marks stale locks; the dialogs that offer to break a
  * lock never do it on one Enter when a holder may be live: the first button (what Enter picks in VS
  * Code's modal) keeps the lock, and breaking asks a second time, naming the holder and the age.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict } from '../../shared/state/vocabulary';
+import { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { lockHost } from './lockIdentity';
 

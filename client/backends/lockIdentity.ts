@@ -1,6 +1,6 @@
 /** Who the editor is when it takes Pulumi's stack lock: this process, user and machine, as Pulumi's lock.go writes them. */
 import { hostname, userInfo } from 'node:os';
-import type { LockIdentity } from '../../shared/state/vocabulary';
+import type { LockIdentity } from '../../shared/backend/vocabulary';
 
 export function lockIdentity(): LockIdentity {
   let username: string;

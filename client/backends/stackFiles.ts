@@ -6,7 +6,7 @@
  * History and Compare with Previous read their stack through it.
  */
 import type * as vscode from 'vscode';
-import { stackFileOf } from '../../shared/state/vocabulary';
+import { stackFileOf } from '../../shared/backend/vocabulary';
 import { COMPRESSED_SCHEME, compressedOriginal } from '../compressedState';
 import { BUCKET_SCHEME } from './bucketFileSystem';
 import { BACKEND_DOCUMENT_SCHEME, backendDocumentOriginal } from './documents';

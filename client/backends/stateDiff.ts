@@ -6,7 +6,8 @@
  * Code's diff editor on the two.
  */
 import * as vscode from 'vscode';
-import { diffStates, diffSummary, structureOf, type StateDiff } from '../../shared/state/vocabulary';
+import { structureOf } from '../../shared/state/vocabulary';
+import { diffStates, diffSummary, type StateDiff } from '../../shared/backend/vocabulary';
 import { backendDocumentUri } from './documents';
 
 type Resource = StateDiff['resources'][number];

@@ -1,5 +1,5 @@
 /**
- * A DIY backend folder as the backend model's store (shared/state/backend/store.ts), read and
+ * A DIY backend folder as the backend model's store (shared/backend/store.ts), read and
  * written through `vscode.workspace.fs`: the same on disk, on a remote workspace and in the
  * browser. Listing walks the folder under a prefix; a folder that cannot be listed is empty, as a
  * missing prefix is in a bucket. A write goes to a temporary file renamed over the target; a
@@ -7,7 +7,7 @@
  * compares the file's mtime and size just before the rename.
  */
 import * as vscode from 'vscode';
-import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../../shared/state/vocabulary';
+import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { writeLockPath } from '../../shared/writeLock';
 import { acquireFolderLock } from '../fileLock';
 import { folderLockIo } from '../workspaceLock';

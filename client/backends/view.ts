@@ -7,7 +7,7 @@
  * The model is the CLI's (shared/state/backend), read through `vscode.workspace.fs` (store.ts).
  */
 import * as vscode from 'vscode';
-import { BackendError, backendFolderProblem, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/state/vocabulary';
+import { BackendError, backendFolderProblem, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { BackendActions } from './actions';

@@ -3,7 +3,7 @@
  * requests with the machine's credentials (it has no environment and no ~/.aws), and a bucket's
  * endpoint rarely allows a browser's cross-origin requests, so object storage stays hidden here.
  */
-import type { WritableBackendStore } from '../../shared/state/vocabulary';
+import type { WritableBackendStore } from '../../shared/backend/vocabulary';
 
 export const bucketsSupported = false;
 

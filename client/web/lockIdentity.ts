@@ -3,7 +3,7 @@
  * user or host name, so its lock names the editor (pid 0, which no tool takes for a live process).
  */
 import * as vscode from 'vscode';
-import type { LockIdentity } from '../../shared/state/vocabulary';
+import type { LockIdentity } from '../../shared/backend/vocabulary';
 
 export function lockIdentity(): LockIdentity {
   return { pid: 0, username: 'vscode', hostname: vscode.env.appHost || 'web' };

@@ -3,18 +3,11 @@
  * to its services: `createStateService()` gives one object offering every feature (parse once,
  * analysis, navigation, the editor's services, surgery), and the types they take. The server's mode,
  * its worker and the CLI call it; nothing outside `shared/state/` imports an inner file
- * (dependency-cruiser's `one-door-per-kind`). The kind does no I/O: a backend is read through the
- * store its caller hands to `backend.read` (a folder, a bucket, the editor's file system).
+ * (dependency-cruiser's `one-door-per-kind`). The kind does no I/O; a DIY backend is a kind of its
+ * own (shared/backend/), which reads state through this door.
  */
 import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
-import { mapBounded, READ_CONCURRENCY, readBackend, readHistory, type BackendStack } from './backend/backend';
-import { parseDuration } from './backend/duration';
-import { applyPrune, planPrune } from './backend/prune';
-import { applyRestore, planRestore } from './backend/restore';
-import { clearOrRefuseStackLocks, withStackLock } from './backend/stackLock';
-import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './backend/upgrade';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
-import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from './diff/diff';
 import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { buildStateStructure } from './model/structure';
@@ -34,14 +27,7 @@ import { runSurgery } from './surgery/runs';
 
 export * from './vocabulary';
 export type { StateAnalysis } from './analyze';
-export { BackendError, findStack, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend/backend';
-export { objectUrl, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './backend/store';
-export { goTimestamp, lockHolderText, StackLockedError } from './backend/stackLock';
-export { RestoreError, type RestorePlan } from './backend/restore';
-export type { StackUpgrade } from './backend/upgrade';
-export { PruneRefusal, type PrunePlan } from './backend/prune';
 export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
-export type { StateDiff } from './diff/diff';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
@@ -82,41 +68,6 @@ export function createStateService() {
     references: stateReferences,
     prepareRename: statePrepareRename,
     rename: stateRename,
-    /** A DIY backend read whole through a store (file://, and later s3:// and the editor's file system). */
-    backend: {
-      read: readBackend,
-      history: readHistory,
-      /** Per-stack work over a backend, a bounded number at once (READ_CONCURRENCY), as the model reads its own. */
-      eachStack: <R>(stacks: readonly BackendStack[], task: (stack: BackendStack) => Promise<R>) => mapBounded(stacks, READ_CONCURRENCY, task),
-      planPrune,
-      applyPrune,
-      parseDuration,
-      /** What restoring `snapshot` into a stack writes, and what Pulumi would refuse without --force (its integrity errors among them). */
-      planRestore: (snapshot: StateSnapshot, stack: Pick<BackendStack, 'project' | 'name'>, display: string) =>
-        planRestore(
-          snapshot,
-          analyzeSnapshot(snapshot)
-            .diagnostics.filter((d) => d.severity === 'error')
-            .map((d) => ({ line: d.range.start.line, code: String(d.code), message: d.message })),
-          stack,
-          display,
-        ),
-      applyRestore,
-      planUpgrade,
-      applyUpgrade,
-      refuseIfAnyStackLocked,
-      /** An interrupted upgrade: its journal (`UPGRADE_JOURNAL`), the locks it left, and finishing it. */
-      upgradeJournal: UPGRADE_JOURNAL,
-      readUpgradeJournal,
-      journalProjects,
-      clearInterruptedUpgradeLocks,
-      finishUpgrade,
-      withStackLock,
-      /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
-      refuseIfLocked: clearOrRefuseStackLocks,
-    },
-    /** What changed between two states, and its text, Markdown and one-line forms. */
-    diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
     /** The resource graph, as `pulumi stack graph` draws it (and more, with `allEdges`). */
     graph: { build: buildGraph, focus: focusGraph, dot: toDot, mermaid: toMermaid, view: graphView, prepare: prepareGraphView },
     surgery: {

@@ -16,7 +16,7 @@ import { positionalStacks, runOnBackendStacks } from '../../cli/backendStacks';
 import { realIo } from '../../cli/realIo';
 import { s3BackendStore } from '../../cli/s3Store';
 import { createStateService } from '../../shared/state';
-import { parseS3BackendUrl } from '../../shared/state/vocabulary';
+import { createBackendService, parseS3BackendUrl } from '../../shared/backend';
 import { ensureHistories, generateHistoryInBucket } from '../../scripts/pulumi-histories.mjs';
 import { createBucket, startMinio, type MinioServer } from '../../scripts/minio.mjs';
 import { runQuotaState, runQuotaStateAsync } from '../helpers/processes';
@@ -215,7 +215,8 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
     // In this process, the SDK's credential chain reads this process's environment.
     Object.assign(process.env, awsEnv);
     const store = s3BackendStore(parseS3BackendUrl(bucketUrl('race')), { timeoutMs: 10_000 });
-    const { backend, parse } = createStateService();
+    const backend = createBackendService();
+    const { parse } = createStateService();
     const read = await backend.read(store);
     const stack = read.stacks[0];
     const theirs = '{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{}}}';

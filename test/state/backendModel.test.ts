@@ -1,14 +1,14 @@
 /**
- * The DIY backend model (shared/state/backend) on an in-memory store: the layout rules of meta.go,
+ * The DIY backend model (shared/backend) on an in-memory store: the layout rules of meta.go,
  * which files are stacks, which the store's own (gocloud's `.attrs` and temporaries), the newest of
  * several stack files, and history entries by file name. The real backends of real Pulumi are in
  * test/cli/backend.test.ts; these are the cases a generated history does not hold.
  */
 import { strict as assert } from 'node:assert';
 import { gzipSync } from 'node:zlib';
-import { BackendError, createStateService, StoreError, type BackendStore } from '../../shared/state';
+import { createBackendService, BackendError, StoreError, type BackendStore } from '../../shared/backend';
 
-const { backend } = createStateService();
+const backend = createBackendService();
 const encoder = new TextEncoder();
 
 /** A store over `files` (name → text or bytes, with an optional modification time). */
@@ -186,7 +186,7 @@ describe('the DIY backend model', () => {
 
 describe('prune --older-than: Go durations', () => {
   it('reads Go’s units, microseconds in all three spellings, and days; anything else is not a duration', () => {
-    const { parseDuration } = createStateService().backend;
+    const { parseDuration } = createBackendService();
     assert.equal(parseDuration('1h30m'), 5_400_000);
     assert.equal(parseDuration('1.5h'), 5_400_000);
     assert.equal(parseDuration('30d'), 30 * 86_400_000);

@@ -1,16 +1,18 @@
 /**
- * The backend model's writes (shared/state/backend: stackLock.ts, restore.ts, prune.ts) on an
+ * The backend model's writes (shared/backend: stackLock.ts, restore.ts, prune.ts) on an
  * in-memory writable store, for what real runs rarely show: two writers taking Pulumi's lock at
  * once, a write refused because the stack file changed after it was read, and a prune cancelled
  * between a history file and its checkpoint. The same code on disk and against real Pulumi is in
  * test/cli/{restore,backendMaintenance}.test.ts; in VS Code, test/extension/backendsScenario.ts.
  */
 import { strict as assert } from 'node:assert';
-import { createStateService, objectUrl, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/state';
+import { createStateService } from '../../shared/state';
+import { createBackendService, objectUrl, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/backend';
 import { readStackState } from '../../cli/backendAccess';
 import type { CliIO } from '../../cli/io';
 
-const { backend, parse } = createStateService();
+const backend = createBackendService();
+const { parse } = createStateService();
 const encoder = new TextEncoder();
 const identity = { pid: 4242, username: 'tester', hostname: 'here' };
 

@@ -1,7 +1,7 @@
-/** DIY backend paths (shared/state/surgery/diyBackend.ts): where a stack file's locks are, as the CLI's lockFolder finds them. */
+/** DIY backend paths (shared/backend/paths.ts): where a stack file's locks are, as the CLI's lockFolder finds them. */
 import { strict as assert } from 'node:assert';
 import { lockFolder } from '../../cli/stateFiles';
-import { lockFolderOf, stackFileOf } from '../../shared/state/surgery/diyBackend';
+import { lockFolderOf, stackFileOf } from '../../shared/backend/paths';
 
 describe('DIY backend lock folders', () => {
   const cases: Array<[string, string | undefined]> = [

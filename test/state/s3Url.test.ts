@@ -1,12 +1,12 @@
 /**
- * Reading an `s3://` DIY backend URL as Pulumi v3.274.1 does (shared/state/backend/s3Url.ts):
+ * Reading an `s3://` DIY backend URL as Pulumi v3.274.1 does (shared/backend/s3Url.ts):
  * Go's url.Parse, Pulumi's translateLegacyS3Params, gocloud's applyPrefixParam, s3blob
  * OpenBucketURL and aws V2ConfigFromURLParams, and the path as a key prefix. The expected values
  * were checked against the real Go code (gocloud v0.46.1-0.20260810195832-b5401c07b5f1,
  * aws-sdk-go-v2 s3 v1.106.0) opening each URL and recording the request it sends.
  */
 import { strict as assert } from 'node:assert';
-import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError } from '../../shared/state/backend/s3Url';
+import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError } from '../../shared/backend/s3Url';
 
 /** Asserts that parsing fails with an S3UrlError whose message matches. */
 function refuses(url: string, message: RegExp, environment = {}): void {

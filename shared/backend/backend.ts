@@ -8,9 +8,9 @@
  * `meta.yaml` (meta.ts): one Pulumi refuses is a BackendError naming it, as Pulumi stops there too.
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, InflateBudgetError, InflateLimitError, type Compression, type InflateBudget } from '../../text/inflate';
+import { compressionOf, decodeFile, InflateBudgetError, InflateLimitError, type Compression, type InflateBudget } from '../text/inflate';
 import { readMetaYaml } from './meta';
-import { isObject } from '../model/structure';
+import { isObject } from '../state/vocabulary';
 import { objectUrl, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
 
 type BackendLayout = 'project' | 'legacy';

@@ -11,7 +11,7 @@
  * unchanged secrets with a new nonce on every update, so a ciphertext cannot tell a new value.
  */
 import { sameJson } from '../../json/sameJson';
-import { isObject, type JsonObject, type StateStructure } from '../model/structure';
+import { isObject, type JsonObject, type StateStructure } from '../../state/vocabulary';
 
 const SECRET_SIGNATURE_KEY = '4dabf18193072939515e22adb298388d';
 const SECRET_SIGNATURE = '1b47061264138c4ac30d75fd1eb44270';

@@ -8,8 +8,8 @@
  * before the `.bak` is touched: a refused write leaves it as it was).
  */
 import * as l10n from '@vscode/l10n';
-import { compressionOf, decodeFile, InflateError, type Compression } from '../../text/inflate';
-import type { StateSnapshot } from '../model/snapshot';
+import { compressionOf, decodeFile, InflateError, type Compression } from '../text/inflate';
+import type { StateSnapshot } from '../state/index';
 import type { BackendStack } from './backend';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
 import { StoreConflict, type WritableBackendStore } from './store';

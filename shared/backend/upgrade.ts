@@ -9,8 +9,8 @@
  * layout", a legacy stack left behind is one Pulumi no longer sees.
  */
 import * as l10n from '@vscode/l10n';
-import { decodeFile } from '../../text/inflate';
-import { buildStateStructure } from '../model/structure';
+import { decodeFile } from '../text/inflate';
+import { structureOf as buildStateStructure } from '../state/vocabulary';
 import type { Backend, BackendStack } from './backend';
 import type { MaintenanceControl } from './prune';
 import { clearOrRefuseStackLocks, withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';

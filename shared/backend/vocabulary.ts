@@ -1,0 +1,19 @@
+/**
+ * What a Pulumi DIY backend is, without the state analysis: the model read through an injected
+ * store, its paths and locks, restore, prune and upgrade through a writable store, the diff of two
+ * states, and the URL grammar of each scheme. The client bundles this door (the Backends view reads a
+ * backend itself, through `vscode.workspace.fs` or a bucket); what needs the analysis (a restore's
+ * plan judges the checkpoint) is index.ts's `createBackendService()`.
+ */
+export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend';
+export { lockFolderOf, stackFileOf } from './paths';
+export { backendFolderProblem, objectUrl, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
+export { goTimestamp, lockHolderText, StackLockedError, withStackLock, type LockIdentity } from './stackLock';
+export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './staleLock';
+export { applyRestore, RestoreError, writeKeepingBackup, type RestorePlan } from './restore';
+export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
+export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
+// A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
+export { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
+// What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
+export { diffStates, diffSummary, type StateDiff } from './diff/diff';
