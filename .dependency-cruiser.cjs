@@ -21,8 +21,9 @@ module.exports = {
     {
       name: 'shared-has-no-editor-and-no-io',
       severity: 'error',
-      comment: 'shared/ is editor-independent and does no I/O of its own: no vscode, no LSP connection, no files, processes or network.',
-      from: { path: '^shared/' },
+      comment:
+        'shared/ is editor-independent and does no I/O of its own: no vscode, no LSP connection, no files, processes or network. shared/node/ alone is the Node I/O the CLI, the server and the client share.',
+      from: { path: '^shared/', pathNot: '^shared/node/' },
       to: {
         path: '^(vscode$|vscode-languageserver/|vscode-languageclient|node:(fs|child_process|net|http|https|worker_threads|os)$|(fs|child_process|net|http|https|worker_threads|os)$)',
         dependencyTypesNot: ['type-only'],
@@ -32,8 +33,30 @@ module.exports = {
       name: 'shared-imports-no-node-module',
       severity: 'error',
       comment: 'shared/ runs in the browser too: no node: module at all, not even node:path; what it needs is injected. Specs beside their modules may use Node.',
-      from: { path: '^shared/', pathNot: '[.]test[.]ts$' },
+      from: { path: '^shared/', pathNot: ['[.]test[.]ts$', '^shared/node/'] },
       to: { dependencyTypes: ['core'] },
+    },
+    {
+      name: 'node-io-only-from-the-programs',
+      severity: 'error',
+      comment: "shared/node/ is Node's I/O (files, buckets, processes): the programs import it, the core below them never does, and the browser build maps what the client takes of it to client/web/.",
+      from: { path: '^shared/', pathNot: ['^shared/node/', '[.]test[.]ts$'] },
+      to: { path: '^shared/node/' },
+    },
+    {
+      name: 'node-io-is-the-only-node-door-of-the-client',
+      severity: 'error',
+      comment:
+        "The client reaches files, buckets and processes through shared/node/ (which lint sees), never an SDK or node:fs of its own; the vscode.workspace.fs store of remote workspaces and the browser is the client's. node:path, node:os and node:crypto's pure helpers stay allowed.",
+      from: { path: '^client/' },
+      to: { path: '^(node:)?(fs|fs/promises|child_process|net|http|https)$|(^|/)node_modules/@aws-sdk/|^@aws-sdk/' },
+    },
+    {
+      name: 'nothing-from-dist',
+      severity: 'error',
+      comment: 'No module reaches into dist/ (a built bundle): an import of the source is an edge the rules can see.',
+      from: {},
+      to: { path: '(^|/)dist/' },
     },
     {
       name: 'lsp-types-only-in-the-server',
@@ -102,9 +125,9 @@ module.exports = {
       name: 'cli-only-the-shared-node-io',
       severity: 'error',
       comment:
-        'The CLI reads files and starts as the server does (server/regularFiles.ts, server/diskLookup.ts, server/codeCache.ts); nothing else of the server, and neither the client nor the reference API.',
+        'The CLI reads files and starts as the server does, through shared/node/ (regularFiles.ts, diskLookup.ts, codeCache.ts); nothing of the server, and neither the client nor the reference API.',
       from: { path: '^cli/' },
-      to: { path: '^(server|client|quota-api)/', pathNot: '^server/(regularFiles|diskLookup|codeCache)\\.ts$' },
+      to: { path: '^(server|client|quota-api)/' },
     },
     {
       name: 'product-not-tests',
@@ -115,8 +138,8 @@ module.exports = {
     },
   ],
   options: {
-    doNotFollow: { path: 'node_modules' },
-    exclude: { path: '^(dist|node_modules|test/vscode-host|esbuild\\.mjs$|shared/validators/.*\\.js$)' },
+    doNotFollow: { path: ['node_modules', '^dist/'] },
+    exclude: { path: '^(node_modules|test/vscode-host|esbuild\\.mjs$|shared/validators/.*\\.js$)' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
     combinedDependencies: false,

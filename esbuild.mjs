@@ -27,8 +27,6 @@ export const entries = [
   { in: 'cli/main.ts', out: 'cli/quotaStateMain', external: [] },
   // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
   { in: 'cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
-  // Loaded by the CLI only for an s3:// backend: the AWS SDK stays out of every other start.
-  { in: 'cli/s3Store.ts', out: 'cli/s3Store', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
@@ -48,7 +46,7 @@ export const webviewEntries = [{ in: 'client/resourceGraph/webview.ts', out: 'we
 /** Modules the browser build takes from elsewhere: the browser language client, and the two tiny path helpers. */
 const WEB_SWAPS = new Map([
   [resolve('client/languageClient.ts'), resolve('client/web/languageClient.ts')],
-  [resolve('client/backends/lockIdentity.ts'), resolve('client/web/lockIdentity.ts')],
+  [resolve('shared/node/lockIdentity.ts'), resolve('client/web/lockIdentity.ts')],
   [resolve('client/backends/bucketAccess.ts'), resolve('client/web/bucketAccess.ts')],
 ]);
 const WEB_NODE_SHIMS = new Map([

@@ -2,7 +2,7 @@
 import { kindFromFileName } from '../shared/documentKind';
 import { type GroupSource, type EffectiveSettings, createAppIniService } from '../shared/ini';
 import { type ForgejoProfile, type QuotaAnalysis, formatSize } from '../shared/quota';
-import { diskLookupIo } from '../server/diskLookup';
+import { diskLookupIo } from '../shared/node/diskLookup';
 
 const { quotaFileGroups, effectiveSettings, readServerConfig } = createAppIniService();
 

@@ -3,13 +3,13 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { createBackendService, BackendError, backendFolderProblem, findStack, objectUrl, StoreConflict, StoreError, type Backend, type BackendStack } from '../shared/backend';
+import { createBackendService, BackendError, backendFolderProblem, findStack, objectUrl, StoreError, type Backend, type BackendStack } from '../shared/backend';
 import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
 import { lstatSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { WritableBackendStore } from '../shared/backend';
-import { fileBackendStore } from './backendStore';
+import { fileBackendStore } from '../shared/node/fileStore';
 import { resolveBackend, type ResolvedBackend } from './backendUrl';
 import { inflateBudget, maxInflatedBytes, type CliIO } from './io';
 
@@ -33,15 +33,14 @@ function s3TimeoutMs(): number {
 }
 
 /**
- * The store of a resolved backend. A bucket's comes from dist/cli/s3Store.js, its own bundle, so
- * the AWS SDK is loaded only when an `s3://` URL is used (under tsx, from cli/s3Store.ts).
+ * The store of a resolved backend. A bucket's module (shared/node/s3Store.ts, the AWS SDK) is
+ * required only when an `s3://` URL is used: esbuild bundles it, but runs it only at this require.
  */
 function storeOf(resolved: ResolvedBackend): WritableBackendStore {
   if (!resolved.bucket) return fileBackendStore(resolved.root!, resolved.url);
-  // A computed path: esbuild leaves this require to run time instead of bundling the SDK here.
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time load is the point: the SDK stays out of every other start.
-  const module = require(join(__dirname, 's3Store')) as typeof import('./s3Store');
-  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs(), errors: { StoreError, StoreConflict } });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point: the SDK's modules run only for a bucket.
+  const module = require('../shared/node/s3Store') as typeof import('../shared/node/s3Store');
+  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs() });
 }
 
 /** The project and name a fully named stack reference gives (`organization/p/s`, `p/s`); undefined for a bare name. */

@@ -13,7 +13,7 @@ import { createBackendService, findStack, objectUrl, StackLockedError, StoreConf
 import { writeKeepingBackup } from '../shared/backend/vocabulary';
 import { argumentPositions, InputError, type FlagSpec } from './args';
 import { openBackend, type Opened } from './backendAccess';
-import { objectPath } from './backendStore';
+import { objectPath } from '../shared/node/fileStore';
 import type { CliIO } from './io';
 import { cliLockIdentity, cliStaleness, staleAfterFlag } from './lockedWrite';
 

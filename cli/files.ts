@@ -48,4 +48,4 @@ export function expandFileArguments(patterns: string[], cwd: string): string[] {
   return [...new Set(files)];
 }
 
-export { FileRefusedError, MAX_FILE_BYTES, readRegularBytes, readRegularFile } from '../server/regularFiles';
+export { FileRefusedError, MAX_FILE_BYTES, readRegularBytes, readRegularFile } from '../shared/node/regularFiles';

@@ -11,8 +11,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, utimesSync, writeSync } from 'node:fs';
-import { hostname, userInfo } from 'node:os';
+import { hostname } from 'node:os';
 import { join } from 'node:path';
+import { lockIdentity, pidAlive } from '../shared/node/lockIdentity';
 import { lockSync } from 'proper-lockfile';
 import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockHolderText, parseStaleLockAge, type StaleLockContext } from '../shared/backend';
 import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
@@ -208,17 +209,6 @@ interface PulumiLockContent {
   timestamp: string;
 }
 
-/** Whether a process of this machine runs: signal 0 checks without sending; EPERM is a process of another user. */
-export function pidAlive(pid: number): boolean | undefined {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    return code === 'ESRCH' ? false : code === 'EPERM' ? true : undefined;
-  }
-}
-
 /** `--stale-after DURATION` in milliseconds (default 1h); a value that is no positive duration is a usage error. */
 export function staleAfterFlag(value: string | undefined): number {
   const text = value ?? DEFAULT_STALE_LOCK_AGE;
@@ -232,18 +222,7 @@ export function cliStaleness(staleAfterMs: number): StaleLockContext {
   return { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs };
 }
 
-/** Who this process is in a Pulumi lock (lock.go's lockContent without its time). */
-export function cliLockIdentity(): { pid: number; username: string; hostname: string } {
-  return { pid: process.pid, username: currentUser(), hostname: hostname() };
-}
-
-function currentUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return process.env.USER ?? process.env.USERNAME ?? String(process.getuid?.() ?? 'unknown');
-  }
-}
+export { lockIdentity as cliLockIdentity, pidAlive } from '../shared/node/lockIdentity';
 
 /** The lock files in a stack's lock folder other than `own`: files only, never gocloud's `.attrs` sidecars (as Pulumi lists them). */
 function otherLocks(folder: string, own?: string): string[] {
@@ -309,7 +288,7 @@ export function withPulumiLock<T>(folder: string | undefined, options: PulumiLoc
   clearOrRefuse(folder, options);
   const name = `${randomUUID()}.json`;
   const path = join(folder, name);
-  const content: PulumiLockContent = { pid: process.pid, username: currentUser(), hostname: hostname(), timestamp: goTimestamp(performance.timeOrigin + performance.now()) };
+  const content: PulumiLockContent = { ...lockIdentity(), timestamp: goTimestamp(performance.timeOrigin + performance.now()) };
   try {
     mkdirSync(folder, { recursive: true });
     const fd = openSync(path, 'wx', 0o644);

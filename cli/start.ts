@@ -3,6 +3,6 @@
  * (server/codeCache.ts), so that a check of a small file in CI spends its time on the check.
  */
 import { join } from 'node:path';
-import { runWithCodeCache } from '../server/codeCache';
+import { runWithCodeCache } from '../shared/node/codeCache';
 
 runWithCodeCache(join(__dirname, 'quotaStateMain.js'));

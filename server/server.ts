@@ -5,7 +5,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { createConnection, ProposedFeatures } from 'vscode-languageserver/node';
-import { diskLookupIo } from './diskLookup';
+import { diskLookupIo } from '../shared/node/diskLookup';
 import { diskConfigLookup } from './projectFiles';
 import { startServer } from './serverMain';
 import { registerAnalyzeFromDisk } from './state/fromDisk';

@@ -3,6 +3,6 @@
  * V8 code cache, so that a start spends its time on the first diagnostics rather than on compiling.
  */
 import { join } from 'node:path';
-import { runWithCodeCache } from './codeCache';
+import { runWithCodeCache } from '../shared/node/codeCache';
 
 runWithCodeCache(join(__dirname, 'languageServer.js'), undefined, { refreshWhenGrown: true });

@@ -34,7 +34,7 @@ import { gzip } from '../compression';
 import type { Notifier } from '../notifier';
 import { backendFileWritten } from './documents';
 import { confirmBreakingLocks } from './lockDialog';
-import { lockIdentity } from './lockIdentity';
+import { lockIdentity } from '../../shared/node/lockIdentity';
 import { workspaceBackendStore } from './store';
 
 const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);

@@ -1,17 +1,11 @@
 /**
  * A bucket (`s3://…`) as the backend model's store, in the Node extension host: the CLI's own S3
- * store (dist/cli/s3Store.js, the official AWS SDK), loaded only when a bucket is used, so the
- * extension's start never pays for the SDK. Credentials come from the SDK's chain in the editor's
+ * store (shared/node/s3Store.ts, the official AWS SDK), required only when a bucket is used, so the
+ * extension's start never runs the SDK. Credentials come from the SDK's chain in the editor's
  * environment (AWS_* variables, ~/.aws files, `profile=`); the extension never writes them.
  * client/web/bucketAccess.ts is the browser's twin: no object storage there.
  */
-import { join } from 'node:path';
-import { parseS3BackendUrl, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/backend/vocabulary';
-
-/** What dist/cli/s3Store.js exports (cli/s3Store.ts), as far as the editor uses it. */
-interface S3StoreModule {
-  s3BackendStore(target: ReturnType<typeof parseS3BackendUrl>, options: { timeoutMs: number; errors: { StoreError: typeof StoreError; StoreConflict: typeof StoreConflict } }): WritableBackendStore;
-}
+import { parseS3BackendUrl, type WritableBackendStore } from '../../shared/backend/vocabulary';
 
 const stores = new Map<string, WritableBackendStore>();
 
@@ -23,9 +17,9 @@ export function bucketStore(url: string): WritableBackendStore {
   let store = stores.get(url);
   if (!store) {
     const target = parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: process.env.AWS_REQUEST_CHECKSUM_CALCULATION });
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a run-time load is the point: the SDK stays out of the extension's start.
-    const module = require(join(__dirname, '..', 'cli', 's3Store.js')) as S3StoreModule;
-    stores.set(url, (store = module.s3BackendStore(target, { timeoutMs: 30_000, errors: { StoreError, StoreConflict } })));
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point: the SDK's modules run only for a bucket.
+    const module = require('../../shared/node/s3Store') as typeof import('../../shared/node/s3Store');
+    stores.set(url, (store = module.s3BackendStore(target, { timeoutMs: 30_000 })));
   }
   return store;
 }

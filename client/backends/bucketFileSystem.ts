@@ -9,7 +9,7 @@
 import * as vscode from 'vscode';
 import { StackLockedError, StoreError, withStackLock, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { bucketStore } from './bucketAccess';
-import { lockIdentity } from './lockIdentity';
+import { lockIdentity } from '../../shared/node/lockIdentity';
 
 export const BUCKET_SCHEME = 'pulumi-s3';
 

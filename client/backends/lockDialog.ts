@@ -8,7 +8,7 @@
 import * as vscode from 'vscode';
 import { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
-import { lockHost } from './lockIdentity';
+import { lockHost } from '../../shared/node/lockIdentity';
 
 /** The setting's limit in milliseconds (its default when the value is no duration). */
 function staleLockAgeMs(): number {

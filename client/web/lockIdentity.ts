@@ -1,5 +1,5 @@
 /**
- * The browser's twin of client/backends/lockIdentity.ts: a web extension host has no process id,
+ * The browser's twin of shared/node/lockIdentity.ts: a web extension host has no process id,
  * user or host name, so its lock names the editor (pid 0, which no tool takes for a live process).
  */
 import * as vscode from 'vscode';

@@ -4,7 +4,7 @@
  * open document's last analysis and text, and re-analyses from the edits it is sent.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { readRegularFile } from '../regularFiles';
+import { readRegularFile } from '../../shared/node/regularFiles';
 import { AnalysisHost } from './analysisHost';
 import { useL10nBundle } from '../../shared/l10n';
 import type { WorkerData, WorkerRequest } from './workerMessages';

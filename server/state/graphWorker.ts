@@ -7,7 +7,7 @@
 import { parentPort, workerData } from 'node:worker_threads';
 import { decodeFile } from '../../shared/text/inflate';
 import { useL10nBundle } from '../../shared/l10n';
-import { readRegularBytes } from '../regularFiles';
+import { readRegularBytes } from '../../shared/node/regularFiles';
 import { GraphHost } from './graphHost';
 import type { GraphWorkerRequest, GraphWorkerResponse } from './graphMessages';
 import type { WorkerData } from './workerMessages';

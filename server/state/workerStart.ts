@@ -4,7 +4,7 @@
  * start waits less for the worker.
  */
 import { join } from 'node:path';
-import { runWithCodeCache } from '../codeCache';
+import { runWithCodeCache } from '../../shared/node/codeCache';
 
 /** The worker lives as long as the server, but ends without an `exit` event: its cache is written this soon. */
 const WORKER_CACHE_AFTER_MS = 2000;

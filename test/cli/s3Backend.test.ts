@@ -14,7 +14,7 @@ import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 import { positionalStacks, runOnBackendStacks } from '../../cli/backendStacks';
 import { realIo } from '../../cli/realIo';
-import { s3BackendStore } from '../../cli/s3Store';
+import { s3BackendStore } from '../../shared/node/s3Store';
 import { createStateService } from '../../shared/state';
 import { createBackendService, parseS3BackendUrl } from '../../shared/backend';
 import { ensureHistories, generateHistoryInBucket } from '../../scripts/pulumi-histories.mjs';

@@ -46,9 +46,18 @@ describe('npm run lint: the layering rules', function () {
         'shared/up.ts': "import { S } from '../server/server';\nexport const U = S;\n",
         'server/server.ts': "import { C } from '../cli/main';\nexport const S = C;\n",
         'cli/main.ts': 'export const C = 1;\n',
-        // The CLI may read files as the server does, and import nothing else of it.
-        'server/regularFiles.ts': 'export const F = 1;\n',
-        'cli/files.ts': "import { F } from '../server/regularFiles';\nimport { S } from '../server/server';\nexport const G = F + S;\n",
+        // The CLI reads files through shared/node/, as the server does, and imports nothing of the server.
+        'shared/node/regularFiles.ts': "import { readFileSync } from 'node:fs';\nexport const F = readFileSync;\n",
+        'cli/files.ts': "import { F } from '../shared/node/regularFiles';\nimport { S } from '../server/server';\nexport const G = [F, S];\n",
+        // The core never imports the Node I/O; the client reaches files only through it, and nothing reaches into dist/.
+        'shared/quota/usesNode.ts': "import { F } from '../node/regularFiles';\nexport const N = F;\n",
+        'client/reads.ts': "import { readFileSync } from 'node:fs';\nimport { F } from '../shared/node/regularFiles';\nexport const R = [readFileSync, F];\n",
+        'dist/cli/bundle.js': 'exports.B = 1;\n',
+        'cli/bundled.ts': "import { B } from '../dist/cli/bundle.js';\nexport const D = B;\n",
+        // The backend kind has its door too.
+        'shared/backend/store.ts': 'export const STORE = 1;\n',
+        'shared/backend/index.ts': "import { STORE } from './store';\nexport const createBackendService = STORE;\n",
+        'cli/backendDoor.ts': "import { STORE } from '../shared/backend/store';\nimport { createBackendService } from '../shared/backend';\nexport const K = STORE + createBackendService;\n",
         'client/extension.ts': "import { S } from '../server/server';\nexport const E = S;\n",
         // Outside a kind, only its door: index.ts or vocabulary.ts; inside, any file.
         'shared/state/inner.ts': 'export const I = 1;\n',
@@ -87,6 +96,9 @@ describe('npm run lint: the layering rules', function () {
         'engine-in-the-server-only',
         'one-door-per-kind',
         'product-not-tests',
+        'node-io-only-from-the-programs',
+        'node-io-is-the-only-node-door-of-the-client',
+        'nothing-from-dist',
       ]) {
         assert.ok(fired.has(rule), `rule ${rule} did not fire (fired: ${[...fired].join(', ')})`);
       }
@@ -97,13 +109,23 @@ describe('npm run lint: the layering rules', function () {
       );
       assert.deepEqual(
         result.violations.filter((v) => v.rule.name === 'one-door-per-kind').map((v) => `${v.from} → ${v.to}`),
-        ['server/door.ts → shared/state/inner.ts'],
+        ['cli/backendDoor.ts → shared/backend/store.ts', 'server/door.ts → shared/state/inner.ts'],
         'only the door is imported from outside, and the kind reaches inside itself',
       );
       assert.deepEqual(
         result.violations.filter((v) => v.from === 'client/types.ts').map((v) => v.rule.name),
         [],
         "the client may import the engine's types",
+      );
+      assert.deepEqual(
+        result.violations.filter((v) => v.from === 'client/reads.ts').map((v) => `${v.rule.name} → ${v.to}`),
+        ['node-io-is-the-only-node-door-of-the-client → fs'],
+        'the client reaches files through shared/node/ only',
+      );
+      assert.deepEqual(
+        result.violations.filter((v) => v.from.startsWith('shared/node/')).map((v) => v.rule.name),
+        [],
+        'shared/node/ may use Node',
       );
     } finally {
       rmSync(canary, { recursive: true, force: true });

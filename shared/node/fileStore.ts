@@ -12,8 +12,8 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../shared/backend';
-import { readRegularBytes } from './files';
+import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
+import { readRegularBytes } from './regularFiles';
 
 /** How many entries (files, folders, links) one listing walks at most. */
 const MAX_LISTED_ENTRIES = 1_000_000;

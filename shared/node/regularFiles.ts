@@ -4,7 +4,7 @@
  */
 import * as l10n from '@vscode/l10n';
 import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
-import { MAX_FILE_BYTES } from '../shared/text/inflate';
+import { MAX_FILE_BYTES } from '../text/inflate';
 
 /** The largest file read, on disk and decompressed alike (state files over VS Code's 50 MB sync limit are read too). */
 export { MAX_FILE_BYTES };

@@ -5,7 +5,7 @@
  */
 import { readdirSync, readFileSync } from 'node:fs';
 import { basename, dirname, isAbsolute, resolve } from 'node:path';
-import type { LookupIo } from '../shared/ini';
+import type { LookupIo } from '../ini';
 
 /** `readFile` may answer from elsewhere first (an open editor's unsaved text); it may throw. */
 export function diskLookupIo(readFile: (path: string) => string = (path) => readFileSync(path, 'utf8')): LookupIo {

@@ -18,19 +18,15 @@ import {
   S3ServiceException,
   type S3ClientConfig,
 } from '@aws-sdk/client-s3';
-import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../shared/backend/vocabulary';
+import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
 
-/**
- * The store's error classes. This module is its own bundle, with its own copy of the shared code: the
- * caller passes its classes, so that its `instanceof StoreError` holds for what this store throws.
- */
+/** The store's error classes (one place to name them, passed to the helpers below). */
 interface StoreErrors {
   StoreError: typeof StoreError;
   StoreConflict: typeof StoreConflict;
 }
 
 export interface S3StoreOptions {
-  errors?: StoreErrors;
   /** How long one request may take (a stalled server ends in an error, not a hang). */
   timeoutMs: number;
 }
@@ -119,7 +115,7 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
   // The SDK warns on every run under Node 20 about its releases of 2027; the version bundled here supports it.
   // Unless asked for ("false"): an empty value (an env file's `VAR=`) silences it too.
   if (process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED !== 'false') process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED = 'true';
-  const errors = options.errors ?? { StoreError, StoreConflict };
+  const errors: StoreErrors = { StoreError, StoreConflict };
   const client = new S3Client(clientConfig(target, options));
   const Bucket = target.bucket;
   const keyOf = (name: string) => `${target.prefix}${name}`;
