@@ -3,7 +3,7 @@
  * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
  * its current file, or a history entry's checkpoint by version or id.
  */
-import { createBackendService, BackendError, backendFolderProblem, findStack, objectUrl, StoreError, type Backend, type BackendStack } from '../shared/backend';
+import { createBackendService, readBytes, BackendError, backendFolderProblem, findStack, objectUrl, StoreError, type Backend, type BackendStack } from '../shared/backend';
 import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
 import { lstatSync, statSync } from 'node:fs';
@@ -170,7 +170,7 @@ export async function readStackState(opened: Opened, stack: BackendStack, io: Cl
   }
   const display = objectUrl(opened.backend.url, name);
   try {
-    return { text: decodeFile(await opened.store.read(name), { name: display, maxBytes: opened.maxInflatedBytes, budget: opened.budget }).text, display };
+    return { text: decodeFile(await readBytes(opened.store, name), { name: display, maxBytes: opened.maxInflatedBytes, budget: opened.budget }).text, display };
   } catch (error) {
     throw new InputError(error instanceof Error ? error.message : String(error));
   }

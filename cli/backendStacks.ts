@@ -9,15 +9,13 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { createBackendService, findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/backend';
-import { writeKeepingBackup } from '../shared/backend/vocabulary';
+import { findStack, objectUrl, StackLockedError, StoreConflict, StoreError, type BackendStack } from '../shared/backend';
+import { readIfPresent, withStackWrites } from '../shared/backend/vocabulary';
 import { argumentPositions, InputError, type FlagSpec } from './args';
 import { openBackend, type Opened } from './backendAccess';
 import { objectPath } from '../shared/node/fileStore';
 import type { CliIO } from './io';
 import { cliLockIdentity, cliStaleness, staleAfterFlag } from './lockedWrite';
-
-const backends = createBackendService();
 
 /** `--backend URL` (or `--backend=URL`) taken out of `args`; undefined when absent. */
 function takeBackendFlag(args: string[]): { url: string; rest: string[] } | undefined {
@@ -111,9 +109,9 @@ async function runInBucket(
         const stack = stackOf(arg, index);
         if (!stack) return arg;
         if (!stack.file) throw new InputError(`the stack "${stack.ref}" in ${opened.backend.url} has no stack file`);
-        const version = await opened.store.version(stack.file.name);
-        const bytes = await opened.store.read(stack.file.name);
-        if (version === undefined) throw new InputError(`${stack.file.name} was removed meanwhile`);
+        const stored = await readIfPresent(opened.store, stack.file.name);
+        if (!stored) throw new InputError(`${stack.file.name} was removed meanwhile`);
+        const { bytes, version } = stored;
         mkdirSync(join(scratch, String(index)));
         const path = join(scratch, String(index), stack.file.name.slice(stack.file.name.lastIndexOf('/') + 1));
         writeFileSync(path, bytes);
@@ -133,25 +131,20 @@ async function runInBucket(
       warn: (m: string) => io.stderr(`warning: ${m}`),
     };
     try {
-      return await withLocks(opened, fetched, lockOptions, async () => {
+      const names = fetched.map((file) => file.stack.file!.name);
+      const outcome = await withStackWrites(opened.store, names, { ...lockOptions, identity: cliLockIdentity() }, async (current) => {
+        // The command runs on the copies of the versions fetched: an object changed since is refused.
+        for (const [index, file] of fetched.entries()) {
+          if (current[index]?.version !== file.version) throw new StoreConflict(`${names[index]} changed since it was read (another writer); nothing was written`);
+        }
         const code = await run(replaced, mapped);
-        const changed = fetched.map((file) => ({ file, name: file.stack.file!.name, after: readFileSync(file.path) })).filter((c) => Buffer.compare(c.after, Buffer.from(c.file.bytes)) !== 0);
-        // Each object still the one read, before any .bak is touched: a refusal leaves the bucket as it was.
-        for (const { file, name } of changed) {
-          if ((await opened.store.version(name)) !== file.version) throw new StoreConflict(`${name} changed since it was read (another writer); nothing was written`);
-        }
-        const written: string[] = [];
-        for (const { file, name, after } of changed) {
-          try {
-            await writeKeepingBackup(opened.store, name, after, file.bytes, file.version);
-          } catch (error) {
-            if (error instanceof StoreConflict && written.length) throw new StoreConflict(`${error.message}; ${written.join(', ')} was written`);
-            throw error;
-          }
-          written.push(name);
-        }
-        return code;
+        const bytes = fetched.map((file) => {
+          const after = readFileSync(file.path);
+          return Buffer.compare(after, Buffer.from(file.bytes)) !== 0 ? after : undefined;
+        });
+        return { bytes, value: code };
       });
+      return outcome.value;
     } catch (error) {
       if (error instanceof StackLockedError || error instanceof StoreConflict) {
         io.stderr(`quota-state: ${error.message}${error instanceof StoreConflict ? '' : '\nnothing was written'}`);
@@ -163,11 +156,4 @@ async function runInBucket(
   } finally {
     rmSync(scratch, { recursive: true, force: true });
   }
-}
-
-/** Holds Pulumi's lock of every stack (in a fixed order) around `change`. */
-function withLocks<T>(opened: Opened, fetched: Fetched[], options: Parameters<typeof backends.withStackLock>[3], change: () => Promise<T>): Promise<T> {
-  const stacks = [...new Map(fetched.map((f) => [f.stack.ref, f.stack])).values()].sort((a, b) => a.ref.localeCompare(b.ref));
-  const hold = (index: number): Promise<T> => (index === stacks.length ? change() : backends.withStackLock(opened.store, stacks[index], cliLockIdentity(), options, () => hold(index + 1)));
-  return hold(0);
 }

@@ -13,7 +13,7 @@
  */
 import * as vscode from 'vscode';
 import { gzip } from './compression';
-import { acquireFolderLock } from './fileLock';
+import { acquireFolderLock } from '../shared/folderLock';
 import { folderLockIo } from './workspaceLock';
 import { compressionOf, inflate } from '../shared/text/inflate';
 import { writeLockPath } from '../shared/writeLock';

@@ -1,6 +1,6 @@
-/** fileLock.ts's lock folder through `vscode.workspace.fs` (kept apart so fileLock.ts runs without VS Code in tests). */
+/** shared/folderLock.ts's lock folder through `vscode.workspace.fs`: the editor's side of the one write lock. */
 import * as vscode from 'vscode';
-import type { LockFolderIo } from './fileLock';
+import type { LockFolderIo } from '../shared/folderLock';
 
 export function folderLockIo(folder: vscode.Uri): LockFolderIo {
   const fs = vscode.workspace.fs;

@@ -5,7 +5,7 @@
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { createStateService } from '../../shared/state';
-import { createBackendService, judgeLock, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/backend';
+import { createBackendService, judgeLock, listAll, readBytes, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/backend';
 import { decodeFile, InflateBudgetError } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
@@ -91,10 +91,10 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
   // An upgrade a crash stopped left its journal: say so, and what finishes it.
   const journal = backends.upgradeJournal;
-  if ((await opened.store.list(journal)).some((object) => object.name === journal)) {
+  if ((await listAll(opened.store, journal)).some((object) => object.name === journal)) {
     problems.push({ file: journal, message: `an upgrade of this backend was interrupted; \`quota-state backend upgrade --backend ${opened.backend.url}\` finishes it` });
   } else if (opened.backend.layout === 'project') {
-    const beside = (await opened.store.list('.pulumi/stacks/')).filter((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
+    const beside = (await listAll(opened.store, '.pulumi/stacks/')).filter((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
     for (const object of beside) {
       problems.push({
         file: object.name,
@@ -151,7 +151,7 @@ async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: Back
   };
   if (counts && stack.file) {
     try {
-      const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes, budget });
+      const { text } = decodeFile(await readBytes(store, stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes, budget });
       const snapshot = state.parse(text);
       json.resources = snapshot.structure.resources.length;
       json.pendingOperations = state.surgery.pendingOperations({ snapshot }).length;

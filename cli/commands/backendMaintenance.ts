@@ -8,7 +8,7 @@
 import { lstatSync, rmdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createBackendService, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/backend';
+import { createBackendService, listAll, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, pidAlive, staleAfterFlag } from '../lockedWrite';
@@ -158,7 +158,7 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   const journal = await interruptedUpgrade(opened, dryRun, io);
   let backend = opened.backend;
   // An older upgrade that wrote meta.yaml first and stopped halfway left legacy stack files beside version 1.
-  const beside = backend.layout === 'project' && !journal && (await opened.store.list('.pulumi/stacks/')).some((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
+  const beside = backend.layout === 'project' && !journal && (await listAll(opened.store, '.pulumi/stacks/')).some((o) => /^\.pulumi\/stacks\/[^/]+\.(json|yaml)(\.gz|\.zst)?$/.test(o.name));
   if (beside) {
     backend = await backends.read(opened.store, { maxInflatedBytes: opened.maxInflatedBytes, asLegacy: true });
     io.stderr(`${backend.url}: meta.yaml says the project layout, but legacy stack files are beside it (an upgrade stopped halfway); moving them`);

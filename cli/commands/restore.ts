@@ -12,7 +12,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
-import { createBackendService, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/backend';
+import { createBackendService, readBytes, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/backend';
 import { decodeFile, InflateError } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
@@ -263,7 +263,7 @@ async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number>
       if (!options.breakLock) await backends.refuseIfLocked(opened.store, stack, options);
       let diff: ReturnType<typeof changes>;
       try {
-        diff = changes(decodeFile(await opened.store.read(stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text);
+        diff = changes(decodeFile(await readBytes(opened.store, stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text);
       } catch (error) {
         if (!(error instanceof InflateError)) throw error;
         report.damaged = error.message;

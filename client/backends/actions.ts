@@ -20,6 +20,7 @@ import {
   planUpgrade,
   PruneRefusal,
   readBackend,
+  readBytes,
   readStackLocks,
   refuseIfAnyStackLocked,
   RestoreError,
@@ -84,7 +85,7 @@ export class BackendActions {
       const answer = await this.client.sendRequest(RestorePlanRequest, { text: sourceText, display: source.label, project: stack.project, name: stack.name });
       if ('error' in answer) throw new RestoreError(answer.error);
       plan = { checkpoint: JSON.parse(answer.checkpoint) as RestorePlan['checkpoint'], text: answer.checkpoint, problems: answer.problems, droppedPendingOperations: answer.droppedPendingOperations };
-      currentText = decodeFile(await store.read(stack.file.name), { name: stack.file.name }).text;
+      currentText = decodeFile(await readBytes(store, stack.file.name), { name: stack.file.name }).text;
       summary = diffSummary(diffStates(structureOf(JSON.parse(currentText)), structureOf(plan.checkpoint)));
     } catch (error) {
       if (!isRefusal(error) && !(error instanceof SyntaxError)) throw error;

@@ -7,7 +7,7 @@
  * read (its ETag), else nothing is saved and it says so.
  */
 import * as vscode from 'vscode';
-import { StackLockedError, StoreError, withStackLock, type WritableBackendStore } from '../../shared/backend/vocabulary';
+import { listAll, StackLockedError, StoreError, StoreMissing, withStackWrite, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { bucketStore } from './bucketAccess';
 import { lockIdentity } from '../../shared/node/lockIdentity';
 
@@ -60,7 +60,7 @@ class BucketFileSystem implements vscode.FileSystemProvider {
   async stat(uri: vscode.Uri): Promise<vscode.FileStat> {
     const { store, name } = storeOf(uri);
     try {
-      const objects = await store.list(name);
+      const objects = (await store.listPage(name)).objects;
       const exact = objects.find((o) => o.name === name);
       if (exact) return { type: vscode.FileType.File, ctime: exact.modifiedMs, mtime: exact.modifiedMs, size: exact.size };
       if (name === '' || objects.some((o) => o.name.startsWith(`${name}/`))) return { type: vscode.FileType.Directory, ctime: 0, mtime: 0, size: 0 };
@@ -75,7 +75,7 @@ class BucketFileSystem implements vscode.FileSystemProvider {
     const folder = name === '' ? '' : `${name}/`;
     const children = new Map<string, vscode.FileType>();
     try {
-      for (const object of await store.list(folder)) {
+      for (const object of await listAll(store, folder)) {
         const rest = object.name.slice(folder.length);
         const slash = rest.indexOf('/');
         children.set(slash === -1 ? rest : rest.slice(0, slash), slash === -1 ? vscode.FileType.File : vscode.FileType.Directory);
@@ -89,33 +89,30 @@ class BucketFileSystem implements vscode.FileSystemProvider {
   async readFile(uri: vscode.Uri): Promise<Uint8Array> {
     const { store, name } = storeOf(uri);
     try {
-      const version = await store.version(name);
-      if (version === undefined) throw vscode.FileSystemError.FileNotFound(uri);
-      const bytes = await store.read(name);
+      const { bytes, version } = await store.read(name);
       this.seen.set(uri.toString(), version);
       return bytes;
     } catch (error) {
       if (error instanceof vscode.FileSystemError) throw error;
+      if (error instanceof StoreMissing) throw vscode.FileSystemError.FileNotFound(uri);
       throw unavailable(error);
     }
   }
 
-  /** Only a plain stack object is saved, under Pulumi's lock, after its `.bak`, if unchanged since read. */
+  /** Only a plain stack object is saved, through the one writer: under Pulumi's lock, after its `.bak`, if unchanged since read. */
   async writeFile(uri: vscode.Uri, content: Uint8Array): Promise<void> {
     const { store, name } = storeOf(uri);
     const stack = stackOfName(name);
     if (!stack) throw vscode.FileSystemError.NoPermissions(vscode.l10n.t('Only a stack file of a bucket is saved from the editor: {0} is read-only.', name));
     const seen = this.seen.get(uri.toString());
     try {
-      await withStackLock(store, stack, lockIdentity(), {}, async () => {
-        const version = await store.version(name);
-        if (seen !== undefined && version !== seen) {
+      await withStackWrite(store, name, { identity: lockIdentity(), stack, create: true }, (current) => {
+        if (seen !== undefined && current?.version !== seen) {
           throw new StoreError(vscode.l10n.t('{0} changed in the bucket since it was opened (another writer). Nothing was saved: reopen it and make the change again.', name));
         }
-        if (version !== undefined) await store.write(`${name}.bak`, await store.read(name));
-        await store.write(name, content, { ifMatch: version ?? null });
-        this.seen.set(uri.toString(), (await store.version(name)) ?? '');
+        return { bytes: content, value: undefined };
       });
+      this.seen.set(uri.toString(), (await store.read(name, { length: 1 })).version);
     } catch (error) {
       if (error instanceof StackLockedError || error instanceof StoreError) throw unavailable(error);
       throw error;

@@ -3,13 +3,13 @@
  * written through `vscode.workspace.fs`: the same on disk, on a remote workspace and in the
  * browser. Listing walks the folder under a prefix; a folder that cannot be listed is empty, as a
  * missing prefix is in a bucket. A write goes to a temporary file renamed over the target; a
- * conditional one holds the target's `<file>.lock` (fileLock.ts, the lock `quota-state` takes) and
- * compares the file's mtime and size just before the rename.
+ * conditional one holds the target's `<file>.lock` (shared/folderLock.ts, the lock `quota-state`
+ * takes too) and compares the file's mtime and size just before the rename.
  */
 import * as vscode from 'vscode';
-import { StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../../shared/backend/vocabulary';
+import { StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { writeLockPath } from '../../shared/writeLock';
-import { acquireFolderLock } from '../fileLock';
+import { acquireFolderLock } from '../../shared/folderLock';
 import { folderLockIo } from '../workspaceLock';
 import { bucketStore } from './bucketAccess';
 import { BUCKET_SCHEME, bucketPartsOf } from './bucketFileSystem';
@@ -60,37 +60,46 @@ export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
   if (root.scheme === BUCKET_SCHEME) return bucketStore(bucketPartsOf(root).url);
   const fs = vscode.workspace.fs;
   const uriOf = (name: string) => vscode.Uri.joinPath(root, ...name.split('/'));
+  const failure = (name: string, error: unknown) =>
+    notFound(error) ? new StoreMissing(vscode.l10n.t('{0}: no such object', name)) : new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
   const version = async (name: string) => {
     try {
       const stat = await fs.stat(uriOf(name));
       return `${stat.mtime}:${stat.size}`;
     } catch (error) {
       if (notFound(error)) return undefined;
-      throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      throw failure(name, error);
     }
   };
   const replace = (name: string, bytes: Uint8Array, check?: () => Promise<void>) => replaceFile(uriOf(name), bytes, check);
   return {
     url: root.toString(),
-    async list(prefix) {
+    async listPage(prefix) {
       const objects: StoreObject[] = [];
       const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
       await walk(uriOf(folder), folder, objects);
-      return objects.filter((o) => o.name.startsWith(prefix)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      return { objects: objects.filter((o) => o.name.startsWith(prefix)).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
     },
     async read(name) {
-      try {
-        return await fs.readFile(uriOf(name));
-      } catch (error) {
-        throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+      // The version before and after the read: equal, they are the version of the bytes read.
+      for (let attempt = 0; ; attempt++) {
+        const before = await version(name);
+        if (before === undefined) throw new StoreMissing(vscode.l10n.t('{0}: no such object', name));
+        let bytes: Uint8Array;
+        try {
+          bytes = await fs.readFile(uriOf(name));
+        } catch (error) {
+          throw failure(name, error);
+        }
+        if ((await version(name)) === before || attempt === 2) return { bytes, version: before };
       }
     },
-    version,
     async write(name, bytes, options = {}) {
-      const expected = options.ifMatch;
+      const expected = options.ifVersion;
       if (expected === undefined) return replace(name, bytes);
       if (expected === null) {
-        // A new object (a lock file): refused when the name is taken.
+        // A new object (a lock file): refused when the name is taken. No `<file>.lock` folder here: it
+        // would sit in Pulumi's lock folder, which Pulumi lists whole.
         if ((await version(name)) !== undefined) throw new StoreConflict(vscode.l10n.t('{0} already exists', name));
         return replace(name, bytes);
       }
@@ -106,17 +115,12 @@ export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
         await lock.release();
       }
     },
-    async remove(name) {
+    async delete(name) {
       try {
         await fs.delete(uriOf(name), { useTrash: false });
       } catch (error) {
-        if (!notFound(error)) throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+        if (!notFound(error)) throw failure(name, error);
       }
-    },
-    async move(from, to) {
-      const target = uriOf(to);
-      await fs.createDirectory(parentOf(target));
-      await fs.rename(uriOf(from), target, { overwrite: true });
     },
   };
 }

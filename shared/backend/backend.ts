@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import { compressionOf, decodeFile, InflateBudgetError, InflateLimitError, type Compression, type InflateBudget } from '../text/inflate';
 import { readMetaYaml } from './meta';
 import { isObject } from '../state/vocabulary';
-import { objectUrl, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
+import { listAll, objectUrl, readBytes, StoreError, StoreMissing, type BackendStore, type StoreObject } from './store';
 
 type BackendLayout = 'project' | 'legacy';
 
@@ -94,15 +94,15 @@ async function readMeta(store: BackendStore, objects: StoreObject[]): Promise<nu
   const where = objectUrl(store.url, META);
   if (!objects.some((o) => o.name === META)) {
     // Not listed: absent, or something that is no file (a folder, a FIFO), which a store that can say so names.
-    const present =
-      'version' in store && typeof store.version === 'function'
-        ? await (store as WritableBackendStore).version(META).catch((error: unknown) => (error instanceof StoreError ? '' : Promise.reject(error)))
-        : undefined;
-    if (present === undefined) return undefined;
+    const present = await store.read(META, { length: 1 }).then(
+      () => true,
+      (error: unknown) => (error instanceof StoreMissing ? false : error instanceof StoreError ? true : Promise.reject(error)),
+    );
+    if (!present) return undefined;
   }
   let bytes: Uint8Array;
   try {
-    bytes = await store.read(META);
+    bytes = (await store.read(META)).bytes;
   } catch (error) {
     if (!(error instanceof StoreError)) throw error;
     throw new BackendError(l10n.t('{0} cannot be read ({1}); Pulumi cannot open this backend either', where, error.message));
@@ -140,10 +140,10 @@ function decodeMetadata(bytes: Uint8Array, file: string, options: BackendReadOpt
  * stacks answers in a few requests instead of dozens of pages; undefined when `only` finds nothing.
  */
 async function listObjects(store: BackendStore, only: { project: string; name: string } | undefined): Promise<StoreObject[] | undefined> {
-  if (!only) return (await store.list('.pulumi/')).filter((o) => !isStoreArtifact(o.name));
+  if (!only) return (await listAll(store, '.pulumi/')).filter((o) => !isStoreArtifact(o.name));
   const folder = `${only.project}/${only.name}`;
   const prefixes = ['.pulumi/meta.yaml', `.pulumi/stacks/${only.project}/${only.name}.json`, `.pulumi/history/${folder}/`, `.pulumi/backups/${folder}/`, `.pulumi/locks/organization/${folder}/`];
-  const objects = (await Promise.all(prefixes.map((prefix) => store.list(prefix)))).flat().filter((o) => !isStoreArtifact(o.name));
+  const objects = (await Promise.all(prefixes.map((prefix) => listAll(store, prefix)))).flat().filter((o) => !isStoreArtifact(o.name));
   return objects.some((o) => o.name.startsWith('.pulumi/stacks/')) && objects.some((o) => o.name === '.pulumi/meta.yaml') ? objects : undefined;
 }
 
@@ -247,7 +247,7 @@ async function readLocksAndCompression(store: BackendStore, stack: BackendStack,
   }
   if (stack.file) {
     try {
-      const head = await (store.readStart ? store.readStart(stack.file.name, 4) : store.read(stack.file.name));
+      const head = await readBytes(store, stack.file.name, { length: 4 });
       stack.file.compression = compressionOf(head);
     } catch (error) {
       if (!(error instanceof StoreError)) throw error;
@@ -259,7 +259,7 @@ async function readLocksAndCompression(store: BackendStore, stack: BackendStack,
 /** A lock file: `{"pid","username","hostname","timestamp"}` (lock.go's lockContent). */
 async function readLock(store: BackendStore, name: string, problems: BackendProblem[], options: BackendReadOptions): Promise<LockHolder> {
   try {
-    const value = JSON.parse(decodeMetadata(await store.read(name), name, options)) as Record<string, unknown>;
+    const value = JSON.parse(decodeMetadata(await readBytes(store, name), name, options)) as Record<string, unknown>;
     return {
       file: name,
       ...(typeof value.pid === 'number' ? { pid: value.pid } : {}),
@@ -324,7 +324,7 @@ export async function readHistory(
 ): Promise<{ entries: HistoryEntry[]; problems: BackendProblem[] }> {
   const folder = historyFolder(stack);
   // With `fromListing`, the backend's own listing (just read) stands for the folder's: no second listing per stack.
-  const listed = options.fromListing && stack.historyObjects ? stack.historyObjects : await store.list(folder);
+  const listed = options.fromListing && stack.historyObjects ? stack.historyObjects : await listAll(store, folder);
   const objects = listed.filter((o) => !isStoreArtifact(o.name) && !o.name.slice(folder.length).includes('/'));
   const files = new Map<string, { history?: string; checkpoint?: string }>();
   for (const object of objects) {
@@ -353,7 +353,7 @@ async function readEntry(
   const file = slot.history!;
   let value: unknown;
   try {
-    const text = decodeMetadata(await store.read(file), file, options);
+    const text = decodeMetadata(await readBytes(store, file), file, options);
     if (text.trim() === '') throw new Error(l10n.t('the file is empty'));
     value = JSON.parse(text);
   } catch (error) {

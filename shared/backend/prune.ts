@@ -8,7 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import type { BackendStack } from './backend';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import type { BackendStore, StoreObject, WritableBackendStore } from './store';
+import { listAll, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
 
 export interface PruneRule {
   /** Keep the newest N (at least 1). */
@@ -48,7 +48,7 @@ function withSidecars(objects: StoreObject[], all: Map<string, StoreObject>): St
 export async function planPrune(store: BackendStore, stack: BackendStack, rule: PruneRule): Promise<PrunePlan> {
   const area = (name: string) => (stack.project ? `.pulumi/${name}/${stack.project}/${stack.name}/` : `.pulumi/${name}/${stack.name}/`);
   const stacksFolder = stack.project ? `.pulumi/stacks/${stack.project}/` : '.pulumi/stacks/';
-  const [history, backups, stacks] = await Promise.all([store.list(area('history')), store.list(area('backups')), store.list(stacksFolder)]);
+  const [history, backups, stacks] = await Promise.all([listAll(store, area('history')), listAll(store, area('backups')), listAll(store, stacksFolder)]);
   const all = new Map([...history, ...backups, ...stacks].map((o) => [o.name, o]));
 
   // History: entries by id, each with its checkpoint; an orphan checkpoint goes by its own id.
@@ -130,7 +130,7 @@ export async function applyPrune(
       const finishesEntry = object.name.endsWith('.attrs') || (history?.[3] === 'checkpoint' && history[2] === entryUnderWay);
       if (!finishesEntry && options.cancelled?.()) return { removed, cancelled: true };
       entryUnderWay = history?.[3] === 'history' ? history[2] : finishesEntry ? entryUnderWay : undefined;
-      await store.remove(object.name);
+      await store.delete(object.name);
       removed++;
       options.progress?.(removed, plan.remove.length, object.name);
     }

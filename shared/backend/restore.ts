@@ -11,8 +11,9 @@ import * as l10n from '@vscode/l10n';
 import { compressionOf, decodeFile, InflateError, type Compression } from '../text/inflate';
 import type { StateSnapshot } from '../state/index';
 import type { BackendStack } from './backend';
-import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import { StoreConflict, type WritableBackendStore } from './store';
+import type { LockIdentity, StackLockOptions } from './stackLock';
+import { withStackWrite } from './stackWrite';
+import { StoreMissing, type WritableBackendStore } from './store';
 
 /** The document is not a state (no deployment in it); nothing was written. */
 export class RestoreError extends Error {}
@@ -97,46 +98,26 @@ export interface RestoreApplyOptions extends StackLockOptions {
   damaged?(reason: string): void | Promise<void>;
 }
 
-/** Writes the plan's checkpoint over the stack file; answers the `.bak` that keeps what it replaced. */
+/** Writes the plan's checkpoint over the stack file through the one writer; answers the `.bak` that keeps what it replaced. */
 export async function applyRestore(store: WritableBackendStore, stack: BackendStack, plan: RestorePlan, options: RestoreApplyOptions): Promise<{ backup: string }> {
   const file = stack.file?.name;
   if (!file) throw new RestoreError(l10n.t('the stack "{0}" has no stack file to restore into', stack.ref));
-  return withStackLock(store, stack, options.identity, options, async () => {
-    await options.underLock?.();
-    const version = await store.version(file);
-    if (version === undefined) throw new RestoreError(l10n.t('{0} was removed meanwhile; nothing was written', file));
-    const current = await store.read(file);
-    const compression = compressionOf(current);
+  const outcome = await withStackWrite(store, file, { ...options, stack }, async (current) => {
+    if (!current) throw new RestoreError(l10n.t('{0} was removed meanwhile; nothing was written', file));
+    const compression = compressionOf(current.bytes);
     let currentText: string | undefined;
     try {
-      currentText = decodeFile(current, { name: file, maxBytes: options.maxInflatedBytes }).text;
+      currentText = decodeFile(current.bytes, { name: file, maxBytes: options.maxInflatedBytes }).text;
     } catch (error) {
       if (!(error instanceof InflateError) || !options.damaged) throw error;
       await options.damaged(error.message);
     }
     if (currentText !== undefined) await options.beforeWrite?.(currentText);
     const text = new TextEncoder().encode(plan.text ?? JSON.stringify(plan.checkpoint));
-    const bytes = compression ? await options.compress(text, compression) : text;
-    return { backup: await writeKeepingBackup(store, file, bytes, current, version) };
+    return { bytes: compression ? await options.compress(text, compression) : text, value: undefined };
+  }).catch((error: unknown) => {
+    if (error instanceof StoreMissing) throw new RestoreError(l10n.t('{0} was removed meanwhile; nothing was written', file));
+    throw error;
   });
-}
-
-/**
- * Replaces the object `name` with `bytes`, its bytes read at `version` (`current`) kept as
- * `<name>.bak` first, as Pulumi's backupTarget keeps them; answers the `.bak`'s name. Call it holding
- * the stack's lock. Refused (a StoreConflict, nothing written, the `.bak` untouched) when the object
- * is no longer at `version`, which is checked before the `.bak` is written; a writer that comes
- * between the `.bak` and the write still gets the write refused, and the message says what the `.bak` holds.
- */
-export async function writeKeepingBackup(store: WritableBackendStore, name: string, bytes: Uint8Array, current: Uint8Array, version: string): Promise<string> {
-  if ((await store.version(name)) !== version) throw new StoreConflict(l10n.t('{0} changed since it was read (another writer); nothing was written', name));
-  const backup = `${name}.bak`;
-  await store.write(backup, current);
-  try {
-    await store.write(name, bytes, { ifMatch: version });
-  } catch (error) {
-    if (!(error instanceof StoreConflict)) throw error;
-    throw new StoreConflict(l10n.t('{0} changed since it was read (another writer); it was not written, and {1} now holds the state read before the change', name, backup));
-  }
-  return backup;
+  return { backup: outcome.backup! };
 }

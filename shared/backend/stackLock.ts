@@ -2,12 +2,13 @@
  * Pulumi's DIY stack lock taken through a store, as pkg/backend/diy/lock.go takes it: list the
  * stack's lock folder and refuse when a lock is there (naming each holder, in Pulumi's words), write
  * our own `<uuid>.json`, list again (of two writers starting together, one sees the other), run the
- * change, and remove our lock. The CLI's synchronous twin for files is cli/lockedWrite.ts.
+ * change, and remove our lock. The one implementation: the CLI, the tree and the dialogs take it here,
+ * and stackWrite.ts around every write of a stack file.
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
 import { lockFactsOf, lockVerdictText, type StaleLockContext } from './staleLock';
-import { objectUrl, type WritableBackendStore } from './store';
+import { listAll, objectUrl, readBytes, type WritableBackendStore } from './store';
 
 /** Who takes the lock: lock.go's lockContent without the timestamp (taken when the lock is written). */
 export interface LockIdentity {
@@ -47,7 +48,7 @@ function uuid(): string {
 
 /** The lock files of the folder other than `own` (never gocloud's `.attrs` sidecars, as Pulumi lists them). */
 async function otherLocks(store: WritableBackendStore, folder: string, own?: string): Promise<string[]> {
-  return (await store.list(folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
+  return (await listAll(store, folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
 }
 
 /**
@@ -66,7 +67,7 @@ export function lockHolderText(text: string, staleness?: StaleLockContext): stri
 
 async function holderOf(store: WritableBackendStore, name: string, staleness?: StaleLockContext): Promise<string> {
   try {
-    return lockHolderText(new TextDecoder().decode(await store.read(name)), staleness);
+    return lockHolderText(new TextDecoder().decode(await readBytes(store, name)), staleness);
   } catch (error) {
     return l10n.t('unreadable ({0})', error instanceof Error ? error.message : String(error));
   }
@@ -91,8 +92,8 @@ export async function clearOrRefuseStackLocks(store: WritableBackendStore, stack
   if (!options.breakLock) throw await lockedError(store, others, options);
   for (const name of others) {
     options.warn?.(l10n.t("removing Pulumi's lock {0} ({1})", name, await holderOf(store, name, options.staleness)));
-    await store.remove(name);
-    await store.remove(`${name}.attrs`);
+    await store.delete(name);
+    await store.delete(`${name}.attrs`);
   }
 }
 
@@ -109,9 +110,9 @@ export async function withStackLock<T>(
   const own = `${folder}${uuid()}.json`;
   const content = { pid: identity.pid, username: identity.username, hostname: identity.hostname, timestamp: goTimestamp(performance.timeOrigin + performance.now()) };
   try {
-    await store.write(own, new TextEncoder().encode(JSON.stringify(content)), { ifMatch: null });
+    await store.write(own, new TextEncoder().encode(JSON.stringify(content)), { ifVersion: null });
   } catch (error) {
-    await store.remove(own).catch(() => undefined);
+    await store.delete(own).catch(() => undefined);
     throw new StackLockedError(l10n.t("cannot take Pulumi's lock {0}: {1}; nothing was written", own, error instanceof Error ? error.message : String(error)));
   }
   try {
@@ -121,7 +122,7 @@ export async function withStackLock<T>(
   } finally {
     // A lock we cannot remove (the connection is gone) would block every later update: say so, and how to clear it.
     await store
-      .remove(own)
+      .delete(own)
       .catch((error: unknown) =>
         options.warn?.(l10n.t('our lock {0} could not be removed ({1}); it is left behind: `pulumi cancel` or --break-lock removes it', own, error instanceof Error ? error.message : String(error))),
       );

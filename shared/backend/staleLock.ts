@@ -8,7 +8,7 @@
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
 import { parseDuration } from './duration';
-import type { BackendStore } from './store';
+import { listAll, readBytes, type BackendStore } from './store';
 
 /** What a lock file says of its holder (lock.go's lockContent); any field may be missing. */
 export interface LockFacts {
@@ -107,11 +107,11 @@ export function lockFactsOf(value: unknown): LockFacts {
 /** The lock files of a stack as they are now (gocloud's `.attrs` sidecars left out); an unreadable one names no holder. */
 export async function readStackLocks(store: BackendStore, stack: Pick<BackendStack, 'project' | 'name'>): Promise<Array<LockFacts & { file: string }>> {
   const folder = stackLockFolder(stack);
-  const names = (await store.list(folder)).map((o) => o.name).filter((name) => name.endsWith('.json') && !name.slice(folder.length).includes('/'));
+  const names = (await listAll(store, folder)).map((o) => o.name).filter((name) => name.endsWith('.json') && !name.slice(folder.length).includes('/'));
   return Promise.all(
     names.map(async (file) => {
       try {
-        return { file, ...lockFactsOf(JSON.parse(new TextDecoder().decode(await store.read(file)))) };
+        return { file, ...lockFactsOf(JSON.parse(new TextDecoder().decode(await readBytes(store, file)))) };
       } catch {
         return { file };
       }

@@ -14,7 +14,7 @@ import { structureOf as buildStateStructure } from '../state/vocabulary';
 import type { Backend, BackendStack } from './backend';
 import type { MaintenanceControl } from './prune';
 import { clearOrRefuseStackLocks, withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import type { WritableBackendStore } from './store';
+import { listAll, moveObject, objectExists, readBytes, readIfPresent, type WritableBackendStore } from './store';
 
 export interface StackUpgrade {
   stack: string;
@@ -29,7 +29,7 @@ export interface StackUpgrade {
 async function projectOf(store: WritableBackendStore, stack: BackendStack, given: ReadonlyMap<string, string>, maxInflatedBytes?: number): Promise<string | undefined> {
   if (given.has(stack.name)) return given.get(stack.name);
   if (!stack.file) return undefined;
-  const { text } = decodeFile(await store.read(stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes });
+  const { text } = decodeFile(await readBytes(store, stack.file.name), { name: stack.file.name, maxBytes: maxInflatedBytes });
   let root: unknown;
   try {
     root = JSON.parse(text);
@@ -45,7 +45,7 @@ async function movesOf(store: WritableBackendStore, stack: BackendStack, project
   const moves: StackUpgrade['moves'] = [];
   const under = async (folder: string) => {
     const prefix = `.pulumi/${folder}/${stack.name}/`;
-    return (await store.list(prefix))
+    return (await listAll(store, prefix))
       .map((o) => o.name.slice(prefix.length))
       .filter((name) => !name.includes('/'))
       .map((name) => ({ from: `${prefix}${name}`, to: `.pulumi/${folder}/${project}/${stack.name}/${name}` }));
@@ -53,7 +53,7 @@ async function movesOf(store: WritableBackendStore, stack: BackendStack, project
   if (stack.file) {
     const name = stack.file.name.slice('.pulumi/stacks/'.length);
     moves.push({ from: stack.file.name, to: `.pulumi/stacks/${project}/${name}` });
-    if ((await store.version(`${stack.file.name}.attrs`)) !== undefined) moves.push({ from: `${stack.file.name}.attrs`, to: `.pulumi/stacks/${project}/${name}.attrs` });
+    if (await objectExists(store, `${stack.file.name}.attrs`)) moves.push({ from: `${stack.file.name}.attrs`, to: `.pulumi/stacks/${project}/${name}.attrs` });
   }
   // renameHistory: only `<stack>-<…>` files move; others stay where they are.
   moves.push(...(await under('history')).filter((m) => m.from.slice(m.from.lastIndexOf('/') + 1).startsWith(`${stack.name}-`)));
@@ -83,7 +83,7 @@ export async function planUpgrade(
       plans.push({ stack: stack.ref, moves: [], skipped: l10n.t('no project name found (it holds no resources); give --project-for {0}=PROJECT', stack.name) });
       continue;
     }
-    const existing = (await store.list(`.pulumi/stacks/${project}/${stack.name}.json`)).some((o) => /\.json(\.gz|\.zst)?$/.test(o.name));
+    const existing = (await listAll(store, `.pulumi/stacks/${project}/${stack.name}.json`)).some((o) => /\.json(\.gz|\.zst)?$/.test(o.name));
     if (existing && besideVersion1) {
       const moves = await movesOf(store, stack, project);
       if (moves[0] && (await isValidJson(store, moves[0].to))) moves[0] = { ...moves[0], keep: true };
@@ -121,8 +121,9 @@ export interface UpgradeJournal {
 
 /** The journal of an interrupted upgrade, undefined when there is none; one that cannot be read is named. */
 export async function readUpgradeJournal(store: WritableBackendStore): Promise<UpgradeJournal | undefined> {
-  if ((await store.version(UPGRADE_JOURNAL)) === undefined) return undefined;
-  const text = new TextDecoder().decode(await store.read(UPGRADE_JOURNAL));
+  const stored = await readIfPresent(store, UPGRADE_JOURNAL);
+  if (!stored) return undefined;
+  const text = new TextDecoder().decode(stored.bytes);
   try {
     const journal = JSON.parse(text) as UpgradeJournal;
     if (journal.journal !== 1 || !Array.isArray(journal.stacks)) throw new Error(l10n.t('not a journal this version writes'));
@@ -134,7 +135,7 @@ export async function readUpgradeJournal(store: WritableBackendStore): Promise<U
 
 async function isValidJson(store: WritableBackendStore, name: string): Promise<boolean> {
   try {
-    JSON.parse(decodeFile(await store.read(name), { name }).text);
+    JSON.parse(decodeFile(await readBytes(store, name), { name }).text);
     return true;
   } catch {
     return false;
@@ -145,8 +146,9 @@ const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.e
 
 /** Copies one object unless the destination already holds the same bytes (a rerun's copies cost only reads). */
 async function copyOnce(store: WritableBackendStore, from: string, to: string): Promise<void> {
-  const bytes = await store.read(from);
-  if ((await store.version(to)) !== undefined && sameBytes(await store.read(to), bytes)) return;
+  const bytes = await readBytes(store, from);
+  const there = await readIfPresent(store, to);
+  if (there && sameBytes(there.bytes, bytes)) return;
   await store.write(to, bytes);
 }
 
@@ -192,7 +194,7 @@ export async function applyUpgrade(
       if (options.cancelled?.()) return true;
       options.say?.(l10n.t('upgrading {0} → organization/{1}/{0}: {2} files', plan.stack, plan.project!, plan.moves.length));
       for (const move of plan.moves) {
-        if (!move.keep && (await store.version(move.from)) !== undefined) await copyOnce(store, move.from, move.to);
+        if (!move.keep && (await objectExists(store, move.from))) await copyOnce(store, move.from, move.to);
         options.progress?.(++done, total, move.to);
       }
     }
@@ -209,14 +211,14 @@ export async function applyUpgrade(
 async function removeMoved(store: WritableBackendStore, journal: UpgradeJournal): Promise<void> {
   for (const { moves } of journal.stacks) {
     const [stackFile, ...rest] = moves;
-    if (stackFile && /^\.pulumi\/stacks\/[^/]+$/.test(stackFile.from) && (await store.version(stackFile.from)) !== undefined && (await store.version(stackFile.to)) !== undefined) {
-      await store.move(stackFile.from, `${stackFile.from}.bak`);
+    if (stackFile && /^\.pulumi\/stacks\/[^/]+$/.test(stackFile.from) && (await objectExists(store, stackFile.from)) && (await objectExists(store, stackFile.to))) {
+      await moveObject(store, stackFile.from, `${stackFile.from}.bak`);
     }
     for (const move of stackFile && /^\.pulumi\/stacks\/[^/]+$/.test(stackFile.from) ? rest : moves) {
-      if ((await store.version(move.to)) !== undefined) await store.remove(move.from);
+      if (await objectExists(store, move.to)) await store.delete(move.from);
     }
   }
-  await store.remove(UPGRADE_JOURNAL);
+  await store.delete(UPGRADE_JOURNAL);
 }
 
 /**
@@ -241,8 +243,8 @@ export async function clearInterruptedUpgradeLocks(store: WritableBackendStore, 
   for (const stack of backend.stacks) {
     for (const lock of stack.locks) {
       if (lock.pid !== journal.holder.pid || lock.hostname !== journal.holder.hostname) continue;
-      await store.remove(lock.file);
-      await store.remove(`${lock.file}.attrs`);
+      await store.delete(lock.file);
+      await store.delete(`${lock.file}.attrs`);
       removed.push(lock.file);
     }
   }

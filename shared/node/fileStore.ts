@@ -10,10 +10,13 @@
  * the folder and the limit. A folder that cannot be listed is empty, as a missing prefix is in a bucket.
  */
 import { randomUUID } from 'node:crypto';
-import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, readSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
+import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { objectUrl, StoreConflict, StoreError, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
-import { readRegularBytes } from './regularFiles';
+import { objectUrl, StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
+import { acquireFolderLock } from '../folderLock';
+import { writeLockPath } from '../writeLock';
+import { nodeFolderLockIo } from './folderLockIo';
+import { fileVersionOf, readRegularVersion } from './regularFiles';
 
 /** How many entries (files, folders, links) one listing walks at most. */
 const MAX_LISTED_ENTRIES = 1_000_000;
@@ -86,73 +89,69 @@ function linkTarget(path: string): string {
 export function fileBackendStore(root: string, url: string, options: FileStoreOptions = {}): WritableBackendStore {
   const maxEntries = options.maxListedEntries ?? MAX_LISTED_ENTRIES;
   const pathOf = (name: string, rule: LinkRule = 'replace') => objectPath(root, url, name, rule);
-  const versionOf = (name: string) => {
+  const failure = (name: string, error: unknown) => {
+    if (error instanceof StoreError) return error;
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return new StoreMissing(`${objectUrl(url, name)}: no such object`);
+    return new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+  };
+  const versionOf = (name: string): string | undefined => {
     try {
-      const stats = statSync(pathOf(name, 'read'), { bigint: true });
-      return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
+      return fileVersionOf(statSync(pathOf(name, 'read'), { bigint: true }));
     } catch (error) {
-      if (error instanceof StoreError) throw error;
-      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return undefined;
-      throw new StoreError(`${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
+      const failed = failure(name, error);
+      if (failed instanceof StoreMissing) return undefined;
+      throw failed;
     }
   };
   return {
     url,
-    async list(prefix) {
+    async listPage(prefix) {
       const objects: StoreObject[] = [];
       // The prefix's folder part is walked; the rest filters names (as a bucket's prefix does).
       const folder = prefix.slice(0, prefix.lastIndexOf('/') + 1);
       const start = folderPath(root, folder);
-      if (start === undefined) return [];
+      if (start === undefined) return { objects };
       const budget = {
         left: maxEntries,
         exceeded: () => new StoreError(`listing ${objectUrl(url, folder)}: more than ${maxEntries} entries under it; quota-state walks at most ${maxEntries} in one listing`),
       };
       walk(start, folder, prefix, objects, budget);
-      return objects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+      // One page: the walk is bounded by the entry budget instead.
+      return { objects: objects.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0)) };
     },
-    async read(name) {
+    async read(name, options) {
       try {
-        return readRegularBytes(pathOf(name, 'read'));
+        return readRegularVersion(pathOf(name, 'read'), { length: options?.length });
       } catch (error) {
-        if (error instanceof StoreError) throw error;
-        throw new StoreError(`${name}: ${error instanceof Error ? error.message : String(error)}`);
+        throw failure(name, error);
       }
-    },
-    async readStart(name, length) {
-      let fd: number | undefined;
-      try {
-        fd = openSync(pathOf(name, 'read'), 'r');
-        const buffer = new Uint8Array(length);
-        const read = readSync(fd, buffer, 0, length, 0);
-        return buffer.subarray(0, read);
-      } catch (error) {
-        if (error instanceof StoreError) throw error;
-        throw new StoreError(`${name}: ${(error as NodeJS.ErrnoException).code ?? String(error)}`);
-      } finally {
-        if (fd !== undefined) closeSync(fd);
-      }
-    },
-    async version(name) {
-      return versionOf(name);
     },
     async write(name, bytes, options = {}) {
-      writeObject(pathOf(name), name, bytes, options.ifMatch, versionOf);
+      const path = pathOf(name);
+      if (options.ifVersion === undefined || options.ifVersion === null) return writeObject(path, name, bytes, options.ifVersion);
+      const expected = options.ifVersion;
+      // The check and the rename under the file's write lock, which the editor's save takes too.
+      const lock = await acquireFolderLock(nodeFolderLockIo(writeLockPath(path)), { holder: 'quota-state' });
+      if (!lock) throw new StoreConflict(`${objectUrl(url, name)} is being written by another program: its lock ${writeLockPath(path)} was not released within 5 seconds; nothing was written`);
+      try {
+        writeObject(path, name, bytes, undefined, () => {
+          if (versionOf(name) !== expected) throw new StoreConflict(`${name} changed since it was read (another program wrote it); nothing was written`);
+        });
+      } finally {
+        await lock.release();
+      }
     },
-    async remove(name) {
+    async delete(name) {
       rmSync(pathOf(name), { force: true });
-    },
-    async move(from, to) {
-      mkdirSync(dirname(pathOf(to)), { recursive: true });
-      renameSync(pathOf(from), pathOf(to));
     },
   };
 }
 
-/** Writes an object whole: a new one (`ifMatch: null`) by an exclusive create, else a temporary file renamed over it. */
-function writeObject(path: string, name: string, bytes: Uint8Array, ifMatch: string | null | undefined, versionOf: (name: string) => string | undefined): void {
+/** Writes an object whole: a new one (`ifVersion: null`) by an exclusive create, else a temporary file renamed over it (after `check`). */
+function writeObject(path: string, name: string, bytes: Uint8Array, ifVersion: null | undefined, check?: () => void): void {
   mkdirSync(dirname(path), { recursive: true });
-  if (ifMatch === null) {
+  if (ifVersion === null) {
     // A new object (a lock file): an exclusive create, as Pulumi's lock is taken.
     let fd: number;
     try {
@@ -170,7 +169,7 @@ function writeObject(path: string, name: string, bytes: Uint8Array, ifMatch: str
   const temporary = `${path}.${randomUUID()}.quota-state.tmp`;
   writeFileSync(temporary, bytes);
   try {
-    if (ifMatch !== undefined && versionOf(name) !== ifMatch) throw new StoreConflict(`${name} changed since it was read (another program wrote it); nothing was written`);
+    check?.();
     renameSync(temporary, path);
   } catch (error) {
     rmSync(temporary, { force: true });

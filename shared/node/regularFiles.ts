@@ -3,7 +3,7 @@
  * CLI both read through here, so neither imports the other.
  */
 import * as l10n from '@vscode/l10n';
-import { closeSync, constants, fstatSync, openSync, readSync, statSync, type Stats } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readSync, statSync, type BigIntStats, type Stats } from 'node:fs';
 import { MAX_FILE_BYTES } from '../text/inflate';
 
 /** The largest file read, on disk and decompressed alike (state files over VS Code's 50 MB sync limit are read too). */
@@ -42,12 +42,32 @@ export function readRegularFile(path: string, maxBytes = MAX_FILE_BYTES): string
 
 /** The bytes of a regular file of at most `maxBytes`, read as `readRegularFile` reads (compressed files: shared/text/inflate.ts). */
 export function readRegularBytes(path: string, maxBytes = MAX_FILE_BYTES): Buffer {
-  refuseUnlessReadable(path, statSync(path), maxBytes);
+  return readRegularVersion(path, { maxBytes }).bytes;
+}
+
+/** What identifies one version of a file: a rename or an in-place write changes at least one of these. */
+export function fileVersionOf(stats: BigIntStats): string {
+  return `${stats.mtimeNs}:${stats.size}:${stats.ino}`;
+}
+
+/**
+ * A regular file's bytes (with `length`, only its first bytes) and its version, taken from the file
+ * opened (fileVersionOf), so the two belong together; read as `readRegularFile` reads.
+ */
+export function readRegularVersion(path: string, options: { maxBytes?: number; length?: number } = {}): { bytes: Buffer; version: string } {
+  const maxBytes = options.maxBytes ?? MAX_FILE_BYTES;
+  refuseUnlessReadable(path, statSync(path), options.length === undefined ? maxBytes : Infinity);
   const fd = openSync(path, constants.O_RDONLY | (constants.O_NONBLOCK ?? 0));
   try {
     // The path may have been swapped between the two looks: trust what was opened.
     const stats = fstatSync(fd);
-    refuseUnlessReadable(path, stats, maxBytes);
+    const opened = fstatSync(fd, { bigint: true });
+    refuseUnlessReadable(path, stats, options.length === undefined ? maxBytes : Infinity);
+    const version = fileVersionOf(opened);
+    if (options.length !== undefined) {
+      const head = Buffer.alloc(Math.min(options.length, stats.size));
+      return { bytes: head.subarray(0, readSync(fd, head, 0, head.length, 0)), version };
+    }
     const buffer = Buffer.allocUnsafe(Math.min(stats.size, maxBytes) + 1);
     let length = 0;
     for (;;) {
@@ -59,7 +79,7 @@ export function readRegularBytes(path: string, maxBytes = MAX_FILE_BYTES): Buffe
         break;
       }
     }
-    return buffer.subarray(0, length);
+    return { bytes: buffer.subarray(0, length), version };
   } finally {
     closeSync(fd);
   }

@@ -7,18 +7,8 @@
  * the SDK's standard chain (environment, shared files, `profile=`); none is ever written or shown.
  * Its own esbuild entry (dist/cli/s3Store.js), loaded only when an `s3://` URL is used.
  */
-import {
-  CopyObjectCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  HeadObjectCommand,
-  ListObjectsV2Command,
-  PutObjectCommand,
-  S3Client,
-  S3ServiceException,
-  type S3ClientConfig,
-} from '@aws-sdk/client-s3';
-import { StoreConflict, StoreError, type S3BackendUrl, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
+import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client, S3ServiceException, type S3ClientConfig } from '@aws-sdk/client-s3';
+import { StoreConflict, StoreError, StoreMissing, type S3BackendUrl, type StoredObject, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
 
 /** The store's error classes (one place to name them, passed to the helpers below). */
 interface StoreErrors {
@@ -83,7 +73,7 @@ function clientConfig(target: S3BackendUrl, options: S3StoreOptions): S3ClientCo
 async function conditionalWrite(
   name: string,
   bytes: Uint8Array,
-  ifMatch: string | null | undefined,
+  ifVersion: string | null | undefined,
   s3: {
     put(name: string, bytes: Uint8Array, condition: { IfMatch?: string; IfNoneMatch?: string }): Promise<unknown>;
     version(name: string): Promise<string | undefined>;
@@ -93,12 +83,12 @@ async function conditionalWrite(
 ): Promise<void> {
   const changed = () => new StoreConflict(`${name} changed since it was read (another writer); nothing was written`);
   try {
-    if (ifMatch === null) await s3.put(name, bytes, { IfNoneMatch: '*' });
-    else if (ifMatch === undefined) await s3.put(name, bytes, {});
+    if (ifVersion === null) await s3.put(name, bytes, { IfNoneMatch: '*' });
+    else if (ifVersion === undefined) await s3.put(name, bytes, {});
     else {
-      if ((await s3.version(name)) !== ifMatch) throw changed();
+      if ((await s3.version(name)) !== ifVersion) throw changed();
       try {
-        await s3.put(name, bytes, { IfMatch: ifMatch });
+        await s3.put(name, bytes, { IfMatch: ifVersion });
       } catch (error) {
         if (statusOf(error) !== 501) throw error;
         await s3.put(name, bytes, {});
@@ -123,12 +113,14 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
     ? { ServerSideEncryption: target.serverSideEncryption.type as 'AES256', ...(target.serverSideEncryption.kmsKeyId ? { SSEKMSKeyId: target.serverSideEncryption.kmsKeyId } : {}) }
     : {};
 
-  const read = async (name: string, range?: string): Promise<Uint8Array> => {
+  const read = async (name: string, length?: number): Promise<StoredObject> => {
     try {
-      const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(name), ...(range ? { Range: range } : {}) }));
-      return (await answer.Body?.transformToByteArray()) ?? new Uint8Array();
+      const answer = await client.send(new GetObjectCommand({ Bucket, Key: keyOf(name), ...(length !== undefined ? { Range: `bytes=0-${Math.max(length, 1) - 1}` } : {}) }));
+      return { bytes: (await answer.Body?.transformToByteArray()) ?? new Uint8Array(), version: answer.ETag ?? '' };
     } catch (error) {
-      if (statusOf(error) === 416) return new Uint8Array();
+      // An empty object has no first byte: its version comes from its head.
+      if (statusOf(error) === 416) return { bytes: new Uint8Array(), version: (await version(name)) ?? '' };
+      if (error instanceof S3ServiceException && error.name === 'NoSuchKey') throw new StoreMissing(`${target.url}: no object ${name}`);
       throw explain(error, target, name, errors);
     }
   };
@@ -145,42 +137,27 @@ export function s3BackendStore(target: S3BackendUrl, options: S3StoreOptions): W
 
   return {
     url: target.url,
-    async list(prefix) {
+    async listPage(prefix, cursor) {
+      let page;
+      try {
+        page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: keyOf(prefix), ContinuationToken: cursor }));
+      } catch (error) {
+        throw explain(error, target, `listing ${prefix || '/'}`, errors);
+      }
       const objects: StoreObject[] = [];
-      let ContinuationToken: string | undefined;
-      do {
-        let page;
-        try {
-          page = await client.send(new ListObjectsV2Command({ Bucket, Prefix: keyOf(prefix), ContinuationToken }));
-        } catch (error) {
-          throw explain(error, target, `listing ${prefix || '/'}`, errors);
-        }
-        for (const object of page.Contents ?? []) {
-          if (!object.Key) continue;
-          objects.push({ name: object.Key.slice(target.prefix.length), size: object.Size ?? 0, modifiedMs: object.LastModified?.getTime() ?? 0 });
-        }
-        ContinuationToken = page.IsTruncated ? page.NextContinuationToken : undefined;
-      } while (ContinuationToken);
-      return objects;
+      for (const object of page.Contents ?? []) {
+        if (!object.Key) continue;
+        objects.push({ name: object.Key.slice(target.prefix.length), size: object.Size ?? 0, modifiedMs: object.LastModified?.getTime() ?? 0 });
+      }
+      return { objects, ...(page.IsTruncated && page.NextContinuationToken ? { next: page.NextContinuationToken } : {}) };
     },
-    read: (name) => read(name),
-    readStart: (name, length) => read(name, `bytes=0-${length - 1}`),
-    version,
-    write: (name, bytes, condition = {}) => conditionalWrite(name, bytes, condition.ifMatch, { put, version, explain: (error) => explain(error, target, name, errors) }, errors),
-    async remove(name) {
+    read: (name, options) => read(name, options?.length),
+    write: (name, bytes, condition = {}) => conditionalWrite(name, bytes, condition.ifVersion, { put, version, explain: (error) => explain(error, target, name, errors) }, errors),
+    async delete(name) {
       try {
         await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(name) }));
       } catch (error) {
         if (statusOf(error) !== 404) throw explain(error, target, name, errors);
-      }
-    },
-    async move(from, to) {
-      try {
-        const source = `${Bucket}/${keyOf(from)}`.split('/').map(encodeURIComponent).join('/');
-        await client.send(new CopyObjectCommand({ Bucket, Key: keyOf(to), CopySource: source, ...sse }));
-        await client.send(new DeleteObjectCommand({ Bucket, Key: keyOf(from) }));
-      } catch (error) {
-        throw explain(error, target, `${from} → ${to}`, errors);
       }
     },
     destroy: () => client.destroy(),

@@ -164,8 +164,8 @@ describe('quota-state on a file:// backend with symbolic links', function () {
     const folder = copyOf('many');
     for (let i = 0; i < 30; i++) writeFileSync(join(folder, '.pulumi', `extra-${i}.txt`), '');
     const store = fileBackendStore(folder, `file://${folder}`, { maxListedEntries: 50 });
-    await assert.rejects(() => store.list('.pulumi/'), /\.pulumi\/: more than 50 entries/);
-    assert.equal((await fileBackendStore(folder, `file://${folder}`).list('.pulumi/history/')).filter((o) => o.name.endsWith('.history.json')).length, 9);
+    await assert.rejects(() => store.listPage('.pulumi/'), /\.pulumi\/: more than 50 entries/);
+    assert.equal((await fileBackendStore(folder, `file://${folder}`).listPage('.pulumi/history/')).objects.filter((o) => o.name.endsWith('.history.json')).length, 9);
     assert.ok(existsSync(folder));
   });
 });

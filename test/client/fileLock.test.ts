@@ -9,7 +9,7 @@ import { rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { lockSync } from 'proper-lockfile';
-import { acquireFolderLock, type LockFolderIo } from '../../client/fileLock';
+import { acquireFolderLock, type LockFolderIo } from '../../shared/folderLock';
 import { withLockedFile } from '../../cli/lockedWrite';
 
 /** A lock folder on disk with vscode.workspace.fs's semantics (mkdirp; delete non-recursive refuses a non-empty folder). */

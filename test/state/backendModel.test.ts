@@ -5,30 +5,11 @@
  * test/cli/backend.test.ts; these are the cases a generated history does not hold.
  */
 import { strict as assert } from 'node:assert';
+import { memoryStore } from '../helpers/memoryStore';
 import { gzipSync } from 'node:zlib';
-import { createBackendService, BackendError, StoreError, type BackendStore } from '../../shared/backend';
+import { createBackendService, BackendError, StoreError } from '../../shared/backend';
 
 const backend = createBackendService();
-const encoder = new TextEncoder();
-
-/** A store over `files` (name → text or bytes, with an optional modification time). */
-function memoryStore(files: Record<string, string | Uint8Array | { body: string | Uint8Array; modifiedMs: number }>): BackendStore {
-  const entries = Object.entries(files).map(([name, value]) => {
-    const { body, modifiedMs } = typeof value === 'object' && 'body' in value ? value : { body: value, modifiedMs: 1 };
-    return { name, bytes: typeof body === 'string' ? encoder.encode(body) : body, modifiedMs };
-  });
-  return {
-    url: 'memory://test',
-    async list(prefix) {
-      return entries.filter((e) => e.name.startsWith(prefix)).map((e) => ({ name: e.name, size: e.bytes.length, modifiedMs: e.modifiedMs }));
-    },
-    async read(name) {
-      const entry = entries.find((e) => e.name === name);
-      if (!entry) throw new StoreError(`${name}: not found`);
-      return entry.bytes;
-    },
-  };
-}
 
 const entry = (seconds: number, kind = 'update') =>
   JSON.stringify({ kind, startTime: seconds, endTime: seconds + 5, message: '', environment: {}, config: {}, version: 0, result: 'succeeded', resourceChanges: { create: 1 } });
@@ -158,16 +139,15 @@ describe('the DIY backend model', () => {
         JSON.stringify(text),
       );
     }
-    // Not listed, but there (a folder, a FIFO): a store that has `version` says so, and the read's error is named.
-    const store = {
-      ...memoryStore({ '.pulumi/stacks/app/dev.json': '{}' }),
-      async version(name: string) {
-        return name === '.pulumi/meta.yaml' ? 'a folder' : undefined;
+    // Not listed, but there (a folder, a FIFO): its read fails with other than StoreMissing, and that error is named.
+    const store = memoryStore(
+      { '.pulumi/stacks/app/dev.json': '{}' },
+      {
+        before: (call, name) => {
+          if (call === 'read' && name === '.pulumi/meta.yaml') throw new StoreError(`${name}: a folder, not a regular file`);
+        },
       },
-      async read(name: string): Promise<Uint8Array> {
-        throw new StoreError(`${name}: a folder, not a regular file`);
-      },
-    };
+    );
     await assert.rejects(backend.read(store), /memory:\/\/test\/\.pulumi\/meta\.yaml cannot be read \(\.pulumi\/meta\.yaml: a folder, not a regular file\)/);
   });
 

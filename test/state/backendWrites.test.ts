@@ -7,50 +7,19 @@
  */
 import { strict as assert } from 'node:assert';
 import { createStateService } from '../../shared/state';
-import { createBackendService, objectUrl, StackLockedError, StoreConflict, StoreError, type WritableBackendStore } from '../../shared/backend';
+import { createBackendService, objectUrl, StackLockedError, StoreConflict, StoreError } from '../../shared/backend';
 import { readStackState } from '../../cli/backendAccess';
 import type { CliIO } from '../../cli/io';
+import { memoryStore, type MemoryStore } from '../helpers/memoryStore';
 
 const backend = createBackendService();
 const { parse } = createStateService();
 const encoder = new TextEncoder();
 const identity = { pid: 4242, username: 'tester', hostname: 'here' };
 
-/** A bucket-like store: `version` is a counter per write; `beforeList` runs before each listing (to interleave writers). */
-function memoryStore(
-  files: Record<string, string>,
-  hooks: { beforeList?: () => Promise<void>; url?: string } = {},
-): WritableBackendStore & { files: Map<string, { bytes: Uint8Array; version: number }> } {
-  let versions = 0;
-  const map = new Map<string, { bytes: Uint8Array; version: number }>(Object.entries(files).map(([name, text]) => [name, { bytes: encoder.encode(text), version: ++versions }]));
-  return {
-    url: hooks.url ?? 'memory://bucket',
-    files: map,
-    async list(prefix) {
-      await hooks.beforeList?.();
-      return [...map].filter(([name]) => name.startsWith(prefix)).map(([name, entry]) => ({ name, size: entry.bytes.length, modifiedMs: entry.version }));
-    },
-    async read(name) {
-      const entry = map.get(name);
-      if (!entry) throw new StoreError(`${name}: not found`);
-      return entry.bytes;
-    },
-    async version(name) {
-      return map.has(name) ? String(map.get(name)!.version) : undefined;
-    },
-    async write(name, bytes, options = {}) {
-      if (options.ifMatch === null && map.has(name)) throw new StoreConflict(`${name} exists`);
-      if (typeof options.ifMatch === 'string' && String(map.get(name)?.version) !== options.ifMatch) throw new StoreConflict(`${name} changed`);
-      map.set(name, { bytes, version: ++versions });
-    },
-    async remove(name) {
-      map.delete(name);
-    },
-    async move(from, to) {
-      map.set(to, map.get(from)!);
-      map.delete(from);
-    },
-  };
+/** The tests' one memory store (test/helpers/memoryStore.ts), at a bucket-like URL; `beforeList` runs before each listing (to interleave writers). */
+function bucketStore(files: Record<string, string>, hooks: { beforeList?: () => Promise<void>; url?: string } = {}): MemoryStore {
+  return memoryStore(files, { url: hooks.url ?? 'memory://bucket', before: async (call) => (call === 'listPage' ? hooks.beforeList?.() : undefined) });
 }
 
 const urn = (name: string) => `urn:pulumi:dev::app::pkg:index:Thing::${name}`;
@@ -83,7 +52,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
     const bothListed = new Promise<void>((resolve) => (releaseBoth = resolve));
     let listings = 0;
     // Both first listings return before either lock file exists: each then writes its own and lists again.
-    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n' }, { beforeList: async () => (++listings === 2 ? releaseBoth() : listings < 2 ? bothListed : undefined) });
+    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n' }, { beforeList: async () => (++listings === 2 ? releaseBoth() : listings < 2 ? bothListed : undefined) });
     const outcomes = await Promise.allSettled([1, 2].map((n) => backend.withStackLock(store, stack, { ...identity, pid: n }, {}, async () => n)));
     const refused = outcomes.filter((o) => o.status === 'rejected');
     assert.ok(refused.length >= 1, 'at least one writer sees the other');
@@ -99,7 +68,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
   });
 
   it('restore: refused when the stack file changed after it was read, the .bak then holding the state that was there', async () => {
-    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
+    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
     const plan = backend.planRestore(parse(checkpoint('a')), stack, 'version 1');
     assert.deepEqual(plan.problems, []);
     await assert.rejects(
@@ -125,7 +94,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
   });
 
   it('a writer between the .bak and the write: the write is refused, and the message says what the .bak holds', async () => {
-    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
+    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
     const write = store.write.bind(store);
     store.write = async (name, bytes, options) => {
       await write(name, bytes, options);
@@ -143,7 +112,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
 
   it('restore: a lock held by another process refuses, naming it, and nothing is written; --break-lock removes it and says so', async () => {
     const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
-    const store = memoryStore({
+    const store = bucketStore({
       '.pulumi/stacks/app/dev.json': checkpoint('a', 'b'),
       [lock]: JSON.stringify({ pid: 77, username: 'ci', hostname: 'runner', timestamp: '2026-11-01T10:00:00.123456Z' }),
     });
@@ -160,9 +129,9 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
   });
 
   it('a lock that cannot be removed afterwards (the connection gone) is named, with the way to clear it', async () => {
-    const store = memoryStore({ '.pulumi/stacks/app/dev.json': checkpoint('a') });
-    const remove = store.remove.bind(store);
-    store.remove = async (name) => {
+    const store = bucketStore({ '.pulumi/stacks/app/dev.json': checkpoint('a') });
+    const remove = store.delete.bind(store);
+    store.delete = async (name) => {
       if (name.startsWith('.pulumi/locks/')) throw new StoreError(`${name}: connection reset`);
       return remove(name);
     };
@@ -185,7 +154,7 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
       files[`.pulumi/history/app/dev/dev-${id}.history.json`] = '{}';
       files[`.pulumi/history/app/dev/dev-${id}.checkpoint.json`] = checkpoint('a');
     }
-    const store = memoryStore(files);
+    const store = bucketStore(files);
     const plan = await backend.planPrune(store, stack, { keep: 1 });
     assert.equal(plan.remove.length, 6);
     let asked = 0;
@@ -217,7 +186,7 @@ describe('object paths in messages', () => {
 
   it("a lock's holder is named by its object's URL, the bucket's query after the name", async () => {
     const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
-    const store = memoryStore(
+    const store = bucketStore(
       { '.pulumi/stacks/app/dev.json': checkpoint('a'), [lock]: JSON.stringify({ pid: 77, username: 'ci', hostname: 'runner', timestamp: '2026-11-01T10:00:00Z' }) },
       { url: bucket },
     );
@@ -229,7 +198,7 @@ describe('object paths in messages', () => {
   });
 
   it("the CLI names a stack's state by its object's URL", async () => {
-    const store = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a') }, { url: bucket });
+    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a') }, { url: bucket });
     const read = await backend.read(store, { maxInflatedBytes: 1 << 20 });
     const said: string[] = [];
     const io = { stderr: (text: string) => said.push(text), stdout: (text: string) => said.push(text) } as unknown as CliIO;

@@ -1,18 +1,19 @@
 /**
- * The editor's write lock on a file, in the `<file>.lock` folder convention of proper-lockfile that
- * `quota-state` takes (cli/lockedWrite.ts): while the folder exists the file is being written;
- * a folder whose mtime is older than 10 s was left by a process that is gone and is removed.
+ * The write lock on a file every writer shares, in the `<file>.lock` folder convention of
+ * proper-lockfile (shared/writeLock.ts): while the folder exists the file is being written; a folder
+ * whose mtime is older than 10 s was left by a process that is gone and is removed. The one
+ * implementation: the CLI's and the server's folder store (shared/node/fileStore.ts, over Node's fs)
+ * and the editor's (client/backends/store.ts, over `vscode.workspace.fs`) take it around the check
+ * and the rename of a conditional write.
  *
- * It runs over `vscode.workspace.fs` (Node and browser extension hosts), whose `createDirectory`
- * has mkdirp semantics: it succeeds when the folder already exists, so creating it is not an
- * exclusive claim by itself. The lock is therefore claimed as Pulumi claims its DIY lock: create the
- * folder, write an owner file of our own in it, then list it; anything else there (another editor's
- * owner file) means someone else holds it, and we withdraw. Of two claimants, at least one sees the
- * other. The CLI's lock is an empty folder made by an exclusive mkdir: we wait while it exists, and
- * the CLI refuses to write when an owner file appears in its lock (the folder's mtime changes).
- * The caller also compares the file's stat before replacing it.
+ * Its I/O is injected. `vscode.workspace.fs.createDirectory` has mkdirp semantics (it succeeds when
+ * the folder exists), so creating the folder is no exclusive claim by itself. The lock is therefore
+ * claimed as Pulumi claims its DIY lock: create the folder, write an owner file of our own in it, then
+ * list it; anything else there (another writer's owner file) means someone else holds it, and we
+ * withdraw. Of two claimants, at least one sees the other. The caller compares the file's version
+ * just before replacing it.
  */
-import { LOCK_WAIT_MS, STALE_LOCK_MS } from '../shared/writeLock';
+import { LOCK_WAIT_MS, STALE_LOCK_MS } from './writeLock';
 
 /** What the lock needs of a file system, for one lock folder. */
 export interface LockFolderIo {
@@ -34,23 +35,25 @@ export interface FolderLock {
 export interface LockOptions {
   staleMs?: number;
   waitMs?: number;
+  /** Who takes it, in its owner file's name and content (`vscode`, `quota-state`). */
+  holder?: string;
   now?: () => number;
   sleep?: (ms: number) => Promise<void>;
 }
 
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
-function ownerName(): string {
+function ownerName(owner: string): string {
   const id = typeof globalThis.crypto?.randomUUID === 'function' ? globalThis.crypto.randomUUID() : `${Date.now().toString(36)}-${Math.random().toString(36).slice(2)}`;
-  return `${id}.vscode-owner`;
+  return `${id}.${owner}-owner`;
 }
 
 const ignore = () => undefined;
 
 /** One attempt: undefined when the lock is held by someone else. */
-async function claim(io: LockFolderIo, owner: string, now: number): Promise<FolderLock | undefined> {
+async function claim(io: LockFolderIo, owner: string, holder: string, now: number): Promise<FolderLock | undefined> {
   await io.create();
-  await io.writeOwner(owner, new TextEncoder().encode(JSON.stringify({ owner: 'vscode', timestamp: new Date(now).toISOString() })));
+  await io.writeOwner(owner, new TextEncoder().encode(JSON.stringify({ owner: holder, timestamp: new Date(now).toISOString() })));
   const others = (await io.list()).filter((name) => name !== owner);
   if (others.length > 0) {
     // Withdraw; and when no one else has an owner file there, remove the folder too, so that two
@@ -73,7 +76,8 @@ export async function acquireFolderLock(io: LockFolderIo, options: LockOptions =
   const sleep = options.sleep ?? defaultSleep;
   const stale = options.staleMs ?? STALE_LOCK_MS;
   const deadline = now() + (options.waitMs ?? LOCK_WAIT_MS);
-  const owner = ownerName();
+  const holder = options.holder ?? 'vscode';
+  const owner = ownerName(holder);
   for (;;) {
     const mtime = await io.mtime();
     if (mtime !== undefined && mtime < now() - stale) {
@@ -84,7 +88,7 @@ export async function acquireFolderLock(io: LockFolderIo, options: LockOptions =
       if (removed && now() < deadline) continue;
     }
     if (mtime === undefined) {
-      const lock = await claim(io, owner, now());
+      const lock = await claim(io, owner, holder, now());
       if (lock) return lock;
     }
     if (now() >= deadline) return undefined;
