@@ -27,6 +27,9 @@ export const entries = [
   { in: 'cli/main.ts', out: 'cli/quotaStateMain', external: [] },
   // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
   { in: 'cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
+  // A bucket's store with the AWS SDK, its own bundle: the CLI and the extension require it only for an
+  // s3:// backend (lazyBundlePlugin), so no other start parses the SDK.
+  { in: 'shared/node/s3Store.ts', out: 'stores/s3Store', external: [] },
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
@@ -94,6 +97,27 @@ export function webBuildOptions(entry, production, outdir = 'dist') {
   };
 }
 
+/**
+ * Modules that are bundles of their own (their entries above), required lazily by the programs: the
+ * source names the module (`require('../shared/node/s3Store')`, an edge the layering rules see), and
+ * the build turns that require into one of the built sibling bundle. Every Node bundle sits one folder
+ * below dist/, so the path is the same from each. The store's errors stay `instanceof` across the two
+ * bundles through their brand (shared/backend/store.ts).
+ */
+const LAZY_BUNDLES = [{ source: resolve('shared/node/s3Store.ts'), bundle: '../stores/s3Store.js' }];
+
+const lazyBundlePlugin = (entryIn) => ({
+  name: 'lazy-bundles',
+  setup(build) {
+    build.onResolve({ filter: /s3Store$/ }, async (args) => {
+      if (args.pluginData === 'lazy' || args.kind !== 'require-call') return undefined;
+      const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'lazy' });
+      const lazy = LAZY_BUNDLES.find((entry) => entry.source === resolved.path && resolve(entryIn) !== entry.source);
+      return lazy ? { path: lazy.bundle, external: true } : undefined;
+    });
+  },
+});
+
 async function build() {
   // The sources import ajv's standalone code for the schemas; it must exist before bundling.
   generateValidators();
@@ -113,6 +137,7 @@ async function build() {
         sourcemap: !production,
         minify: production,
         external: entry.external,
+        plugins: [lazyBundlePlugin(entry.in)],
         // Prefer ESM builds: jsonc-parser's UMD build hides its requires from the bundler.
         mainFields: ['module', 'main'],
         logLevel: 'warning',

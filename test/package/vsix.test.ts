@@ -74,6 +74,7 @@ describe('the packaged extension (.vsix)', function () {
       'dist/server/languageServer.js',
       'dist/server/stateWorker.js',
       'dist/server/analysisWorker.js',
+      'dist/stores/s3Store.js',
       'dist/web/extension.js',
       'dist/web/server.js',
       'package.nls.json',
