@@ -1,8 +1,8 @@
 /**
  * The one in-memory store of the tests: a bucket-like WritableBackendStore over a Map, each write a
  * new version (a counter, as a bucket's generation). Hooks let a test interleave another writer or
- * fail a call: `before` runs before every call with its name and the object's name, and may throw or
- * wait; `pageSize` pages listings as a bucket does.
+ * fail a call: `before` runs before every call with its name and the object's name (and a write's
+ * bytes), and may throw or wait; `pageSize` pages listings as a bucket does.
  */
 import { StoreConflict, StoreMissing, type StoreObject, type WritableBackendStore } from '../../shared/backend';
 
@@ -12,8 +12,8 @@ export interface MemoryStoreOptions {
   url?: string;
   /** Objects per listing page (all in one page by default). */
   pageSize?: number;
-  /** Runs before each call: may wait (to interleave another writer) or throw (a fault). */
-  before?(call: StoreCall, name: string): void | Promise<void>;
+  /** Runs before each call (a listing's name is its prefix; a write's bytes come third): may wait (to interleave another writer) or throw (a fault). */
+  before?(call: StoreCall, name: string, bytes?: Uint8Array): void | Promise<void>;
 }
 
 export interface MemoryObject {
@@ -55,7 +55,7 @@ export function memoryStore(files: Record<string, FileValue> = {}, options: Memo
       return { bytes: readOptions?.length === undefined ? entry.bytes : entry.bytes.subarray(0, readOptions.length), version: String(entry.version) };
     },
     async write(name, bytes, writeOptions = {}) {
-      await options.before?.('write', name);
+      await options.before?.('write', name, bytes);
       if (writeOptions.ifVersion === null && map.has(name)) throw new StoreConflict(`${name} exists`);
       if (typeof writeOptions.ifVersion === 'string' && String(map.get(name)?.version) !== writeOptions.ifVersion) throw new StoreConflict(`${name} changed`);
       map.set(name, objectOf(bytes.slice()));
