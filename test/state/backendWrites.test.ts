@@ -34,6 +34,7 @@ const checkpoint = (...names: string[]) =>
       },
     },
   });
+const DEV = '.pulumi/stacks/app/dev.json';
 const stack = {
   ref: 'organization/app/dev',
   project: 'app',
@@ -45,6 +46,7 @@ const stack = {
   locks: [],
 };
 const compress = async (bytes: Uint8Array) => bytes;
+type RestoreOptions = Parameters<typeof backend.applyRestore>[3];
 
 describe("the DIY backend model: writes under Pulumi's lock", () => {
   it('of two writers taking the lock at once, one is refused, naming the other; the winner leaves no lock behind', async () => {
@@ -67,48 +69,57 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
     );
   });
 
-  it('restore: refused when the stack file changed after it was read, the .bak then holding the state that was there', async () => {
-    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
-    const plan = backend.planRestore(parse(checkpoint('a')), stack, 'version 1');
-    assert.deepEqual(plan.problems, []);
-    await assert.rejects(
-      backend.applyRestore(store, stack, plan, {
-        identity,
-        compress,
-        // Another writer comes between the read and the write.
-        beforeWrite: async () => void (await store.write('.pulumi/stacks/app/dev.json', encoder.encode(checkpoint('a', 'b', 'c')))),
-      }),
-      StoreConflict,
-    );
-    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes), checkpoint('a', 'b', 'c'), "the other writer's state is kept");
-    assert.equal(store.files.has('.pulumi/stacks/app/dev.json.bak'), false, 'a refused write writes no .bak');
-    const written = await backend.applyRestore(store, stack, plan, { identity, compress });
-    assert.equal(written.backup, '.pulumi/stacks/app/dev.json.bak');
-    assert.equal(new TextDecoder().decode(store.files.get(written.backup)!.bytes), checkpoint('a', 'b', 'c'));
-    assert.deepEqual(
-      (
-        JSON.parse(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes)) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }
-      ).checkpoint.latest.resources.map((r) => r.urn),
-      [urn('a')],
-    );
-  });
-
-  it('a writer between the .bak and the write: the write is refused, and the message says what the .bak holds', async () => {
-    const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': checkpoint('a', 'b') });
-    const write = store.write.bind(store);
-    store.write = async (name, bytes, options) => {
-      await write(name, bytes, options);
-      if (name.endsWith('.bak')) await write('.pulumi/stacks/app/dev.json', encoder.encode(checkpoint('a', 'b', 'c')));
-    };
-    await assert.rejects(
-      backend.applyRestore(store, stack, backend.planRestore(parse(checkpoint('a')), stack, 'version 1'), { identity, compress }),
-      (error: Error) =>
-        error instanceof StoreConflict &&
-        /dev\.json changed since it was read \(another writer\); it was not written, and \.pulumi\/stacks\/app\/dev\.json\.bak now holds the state read before/.test(error.message),
-    );
-    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json.bak')!.bytes), checkpoint('a', 'b'));
-    assert.equal(new TextDecoder().decode(store.files.get('.pulumi/stacks/app/dev.json')!.bytes), checkpoint('a', 'b', 'c'));
-  });
+  /** A restore of `checkpoint('a')` over `a, b`, and another writer putting `a, b, c` at one of the moments a restore cannot see. */
+  const interleavings: Array<[string, { during(store: MemoryStore): Partial<RestoreOptions>; message: RegExp; bak?: string }]> = [
+    [
+      'between the read and the write: refused before any .bak is written',
+      {
+        // The restore's own hook, called once the edit has read the state.
+        during: (store) => ({ beforeWrite: async () => void (await store.write(DEV, encoder.encode(checkpoint('a', 'b', 'c')))) }),
+        message: /^\.pulumi\/stacks\/app\/dev\.json changed since it was read \(another writer\); nothing was written$/,
+      },
+    ],
+    [
+      'between the .bak and the write: refused, and the message says what the .bak holds',
+      {
+        during: (store) => {
+          const write = store.write.bind(store);
+          let once = true;
+          store.write = async (name, bytes, options) => {
+            await write(name, bytes, options);
+            if (!name.endsWith('.bak') || !once) return;
+            once = false;
+            await write(DEV, encoder.encode(checkpoint('a', 'b', 'c')));
+          };
+          return {};
+        },
+        message:
+          /^\.pulumi\/stacks\/app\/dev\.json changed since it was read \(another writer\); it was not written, and \.pulumi\/stacks\/app\/dev\.json\.bak now holds the state read before the change$/,
+        bak: checkpoint('a', 'b'),
+      },
+    ],
+  ];
+  for (const [when, row] of interleavings) {
+    it(`restore, another writer ${when}; the other's state kept, and a later restore keeps it as the .bak`, async () => {
+      const store = bucketStore({ '.pulumi/meta.yaml': 'version: 1\n', [DEV]: checkpoint('a', 'b') });
+      const plan = backend.planRestore(parse(checkpoint('a')), stack, 'version 1');
+      assert.deepEqual(plan.problems, []);
+      await assert.rejects(backend.applyRestore(store, stack, plan, { identity, compress, ...row.during(store) }), (error: Error) => error instanceof StoreConflict && row.message.test(error.message));
+      assert.equal(store.text(DEV), checkpoint('a', 'b', 'c'), "the other writer's state is kept");
+      assert.equal(store.text(`${DEV}.bak`), row.bak, row.bak ? 'the .bak holds the state read' : 'a write refused before the .bak writes none');
+      const written = await backend.applyRestore(store, stack, plan, { identity, compress });
+      assert.equal(written.backup, `${DEV}.bak`);
+      assert.equal(store.text(written.backup), checkpoint('a', 'b', 'c'));
+      assert.deepEqual(
+        (JSON.parse(store.text(DEV)!) as { checkpoint: { latest: { resources: Array<{ urn: string }> } } }).checkpoint.latest.resources.map((r) => r.urn),
+        [urn('a')],
+      );
+      assert.deepEqual(
+        [...store.files.keys()].filter((name) => name.startsWith('.pulumi/locks/')),
+        [],
+      );
+    });
+  }
 
   it('restore: a lock held by another process refuses, naming it, and nothing is written; --break-lock removes it and says so', async () => {
     const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
@@ -171,18 +182,10 @@ describe("the DIY backend model: writes under Pulumi's lock", () => {
   });
 });
 
+// How objectUrl joins a name to a backend URL, case by case: shared/backend/store.test.ts.
 describe('object paths in messages', () => {
   const bucket = 's3://bucket/prefix?region=eu-west-1&endpoint=http://127.0.0.1:9000';
   const named = 's3://bucket/prefix/.pulumi/stacks/app/dev.json?region=eu-west-1&endpoint=http://127.0.0.1:9000';
-
-  it("are URLs with the object's name in the path and the backend's query after it", () => {
-    assert.equal(objectUrl(bucket, '.pulumi/stacks/app/dev.json'), named);
-    assert.equal(objectUrl('s3://bucket?region=x', '.pulumi/meta.yaml'), 's3://bucket/.pulumi/meta.yaml?region=x');
-    assert.equal(objectUrl('s3://bucket/?region=x', '.pulumi/meta.yaml'), 's3://bucket/.pulumi/meta.yaml?region=x');
-    assert.equal(objectUrl('file:///srv/state', '.pulumi/meta.yaml'), 'file:///srv/state/.pulumi/meta.yaml');
-    assert.equal(objectUrl('file:///srv/state/', '.pulumi/meta.yaml'), 'file:///srv/state/.pulumi/meta.yaml');
-    assert.equal(objectUrl('file:///', '.pulumi/meta.yaml'), 'file:///.pulumi/meta.yaml');
-  });
 
   it("a lock's holder is named by its object's URL, the bucket's query after the name", async () => {
     const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
