@@ -15,25 +15,36 @@ const entry = (seconds: number, kind = 'update') =>
   JSON.stringify({ kind, startTime: seconds, endTime: seconds + 5, message: '', environment: {}, config: {}, version: 0, result: 'succeeded', resourceChanges: { create: 1 } });
 
 describe('the DIY backend model', () => {
-  it('meta.yaml version 1 is the project layout; without meta.yaml, stacks make it legacy (meta.go)', async () => {
-    const project = await backend.read(memoryStore({ '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': '{}' }));
-    assert.equal(project.layout, 'project');
-    assert.deepEqual(
-      project.stacks.map((s) => s.ref),
-      ['organization/app/dev'],
-    );
-    const legacy = await backend.read(memoryStore({ '.pulumi/stacks/dev.json': '{}', '.pulumi/stacks/prod.json.gz': gzipSync('{}') }));
-    assert.equal(legacy.layout, 'legacy');
-    assert.deepEqual(
-      legacy.stacks.map((s) => [s.ref, s.file?.compression ?? 'plain']),
+  /** Files → the layout read, and the stacks when the row names them (ref, compression). */
+  const layouts: Array<[string, Record<string, string | Uint8Array>, 'project' | 'legacy', Array<[string, string]>?]> = [
+    ['meta.yaml version 1 is the project layout', { '.pulumi/meta.yaml': 'version: 1\n', '.pulumi/stacks/app/dev.json': '{}' }, 'project', [['organization/app/dev', 'plain']]],
+    [
+      'without meta.yaml, stacks right in .pulumi/stacks/ make it legacy (meta.go)',
+      { '.pulumi/stacks/dev.json': '{}', '.pulumi/stacks/prod.json.gz': gzipSync('{}') },
+      'legacy',
       [
         ['dev', 'plain'],
         ['prod', 'gzip'],
       ],
-    );
-    const versionZero = await backend.read(memoryStore({ '.pulumi/meta.yaml': 'version: 0\n', '.pulumi/stacks/dev.json': '{}' }));
-    assert.equal(versionZero.layout, 'legacy');
-  });
+    ],
+    ['meta.yaml version 0 is legacy', { '.pulumi/meta.yaml': 'version: 0\n', '.pulumi/stacks/dev.json': '{}' }, 'legacy'],
+    // legacyReferenceStore.ListReferences: only a stack file right in .pulumi/stacks/ makes the layout legacy.
+    ['without meta.yaml, a stack in a project folder is the project layout', { '.pulumi/stacks/app/dev.json': '{}' }, 'project', [['organization/app/dev', 'plain']]],
+    ['without meta.yaml, a .bak right in .pulumi/stacks/ is no stack: still the project layout', { '.pulumi/stacks/dev.json.bak': '{}', '.pulumi/stacks/app/dev.json': '{}' }, 'project'],
+    ['without meta.yaml, a .zst stack right in .pulumi/stacks/ makes it legacy', { '.pulumi/stacks/dev.json.zst': '{}' }, 'legacy'],
+    ['meta.yaml version 1.0 is version 1', { '.pulumi/meta.yaml': 'version: 1.0\n', '.pulumi/stacks/app/dev.json': '{}' }, 'project'],
+  ];
+  for (const [title, files, layout, stacks] of layouts) {
+    it(`layout: ${title}`, async () => {
+      const read = await backend.read(memoryStore(files));
+      assert.equal(read.layout, layout);
+      if (stacks)
+        assert.deepEqual(
+          read.stacks.map((s) => [s.ref, s.file?.compression ?? 'plain']),
+          stacks,
+        );
+    });
+  }
 
   it("ignores the store's own files and what is no stack: .attrs, temporaries, .bak, retained checkpoints", async () => {
     const read = await backend.read(
@@ -125,21 +136,22 @@ describe('the DIY backend model', () => {
     assert.deepEqual(read.stacks[0].locks, [{ file: '.pulumi/locks/dev/4b1c.json' }]);
   });
 
-  it('a meta.yaml Pulumi refuses is a BackendError naming it, never the legacy layout (meta.go)', async () => {
-    for (const [text, reason] of [
-      ['hello: world\n', /missing version/],
-      ['', /missing version/],
-      ['version: -1\n', /has version -1/],
-      ['version: 1\nversion: 1\n', /"version" already defined/],
-      ['version: [1]\n', /not an integer/],
-    ] as const) {
+  for (const [text, reason] of [
+    ['hello: world\n', /missing version/],
+    ['', /missing version/],
+    ['version: -1\n', /has version -1/],
+    ['version: 1\nversion: 1\n', /"version" already defined/],
+    ['version: [1]\n', /not an integer/],
+  ] as const) {
+    it(`a meta.yaml Pulumi refuses (${JSON.stringify(text)}) is a BackendError naming it, never the legacy layout (meta.go)`, async () => {
       await assert.rejects(
         backend.read(memoryStore({ '.pulumi/meta.yaml': text, '.pulumi/stacks/dev.json': '{}' })),
         (error: Error) => error instanceof BackendError && /memory:\/\/test\/\.pulumi\/meta\.yaml|memory:\/\/test: \.pulumi\/meta\.yaml/.test(error.message) && reason.test(error.message),
-        JSON.stringify(text),
       );
-    }
-    // Not listed, but there (a folder, a FIFO): its read fails with other than StoreMissing, and that error is named.
+    });
+  }
+
+  it('a meta.yaml that is not listed but there (a folder, a FIFO): its read fails with other than StoreMissing, and that error is named', async () => {
     const store = memoryStore(
       { '.pulumi/stacks/app/dev.json': '{}' },
       {
@@ -150,27 +162,26 @@ describe('the DIY backend model', () => {
     );
     await assert.rejects(backend.read(store), /memory:\/\/test\/\.pulumi\/meta\.yaml cannot be read \(\.pulumi\/meta\.yaml: a folder, not a regular file\)/);
   });
-
-  it('without meta.yaml, only a stack file right in .pulumi/stacks/ makes the layout legacy (legacyReferenceStore.ListReferences)', async () => {
-    const project = await backend.read(memoryStore({ '.pulumi/stacks/app/dev.json': '{}' }));
-    assert.equal(project.layout, 'project');
-    assert.deepEqual(
-      project.stacks.map((s) => s.ref),
-      ['organization/app/dev'],
-    );
-    assert.equal((await backend.read(memoryStore({ '.pulumi/stacks/dev.json.bak': '{}', '.pulumi/stacks/app/dev.json': '{}' }))).layout, 'project');
-    assert.equal((await backend.read(memoryStore({ '.pulumi/stacks/dev.json.zst': '{}' }))).layout, 'legacy');
-    assert.equal((await backend.read(memoryStore({ '.pulumi/meta.yaml': 'version: 1.0\n', '.pulumi/stacks/app/dev.json': '{}' }))).layout, 'project');
-  });
 });
 
 describe('prune --older-than: Go durations', () => {
-  it('reads Go’s units, microseconds in all three spellings, and days; anything else is not a duration', () => {
-    const { parseDuration } = createBackendService();
-    assert.equal(parseDuration('1h30m'), 5_400_000);
-    assert.equal(parseDuration('1.5h'), 5_400_000);
-    assert.equal(parseDuration('30d'), 30 * 86_400_000);
-    for (const micro of ['us', '\u00b5s', '\u03bcs']) assert.equal(parseDuration(`2000${micro}`), 2, micro);
-    for (const wrong of ['', '5', 'h', '5x', '-5m', '5 m']) assert.equal(parseDuration(wrong), undefined, wrong);
-  });
+  const durations: Array<[string, number | undefined]> = [
+    ['1h30m', 5_400_000],
+    ['1.5h', 5_400_000],
+    ['30d', 30 * 86_400_000],
+    // Microseconds in all three spellings.
+    ['2000us', 2],
+    ['2000\u00b5s', 2],
+    ['2000\u03bcs', 2],
+    // Anything else is not a duration.
+    ['', undefined],
+    ['5', undefined],
+    ['h', undefined],
+    ['5x', undefined],
+    ['-5m', undefined],
+    ['5 m', undefined],
+  ];
+  for (const [text, ms] of durations) {
+    it(`${JSON.stringify(text)}: ${ms === undefined ? 'no duration' : `${ms} ms`}`, () => assert.equal(createBackendService().parseDuration(text), ms));
+  }
 });
