@@ -15,7 +15,7 @@ export interface StoreObject {
 }
 
 /** One page of a listing: its objects in name order, and where the next page starts (absent on the last). */
-export interface StorePage {
+interface StorePage {
   objects: StoreObject[];
   next?: string;
 }

@@ -7,26 +7,10 @@
  */
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend';
 export { lockFolderOf, stackFileOf } from './paths';
-export {
-  backendFolderProblem,
-  listAll,
-  moveObject,
-  objectExists,
-  objectUrl,
-  readBytes,
-  readIfPresent,
-  StoreConflict,
-  StoreError,
-  StoreMissing,
-  type BackendStore,
-  type StoredObject,
-  type StoreObject,
-  type StorePage,
-  type WritableBackendStore,
-} from './store';
+export { backendFolderProblem, listAll, objectUrl, readBytes, readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type StoreObject, type WritableBackendStore } from './store';
 // The one writer of a stack file: Pulumi's lock, the version read, the `.bak`, the write only if unchanged.
-export { withStackWrite, withStackWrites, type StackEditResult, type StackWriteOptions, type StackWriteOutcome } from './stackWrite';
-export { goTimestamp, lockHolderText, StackLockedError, withStackLock, type LockIdentity } from './stackLock';
+export { withStackWrite, withStackWrites } from './stackWrite';
+export { goTimestamp, lockHolderText, StackLockedError, type LockIdentity } from './stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './staleLock';
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
