@@ -292,6 +292,22 @@ describe('withStackWrites: several objects under their locks', () => {
     assert.deepEqual(locksLeft(store), []);
   });
 
+  it('a store failure on the second write after the first was written: its error keeps its kind and names what was written', async () => {
+    let writes = 0;
+    const store: MemoryStore = memoryStore(both(), {
+      before: (call, name) => {
+        if (call === 'write' && name === PROD && ++writes === 1) throw new StoreError(`${PROD}.bak: connection reset`);
+      },
+    });
+    await assert.rejects(
+      withStackWrites(store, [DEV, PROD], { identity }, async (current) => ({ bytes: current.map((c) => appending('x')(c).bytes), value: 'x' })),
+      (error: Error) => error instanceof StoreError && !(error instanceof StoreConflict) && error.message === `${PROD}.bak: connection reset; ${DEV} was written`,
+    );
+    assert.deepEqual(resourcesOf(store.text(DEV)), ['dev', 'x']);
+    assert.equal(store.text(PROD), checkpoint('prod'));
+    assert.deepEqual(locksLeft(store), []);
+  });
+
   it('a writer that comes after the reads, before any write: refused, nothing written', async () => {
     // The check of the second object before anything is written: its 2nd read.
     const store: MemoryStore = memoryStore(both(), { before: interloper(() => store, 'read', PROD, 2, checkpoint('prod', 'other')) });

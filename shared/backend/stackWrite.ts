@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import type { BackendStack } from './backend';
 import { stackFileOf } from './paths';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import { readIfPresent, StoreConflict, StoreMissing, type StoredObject, type WritableBackendStore } from './store';
+import { readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type WritableBackendStore } from './store';
 
 export interface StackWriteOptions extends StackLockOptions {
   identity: LockIdentity;
@@ -101,8 +101,10 @@ export async function withStackWrites<T>(
         if (change.current) backups.push(await writeKeepingBackup(store, change.name, change.bytes!, change.current));
         else await store.write(change.name, change.bytes!, { ifVersion: null });
       } catch (error) {
-        if (error instanceof StoreConflict && written.length) throw new StoreConflict(l10n.t('{0}; {1} was written', error.message, written.join(', ')));
-        throw error;
+        if (!written.length) throw error;
+        // What was written already is named, whatever stopped the rest; the error keeps its kind.
+        const message = l10n.t('{0}; {1} was written', error instanceof Error ? error.message : String(error), written.join(', '));
+        throw error instanceof StoreConflict ? new StoreConflict(message) : error instanceof StoreError ? new StoreError(message) : new Error(message, { cause: error });
       }
       written.push(change.name);
     }

@@ -240,6 +240,8 @@ describe('the store errors: branded, recognized across copies of the module', ()
     ['a plain object carrying the missing brand', { [BRANDS]: ['StoreMissing', 'StoreError'] }, ['StoreMissing', 'StoreError']],
     ['a brand under a local symbol of the same name', { [Symbol('quota-state.store-error-brands')]: ['StoreError'] }, []],
     ['an Error without a brand', new Error('x'), []],
+    ['a brand that is a string, not a list', { [BRANDS]: 'NotAStoreError' }, []],
+    ['a brand that is a number', { [BRANDS]: 7 }, []],
     ['a plain object', { message: 'x' }, []],
     ['null', null, []],
     ['a string', 'StoreError', []],

@@ -81,7 +81,9 @@ const BRANDS = Symbol.for('quota-state.store-error-brands');
 type Branded = { [BRANDS]?: readonly string[] };
 
 function branded(value: unknown, brand: string): boolean {
-  return typeof value === 'object' && value !== null && ((value as Branded)[BRANDS]?.includes(brand) ?? false);
+  if (typeof value !== 'object' || value === null) return false;
+  const brands = (value as Branded)[BRANDS];
+  return Array.isArray(brands) && brands.includes(brand);
 }
 
 /** An object that cannot be listed or read; the message names it. */
