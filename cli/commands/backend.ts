@@ -10,7 +10,7 @@ import { decodeFile, InflateBudgetError } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
-import { cliStaleness, staleAfterFlag } from '../lockedWrite';
+import { cliStaleness, staleAfterFlag } from '../lockFlags';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 
 const state = createStateService();

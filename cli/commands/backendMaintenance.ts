@@ -11,7 +11,7 @@ import { join } from 'node:path';
 import { createBackendService, listAll, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
-import { cliLockIdentity, cliStaleness, pidAlive, staleAfterFlag } from '../lockedWrite';
+import { cliLockIdentity, cliStaleness, LOCK_HINT, pidAlive, staleAfterFlag } from '../lockFlags';
 import { openBackend, openStack } from '../backendAccess';
 import { removeStaleTemporaries } from '../realIo';
 
@@ -56,8 +56,6 @@ function sizeOf(bytes: number): string {
   return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
 }
 
-const lockHint = 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.';
-
 function pruneRule(flags: Record<string, string | undefined>): { keep?: number; olderThanMs?: number } {
   const { keep, 'older-than': olderThan } = flags;
   if ((keep === undefined) === (olderThan === undefined)) throw new UsageError('prune needs one of --keep N or --older-than DURATION');
@@ -97,7 +95,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
     return 1;
   }
   const removed: PrunePlan[] = [];
-  const options = { breakLock: parsed.booleans.has('break-lock'), hint: lockHint, staleness: cliStaleness(staleAfterMs), warn: (message: string) => io.stderr(`warning: ${message}`) };
+  const options = { breakLock: parsed.booleans.has('break-lock'), hint: LOCK_HINT, staleness: cliStaleness(staleAfterMs), warn: (message: string) => io.stderr(`warning: ${message}`) };
   try {
     for (const [index, plan] of plans.entries()) {
       if (dryRun) {
@@ -189,11 +187,11 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
   try {
     // With --break-lock each stack's locks go as it is moved (a dry run removes none); without, any lock refuses it all first.
     if (breakLock && dryRun) io.stderr('warning: --dry-run: no lock is removed or taken');
-    if (!breakLock) await backends.refuseIfAnyStackLocked(opened.store, backend, plans, { hint: lockHint, staleness });
+    if (!breakLock) await backends.refuseIfAnyStackLocked(opened.store, backend, plans, { hint: LOCK_HINT, staleness });
     if (!dryRun) {
       await backends.applyUpgrade(opened.store, backend, plans, {
         identity: cliLockIdentity(),
-        hint: lockHint,
+        hint: LOCK_HINT,
         staleness,
         breakLock,
         say: (message) => io.stderr(message),
