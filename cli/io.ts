@@ -4,7 +4,7 @@
  */
 import { dirname, isAbsolute, relative } from 'node:path';
 import { DEFAULT_FILE_PATTERNS, kindFromContent, type DocumentKind } from '../shared/documentKind';
-import { findProjectConfig, kindFromConfiguredName, ProjectConfigError, type ProjectConfig, type ReadIfExists } from '../shared/projectConfig';
+import { findProjectConfig, kindFromConfiguredName, type ProjectConfig, type ReadIfExists } from '../shared/projectConfig';
 import { decodeFile, InflateBudget, InflateError, type DecodedFile } from '../shared/text/inflate';
 import { InputError, parseArguments, UsageError, type FlagSpec, type ParsedArguments } from './args';
 import { expandFileArguments, FileRefusedError, MAX_FILE_BYTES } from './files';
@@ -18,11 +18,6 @@ export interface CliIO {
   readBytes: (path: string) => Uint8Array;
   /** The text of a file, or undefined when it does not exist (the project configuration lookup). */
   readIfExists: ReadIfExists;
-  /**
-   * Replaces a file's content so that a reader sees either the old or the new content; `beforeReplace`
-   * runs just before the new content replaces the old, and can refuse the write by throwing.
-   */
-  writeFileAtomic: (path: string, text: string, beforeReplace?: () => void) => void;
   cwd: string;
 }
 
@@ -106,8 +101,12 @@ function orInputError<T>(read: () => T, display: string): T {
   }
 }
 
-/** Paths under the working folder print relative (as compilers do); others print as given. */
+/** An object of a bucket, as a command names it (`s3://bucket/.pulumi/stacks/…`): a URL, not a path. */
+const isObjectUrl = (file: string): boolean => /^[a-z][a-z0-9+.-]*:\/\//i.test(file);
+
+/** Paths under the working folder print relative (as compilers do); others, and an object's URL, print as given. */
 export function displayPath(cwd: string, file: string): string {
+  if (isObjectUrl(file)) return file;
   const rel = relative(cwd, file);
   return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : file;
 }
@@ -122,27 +121,13 @@ export function expandOrFail(patterns: string[], cwd: string): string[] {
   }
 }
 
-/** Runs `each` on every file; a file that cannot be read is reported and the others still run. */
-export function forEachFile<T>(files: string[], io: CliIO, each: (file: string, display: string) => T): { results: T[]; failed: boolean } {
-  const results: T[] = [];
-  let failed = false;
-  for (const file of files) {
-    try {
-      results.push(each(file, displayPath(io.cwd, file)));
-    } catch (error) {
-      if (!(error instanceof InputError || error instanceof ProjectConfigError)) throw error;
-      io.stderr(`quota-state: ${error.message}`);
-      failed = true;
-    }
-  }
-  return { results, failed };
-}
-
 /** The project configuration of each folder, read once per run. */
 export class ProjectConfigs {
   private readonly byFolder = new Map<string, ProjectConfig | undefined>();
   constructor(private readonly io: CliIO) {}
   for(file: string): ProjectConfig | undefined {
+    // An object of a bucket has no folder on this machine, and no .quota-state.json.
+    if (isObjectUrl(file)) return undefined;
     const folder = dirname(file);
     if (!this.byFolder.has(folder)) this.byFolder.set(folder, findProjectConfig(folder, this.io.readIfExists));
     return this.byFolder.get(folder);

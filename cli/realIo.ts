@@ -1,11 +1,11 @@
 /** The file system behind `quota-state`: the command's process and its check workers read alike. */
-import { closeSync, fsyncSync, openSync, readdirSync, readFileSync, renameSync, rmSync, statSync, unlinkSync, writeSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { basename, dirname, join } from 'node:path';
 import { readRegularBytes, readRegularFile } from './files';
 import type { CliIO } from './io';
 import { DEFAULT_STALE_LOCK_AGE, judgeLock, parseStaleLockAge } from '../shared/backend';
-import { pidAlive } from './lockedWrite';
+import { pidAlive } from '../shared/node/lockIdentity';
 
 function readIfExists(path: string): string | undefined {
   try {
@@ -17,30 +17,24 @@ function readIfExists(path: string): string | undefined {
   }
 }
 
-/**
- * Writes a sibling temporary file, flushes it, then renames it over the original: a rename within
- * a folder is atomic, so an interrupted run leaves either the old or the new state file, never half
- * of one. The original's permissions carry over. `beforeReplace` runs just before the rename (the
- * check that the file did not change since it was read); if it throws, nothing is replaced.
- */
-function writeFileAtomic(path: string, text: string, beforeReplace?: () => void): void {
-  const temporary = writeTemporarySibling(path, 'quota-state.tmp', text, statSync(path).mode & 0o7777);
-  try {
-    beforeReplace?.();
-    renameSync(temporary, path);
-  } catch (error) {
-    unlinkSync(temporary);
-    throw error;
-  }
+/** `.<name>.<pid>.quota-state.tmp` (and `.quota-state.bak.tmp`): what a killed write of an earlier quota-state left. */
+const TEMPORARY = /^\.(.+)\.(\d+)\.quota-state(?:\.bak)?\.tmp$/;
+/** `<name>.<uuid>.quota-state.tmp`: what a killed write of the folder store (shared/node/fileStore.ts) leaves; no pid says whose. */
+const STORE_TEMPORARY = /^(.+)\.[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\.quota-state\.tmp$/;
+
+/** Whose temporary `name` is: the file it was written for, and its writer's pid when the name says it. */
+function temporaryOf(name: string): { file: string; pid?: number } | undefined {
+  const withPid = TEMPORARY.exec(name);
+  if (withPid) return { file: withPid[1], pid: Number(withPid[2]) };
+  const withUuid = STORE_TEMPORARY.exec(name);
+  return withUuid ? { file: withUuid[1] } : undefined;
 }
 
-/** `.<name>.<pid>.quota-state.tmp` (and `.quota-state.bak.tmp`): what writeTemporarySibling leaves when its writer is killed. */
-const TEMPORARY = /^\.(.+)\.(\d+)\.quota-state(?:\.bak)?\.tmp$/;
-
 /**
- * Removes the temporaries a killed write of `path` left beside it (`.<name>.<pid>.quota-state.tmp`),
- * once their writer is gone by the stale-lock rule: its pid does not run on this machine, or the file
- * is older than `staleAfterMs`. A writer still running keeps its file. Answers the paths removed.
+ * Removes the temporaries a killed write of `path` left beside it, once their writer is gone by the
+ * stale-lock rule: its pid does not run on this machine, or the file is older than `staleAfterMs` (a
+ * temporary whose name holds no pid goes by its age only). A writer still running keeps its file.
+ * Answers the paths removed.
  */
 export function removeStaleTemporaries(path: string, staleAfterMs = parseStaleLockAge(DEFAULT_STALE_LOCK_AGE)!): string[] {
   const folder = dirname(path);
@@ -52,38 +46,22 @@ export function removeStaleTemporaries(path: string, staleAfterMs = parseStaleLo
   }
   const removed: string[] = [];
   for (const name of names) {
-    const match = TEMPORARY.exec(name);
-    if (!match || match[1] !== basename(path) || Number(match[2]) === process.pid) continue;
-    const temporary = join(folder, name);
+    const temporary = temporaryOf(name);
+    if (!temporary || temporary.file !== basename(path) || temporary.pid === process.pid) continue;
+    const leftover = join(folder, name);
     try {
-      const stats = statSync(temporary);
+      const stats = statSync(leftover);
       if (!stats.isFile()) continue;
-      const verdict = judgeLock({ pid: Number(match[2]), hostname: hostname(), timestamp: stats.mtime.toISOString() }, { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs });
+      const holder = { ...(temporary.pid === undefined ? {} : { pid: temporary.pid, hostname: hostname() }), timestamp: stats.mtime.toISOString() };
+      const verdict = judgeLock(holder, { now: Date.now(), hostname: hostname(), pidAlive, staleAfterMs });
       if (!verdict.stale) continue;
-      rmSync(temporary, { force: true });
-      removed.push(temporary);
+      rmSync(leftover, { force: true });
+      removed.push(leftover);
     } catch {
       // removed meanwhile, or not ours to remove
     }
   }
   return removed;
-}
-
-/** Writes `content` to `.<name>.<pid>.<suffix>` beside `path`, flushed, with `mode`; returns its path (removed again on failure). */
-export function writeTemporarySibling(path: string, suffix: string, content: string | Uint8Array, mode: number): string {
-  removeStaleTemporaries(path);
-  const temporary = join(dirname(path), `.${basename(path)}.${process.pid}.${suffix}`);
-  const fd = openSync(temporary, 'wx', mode);
-  try {
-    writeSync(fd, typeof content === 'string' ? Buffer.from(content, 'utf8') : content);
-    fsyncSync(fd);
-  } catch (error) {
-    closeSync(fd);
-    unlinkSync(temporary);
-    throw error;
-  }
-  closeSync(fd);
-  return temporary;
 }
 
 export function realIo(cwd: string): CliIO {
@@ -93,7 +71,6 @@ export function realIo(cwd: string): CliIO {
     readFile: (path) => readRegularFile(path),
     readBytes: (path) => readRegularBytes(path),
     readIfExists,
-    writeFileAtomic,
     cwd,
   };
 }

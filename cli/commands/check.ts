@@ -9,6 +9,7 @@ import { appIniGroupSources } from '../appIniConfig';
 import { InputError, UsageError } from '../args';
 import { FORMATS, githubReport, isSkipped, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';
 import { commandArguments, displayPath, expandOrFail, formatFlag, kindOfDocument, ProjectConfigs, readDocumentOrFail, type CliIO } from '../io';
+import type { NamedStacks } from '../stackTargets';
 
 export const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N] [--fail-on-skipped]
 
@@ -90,7 +91,8 @@ function jobsFlag(value: string | undefined): number | undefined {
 
 export const CHECK_FLAGS = { format: 'value', severity: 'values', schema: 'value', jobs: 'value', 'fail-on-skipped': 'boolean' } as const;
 
-function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
+/** `stacks`: the operands that name a stack of `--backend` (a bucket's object, by its URL), taken as named, never as globs. */
+function planCheck(args: string[], io: CliIO, stacks: NamedStacks = new Map()): CheckPlan | undefined {
   const parsed = commandArguments(CHECK_USAGE, args, CHECK_FLAGS, io);
   if (!parsed) return undefined;
   const format = formatFlag(parsed.flags.format, FORMATS);
@@ -98,7 +100,7 @@ function planCheck(args: string[], io: CliIO): CheckPlan | undefined {
   const cliSchema = schemaFlag(parsed.flags.schema);
   const jobs = jobsFlag(parsed.flags.jobs);
   if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
-  const files = expandOrFail(parsed.positional, io.cwd);
+  const files = [...new Set(parsed.positional.flatMap((operand) => (stacks.has(operand) ? [operand] : expandOrFail([operand], io.cwd))))];
   return { files, format, options: { cliSeverity, cliSchema }, jobs, failOnSkipped: parsed.booleans.has('fail-on-skipped') };
 }
 
@@ -153,8 +155,8 @@ function checkInThisThread(plan: CheckPlan, io: CliIO): number {
 }
 
 /** `quota-state check` on this thread. */
-export function check(args: string[], io: CliIO): number {
-  const plan = planCheck(args, io);
+export function check(args: string[], io: CliIO, stacks?: NamedStacks): number {
+  const plan = planCheck(args, io, stacks);
   return plan ? checkInThisThread(plan, io) : 0;
 }
 

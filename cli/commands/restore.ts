@@ -5,21 +5,22 @@
  * refused when the document has integrity errors or resources of another stack (unless
  * --allow-errors, Pulumi's --force), its pending operations dropped and named, written as a
  * checkpoint of this stack with no history entry. Ours beside Pulumi's: the stack file keeps its
- * compression, the write holds our lock and Pulumi's, and FILE.bak keeps what was replaced.
+ * compression, FILE.bak keeps what was replaced, and the write (through the one stack writer, as every
+ * write of a stack) holds Pulumi's lock and happens only if the stack file is still the one read.
  * Exit codes: 0 restored (or shown, with --dry-run); 1 refused, or no such stack or version; 2 usage
  * error or unreadable input.
  */
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
-import { createBackendService, readBytes, objectUrl, RestoreError, StackLockedError, StoreConflict, StoreError, type BackendStack, type RestorePlan } from '../../shared/backend';
-import { decodeFile, InflateError } from '../../shared/text/inflate';
+import { createBackendService, RestoreError, StackLockedError, StoreConflict, type BackendStack, type RestorePlan } from '../../shared/backend';
+import { compressionOf } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
-import { cliLockIdentity, cliStaleness, LockRefusal, staleAfterFlag, withLockedFile, withPulumiLock } from '../lockedWrite';
-import { compressAs, loadForReplacing, lockFolder, Refusal, refuseIfReadOnly, refuseIfUnwritable, write } from '../stateFiles';
+import { cliLockOptions, staleAfterFlag } from '../lockFlags';
+import { compressAs, decode, Refusal, refuseIfReadOnly, refuseIfUnwritable, type DecodedFile } from '../stateFiles';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
-import { stackFilePath } from '../backendStacks';
+import { backendTarget, readTargets, refuseIfTargetsLocked, withTargetWrites, type StackTarget } from '../stackTargets';
 
 const state = createStateService();
 const backends = createBackendService();
@@ -32,7 +33,7 @@ ID name a history entry (\`quota-state history\` lists them), FILE any state doc
 export, a checkpoint; plain, gzip or zstd). As Pulumi does, it refuses a document with integrity
 errors or with resources of another stack, drops pending operations (naming each), and writes no
 history entry. The stack file keeps its compression; FILE.bak keeps what it replaced; the write
-holds quota-state's lock and Pulumi's.
+holds Pulumi's lock, and happens only if the stack file did not change since it was read.
 
   --dry-run       show what would change (as \`quota-state diff\`), write nothing
   --allow-errors  restore a document with integrity errors or another stack's resources (Pulumi's --force)
@@ -159,12 +160,11 @@ export async function restore(args: string[], io: CliIO, hooks: RestoreHooks = {
           confirmEntry(opened, stack, named)
       )(source.entry)
     : undefined;
-  if (!opened.root) return restoreInBucket(opened, { checkpoint, plan, report, source, stack, parsed, io, say, confirm });
-  const path = stackFilePath(opened, stack.file.name, true);
-  return writeRestored({ path, display: displayPath(io.cwd, path), checkpoint, plan, report, source, stack, parsed, io, say, confirm });
+  const target = backendTarget(opened, stack, io.cwd);
+  return restoreInto(target, { checkpoint, plan, report, source, stack, parsed, io, say, confirm });
 }
 
-/** What both writers (a folder's file, a bucket's object) are given: the checkpoint, the report to fill, how to say it. */
+/** What the writer is given: the checkpoint, the report to fill, how to say it. */
 interface RestoreRun {
   checkpoint: object;
   plan: RestorePlan;
@@ -194,48 +194,56 @@ function changesTo(checkpoint: object, report: RestoreReport, name: string): (cu
 
 const UNREADABLE = 'the state it replaces could not be read';
 
-/** Writes the checkpoint over the stack file under both locks (or, with --dry-run, shows the changes). */
-async function writeRestored(run: RestoreRun & { path: string; display: string }): Promise<number> {
-  const { path, display, report, io, say } = run;
-  const restored = run.plan.text ?? JSON.stringify(run.checkpoint);
-  const changes = changesTo(run.checkpoint, report, display);
-  /** The current file, read for its bytes; one that cannot be decompressed is named in the report, not refused. */
-  const current = () => {
-    const file = loadForReplacing(path, display);
-    if (file.damage) report.damaged = file.damage;
-    return file;
-  };
-  const options = {
-    breakLock: run.parsed.booleans.has('break-lock'),
-    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
-    staleness: cliStaleness(staleAfterFlag(run.parsed.flags['stale-after'])),
-    warn: (message: string) => io.stderr(message),
+/**
+ * The stack file's current text, decoded as `state` decodes it; one that cannot be decompressed
+ * (truncated, a bomb) is no refusal: `report.damaged` says why, and its bytes become the `.bak` as they are.
+ */
+function currentOf(bytes: Uint8Array, run: RestoreRun, display: string): DecodedFile | undefined {
+  try {
+    return decode(bytes, display);
+  } catch (error) {
+    if (!(error instanceof InputError)) throw error;
+    run.report.damaged = error.message;
+    return undefined;
+  }
+}
+
+/**
+ * Writes the checkpoint over the stack file through the one stack writer (Pulumi's lock, the `.bak`,
+ * the write only if unchanged since the read), as Pulumi's ImportDeployment writes it: compressed as
+ * the stack file was. With --dry-run, shows the changes instead (a locked stack is refused, and no
+ * lock is taken or removed).
+ */
+async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number> {
+  const { report, io, say } = run;
+  const restored = new TextEncoder().encode(run.plan.text ?? JSON.stringify(run.checkpoint));
+  const changes = changesTo(run.checkpoint, report, target.display);
+  const options = cliLockOptions(run.parsed.booleans.has('break-lock'), staleAfterFlag(run.parsed.flags['stale-after']), io.stderr);
+  const summarize = (file: DecodedFile | undefined) => {
+    const diff = file && changes(file.text);
+    report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
+    return diff;
   };
   try {
     if (run.parsed.booleans.has('dry-run')) {
-      // As surgery's --dry-run: a locked stack is refused, and no lock is taken or removed.
-      const diff = withPulumiLock(lockFolder(path), { ...options, dryRun: true }, () => {
-        const file = current();
-        return file.damage ? undefined : changes(file.text);
-      });
-      report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
-      const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${display}.bak`;
+      await refuseIfTargetsLocked([target], options);
+      const diff = summarize(currentOf((await readTargets([target]))[0].bytes, run, target.display));
+      const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${target.displayOf(`${target.name}.bak`)}`;
       return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
-    await withLockedFile(path, display, (locked) => {
-      const file = locked.read(current);
-      return withPulumiLock(lockFolder(locked.path), options, async () => {
-        await run.confirm?.();
-        refuseIfReadOnly(file);
-        refuseIfUnwritable(file);
-        const diff = file.damage ? undefined : changes(file.text);
-        report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
-        report.backup = displayPath(io.cwd, write(file, restored, locked));
-        report.written = true;
-      });
+    const { backups } = await withTargetWrites([target], options, async ([current]) => {
+      await run.confirm?.();
+      const file = currentOf(current.bytes, run, target.display);
+      const compression = file?.compression ?? compressionOf(current.bytes) ?? 'none';
+      if (target.path) refuseIfReadOnly(target.path, target.display);
+      refuseIfUnwritable({ display: target.display, text: '', compression });
+      summarize(file);
+      return { bytes: [compressAs(restored, compression)], value: undefined };
     });
+    report.backup = backups[0];
+    report.written = true;
   } catch (error) {
-    if (!(error instanceof Refusal || error instanceof LockRefusal)) throw error;
+    if (!(error instanceof Refusal || error instanceof StackLockedError || error instanceof StoreConflict)) throw error;
     report.refused = [error.message];
     return say(`quota-state: ${error.message}`, true);
   }
@@ -244,59 +252,3 @@ async function writeRestored(run: RestoreRun & { path: string; display: string }
 }
 
 const formatOf = (run: RestoreRun) => (run.parsed.flags.format === 'json' ? 'json' : 'text');
-
-/**
- * Restore into a bucket: the backend model's own restore through the store (Pulumi's lock object,
- * the `.bak` object first, the stack object written only if its ETag is still the one read).
- */
-async function restoreInBucket(opened: Opened, run: RestoreRun): Promise<number> {
-  const { report, stack, io, say } = run;
-  const changes = changesTo(run.checkpoint, report, stack.file!.name);
-  const options = {
-    breakLock: run.parsed.booleans.has('break-lock'),
-    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
-    staleness: cliStaleness(staleAfterFlag(run.parsed.flags['stale-after'])),
-    warn: (message: string) => io.stderr(`warning: ${message}`),
-  };
-  try {
-    if (run.parsed.booleans.has('dry-run')) {
-      if (!options.breakLock) await backends.refuseIfLocked(opened.store, stack, options);
-      let diff: ReturnType<typeof changes>;
-      try {
-        diff = changes(decodeFile(await readBytes(opened.store, stack.file!.name), { name: stack.file!.name, maxBytes: opened.maxInflatedBytes }).text);
-      } catch (error) {
-        if (!(error instanceof InflateError)) throw error;
-        report.damaged = error.message;
-      }
-      report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
-      const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${stack.file!.name}.bak`;
-      return say(`would restore ${stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
-    }
-    const { backup } = await backends.applyRestore(opened.store, stack, run.plan, {
-      ...options,
-      identity: cliLockIdentity(),
-      maxInflatedBytes: opened.maxInflatedBytes,
-      compress: async (bytes, compression) => compressAs(bytes, compression),
-      underLock: run.confirm,
-      beforeWrite: (current) => {
-        const diff = changes(current);
-        report.summary = diff ? backends.diff.summary(diff) : UNREADABLE;
-      },
-      damaged: (reason) => {
-        report.damaged = reason;
-        report.summary = UNREADABLE;
-      },
-    });
-    report.backup = objectUrl(opened.backend.url, backup);
-    report.written = true;
-  } catch (error) {
-    if (!(error instanceof StackLockedError || error instanceof StoreConflict || error instanceof Refusal)) {
-      if (error instanceof StoreError) throw new InputError(error.message);
-      throw error;
-    }
-    report.refused = [error.message];
-    return say(`quota-state: ${error.message}`, true);
-  }
-  if (formatOf(run) === 'text') warnDamaged(report, io);
-  return say(`restored ${stack.ref} from ${sourceName(run)}: ${report.summary}; the state it replaced is in ${report.backup}`);
-}

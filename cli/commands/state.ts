@@ -1,17 +1,20 @@
 /**
- * `quota-state state …`: the `pulumi state` edits, offline, on a state file. The operations are
- * shared/state/surgery's; lockedWrite.ts holds the file's lock (and a DIY stack's Pulumi lock) for the
- * whole read-modify-write; stateFiles.ts reads, refuses a read-only file, keeps FILE.bak and writes
- * atomically; stateReport.ts prints the report.
+ * `quota-state state …`: the `pulumi state` edits, offline, on a state file or a stack of `--backend`.
+ * The operations are shared/state/surgery's; stackTargets.ts opens FILE (and `--dest`) as objects of a
+ * store and writes them through the one stack writer (Pulumi's lock for a DIY stack, FILE.bak, the
+ * write only if unchanged since the read); stateFiles.ts decodes, refuses a read-only file and
+ * compresses back; stateReport.ts prints the report.
  * Exit codes: 0 applied or nothing to do, 1 refused (nothing written), 2 usage error or unreadable file.
  */
 import { resolve } from 'node:path';
+import { StackLockedError, StoreConflict, type StoredObject } from '../../shared/backend';
 import { createStateService, surgeryRow, SURGERY_TABLE, type EditableState, type SurgeryRow, type SurgerySwitch } from '../../shared/state';
-import { argumentPositions, InputError, parseArguments, UsageError, type ParsedArguments } from '../args';
-import { displayPath } from '../io';
-import { cliStaleness, LockRefusal, staleAfterFlag, withLockedFiles, withPulumiLock, type LockedFile } from '../lockedWrite';
-import { diffOf, load, lockFolder, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, write, type LoadedFile } from '../stateFiles';
+import { argumentPositions, parseArguments, UsageError, type ParsedArguments } from '../args';
+import type { CliIO } from '../io';
+import { cliLockOptions, staleAfterFlag, type CliLockOptions } from '../lockFlags';
+import { compressAs, decode, diffOf, openOrRefuse, Refusal, refuseIfReadOnly, refuseIfUnwritable, type DecodedFile } from '../stateFiles';
 import { refusedOutcome, report, type FileResult } from '../stateReport';
+import { fileTarget, readTargets, refuseIfTargetsLocked, withTargetWrites, type NamedStacks, type StackTarget } from '../stackTargets';
 
 const state = createStateService();
 
@@ -31,8 +34,9 @@ export const STATE_USAGE = `Usage:
 ${SURGERY_TABLE.map((row) => `  quota-state state ${row.usage}`).join('\n')}
 
 The edits of \`pulumi state\`, offline, on an export, a DIY checkpoint, a bare deployment or a
-compressed DIY stack file (.json.gz, or .json.zst on Node 22.15 or later). FILE is edited in place, atomically, holding its lock
-(FILE.lock; a DIY stack also gets Pulumi's lock), and only if it did not change since it was read;
+compressed DIY stack file (.json.gz, or .json.zst on Node 22.15 or later). FILE is edited in place, atomically
+(a DIY stack holding Pulumi's lock), and only if it did not change since it was read: when another
+program wrote it meanwhile, the edit is made again on the new content for up to 5 s, then refused;
 FILE.bak keeps the content the edit was computed from (a second edit replaces it). URN#N names the
 N-th record with that URN, in file order.
 
@@ -74,10 +78,10 @@ export function stateStackOperands(args: string[]): { args: string[]; at: Set<nu
   return { args: positions.args, at: new Set([...(file === undefined ? [] : [file]), ...(positions.values.dest ?? [])]) };
 }
 
-export interface StateIO {
-  stdout: (text: string) => void;
-  stderr: (text: string) => void;
-  cwd: string;
+/** Ways in for the tests. */
+export interface StateHooks {
+  /** Called once the edit is computed, just before it is written (where another writer may come). */
+  edited?(): void | Promise<void>;
 }
 
 /** A checked `state` command line. */
@@ -94,21 +98,29 @@ interface StatePlan {
   all: boolean;
   targetDependents: boolean;
   includeParents: boolean;
-  path: string;
+  /** FILE, as given (or the operand a STACK of --backend became). */
+  file: string;
   targets: string[];
-  /** move: the destination file, resolved. */
+  /** move: the destination, as given. */
   dest: string | undefined;
 }
 
-/** One run: the plan, where it prints, the warnings that go before the report, and the files' locks (none for --dry-run). */
+/** One run: the plan, where it prints, the stacks --backend named, and the warnings that go before the report. */
 interface Run {
   plan: StatePlan;
-  io: StateIO;
+  io: CliIO;
+  stacks: NamedStacks;
   warnings: string[];
-  locks: Map<string, LockedFile>;
 }
 
-export function runStateCommand(args: string[], io: StateIO): number {
+/** What the operation made of the files: the report, the exit code, and the new texts when they are to be written. */
+interface Computed {
+  results: FileResult[];
+  code: number;
+  texts?: string[];
+}
+
+export async function runStateCommand(args: string[], io: CliIO, stacks: NamedStacks = new Map(), hooks: StateHooks = {}): Promise<number> {
   const [command, ...rest] = args;
   if (command === undefined) throw new UsageError('state needs a command');
   if (command === '--help' || command === '-h' || command === 'help') {
@@ -121,56 +133,59 @@ export function runStateCommand(args: string[], io: StateIO): number {
     io.stdout(STATE_USAGE);
     return 0;
   }
-  const run: Run = { plan: planStateCommand(command, parsed, io.cwd), io, warnings: [], locks: new Map() };
-  const paths = [run.plan.path, ...(run.plan.dest ? [run.plan.dest] : [])];
+  const run: Run = { plan: planStateCommand(command, parsed, io.cwd, stacks), io, stacks, warnings: [] };
+  const options = cliLockOptions(run.plan.breakLock, run.plan.staleAfterMs, (message) => run.warnings.push(message));
+  const operands = [run.plan.file, ...(run.plan.dest === undefined ? [] : [run.plan.dest])];
+  const targets = operands.map((operand) => targetOf(run, operand));
+  if (targets.length === 2 && targets[0].store === targets[1].store && targets[0].name === targets[1].name) throw new UsageError('--dest must be another file');
   try {
-    if (run.plan.dryRun) return withPulumiLocks(run, paths, () => perform(run));
-    const files = paths.map((path) => ({ path, display: displayPath(io.cwd, path) }));
-    // Our lock first (runs of quota-state queue on it), then Pulumi's, both held until the write is done.
-    return withLockedFiles(files, (locks) => {
-      locks.forEach((lock, index) => run.locks.set(paths[index], lock));
-      return withPulumiLocks(run, paths, () => perform(run));
-    });
+    if (run.plan.dryRun) {
+      await refuseIfTargetsLocked(targets, options);
+      const computed = compute(run, decodeAll(targets, await readTargets(targets)));
+      return emit(run, computed.results, computed.code);
+    }
+    return await write(run, targets, options, hooks);
   } catch (error) {
-    if (!(error instanceof Refusal || error instanceof LockRefusal)) throw error;
-    return emit(run, [{ file: displayPath(io.cwd, run.plan.path), outcome: refusedOutcome(run.plan.op, '', error.message), written: false }], 1);
+    if (!(error instanceof Refusal || error instanceof StackLockedError || error instanceof StoreConflict)) throw error;
+    return emit(run, [{ file: targets[0].display, outcome: refusedOutcome(run.plan.op, '', error.message), written: false }], 1);
   }
 }
 
-/** Pulumi's lock of each DIY stack among `paths`, taken in one fixed order. */
-function withPulumiLocks(run: Run, paths: string[], body: () => number): number {
-  // The real path when the file is locked (a symlink to a stack file is that stack).
-  const folders = [...new Set(paths.map((path) => lockFolder(run.locks.get(path)?.path ?? path)).filter((folder) => folder !== undefined))].sort();
-  const options = {
-    breakLock: run.plan.breakLock,
-    dryRun: run.plan.dryRun,
-    hint: 'If no Pulumi process is running, `pulumi cancel` or --break-lock removes the lock.',
-    staleness: cliStaleness(run.plan.staleAfterMs),
-    warn: (message: string) => run.warnings.push(message),
-  };
-  return folders.reduceRight<() => number>((inner, folder) => () => withPulumiLock(folder, options, inner), body)();
+/** FILE or --dest as a target: the stack --backend named, else the file. */
+function targetOf(run: Run, operand: string): StackTarget {
+  const stack = run.stacks.get(operand);
+  if (stack) return stack;
+  return fileTarget(resolve(run.io.cwd, operand), run.io.cwd);
 }
 
-/** Reads FILE (under its lock unless --dry-run) and runs the operation. */
-function perform(run: Run): number {
-  const file = read(run, run.plan.path);
-  const doc = openOrRefuse(file);
-  return run.plan.row.destination ? move(run, file, doc) : edit(run, file, doc);
-}
+const decodeAll = (targets: StackTarget[], objects: StoredObject[]): DecodedFile[] => objects.map((object, index) => decode(object.bytes, targets[index].display));
 
-/** A state file, read holding its lock (which records what was read, for the check before the write). */
-function read(run: Run, path: string): LoadedFile {
-  const display = displayPath(run.io.cwd, path);
-  const lock = run.locks.get(path);
-  return lock ? lock.read(() => load(lock.path, display)) : load(path, display);
-}
-
-/** The lock of a file about to be written: refreshed after the work, the guard of its write. */
-function lockOf(run: Run, file: LoadedFile): LockedFile {
-  const lock = [...run.locks.values()].find((l) => l.path === file.path);
-  if (!lock) throw new Error(`internal error: ${file.display} is written without its lock`);
-  lock.refresh();
-  return lock;
+/**
+ * The operation, written through the one writer: the destination first, as Pulumi does, then FILE;
+ * both or neither (a write another writer interrupts halfway is undone).
+ */
+async function write(run: Run, targets: StackTarget[], options: CliLockOptions, hooks: StateHooks): Promise<number> {
+  // The writer writes in the order it is given: the destination first.
+  const order = targets.length === 2 ? [targets[1], targets[0]] : targets;
+  const { value, backups } = await withTargetWrites(order, options, async (current) => {
+    const files = decodeAll(order, current);
+    const inOrder = order.length === 2 ? [files[1], files[0]] : files;
+    const computed = compute(run, inOrder);
+    if (!computed.texts) return { bytes: [], value: computed };
+    for (const target of targets) if (target.path) refuseIfReadOnly(target.path, target.display);
+    inOrder.forEach(refuseIfUnwritable);
+    const bytes = computed.texts.map((text, index) => compressAs(Buffer.from(text, 'utf8'), inOrder[index].compression));
+    await hooks.edited?.();
+    return { bytes: order.length === 2 ? [bytes[1], bytes[0]] : bytes, value: computed };
+  });
+  if (value.texts) {
+    const backupOf = (target: StackTarget) => backups[order.indexOf(target)];
+    value.results.forEach((result, index) => {
+      result.written = true;
+      result.backup = backupOf(targets[index]);
+    });
+  }
+  return emit(run, value.results, value.code);
 }
 
 /** The positional arguments after FILE, as the row's `arguments` says. */
@@ -194,7 +209,7 @@ function checkArguments(command: string, row: SurgeryRow, targets: string[], all
 }
 
 /** Checks the command line against what the operation takes. */
-function planStateCommand(command: string, parsed: ParsedArguments, cwd: string): StatePlan {
+function planStateCommand(command: string, parsed: ParsedArguments, cwd: string, stacks: NamedStacks): StatePlan {
   const format = parsed.flags.format ?? 'text';
   if (format !== 'text' && format !== 'json') throw new UsageError(`--format must be text or json, not "${format}"`);
   const all = parsed.booleans.has('all');
@@ -206,14 +221,14 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
     }
   }
   if (parsed.flags.dest !== undefined && !row.destination) throw new UsageError(`${command} takes no --dest`);
-  const [fileArg, ...targets] = parsed.positional;
-  if (fileArg === undefined) throw new UsageError(`${command} needs a state FILE`);
+  const [file, ...targets] = parsed.positional;
+  if (file === undefined) throw new UsageError(`${command} needs a state FILE`);
   if (all && targets.length) throw new UsageError('cannot specify a resource URN together with --all');
   checkArguments(command, row, targets, all);
   if (row.destination && parsed.flags.dest === undefined) throw new UsageError(`${command} needs --dest FILE`);
-  const path = resolve(cwd, fileArg);
-  const dest = parsed.flags.dest === undefined ? undefined : resolve(cwd, parsed.flags.dest);
-  if (dest === path) throw new UsageError('--dest must be another file');
+  const dest = parsed.flags.dest;
+  const where = (operand: string) => stacks.get(operand)?.display ?? resolve(cwd, operand);
+  if (dest !== undefined && where(dest) === where(file)) throw new UsageError('--dest must be another file');
   return {
     row,
     op,
@@ -225,7 +240,7 @@ function planStateCommand(command: string, parsed: ParsedArguments, cwd: string)
     all,
     targetDependents: parsed.booleans.has('target-dependents'),
     includeParents: parsed.booleans.has('include-parents'),
-    path,
+    file,
     targets,
     dest,
   };
@@ -237,63 +252,37 @@ function emit(run: Run, results: FileResult[], code: number): number {
   return code;
 }
 
-/** Every operation but `move`: one file, edited in place. */
-function edit(run: Run, file: LoadedFile, doc: EditableState): number {
-  const outcome = runOperation(run.plan, doc).source;
-  const result: FileResult = { file: file.display, outcome, written: false };
-  if (outcome.status === 'refused') return emit(run, [result], 1);
-  if (outcome.status === 'unchanged') return emit(run, [result], 0);
-  if (run.plan.dryRun) {
-    result.diff = diffOf(file, file.text, outcome.text);
-    return emit(run, [result], 0);
-  }
-  const lock = lockOf(run, file);
-  refuseIfReadOnly(file);
-  refuseIfUnwritable(file);
-  try {
-    result.backup = displayPath(run.io.cwd, write(file, outcome.text, lock));
-  } catch (error) {
-    if (error instanceof LockRefusal) throw error;
-    throw new InputError(`cannot write ${file.display}: ${(error as NodeJS.ErrnoException).code ?? String(error)}; the file is unchanged`);
-  }
-  result.written = true;
-  return emit(run, [result], 0);
-}
-
-/** `move`: resources from one file to another; both are written, or neither stays changed. */
-function move(run: Run, file: LoadedFile, doc: EditableState): number {
-  const { plan, io } = run;
-  const dest = read(run, plan.dest!);
-  const ran = runOperation(plan, doc, openOrRefuse(dest));
+/** The operation on the files read (FILE, and --dest for `move`): what to report, and what to write unless --dry-run. */
+function compute(run: Run, [file, dest]: DecodedFile[]): Computed {
+  const doc = openOrRefuse(file);
+  if (!run.plan.row.destination) return edit(run, file, doc);
+  const ran = runOperation(run.plan, doc, openOrRefuse(dest));
   // An operation given a destination always reports on it.
   const moved = { source: ran.source, dest: ran.dest! };
   const results: FileResult[] = [
     { file: file.display, outcome: moved.source, written: false },
     { file: dest.display, outcome: moved.dest, written: false },
   ];
-  if (moved.source.status === 'refused' || moved.dest.status === 'refused') return emit(run, results, 1);
-  if (plan.dryRun) {
-    results[0].diff = diffOf(file, file.text, moved.source.text);
-    results[1].diff = diffOf(dest, dest.text, moved.dest.text);
-    return emit(run, results, 0);
+  if (moved.source.status === 'refused' || moved.dest.status === 'refused') return { results, code: 1 };
+  if (run.plan.dryRun) {
+    results[0].diff = diffOf(file.display, file.text, moved.source.text);
+    results[1].diff = diffOf(dest.display, dest.text, moved.dest.text);
+    return { results, code: 0 };
   }
-  const [fileLock, destLock] = [lockOf(run, file), lockOf(run, dest)];
-  refuseIfReadOnly(file);
-  refuseIfReadOnly(dest);
-  [file, dest].forEach(refuseIfUnwritable);
-  // Destination first, as Pulumi does; if the source cannot be written, the destination is restored.
-  fileLock.check();
-  results[1].backup = displayPath(io.cwd, write(dest, moved.dest.text, destLock));
-  results[1].written = true;
-  try {
-    results[0].backup = displayPath(io.cwd, write(file, moved.source.text, fileLock));
-    results[0].written = true;
-  } catch (error) {
-    write(dest, dest.text, destLock);
-    if (error instanceof LockRefusal) throw new LockRefusal(`${error.message}; ${dest.display} was restored`);
-    throw new InputError(`cannot write ${file.display} (${(error as NodeJS.ErrnoException).code ?? String(error)}); ${dest.display} was restored`);
+  return { results, code: 0, texts: [moved.source.text, moved.dest.text] };
+}
+
+/** Every operation but `move`: one file, edited in place. */
+function edit(run: Run, file: DecodedFile, doc: EditableState): Computed {
+  const outcome = runOperation(run.plan, doc).source;
+  const result: FileResult = { file: file.display, outcome, written: false };
+  if (outcome.status === 'refused') return { results: [result], code: 1 };
+  if (outcome.status === 'unchanged') return { results: [result], code: 0 };
+  if (run.plan.dryRun) {
+    result.diff = diffOf(file.display, file.text, outcome.text);
+    return { results: [result], code: 0 };
   }
-  return emit(run, results, 0);
+  return { results: [result], code: 0, texts: [outcome.text] };
 }
 
 /** The plan's operation (its run in the surgery table); `rename` takes its new name as the second argument. */

@@ -95,15 +95,21 @@ describe('quota-state backend commands: leftovers and words', function () {
     const old = join(stacks, `.dev.json.${process.pid}.quota-state.bak.tmp`);
     const running = join(stacks, `.dev.json.${process.pid}.quota-state.tmp`);
     const otherFile = join(stacks, `.other.json.${exited}.quota-state.tmp`);
-    for (const file of [gone, old, running, otherFile]) writeFileSync(file, '{"half": ');
+    // The folder store's own temporaries name no pid: they go by their age alone.
+    const storeOld = join(stacks, 'dev.json.0b8f1e0e-6f43-4f5e-9a53-1d7c5e0c2a11.quota-state.tmp');
+    const storeYoung = join(stacks, 'dev.json.1c9f2e1f-7a54-4a6f-8b64-2e8d6f1d3b22.quota-state.tmp');
+    for (const file of [gone, old, running, otherFile, storeOld, storeYoung]) writeFileSync(file, '{"half": ');
     const twoHoursAgo = new Date(Date.now() - 2 * 3_600_000);
     utimesSync(old, twoHoursAgo, twoHoursAgo);
+    utimesSync(storeOld, twoHoursAgo, twoHoursAgo);
     const result = runQuotaState(['state', 'protect', '--backend', `file://${folder}`, 'organization/hist/dev', 'urn:pulumi:dev::hist::pulumi:pulumi:Stack::hist-dev']);
     assert.equal(result.status, 0, result.stderr + result.stdout);
     assert.ok(!existsSync(gone), 'its writer is no longer running');
     assert.ok(!existsSync(old), 'older than the stale age');
     assert.ok(existsSync(running), 'a young temporary of a running writer stays');
     assert.ok(existsSync(otherFile), "another file's temporaries are that file's next write's");
+    assert.ok(!existsSync(storeOld), "the store's temporary older than the stale age");
+    assert.ok(existsSync(storeYoung), 'a young temporary of the store: maybe a write under way');
   });
 
   it("backend prune removes a killed write's temporaries whose writer is gone; --dry-run and a running writer's stay", () => {

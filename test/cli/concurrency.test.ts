@@ -1,6 +1,8 @@
 /**
  * Writes that cannot lose an update: `quota-state state …` runs started together on one file, a file
- * that changes between read and write, a stale lock, and Pulumi's own DIY lock with the real Pulumi.
+ * that changes between read and write (the edit is made again on the new content, or refused with
+ * nothing written), the `FILE.lock` another writer holds or left behind, and Pulumi's own DIY lock
+ * with the real Pulumi.
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
@@ -8,9 +10,13 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { LockRefusal, withLockedFile, withPulumiLock } from '../../cli/lockedWrite';
+import { fix } from '../../cli/commands/fix';
+import { runStateCommand } from '../../cli/commands/state';
+import type { CliIO } from '../../cli/io';
 import { realIo } from '../../cli/realIo';
-import { load, lockFolder, write } from '../../cli/stateFiles';
+import { lockFolder } from '../../cli/stateFiles';
+import { acquireFolderLock } from '../../shared/folderLock';
+import { nodeFolderLockIo } from '../../shared/node/folderLockIo';
 import { distPath, ROOT, type ProcessResult } from '../helpers/processes';
 import { DiyBackend, pulumiBinaries, qualifiedStack } from '../helpers/realPulumi';
 
@@ -157,49 +163,78 @@ describe('writes that cannot lose an update', function () {
     }
   });
 
-  describe('in process, through the module the CLI uses', () => {
+  /** The CLI's io in this process, its output kept. */
+  function capturing(cwd: string): { io: CliIO; said: () => string } {
+    const lines: string[] = [];
+    return { io: { ...realIo(cwd), stdout: (text) => void lines.push(text), stderr: (text) => void lines.push(text) }, said: () => lines.join('\n') };
+  }
+
+  describe('in process, through the modules the CLI runs', () => {
     let file: string;
+    let original: string;
     beforeEach(() => {
       file = join(dir, 'webshop.state.json');
       copyFileSync(join(ROOT, 'examples', 'webshop.state.json'), file);
+      original = readFileSync(file, 'utf8');
+    });
+    const intruder = () => original.replace('"orders-api-5c1d"', '"orders-api-5c1f"');
+
+    it('a state file another program writes between the read and the write: the edit is made again on its content, nothing lost', async () => {
+      let intrusions = 0;
+      const { io, said } = capturing(dir);
+      const code = await runStateCommand(['taint', file, EDITS[2].urn], io, new Map(), {
+        edited: () => {
+          if (intrusions++ === 0) writeFileSync(file, intruder()); // another program, once, which takes no lock
+        },
+      });
+      assert.equal(code, 0, said());
+      assert.equal(intrusions, 2, 'computed again on the new content');
+      const final = readFileSync(file, 'utf8');
+      assert.match(final, /"orders-api-5c1f"/, "the other program's change is kept");
+      assert.deepEqual([...editsIn(final, EDITS)], [EDITS[2]], 'and ours is made on it');
+      assert.equal(readFileSync(`${file}.bak`, 'utf8'), intruder(), 'FILE.bak is what the edit was computed from');
+      assert.deepEqual(readdirSync(dir).sort(), ['webshop.state.json', 'webshop.state.json.bak'], 'no lock, no temporary file');
     });
 
-    it('a state file that changes between read and write is refused, and nothing is written', () => {
-      const intruder = readFileSync(file, 'utf8').replace('"orders-api-5c1d"', '"orders-api-5c1f"');
-      assert.notEqual(intruder, readFileSync(file, 'utf8'));
-      assert.throws(
-        () =>
-          withLockedFile(file, 'webshop.state.json', (lock) => {
-            const loaded = lock.read(() => load(lock.path, 'webshop.state.json'));
-            writeFileSync(file, intruder); // another program, which takes no lock
-            write(loaded, loaded.text.replace('"orders-api-5c1d"', '"orders-api-5c1e"'), lock);
-          }),
-        (error: unknown) => error instanceof LockRefusal && /webshop\.state\.json changed since it was read .*nothing was written/.test(error.message),
-      );
-      assert.equal(readFileSync(file, 'utf8'), intruder);
+    it('a state file that keeps changing between read and write is refused after a few seconds, and nothing is written', async () => {
+      let intrusions = 0;
+      const { io, said } = capturing(dir);
+      const code = await runStateCommand(['taint', file, EDITS[2].urn], io, new Map(), { edited: () => writeFileSync(file, `${intruder()}${' '.repeat(++intrusions)}`) });
+      assert.equal(code, 1, said());
+      assert.match(said(), /\(refused\)\n\s+webshop\.state\.json changed since it was read .*nothing was written/);
+      assert.ok(intrusions > 1, 'tried again meanwhile');
+      assert.equal(readFileSync(file, 'utf8'), `${intruder()}${' '.repeat(intrusions)}`);
       assert.deepEqual(readdirSync(dir), ['webshop.state.json'], 'no FILE.bak, no lock, no temporary file');
     });
 
-    it("quota-state fix's write refuses the same way", () => {
-      const io = realIo(dir);
-      assert.throws(
-        () =>
-          withLockedFile(file, 'webshop.state.json', (lock) => {
-            const text = lock.read(() => io.readFile(lock.path));
-            writeFileSync(file, `${text}\n`);
-            io.writeFileAtomic(lock.path, text.replace('"orders-api-5c1d"', '"orders-api-5c1e"'), () => lock.check());
-          }),
-        /changed since it was read/,
-      );
-      assert.equal(readFileSync(file, 'utf8'), `${readFileSync(join(ROOT, 'examples', 'webshop.state.json'), 'utf8')}\n`);
+    it("quota-state fix's write refuses the same way", async () => {
+      let intrusions = 0;
+      const { io, said } = capturing(dir);
+      const code = await fix([file], io, new Map(), { edited: () => writeFileSync(file, `${original}${'\n'.repeat(++intrusions)}`) });
+      assert.equal(code, 1, said());
+      assert.match(said(), /webshop\.state\.json: refused: webshop\.state\.json changed since it was read/);
+      assert.equal(readFileSync(file, 'utf8'), `${original}${'\n'.repeat(intrusions)}`);
       assert.deepEqual(readdirSync(dir), ['webshop.state.json']);
     });
 
-    it('a run waits for a held lock and, when it is not released, refuses naming it', () => {
-      const result = withLockedFile(file, 'webshop.state.json', () => spawnSync(process.execPath, [BIN, 'state', 'taint', file, EDITS[2].urn], { encoding: 'utf8' }));
-      assert.equal(result.status, 1, result.stdout + result.stderr);
-      assert.match(result.stderr, /is being written by another process: its lock .*webshop\.state\.json\.lock was not released within 5 s; nothing was written/);
-      assert.equal(readFileSync(file, 'utf8'), readFileSync(join(ROOT, 'examples', 'webshop.state.json'), 'utf8'));
+    it('a run waits for the FILE.lock another writer holds and, when it is not released, refuses naming it', async () => {
+      const held = await acquireFolderLock(nodeFolderLockIo(`${file}.lock`), { holder: 'test' });
+      assert.ok(held);
+      try {
+        const result = spawnSync(process.execPath, [BIN, 'state', 'taint', file, EDITS[2].urn], { encoding: 'utf8' });
+        assert.equal(result.status, 1, result.stdout + result.stderr);
+        assert.match(result.stderr, /webshop\.state\.json is being written by another program: its lock .*webshop\.state\.json\.lock was not released within 5 seconds; it was not written/);
+      } finally {
+        await held.release();
+      }
+      assert.equal(readFileSync(file, 'utf8'), original);
+      // The writer keeps FILE.bak just before its conditional write: it holds the content the file still has.
+      assert.deepEqual(
+        readdirSync(dir).filter((name) => name !== 'webshop.state.json.bak'),
+        ['webshop.state.json'],
+        'no lock or temporary file of ours',
+      );
+      if (existsSync(`${file}.bak`)) assert.equal(readFileSync(`${file}.bak`, 'utf8'), original);
     });
 
     it("the stale lock of a process that is gone is recovered (quota-state's, and an editor's with its owner file)", () => {
@@ -242,9 +277,13 @@ describe('writes that cannot lose an update', function () {
     });
     afterEach(() => backend.dispose());
 
-    it("while quota-state holds the stack, pulumi refuses: our lock is Pulumi's", () => {
+    it("while quota-state holds the stack, pulumi refuses: our lock is Pulumi's", async () => {
       const folder = lockFolder(stackFile)!;
-      const refused = withLockedFile(stackFile, 's.json', () => withPulumiLock(folder, { warn: () => undefined }, () => backend.run(['state', 'protect', '--stack', stack, urn, '--yes'])));
+      let refused: ReturnType<DiyBackend['run']> | undefined;
+      const { io, said } = capturing(backend.root);
+      const code = await runStateCommand(['taint', stackFile, urn], io, new Map(), { edited: () => void (refused ??= backend.run(['state', 'protect', '--stack', stack, urn, '--yes'])) });
+      assert.equal(code, 0, said());
+      assert.ok(refused);
       assert.notEqual(refused.status, 0, refused.stdout);
       assert.match(refused.stderr + refused.stdout, /the stack is currently locked by 1 lock\(s\)/);
       assert.match(refused.stderr + refused.stdout, new RegExp(`created by [^@\\s]+@[^\\s]+ \\(pid ${process.pid}\\)`));

@@ -65,7 +65,8 @@ describe('quota-state fix (built CLI)', () => {
     const changedLines = after.split('\n').filter((line) => !original.has(line));
     assert.deepEqual(changedLines, ['                    "urn:pulumi:production::webshop::aws:rds/instance:Instance::orders-db"']);
     assert.doesNotMatch(after, /0d3c2b1a-0000-4000-8000-000000000000/, 'the provider reference points at the real id');
-    assert.deepEqual(readdirSync(scratch), ['webshop.state.json'], 'no temporary file left behind');
+    assert.deepEqual(readdirSync(scratch).sort(), ['webshop.state.json', 'webshop.state.json.bak'], 'FILE.bak, as `state` keeps it; no temporary file or lock left behind');
+    assert.equal(readFileSync(`${file}.bak`, 'utf8'), before);
     // A second run has nothing left to do.
     const again = runQuotaState(['fix', file]);
     assert.equal(again.status, 0);

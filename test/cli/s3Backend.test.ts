@@ -7,12 +7,13 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { CopyObjectCommand, DeleteObjectCommand, GetObjectCommand, ListObjectsV2Command, PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
-import { positionalStacks, runOnBackendStacks } from '../../cli/backendStacks';
+import { runOnBackendStacks } from '../../cli/backendStacks';
+import { runStateCommand, stateStackOperands } from '../../cli/commands/state';
 import { realIo } from '../../cli/realIo';
 import { s3BackendStore } from '../../shared/node/s3Store';
 import { createStateService } from '../../shared/state';
@@ -236,34 +237,53 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
     store.destroy();
   });
 
-  it('state surgery on a STACK in the bucket, a writer between the read and the upload: refused, nothing written, the .bak object untouched', async () => {
+  it('state surgery on a STACK in the bucket, a writer between the read and the upload: made again on its state, or refused with nothing written', async () => {
     await copyBucket('hist', 'race-state');
     Object.assign(process.env, awsEnv);
     const key = '.pulumi/stacks/hist/dev.json';
     const bak = await objectText('race-state', `${key}.bak`).catch(() => undefined);
-    const theirs = '{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{}}}';
-    const said: string[] = [];
-    const io = { ...realIo(scratch), stdout: () => undefined, stderr: (text: string) => void said.push(text) };
-    // The command edits the private copy; meanwhile another writer replaces the object.
-    const code = await runOnBackendStacks(
-      ['--backend', bucketUrl('race-state'), 'organization/hist/dev', '--break-lock'],
-      io,
-      true,
-      async ([copy]) => {
-        writeFileSync(copy, `${readFileSync(copy, 'utf8')}\n`);
-        await s3().send(new PutObjectCommand({ Bucket: 'race-state', Key: key, Body: theirs }));
-        return 0;
-      },
-      positionalStacks({ 'break-lock': 'boolean' }),
-    );
-    assert.equal(code, 1);
-    assert.match(said.join('\n'), /hist\/dev\.json changed since it was read \(another writer\); nothing was written/);
-    assert.equal(await objectText('race-state', key), theirs);
+    const theirs = (n: number) =>
+      `{"version":3,"checkpoint":{"stack":"organization/hist/dev","latest":{"resources":[{"urn":"urn:pulumi:dev::hist::pulumi:pulumi:Stack::hist-dev","type":"pulumi:pulumi:Stack","custom":false}]}}}${' '.repeat(n)}`;
+    /** `state protect --all` on the bucket's stack, in this process; `intrude` runs between the edit and its upload. */
+    const protect = async (intrude: () => Promise<void>) => {
+      const said: string[] = [];
+      const io = { ...realIo(scratch), stdout: (text: string) => void said.push(text), stderr: (text: string) => void said.push(text) };
+      const code = await runOnBackendStacks(
+        ['protect', '--backend', bucketUrl('race-state'), 'organization/hist/dev', '--all', '--break-lock'],
+        io,
+        true,
+        (args, io, stacks) => runStateCommand(args, io, stacks, { edited: intrude }),
+        stateStackOperands,
+      );
+      return { code, said: said.join('\n') };
+    };
+    const locks = async () => (await objectsOf('race-state')).filter((k) => k.startsWith('.pulumi/locks/'));
+
+    // Another writer that keeps replacing the object: refused once the retries are spent, its state kept, the .bak untouched.
+    let writes = 0;
+    const refused = await protect(async () => void (await s3().send(new PutObjectCommand({ Bucket: 'race-state', Key: key, Body: theirs(++writes) }))));
+    assert.equal(refused.code, 1, refused.said);
+    assert.match(refused.said, /hist\/dev\.json changed since it was read \(another writer\); nothing was written/);
+    assert.ok(writes > 1, 'tried again meanwhile');
+    assert.equal(await objectText('race-state', key), theirs(writes));
     assert.equal(await objectText('race-state', `${key}.bak`).catch(() => undefined), bak, 'the .bak object is untouched');
+    assert.deepEqual(await locks(), []);
+
+    // A writer that comes once: the edit is made again on its state, nothing lost.
+    let once = false;
+    const redone = await protect(async () => {
+      if (once) return;
+      once = true;
+      await s3().send(new PutObjectCommand({ Bucket: 'race-state', Key: key, Body: theirs(0) }));
+    });
+    assert.equal(redone.code, 0, redone.said);
+    assert.equal(await objectText('race-state', `${key}.bak`), theirs(0), 'the .bak is the state the edit was made on');
+    const after = JSON.parse(await objectText('race-state', key)) as { checkpoint: { latest: { resources: Array<{ urn: string; protect?: boolean }> } } };
     assert.deepEqual(
-      (await objectsOf('race-state')).filter((k) => k.startsWith('.pulumi/locks/')),
-      [],
+      after.checkpoint.latest.resources.map((r) => [r.urn, r.protect]),
+      [['urn:pulumi:dev::hist::pulumi:pulumi:Stack::hist-dev', true]],
     );
+    assert.deepEqual(await locks(), []);
   });
 
   describe('faults, through a TCP proxy between the CLI and MinIO', () => {

@@ -1,16 +1,17 @@
 /**
  * The editor's save lock (client/fileLock.ts) over a real folder, as `vscode.workspace.fs` gives it
  * (`createDirectory` succeeds when the folder exists): it excludes other editors, waits for and is
- * waited for by quota-state's proper-lockfile lock, and recovers stale locks.
+ * waited for by quota-state's (the same `<file>.lock`, taken over Node's fs by the folder store's
+ * conditional write), and recovers stale locks.
  */
 import * as assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { rm, rmdir } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { lockSync } from 'proper-lockfile';
 import { acquireFolderLock, type LockFolderIo } from '../../shared/folderLock';
-import { withLockedFile } from '../../cli/lockedWrite';
+import { fileBackendStore } from '../../shared/node/fileStore';
+import { nodeFolderLockIo } from '../../shared/node/folderLockIo';
 
 /** A lock folder on disk with vscode.workspace.fs's semantics (mkdirp; delete non-recursive refuses a non-empty folder). */
 function diskIo(folder: string): LockFolderIo {
@@ -80,29 +81,32 @@ describe("the editor's save lock (client/fileLock.ts)", () => {
     assert.deepEqual(readdirSync(dir), ['s.json.gz']);
   });
 
-  it("waits for quota-state's lock and gives up while it is held", async () => {
-    const release = lockSync(file, { realpath: false });
+  it("waits for quota-state's lock and gives up while it is held; quota-state's waits for the editor's", async () => {
+    const quotaState = await acquireFolderLock(nodeFolderLockIo(`${file}.lock`), { holder: 'quota-state' });
+    assert.ok(quotaState);
     try {
       assert.equal(await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 300 }), undefined);
     } finally {
-      release();
+      await quotaState.release();
     }
     const lock = await acquireFolderLock(diskIo(`${file}.lock`), { waitMs: 300 });
     assert.ok(lock, 'free once quota-state released it');
-    assert.throws(() => lockSync(file, { realpath: false }), /already being held/, "quota-state's lock waits for the editor's");
+    assert.equal(await acquireFolderLock(nodeFolderLockIo(`${file}.lock`), { holder: 'quota-state', waitMs: 300 }), undefined, "quota-state's lock waits for the editor's");
     await lock.release();
   });
 
-  it("quota-state refuses to write when an editor's owner file appears in its lock", () => {
-    assert.throws(
-      () =>
-        withLockedFile(file, 's.json.gz', (held) => {
-          held.read(() => undefined);
-          writeFileSync(join(held.lockPath, 'intruder.vscode-owner'), '{}');
-          held.check();
-        }),
-      /was taken over by another process/,
-    );
+  it("quota-state's write waits for an editor's save and refuses, naming the lock, when it is not released", async () => {
+    const store = fileBackendStore(dir, `file://${dir}`);
+    const { version } = await store.read('s.json.gz');
+    const lock = await acquireFolderLock(diskIo(`${file}.lock`));
+    assert.ok(lock);
+    try {
+      await assert.rejects(store.write('s.json.gz', new TextEncoder().encode('y'), { ifVersion: version }), /is being written by another program: its lock .*s\.json\.gz\.lock was not released/);
+    } finally {
+      await lock.release();
+    }
+    await store.write('s.json.gz', new TextEncoder().encode('y'), { ifVersion: version });
+    assert.deepEqual(readdirSync(dir), ['s.json.gz'], 'written once the editor is done, and nothing left behind');
   });
 
   it("recovers a stale lock: quota-state's empty folder, or an editor's with its owner file", async () => {
