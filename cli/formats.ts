@@ -126,10 +126,13 @@ function sarifRules(): SarifRule[] {
 
 const SARIF_TAGS: Record<RuleFamily, string> = { state: 'resource-state', quota: 'quota', appIni: 'forgejo-app-ini', file: 'file' };
 
+/** A file's URI: a file URL, or a bucket's object's own URL (`s3://…`: `check --backend`). */
+const uriOf = (path: string): string => (/^[a-z][a-z0-9+.-]*:\/\//i.test(path) ? path : pathToFileURL(path).href);
+
 /** A relative path as a URI reference (each segment percent-encoded), or a file URL when outside. */
 function artifactLocation(report: FileReport): { uri: string; uriBaseId?: string } {
   const file = report.file.replace(/\\/g, '/');
-  if (file === report.path.replace(/\\/g, '/')) return { uri: pathToFileURL(report.path).href };
+  if (file === report.path.replace(/\\/g, '/')) return { uri: uriOf(report.path) };
   return { uri: file.split('/').map(encodeURIComponent).join('/'), uriBaseId: '%SRCROOT%' };
 }
 
@@ -163,7 +166,7 @@ function sarifLog(reports: FileReport[], options: { cwd: string; version: string
         id,
         message: { text: info.message },
         physicalLocation: {
-          artifactLocation: info.uri && info.uri !== pathToFileURL(report.path).href ? { uri: info.uri } : artifact,
+          artifactLocation: info.uri && info.uri !== uriOf(report.path) ? { uri: info.uri } : artifact,
           region: region(info.range),
         },
       }));

@@ -194,6 +194,15 @@ describe('s3:// backends, against a real MinIO server and real Pulumi', function
     assert.ok(checked.status === 0 || checked.status === 1, checked.stderr);
     assert.match(checked.stdout, /s3:\/\/hist\/\.pulumi\/stacks\/hist\/dev\.json/);
     assert.doesNotMatch(checked.stdout + checked.stderr, /quota-state-bucket-/, 'messages name the object, not the private copy');
+    // The object is read as the command's input, under its URL: SARIF's artifact is the object's URL.
+    const sarif = ours(['check', 'organization/hist/dev', '--backend', bucketUrl('hist'), '--format', 'sarif']);
+    const [run] = (
+      JSON.parse(sarif.stdout) as {
+        runs: Array<{ artifacts?: Array<{ location: { uri: string } }>; results: Array<{ locations: Array<{ physicalLocation: { artifactLocation: { uri: string } } }> }> }>;
+      }
+    ).runs;
+    const uris = new Set(run.results.flatMap((r) => r.locations.map((l) => l.physicalLocation.artifactLocation.uri)));
+    assert.deepEqual([...uris], uris.size ? [`${bucketUrl('hist').replace(/\?.*$/, '')}/.pulumi/stacks/hist/dev.json${bucketUrl('hist').replace(/^[^?]*/, '')}`] : []);
 
     await copyBucket('hist', 'surgery');
     const url = bucketUrl('surgery');
