@@ -15,7 +15,7 @@ import { hostname } from 'node:os';
 import { join } from 'node:path';
 import { lockIdentity, pidAlive } from '../shared/node/lockIdentity';
 import { lockSync } from 'proper-lockfile';
-import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockHolderText, parseStaleLockAge, type StaleLockContext } from '../shared/backend';
+import { DEFAULT_STALE_LOCK_AGE, goTimestamp, lockFileHolder, lockRefusalText, lockRemovalText, parseStaleLockAge, type StaleLockContext } from '../shared/backend';
 import { LOCK_WAIT_MS, STALE_LOCK_MS, writeLockPath } from '../shared/writeLock';
 import { InputError, UsageError } from './args';
 
@@ -237,21 +237,23 @@ function otherLocks(folder: string, own?: string): string[] {
   }
 }
 
-/** ` created by user@host (pid N) at <RFC 3339>`, as Pulumi names a lock's holder; with `staleness`, whether it is stale. */
+/** Pulumi's holder of the lock file at `path` (shared/backend/describe.ts); with `staleness`, whether it is stale. */
 function holder(path: string, staleness?: StaleLockContext): string {
+  let read: string | Error;
   try {
-    return lockHolderText(readFileSync(path, 'utf8'), staleness);
+    read = readFileSync(path, 'utf8');
   } catch (error) {
-    return `unreadable (${(error as Error).message})`;
+    read = error as Error;
   }
+  return lockFileHolder(read, staleness);
 }
 
-/** Pulumi's refusal, word for word, one line per lock. */
-function lockedMessage(folder: string, names: string[], staleness?: StaleLockContext): string {
-  return [
-    `the stack is currently locked by ${names.length} lock(s). Either wait for the other process(es) to end or delete the lock file with \`pulumi cancel\`.`,
-    ...names.map((name) => `  ${join(folder, name)}: ${holder(join(folder, name), staleness)}`),
-  ].join('\n');
+/** Pulumi's refusal, word for word, one line per lock, then the command's hint. */
+function lockedMessage(folder: string, names: string[], options: PulumiLockOptions): string {
+  return lockRefusalText(
+    names.map((name) => ({ where: join(folder, name), holder: holder(join(folder, name), options.staleness) })),
+    options.hint,
+  );
 }
 
 interface PulumiLockOptions {
@@ -268,10 +270,10 @@ interface PulumiLockOptions {
 function clearOrRefuse(folder: string, options: PulumiLockOptions, own?: string): void {
   const others = otherLocks(folder, own);
   if (others.length === 0) return;
-  if (!options.breakLock) throw new LockRefusal(lockedMessage(folder, others, options.staleness) + (options.hint ? `\n${options.hint}` : ''));
+  if (!options.breakLock) throw new LockRefusal(lockedMessage(folder, others, options));
   for (const name of others) {
     const path = join(folder, name);
-    options.warn(`warning: removing Pulumi's lock ${path} (${holder(path, options.staleness)}) (--break-lock)`);
+    options.warn(`warning: ${lockRemovalText(path, holder(path, options.staleness))} (--break-lock)`);
     rmSync(path, { force: true });
     rmSync(`${path}.attrs`, { force: true });
   }
@@ -311,7 +313,7 @@ export function withPulumiLock<T>(folder: string | undefined, options: PulumiLoc
   try {
     // Pulumi checks again after writing its lock: of two writers starting together, one sees the other.
     const others = otherLocks(folder, name);
-    if (others.length) throw new LockRefusal(lockedMessage(folder, others, options.staleness) + (options.hint ? `\n${options.hint}` : ''));
+    if (others.length) throw new LockRefusal(lockedMessage(folder, others, options));
     const result = edit();
     // An async edit holds the lock until it settles.
     if (result instanceof Promise) {

@@ -8,8 +8,25 @@
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend';
 export { lockFolderOf, stackFileOf } from './paths';
 export { backendFolderProblem, objectUrl, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
-export { goTimestamp, lockHolderText, StackLockedError, withStackLock, type LockIdentity } from './stackLock';
+export { goTimestamp, StackLockedError, withStackLock, type LockIdentity } from './stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './staleLock';
+// The words of a backend, written once: what the CLI prints and the Backends view shows.
+export {
+  describeEntry,
+  describeLock,
+  filesText,
+  lastUpdateText,
+  lockFileHolder,
+  lockRefusalText,
+  lockRemovalText,
+  prunePlanText,
+  pruneTotalText,
+  sizeText,
+  stacksText,
+  upgradePlanText,
+  upgradeTotalText,
+  type LockDescription,
+} from './describe';
 export { applyRestore, RestoreError, writeKeepingBackup, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
