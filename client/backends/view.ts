@@ -4,17 +4,30 @@
  * workspace. The tree runs backend → stack → History and Backups; a stack shows its last update's
  * result and its lock holders, a history entry its kind, result, time, message and change counts.
  * Open shows a file read-only (documents.ts); Compare opens VS Code's diff editor on two of them.
- * The model is the CLI's (shared/state/backend), read through `vscode.workspace.fs` (store.ts).
+ * The model and its words (describe.ts) are the CLI's, shared/backend's, read through
+ * `vscode.workspace.fs` (store.ts).
  */
 import * as vscode from 'vscode';
-import { BackendError, backendFolderProblem, findStack, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack, type HistoryEntry } from '../../shared/backend/vocabulary';
+import {
+  BackendError,
+  backendFolderProblem,
+  describeEntry,
+  findStack,
+  lastUpdateText,
+  parseS3BackendUrl,
+  readBackend,
+  readHistory,
+  type Backend,
+  type BackendStack,
+  type HistoryEntry,
+} from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { BackendActions } from './actions';
 import { bucketsSupported } from './bucketAccess';
 import { BUCKET_SCHEME, bucketPartsOf, bucketRootUri } from './bucketFileSystem';
 import { backendDocumentUri } from './documents';
-import { judgeStackLock, lockHolder, lockLine } from './lockDialog';
+import { judgeStackLock } from './lockDialog';
 import { stackFileLocation } from './stackFiles';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
@@ -30,11 +43,6 @@ type BackupNode = { kind: 'backup'; root: vscode.Uri; stack: BackendStack; name:
 type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
 type ProblemNode = { kind: 'problem'; message: string };
 export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | MoreNode | ProblemNode;
-
-const changeCounts = (entry: HistoryEntry) => {
-  const c = entry.resourceChanges ?? {};
-  return `+${(c.create ?? 0) + (c.import ?? 0)} ~${c.update ?? 0} -${c.delete ?? 0}${c.replace ? ` ±${c.replace}` : ''}`;
-};
 
 function relativeTime(iso: string): string {
   const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
@@ -344,17 +352,12 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       case 'stack': {
         const item = new vscode.TreeItem(node.stack.ref, collapsed);
         const now = Date.now();
-        const judged = node.stack.locks.map((lock) => ({ lock, verdict: judgeStackLock(lock, now) }));
-        const locks = judged.map(({ lock, verdict }) => (verdict.stale ? vscode.l10n.t('{0} (stale)', lockHolder(lock)) : lockHolder(lock)));
-        const allStale = judged.length > 0 && judged.every(({ verdict }) => verdict.stale);
+        // Each lock as `backend ls` names it, a stale one marked (`user@host (pid N, stale)`); the tooltip says why.
+        const locks = node.stack.locks.map((lock) => judgeStackLock(lock, now));
+        const allStale = locks.length > 0 && locks.every((lock) => lock.stale);
         const last = node.last;
-        item.description = [
-          last ? `${last.kind} ${last.result ?? ''} · ${relativeTime(last.startTime)}` : vscode.l10n.t('never updated'),
-          locks.length ? vscode.l10n.t('locked by {0}', locks.join(', ')) : '',
-        ]
-          .filter(Boolean)
-          .join(' · ');
-        if (judged.length) item.tooltip = judged.map(({ lock, verdict }) => lockLine(lock, verdict)).join('\n');
+        item.description = [lastUpdateText(last, relativeTime), locks.length ? vscode.l10n.t('locked by {0}', locks.map((lock) => lock.marked).join(', ')) : ''].filter(Boolean).join(' · ');
+        if (locks.length) item.tooltip = locks.map((lock) => lock.line).join('\n');
         item.iconPath = allStale
           ? new vscode.ThemeIcon('unlock', new vscode.ThemeColor('disabledForeground'))
           : locks.length
@@ -374,8 +377,9 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
         return Object.assign(new vscode.TreeItem(vscode.l10n.t('Backups'), collapsed), { description: String(node.stack.backups.length), iconPath: new vscode.ThemeIcon('archive') });
       case 'entry': {
         const { entry } = node;
-        const item = new vscode.TreeItem(`${entry.version}  ${entry.kind}`, vscode.TreeItemCollapsibleState.None);
-        item.description = [entry.result ?? '', relativeTime(entry.startTime), changeCounts(entry), entry.message.replace(/^"(.*)"$/, '$1')].filter(Boolean).join(' · ');
+        const described = describeEntry(entry, relativeTime);
+        const item = new vscode.TreeItem(described.title, vscode.TreeItemCollapsibleState.None);
+        item.description = [described.details, described.checkpoint, described.message].filter(Boolean).join(' · ');
         item.tooltip = new vscode.MarkdownString().appendCodeblock(JSON.stringify(entry, null, 2), 'json');
         item.iconPath = new vscode.ThemeIcon(entry.result === 'failed' ? 'error' : entry.checkpoint ? 'git-commit' : 'warning');
         item.contextValue = entry.checkpoint ? 'historyEntry' : 'historyEntryWithoutCheckpoint';
@@ -515,12 +519,10 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     if (!found) return;
     const { entries } = await readHistory(workspaceBackendStore(found.root), found.stack);
     const picked = await vscode.window.showQuickPick(
-      entries.map((entry) => ({
-        label: `${entry.version}  ${entry.kind}`,
-        description: `${entry.result ?? ''} · ${relativeTime(entry.startTime)} · ${changeCounts(entry)}`,
-        detail: entry.message.replace(/^"(.*)"$/, '$1'),
-        entry,
-      })),
+      entries.map((entry) => {
+        const described = describeEntry(entry, relativeTime);
+        return { label: described.title, description: described.details, detail: described.message, entry };
+      }),
       { title: vscode.l10n.t('History of {0}: pick a version to compare with the current state', found.stack.ref), matchOnDescription: true, matchOnDetail: true },
     );
     if (picked) await this.compareWithCurrent({ kind: 'entry', root: found.root, stack: found.stack, entry: picked.entry });

@@ -9,7 +9,7 @@ export { BackendError, findStack, readBackend, readHistory, type Backend, type B
 export { lockFolderOf, stackFileOf } from './paths';
 export { backendFolderProblem, objectUrl, StoreConflict, StoreError, type BackendStore, type StoreObject, type WritableBackendStore } from './store';
 export { goTimestamp, StackLockedError, withStackLock, type LockIdentity } from './stackLock';
-export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './staleLock';
+export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type StaleLockContext } from './staleLock';
 // The words of a backend, written once: what the CLI prints and the Backends view shows.
 export {
   describeEntry,

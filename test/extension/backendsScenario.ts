@@ -67,6 +67,7 @@ async function liveLockKept(locks: vscode.Uri, version3: BackendTreeNode, stackF
   const holder = { pid: 4242, username: 'ci', hostname: 'build-agent-7', timestamp: new Date(Date.now() - 5 * 60_000).toISOString() };
   await vscode.workspace.fs.writeFile(live, new TextEncoder().encode(JSON.stringify(holder)));
   try {
+    await liveAndStaleInTheTree(version3);
     const shown = hooks.shownMessages().length;
     hooks.answerConfirmations('Restore', '<Enter>');
     const first = await vscode.commands.executeCommand<boolean>('quotaState.backends.restore', version3);
@@ -88,6 +89,24 @@ async function liveLockKept(locks: vscode.Uri, version3: BackendTreeNode, stackF
   } finally {
     await vscode.workspace.fs.delete(live).then(undefined, () => undefined);
   }
+}
+
+/**
+ * The tree names every holder as `backend ls` does (shared/backend/describe.ts): the stale lock
+ * marked, the live one not; the tooltip gives each lock's age and why it is stale or may be live.
+ */
+async function liveAndStaleInTheTree(version3: BackendTreeNode): Promise<void> {
+  const { hooks } = await activeExtension();
+  hooks.backends.refresh();
+  const root = 'root' in version3 ? version3.root.toString() : '';
+  const backend = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === root);
+  const [stack] = await children(backend!.node);
+  const description = String(stack.item.description);
+  expect(/locked by .*\S+@\S+ \(pid \d+, stale\)/.test(description), `the stale lock marked: ${description}`);
+  expect(description.includes('ci@build-agent-7 (pid 4242)') && !description.includes('ci@build-agent-7 (pid 4242, stale)'), `the live lock named, unmarked: ${description}`);
+  const tooltip = String(stack.item.tooltip);
+  expect(tooltip.includes('ci@build-agent-7 (pid 4242), taken 5 min ago: its holder may still be running'), `the live lock's age and verdict: ${tooltip}`);
+  expect(/taken 2 d ago: stale, /.test(tooltip), `the stale lock's age and why it is stale: ${tooltip}`);
 }
 
 /** Show History and Compare with Previous on the stack file opened from the view: a read-only `pulumi-backend:` document. */
@@ -249,7 +268,7 @@ export async function backendsScenario(): Promise<void> {
     expect(backend !== undefined, `the backend is listed: ${backends.map((b) => label(b.item)).join(', ')}`);
     const [stack] = await children(backend!.node);
     expect(label(stack.item) === 'organization/hist/dev', `the stack: ${label(stack.item)}`);
-    expect(/locked by \S+@\S+ \(pid \d+\) \(stale\)/.test(String(stack.item.description)), `the stale lock is named and marked: ${String(stack.item.description)}`);
+    expect(/locked by \S+@\S+ \(pid \d+, stale\)/.test(String(stack.item.description)), `the stale lock is named and marked as backend ls marks it: ${String(stack.item.description)}`);
     const [history, backups] = await children(stack.node);
     expect(label(history.item) === 'History' && history.item.description === '9', `History (9): ${label(history.item)} ${String(history.item.description)}`);
     expect(label(backups.item) === 'Backups' && backups.item.description === '9', `Backups (9): ${String(backups.item.description)}`);
