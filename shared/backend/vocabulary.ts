@@ -18,4 +18,4 @@ export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
-export { BackendUrlError, resolveBackendUrl, type ResolvedBackendUrl } from './url';
+export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type ResolvedBackendUrl } from './url';
