@@ -1,7 +1,8 @@
 /**
  * `quota-state backend ls` and `quota-state history STACK`: a DIY backend read whole (its stacks,
- * their last update, locks and files) and one stack's history, newest first, through the state
- * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
+ * their last update, locks and files) and one stack's history, newest first, through the backend
+ * service's model over a `file://` folder or a bucket (opened by ../backendAccess.ts, which picks the
+ * backend in Pulumi's order with shared/backend/url.ts).
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { createStateService } from '../../shared/state';

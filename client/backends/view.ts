@@ -11,10 +11,12 @@ import * as vscode from 'vscode';
 import {
   BackendError,
   backendFolderProblem,
+  backendUrlTarget,
   describeEntry,
   findStack,
   lastUpdateText,
   parseS3BackendUrl,
+  projectBackendUrl,
   readBackend,
   readHistory,
   type Backend,
@@ -181,35 +183,34 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   /**
    * The folders Pulumi itself would use: `PULUMI_BACKEND_URL` (where the extension host has an
    * environment) and each workspace project's `Pulumi.yaml` `backend.url`, when they name a
-   * `file://` folder or, where the host reaches object storage, an `s3://` bucket.
+   * `file://` folder or, where the host reaches object storage, an `s3://` bucket. The URLs are read
+   * as the CLI reads them (shared/backend/url.ts); one it would refuse names nothing here.
    */
   private async configuredRoots(): Promise<vscode.Uri[]> {
     const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
     const folderOf = (url: string, base: vscode.Uri | undefined): vscode.Uri | undefined => {
-      if (/^s3:\/\//i.test(url)) return bucketsSupported ? bucketRootUri(url) : undefined;
-      if (!url.startsWith('file://')) return undefined;
-      let rest: string;
+      let target: ReturnType<typeof backendUrlTarget>;
       try {
-        rest = decodeURIComponent(url.slice('file://'.length).replace(/\?.*$/, ''));
+        target = backendUrlTarget(url, environment, (path) => path.startsWith('/'));
       } catch {
         return undefined;
       }
-      if (rest === '~' || rest.startsWith('~/')) return environment.HOME ? vscode.Uri.file(environment.HOME + rest.slice(1)) : undefined;
-      if (rest.startsWith('/')) return vscode.Uri.file(rest);
-      return base && vscode.Uri.joinPath(base, rest);
+      if (target.bucket) return bucketsSupported ? bucketRootUri(url) : undefined;
+      const { path, from } = target.folder;
+      if (from === 'home') return environment.HOME ? vscode.Uri.file(environment.HOME + path) : undefined;
+      if (from === 'absolute') return vscode.Uri.file(path);
+      return base && vscode.Uri.joinPath(base, path);
     };
     const roots: vscode.Uri[] = [];
     const fromEnvironment = environment.PULUMI_BACKEND_URL && folderOf(environment.PULUMI_BACKEND_URL, vscode.workspace.workspaceFolders?.[0]?.uri);
     if (fromEnvironment) roots.push(fromEnvironment);
     for (const project of await vscode.workspace.findFiles('{Pulumi.yaml,Pulumi.yml,*/Pulumi.yaml,*/Pulumi.yml}', '**/node_modules/**', 50)) {
       try {
-        const text = new TextDecoder().decode(await vscode.workspace.fs.readFile(project));
-        // `backend:` then an indented `url:` (Pulumi.yaml's ProjectBackend); a flow mapping is rare enough to leave to the CLI.
-        const url = /^backend:[ \t]*\r?\n(?:[ \t]+.*\r?\n)*?[ \t]+url:[ \t]*["']?([^"'\s#]+)/m.exec(text)?.[1];
+        const { url } = projectBackendUrl(new TextDecoder().decode(await vscode.workspace.fs.readFile(project)));
         const folder = url && folderOf(url, project.with({ path: project.path.slice(0, project.path.lastIndexOf('/')) }));
         if (folder) roots.push(folder);
       } catch {
-        // an unreadable project names no backend
+        // an unreadable project (or not YAML) names no backend
       }
     }
     return roots;

@@ -31,6 +31,8 @@ export { applyRestore, RestoreError, writeKeepingBackup, type RestorePlan } from
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
 // A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
-export { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
+export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
+// Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
+export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type ResolvedBackendUrl } from './url';
