@@ -21,7 +21,6 @@ import {
   readHistory,
   type Backend,
   type BackendStack,
-  type HistoryEntry,
 } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
@@ -30,36 +29,13 @@ import { bucketsSupported } from './bucketAccess';
 import { BUCKET_SCHEME, bucketPartsOf, bucketRootUri } from './bucketFileSystem';
 import { backendDocumentUri } from './documents';
 import { judgeStackLock } from './lockDialog';
+import { backupOf, fileOf, nodeLabel, relativeTime, type BackendTreeNode, type ProblemNode } from './nodes';
 import { stackFileLocation } from './stackFiles';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
 
 const REMEMBERED_KEY = 'quotaState.backends';
 const PAGE = 50;
-
-type BackendNode = { kind: 'backend'; root: vscode.Uri; legacy?: boolean };
-type StackNode = { kind: 'stack'; root: vscode.Uri; stack: BackendStack; last?: HistoryEntry };
-type GroupNode = { kind: 'history' | 'backups'; root: vscode.Uri; stack: BackendStack };
-type EntryNode = { kind: 'entry'; root: vscode.Uri; stack: BackendStack; entry: HistoryEntry; previous?: HistoryEntry };
-type BackupNode = { kind: 'backup'; root: vscode.Uri; stack: BackendStack; name: string };
-type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
-type ProblemNode = { kind: 'problem'; message: string };
-export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | MoreNode | ProblemNode;
-
-function relativeTime(iso: string): string {
-  const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);
-  const format = new Intl.RelativeTimeFormat(vscode.env.language, { numeric: 'auto' });
-  for (const [unit, size] of [
-    ['year', 31_536_000],
-    ['month', 2_592_000],
-    ['day', 86_400],
-    ['hour', 3600],
-    ['minute', 60],
-  ] as const) {
-    if (Math.abs(seconds) >= size) return format.format(-Math.round(seconds / size), unit);
-  }
-  return format.format(-seconds, 'second');
-}
 
 /** Why `root` cannot hold a backend, when it is missing or a file; undefined when it is a folder (or a bucket). */
 async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
@@ -72,31 +48,6 @@ async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
     if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return backendFolderProblem(shown, 'missing');
   }
   return undefined;
-}
-
-/**
- * A backup's time (from its `<UnixNano>`) and the version it holds: Pulumi copies the stack file to
- * the backups right after it writes an update's history entry (diy's apply: addToHistory, then
- * backupStack), so a backup holds the state of the newest entry written before it.
- */
-function backupOf(stack: BackendStack, name: string): { time?: string; iso?: string; version?: number } {
-  const nano = /\.(\d+)\.json(\.gz|\.zst)?$/.exec(name)?.[1];
-  if (!nano) return {};
-  const ms = Number(BigInt(nano) / 1_000_000n);
-  const time = new Intl.DateTimeFormat(vscode.env.language, { dateStyle: 'medium', timeStyle: 'medium' }).format(ms);
-  const version = stack.historyIds.filter((id) => BigInt(id) <= BigInt(nano)).length;
-  return { time, iso: new Date(ms).toISOString(), ...(version ? { version } : {}) };
-}
-
-/** How titles and messages name a node's file: `version 4`, `backup before version 4`, `current`. */
-function nodeLabel(node: BackendTreeNode): string {
-  if (node.kind === 'entry') return vscode.l10n.t('version {0}', node.entry.version);
-  if (node.kind === 'backup') {
-    const backup = backupOf(node.stack, node.name);
-    return backup.version ? vscode.l10n.t('backup of version {0}', backup.version) : node.name.slice(node.name.lastIndexOf('/') + 1);
-  }
-  if (node.kind === 'stack') return vscode.l10n.t('current');
-  return '';
 }
 
 export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, vscode.Disposable {
@@ -406,15 +357,8 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
     }
   }
 
-  /** The file a node stands for: the stack file, an entry's checkpoint, a backup. */
-  fileOf(node: BackendTreeNode | undefined): vscode.Uri | undefined {
-    if (!node || !('root' in node)) return undefined;
-    const name = node.kind === 'entry' ? node.entry.checkpoint : node.kind === 'backup' ? node.name : node.kind === 'stack' ? node.stack.file?.name : undefined;
-    return name ? vscode.Uri.joinPath(node.root, ...name.split('/')) : undefined;
-  }
-
   private async open(node: BackendTreeNode | undefined): Promise<void> {
-    const file = this.fileOf(node);
+    const file = fileOf(node);
     if (!file) return;
     // A bucket's plain stack object opens editable: saving writes it back under the locks (bucketFileSystem.ts).
     if (node?.kind === 'stack' && file.scheme === BUCKET_SCHEME && !node.stack.file?.compression) {
@@ -445,19 +389,19 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   }
 
   private async compareWithCurrent(node: BackendTreeNode | undefined): Promise<void> {
-    const file = this.fileOf(node);
+    const file = fileOf(node);
     if (!file || !node || !('stack' in node) || !node.stack.file) return;
     const current = vscode.Uri.joinPath(node.root, ...node.stack.file.name.split('/'));
     await this.diff(file, current, vscode.l10n.t('{0}: {1} ↔ current', node.stack.ref, nodeLabel(node)));
   }
 
   private async compareSelected(nodes: readonly BackendTreeNode[]): Promise<void> {
-    const files = nodes.map((n) => this.fileOf(n)).filter((f): f is vscode.Uri => f !== undefined);
+    const files = nodes.map((n) => fileOf(n)).filter((f): f is vscode.Uri => f !== undefined);
     if (files.length !== 2) {
       void this.notifier.info(vscode.l10n.t('Select two versions, backups or stacks to compare.'));
       return;
     }
-    const [a, b] = nodes.filter((n) => this.fileOf(n) !== undefined) as Array<Extract<BackendTreeNode, { stack: BackendStack }>>;
+    const [a, b] = nodes.filter((n) => fileOf(n) !== undefined) as Array<Extract<BackendTreeNode, { stack: BackendStack }>>;
     const title =
       a.stack.ref === b.stack.ref && a.root.toString() === b.root.toString()
         ? vscode.l10n.t('{0}: {1} ↔ {2}', a.stack.ref, nodeLabel(a), nodeLabel(b))
@@ -466,7 +410,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   }
 
   private async restore(node: BackendTreeNode | undefined): Promise<void> {
-    const file = this.fileOf(node);
+    const file = fileOf(node);
     if (!file || (node?.kind !== 'entry' && node?.kind !== 'backup')) return;
     await this.actions.restore({ root: node.root, stack: node.stack, file, label: nodeLabel(node) });
   }
@@ -482,7 +426,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
 
   /** The resource graph of a stack's current state, a checkpoint or a backup (its read-only document). */
   private async showGraph(node: BackendTreeNode | undefined): Promise<void> {
-    const file = this.fileOf(node);
+    const file = fileOf(node);
     if (!file) return;
     const document = backendDocumentUri(file);
     await vscode.window.showTextDocument(document, { preview: true });

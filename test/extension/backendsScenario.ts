@@ -6,7 +6,7 @@
  * Compare with Previous from the stack file (VS Code's diff editor on the two versions).
  */
 import * as vscode from 'vscode';
-import type { BackendTreeNode } from '../../client/backends/view';
+import { fileOf, type BackendTreeNode } from '../../client/backends/nodes';
 import { activeExtension, codeOf, revertAndCloseAll, waitFor, workspaceUri } from './common';
 
 /** The read-only document a diff side is (the diff editor shows the documents themselves). */
@@ -226,7 +226,7 @@ async function restoreAndPrune(root: vscode.Uri, stackNode: BackendTreeNode, ver
   const after = await vscode.workspace.fs.readFile(stackFile);
   expect(after[0] === 0x1f && after[1] === 0x8b, 'the stack file stays gzip');
   const restored = JSON.parse(await gunzip(after)) as { checkpoint: { stack: string; latest: { resources: Array<{ urn: string }>; pending_operations?: unknown } } };
-  const checkpoint = JSON.parse(await gunzip(await vscode.workspace.fs.readFile(hooks.backends.fileOf(version3)!)));
+  const checkpoint = JSON.parse(await gunzip(await vscode.workspace.fs.readFile(fileOf(version3)!)));
   expect(JSON.stringify(restored.checkpoint.latest.resources) === JSON.stringify(checkpoint.checkpoint.latest.resources), "the stack file holds version 3's resources");
   expect(restored.checkpoint.stack === 'organization/hist/dev' && restored.checkpoint.latest.pending_operations === undefined, 'named as the stack, no pending operations');
   expect(sameBytes(await vscode.workspace.fs.readFile(bak), before), 'the .bak holds what was replaced');

@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { BackendTreeNode } from '../../../client/backends/view';
+import { fileOf, type BackendTreeNode } from '../../../client/backends/nodes';
 import { activeExtension, waitFor } from '../common';
 import { revertAndCloseAll } from './helpers';
 
@@ -59,7 +59,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
     hooks.answerConfirmations('Restore', 'Remove Lock and Restore');
     await vscode.commands.executeCommand('quotaState.backends.restore', entries[6].node);
     const restored = JSON.parse(await text(stackFile)) as { checkpoint: { latest: { resources: unknown[] } } };
-    const version3 = JSON.parse(await text(hooks.backends.fileOf(entries[6].node)!)) as { checkpoint: { latest: { resources: unknown[] } } };
+    const version3 = JSON.parse(await text(fileOf(entries[6].node)!)) as { checkpoint: { latest: { resources: unknown[] } } };
     assert.deepEqual(restored.checkpoint.latest.resources, version3.checkpoint.latest.resources);
     assert.equal(await text(vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json.bak')), before);
     assert.deepEqual(await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, '.pulumi', 'locks')), [], 'no lock object left');
