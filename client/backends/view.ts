@@ -1,32 +1,19 @@
 /**
- * The Pulumi Backends view (Explorer): workspace folders holding a DIY backend (`.pulumi/meta.yaml`
- * or `.pulumi/stacks/`) appear by themselves, others are added with Add Backend… and remembered per
- * workspace. The tree runs backend → stack → History and Backups; a stack shows its last update's
+ * The Pulumi Backends view (Explorer): the backends discovery.ts finds appear by themselves, others
+ * are added with Add Backend… and remembered per workspace. The tree runs backend → stack → History and Backups; a stack shows its last update's
  * result and its lock holders, a history entry its kind, result, time, message and change counts.
  * Open shows a file read-only (documents.ts); Compare opens VS Code's diff editor on two of them.
  * The model and its words (describe.ts) are the CLI's, shared/backend's, read through
  * `vscode.workspace.fs` (store.ts).
  */
 import * as vscode from 'vscode';
-import {
-  BackendError,
-  backendFolderProblem,
-  backendUrlTarget,
-  describeEntry,
-  findStack,
-  lastUpdateText,
-  parseS3BackendUrl,
-  projectBackendUrl,
-  readBackend,
-  readHistory,
-  type Backend,
-  type BackendStack,
-} from '../../shared/backend/vocabulary';
+import { BackendError, describeEntry, findStack, lastUpdateText, parseS3BackendUrl, readBackend, readHistory, type Backend, type BackendStack } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { BackendActions } from './actions';
 import { bucketsSupported } from './bucketAccess';
 import { BUCKET_SCHEME, bucketPartsOf, bucketRootUri } from './bucketFileSystem';
+import { BackendDiscovery, rootProblem } from './discovery';
 import { backendDocumentUri } from './documents';
 import { judgeStackLock } from './lockDialog';
 import { backupOf, fileOf, nodeLabel, relativeTime, type BackendTreeNode, type ProblemNode } from './nodes';
@@ -34,21 +21,7 @@ import { stackFileLocation } from './stackFiles';
 import type { StateDiffView } from './stateDiff';
 import { workspaceBackendStore } from './store';
 
-const REMEMBERED_KEY = 'quotaState.backends';
 const PAGE = 50;
-
-/** Why `root` cannot hold a backend, when it is missing or a file; undefined when it is a folder (or a bucket). */
-async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
-  if (root.scheme === BUCKET_SCHEME) return undefined;
-  const shown = root.scheme === 'file' ? root.fsPath : root.toString();
-  try {
-    const stat = await vscode.workspace.fs.stat(root);
-    if (!(stat.type & vscode.FileType.Directory)) return backendFolderProblem(shown, 'file');
-  } catch (error) {
-    if (error instanceof vscode.FileSystemError && error.code === 'FileNotFound') return backendFolderProblem(shown, 'missing');
-  }
-  return undefined;
-}
 
 export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<BackendTreeNode | undefined>();
@@ -59,13 +32,15 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   private watchers = new Map<string, vscode.Disposable>();
   private refreshTimer: ReturnType<typeof setTimeout> | undefined;
   readonly view: vscode.TreeView<BackendTreeNode>;
+  readonly discovery: BackendDiscovery;
 
   constructor(
-    private readonly state: vscode.Memento,
+    state: vscode.Memento,
     private readonly notifier: Notifier,
     private readonly stateDiff: StateDiffView,
     readonly actions: BackendActions,
   ) {
+    this.discovery = new BackendDiscovery(state);
     this.view = vscode.window.createTreeView('quotaState.backends', { treeDataProvider: this, canSelectMany: true, showCollapseAll: true });
     this.disposables.push(
       this.view,
@@ -95,76 +70,6 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
       ),
       this,
     ];
-  }
-
-  /** Workspace folders holding a backend, or a folder of theirs that does (one level down), then those added by hand. */
-  async roots(): Promise<vscode.Uri[]> {
-    const holds = async (folder: vscode.Uri) => {
-      for (const marker of ['.pulumi/meta.yaml', '.pulumi/stacks']) {
-        try {
-          await vscode.workspace.fs.stat(vscode.Uri.joinPath(folder, ...marker.split('/')));
-          return true;
-        } catch {
-          // not this marker
-        }
-      }
-      return false;
-    };
-    const found: vscode.Uri[] = [];
-    for (const folder of vscode.workspace.workspaceFolders ?? []) {
-      if (await holds(folder.uri)) {
-        found.push(folder.uri);
-        continue;
-      }
-      let entries: Array<[string, vscode.FileType]> = [];
-      try {
-        entries = await vscode.workspace.fs.readDirectory(folder.uri);
-      } catch {
-        // an unreadable folder holds nothing we can show
-      }
-      const folders = entries.filter(([name, type]) => type & vscode.FileType.Directory && !name.startsWith('.') && name !== 'node_modules').map(([name]) => vscode.Uri.joinPath(folder.uri, name));
-      for (const [index, held] of (await Promise.all(folders.map(holds))).entries()) if (held) found.push(folders[index]);
-    }
-    for (const configured of await this.configuredRoots()) if (await holds(configured)) found.push(configured);
-    const remembered = this.state.get<string[]>(REMEMBERED_KEY, []).map((text) => vscode.Uri.parse(text, true));
-    const seen = new Set<string>();
-    return [...found, ...remembered].filter((uri) => !seen.has(uri.toString()) && seen.add(uri.toString()));
-  }
-
-  /**
-   * The folders Pulumi itself would use: `PULUMI_BACKEND_URL` (where the extension host has an
-   * environment) and each workspace project's `Pulumi.yaml` `backend.url`, when they name a
-   * `file://` folder or, where the host reaches object storage, an `s3://` bucket. The URLs are read
-   * as the CLI reads them (shared/backend/url.ts); one it would refuse names nothing here.
-   */
-  private async configuredRoots(): Promise<vscode.Uri[]> {
-    const environment = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {};
-    const folderOf = (url: string, base: vscode.Uri | undefined): vscode.Uri | undefined => {
-      let target: ReturnType<typeof backendUrlTarget>;
-      try {
-        target = backendUrlTarget(url, environment, (path) => path.startsWith('/'));
-      } catch {
-        return undefined;
-      }
-      if (target.bucket) return bucketsSupported ? bucketRootUri(url) : undefined;
-      const { path, from } = target.folder;
-      if (from === 'home') return environment.HOME ? vscode.Uri.file(environment.HOME + path) : undefined;
-      if (from === 'absolute') return vscode.Uri.file(path);
-      return base && vscode.Uri.joinPath(base, path);
-    };
-    const roots: vscode.Uri[] = [];
-    const fromEnvironment = environment.PULUMI_BACKEND_URL && folderOf(environment.PULUMI_BACKEND_URL, vscode.workspace.workspaceFolders?.[0]?.uri);
-    if (fromEnvironment) roots.push(fromEnvironment);
-    for (const project of await vscode.workspace.findFiles('{Pulumi.yaml,Pulumi.yml,*/Pulumi.yaml,*/Pulumi.yml}', '**/node_modules/**', 50)) {
-      try {
-        const { url } = projectBackendUrl(new TextDecoder().decode(await vscode.workspace.fs.readFile(project)));
-        const folder = url && folderOf(url, project.with({ path: project.path.slice(0, project.path.lastIndexOf('/')) }));
-        if (folder) roots.push(folder);
-      } catch {
-        // an unreadable project (or not YAML) names no backend
-      }
-    }
-    return roots;
   }
 
   private async add(): Promise<void> {
@@ -202,20 +107,11 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
 
   /** Remembers `root` for this workspace and shows it; says so when it holds no backend. */
   async addRoot(root: vscode.Uri): Promise<boolean> {
-    const shown = root.scheme === 'file' ? root.fsPath : root.toString();
-    const problem = await rootProblem(root);
+    const problem = await this.discovery.remember(root);
     if (problem) {
       void this.notifier.error(problem);
       return false;
     }
-    try {
-      await readBackend(workspaceBackendStore(root));
-    } catch (error) {
-      void this.notifier.error(vscode.l10n.t('{0} holds no Pulumi DIY backend: {1}', shown, error instanceof Error ? error.message : String(error)));
-      return false;
-    }
-    const remembered = this.state.get<string[]>(REMEMBERED_KEY, []);
-    if (!remembered.includes(root.toString())) await this.state.update(REMEMBERED_KEY, [...remembered, root.toString()]);
     this.refresh();
     return true;
   }
@@ -249,7 +145,7 @@ export class BackendsView implements vscode.TreeDataProvider<BackendTreeNode>, v
   async getChildren(node?: BackendTreeNode): Promise<BackendTreeNode[]> {
     if (!node) {
       // Read now (it is expanded at once): a legacy layout offers Upgrade Backend Layout….
-      const roots = await this.roots();
+      const roots = await this.discovery.roots();
       const layouts = await Promise.all(
         roots.map((root) =>
           this.backend(root).then(

@@ -18,7 +18,7 @@ describe('the Pulumi Backends view', () => {
   it("finds the backend a workspace project's Pulumi.yaml names, read as the CLI reads it", async () => {
     const { hooks } = await activeExtension();
     const write = (uri: vscode.Uri, text: string) => vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
-    const shown = async () => (await hooks.backends.roots()).map((uri) => uri.toString());
+    const shown = async () => (await hooks.backends.discovery.roots()).map((uri) => uri.toString());
     // Two levels down: the view's own look (a workspace folder and its children) does not reach them.
     const named = workspaceUri('far/named');
     const other = workspaceUri('far/other');
