@@ -11,7 +11,7 @@ type StackNode = { kind: 'stack'; root: vscode.Uri; stack: BackendStack; last?: 
 type GroupNode = { kind: 'history' | 'backups'; root: vscode.Uri; stack: BackendStack };
 type EntryNode = { kind: 'entry'; root: vscode.Uri; stack: BackendStack; entry: HistoryEntry; previous?: HistoryEntry };
 type BackupNode = { kind: 'backup'; root: vscode.Uri; stack: BackendStack; name: string };
-type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
+export type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
 export type ProblemNode = { kind: 'problem'; message: string };
 export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | MoreNode | ProblemNode;
 

@@ -20,8 +20,8 @@ type Labelled = { node: BackendTreeNode; item: vscode.TreeItem };
 
 async function children(node?: BackendTreeNode): Promise<Labelled[]> {
   const { hooks } = await activeExtension();
-  const nodes = await hooks.backends.getChildren(node);
-  return nodes.map((child) => ({ node: child, item: hooks.backends.getTreeItem(child) }));
+  const nodes = await hooks.backends.tree.getChildren(node);
+  return nodes.map((child) => ({ node: child, item: hooks.backends.tree.getTreeItem(child) }));
 }
 
 const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));
@@ -97,7 +97,7 @@ async function liveLockKept(locks: vscode.Uri, version3: BackendTreeNode, stackF
  */
 async function liveAndStaleInTheTree(version3: BackendTreeNode): Promise<void> {
   const { hooks } = await activeExtension();
-  hooks.backends.refresh();
+  hooks.backends.tree.refresh();
   const root = 'root' in version3 ? version3.root.toString() : '';
   const backend = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === root);
   const [stack] = await children(backend!.node);
@@ -173,13 +173,13 @@ async function treeWording(root: vscode.Uri, backups: BackendTreeNode, version4:
   const legacy = workspaceUri('legacy-backend');
   const checkpoint = { version: 3, checkpoint: { stack: 'dev', latest: { manifest: { time: '2025-01-01T00:00:00Z', magic: '', version: 'v3.274.1' }, resources: [] } } };
   await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(legacy, '.pulumi', 'stacks', 'dev.json'), new TextEncoder().encode(JSON.stringify(checkpoint)));
-  expect(await hooks.backends.addRoot(legacy), 'a legacy backend is added');
+  expect(await hooks.backends.commands.addRoot(legacy), 'a legacy backend is added');
   const legacyItem = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === legacy.toString());
   expect(/^legacy layout · /.test(String(legacyItem?.item.description)), `the legacy layout in the tree: ${String(legacyItem?.item.description)}`);
 
   const before = hooks.shownMessages().length;
-  expect(!(await hooks.backends.addRoot(workspaceUri('no-such-backend'))), 'a missing folder is no backend');
-  expect(!(await hooks.backends.addRoot(vscode.Uri.joinPath(root, '.pulumi', 'meta.yaml'))), 'a file is no backend');
+  expect(!(await hooks.backends.commands.addRoot(workspaceUri('no-such-backend'))), 'a missing folder is no backend');
+  expect(!(await hooks.backends.commands.addRoot(vscode.Uri.joinPath(root, '.pulumi', 'meta.yaml'))), 'a file is no backend');
   const said = hooks
     .shownMessages()
     .slice(before)
@@ -262,7 +262,7 @@ export async function backendsScenario(): Promise<void> {
   const root = workspaceUri('state-backend');
   try {
     await ageTheInterruptedLock(root);
-    expect(await hooks.backends.addRoot(root), 'Add Backend takes the workspace backend');
+    expect(await hooks.backends.commands.addRoot(root), 'Add Backend takes the workspace backend');
     const backends = await children();
     const backend = backends.find((b) => b.node.kind === 'backend' && b.node.root.toString() === root.toString());
     expect(backend !== undefined, `the backend is listed: ${backends.map((b) => label(b.item)).join(', ')}`);

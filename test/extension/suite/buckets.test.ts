@@ -16,7 +16,7 @@ const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.
 
 async function children(node?: BackendTreeNode): Promise<Labelled[]> {
   const { hooks } = await activeExtension();
-  return (await hooks.backends.getChildren(node)).map((child) => ({ node: child, item: hooks.backends.getTreeItem(child) }));
+  return (await hooks.backends.tree.getChildren(node)).map((child) => ({ node: child, item: hooks.backends.tree.getTreeItem(child) }));
 }
 
 const text = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
@@ -30,7 +30,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
     const { hooks } = await activeExtension();
     const query = url.slice(url.indexOf('?') + 1);
     const root = vscode.Uri.from({ scheme: 'pulumi-s3', authority: 'hist', path: '/', query });
-    assert.equal(await hooks.backends.addRoot(root), true);
+    assert.equal(await hooks.backends.commands.addRoot(root), true);
 
     const backend = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === root.toString());
     assert.ok(backend, 'the bucket is listed');
@@ -90,7 +90,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
         .filter((m) => m.level === 'error'),
       [],
     );
-    const found = await hooks.backends.stackOfFile(editor.document.uri);
+    const found = await hooks.backends.commands.stackOfFile(editor.document.uri);
     assert.equal(found?.root.toString(), root.toString());
     assert.equal(found?.stack.ref, 'organization/hist/dev');
   });
