@@ -32,7 +32,7 @@ export interface StackLockOptions {
 }
 
 /** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
-export function goTimestamp(now: number): string {
+function goTimestamp(now: number): string {
   const micros = Math.round(now * 1000);
   const base = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
   const nanos = String((micros % 1_000_000) * 1000)

@@ -10,7 +10,7 @@ export { lockFolderOf, stackFileOf } from './paths';
 export { backendFolderProblem, listAll, objectUrl, readBytes, readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type StoreObject, type WritableBackendStore } from './store';
 // The one writer of a stack file: Pulumi's lock, the version read, the `.bak`, the write only if unchanged.
 export { withStackWrite, withStackWrites } from './stackWrite';
-export { goTimestamp, StackLockedError, type LockIdentity } from './stackLock';
+export { StackLockedError, type LockIdentity } from './stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type StaleLockContext } from './staleLock';
 // The words of a backend, written once: what the CLI prints and the Backends view shows.
 export {
@@ -18,9 +18,6 @@ export {
   describeLock,
   filesText,
   lastUpdateText,
-  lockFileHolder,
-  lockRefusalText,
-  lockRemovalText,
   prunePlanText,
   pruneTotalText,
   sizeText,
