@@ -1,16 +1,30 @@
 /**
- * A DIY backend as the CLI's commands open it: found in Pulumi's order (backendUrl.ts), read as a
- * `file://` store (backendStore.ts) within the inflate limit, and a stack's state read from it:
- * its current file, or a history entry's checkpoint by version or id.
+ * A DIY backend as the CLI's commands open it: found in Pulumi's order (shared/backend/url.ts, given
+ * this machine's files and environment), read as a `file://` store (shared/node/fileStore.ts) or a
+ * bucket within the inflate limit, and a stack's state read from it: its current file, or a history
+ * entry's checkpoint by version or id.
  */
-import { createBackendService, readBytes, BackendError, backendFolderProblem, findStack, objectUrl, StoreError, type Backend, type BackendStack } from '../shared/backend';
+import {
+  createBackendService,
+  readBytes,
+  BackendError,
+  backendFolderProblem,
+  BackendUrlError,
+  findStack,
+  objectUrl,
+  resolveBackendUrl,
+  StoreError,
+  type Backend,
+  type BackendStack,
+  type ResolvedBackendUrl,
+} from '../shared/backend';
 import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
-import { lstatSync, statSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { WritableBackendStore } from '../shared/backend';
 import { fileBackendStore } from '../shared/node/fileStore';
-import { resolveBackend, type ResolvedBackend } from './backendUrl';
 import { inflateBudget, maxInflatedBytes, type CliIO } from './io';
 
 const backends = createBackendService();
@@ -36,11 +50,28 @@ function s3TimeoutMs(): number {
  * The store of a resolved backend. A bucket's module (shared/node/s3Store.ts, the AWS SDK) is
  * required only when an `s3://` URL is used: esbuild bundles it, but runs it only at this require.
  */
-function storeOf(resolved: ResolvedBackend): WritableBackendStore {
+function storeOf(resolved: ResolvedBackendUrl): WritableBackendStore {
   if (!resolved.bucket) return fileBackendStore(resolved.root!, resolved.url);
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point: the SDK's modules run only for a bucket.
   const module = require('../shared/node/s3Store') as typeof import('../shared/node/s3Store');
   return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs() });
+}
+
+/** The backend `flag` names, or Pulumi's order finds from `cwd`; a URL quota-state does not read is an InputError. */
+async function resolveBackend(flag: string | undefined, cwd: string): Promise<ResolvedBackendUrl> {
+  try {
+    return await resolveBackendUrl(flag, {
+      cwd,
+      env: process.env,
+      home: homedir(),
+      path: { dirname, isAbsolute, join, resolve },
+      readText: async (file) => (existsSync(file) ? readFileSync(file, 'utf8') : undefined),
+      exists: async (file) => existsSync(file),
+    });
+  } catch (error) {
+    if (error instanceof BackendUrlError) throw new InputError(error.message);
+    throw error;
+  }
 }
 
 /** The project and name a fully named stack reference gives (`organization/p/s`, `p/s`); undefined for a bare name. */
@@ -93,7 +124,7 @@ function versionRanges(versions: number[]): string {
  * files, not the bucket's).
  */
 export async function openBackend(flag: string | undefined, io: CliIO, only?: { project: string; name: string }): Promise<Opened | number> {
-  const resolved = resolveBackend(flag, { cwd: io.cwd, env: process.env });
+  const resolved = await resolveBackend(flag, io.cwd);
   // A folder that is missing or a file is said so, in the Backends view's words, not as "no .pulumi folder".
   const problem = resolved.root === undefined ? undefined : folderProblem(resolved.root);
   if (problem) {

@@ -25,7 +25,6 @@ import { bucketsSupported } from './backends/bucketAccess';
 import { registerBucketFileSystem } from './backends/bucketFileSystem';
 import { registerBackendDocuments } from './backends/documents';
 import { StateDiffView } from './backends/stateDiff';
-import { BackendActions } from './backends/actions';
 import { BackendsView } from './backends/view';
 import { detectKind } from '../shared/documentKind';
 import { LanguageStatus } from './languageStatus';
@@ -137,7 +136,7 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
   const stateDiff = new StateDiffView();
-  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, new BackendActions(client, notifier, () => backends.refresh()));
+  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, client);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 

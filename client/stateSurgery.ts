@@ -15,7 +15,7 @@ import { applyEdits } from '../shared/edits';
 import { SURGERY_TABLE, type SurgeryPaletteCommand, type SurgeryRow } from '../shared/state/vocabulary';
 import { readStackLocks, stackFileOf } from '../shared/backend/vocabulary';
 import { argumentsOf, stringArgument, type CommandContext } from './commands/context';
-import { judgeStackLock, lockLine } from './backends/lockDialog';
+import { judgeStackLock } from './backends/lockDialog';
 import { stackFileLocation } from './backends/stackFiles';
 import { workspaceBackendStore } from './backends/store';
 import { COMPRESSED_SCHEME, compressedUriOf } from './compressedState';
@@ -315,11 +315,11 @@ export class StateSurgeryCommands {
     }
     if (locks.length === 0) return true;
     const now = Date.now();
-    const judged = locks.map((lock) => ({ lock, verdict: judgeStackLock(lock, now) }));
-    const lines = judged.map(({ lock, verdict }) => lockLine(lock, verdict)).join('\n');
+    const judged = locks.map((lock) => judgeStackLock(lock, now));
+    const lines = judged.map((lock) => lock.line).join('\n');
     const name = vscode.workspace.asRelativePath(location.file);
     const edit = vscode.l10n.t('Edit Anyway');
-    if (judged.every(({ verdict }) => verdict.stale)) {
+    if (judged.every((lock) => lock.stale)) {
       const answer = await this.context.notifier.warning(vscode.l10n.t("{0}'s stack holds a stale lock: {1}. Run pulumi cancel to remove it.", name, lines), edit);
       return answer === edit;
     }

@@ -1,11 +1,25 @@
 /**
  * `quota-state backend ls` and `quota-state history STACK`: a DIY backend read whole (its stacks,
- * their last update, locks and files) and one stack's history, newest first, through the state
- * service's backend model over a `file://` folder (backendStore.ts; backendUrl.ts picks the backend).
+ * their last update, locks and files) and one stack's history, newest first, through the backend
+ * service's model over a `file://` folder or a bucket (opened by ../backendAccess.ts, which picks the
+ * backend in Pulumi's order with shared/backend/url.ts).
  * Exit codes: 0 listed; 1 the backend or the stack does not exist; 2 usage error or unreadable input.
  */
 import { createStateService } from '../../shared/state';
-import { createBackendService, judgeLock, listAll, readBytes, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from '../../shared/backend';
+import {
+  createBackendService,
+  describeEntry,
+  describeLock,
+  judgeLock,
+  lastUpdateText,
+  listAll,
+  readBytes,
+  sizeText,
+  type Backend,
+  type BackendProblem,
+  type BackendStack,
+  type HistoryEntry,
+} from '../../shared/backend';
 import { decodeFile, InflateBudgetError } from '../../shared/text/inflate';
 import { UsageError } from '../args';
 import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
@@ -105,12 +119,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   if (format === 'json') {
     io.stdout(JSON.stringify({ backend: opened.backend.url, layout: opened.backend.layout, stacks: rows.map((row) => row.json), problems }, null, 2));
   } else {
-    io.stdout(
-      backendTable(
-        opened.backend,
-        rows.map((row) => row.json),
-      ),
-    );
+    io.stdout(backendTable(opened.backend, rows));
     warn(io, problems);
   }
   return 0;
@@ -130,20 +139,25 @@ interface StackRow {
   pendingOperations?: number;
 }
 
-/** The one stale-lock rule (shared/backend/staleLock.ts): its process here is gone, or it is older than the limit. */
-function isStale(lock: BackendStack['locks'][number], staleAfterMs: number): boolean {
-  return judgeLock(lock, cliStaleness(staleAfterMs)).stale;
+/** A stack's row: its JSON, its locks in words (`user@host (pid N, stale)`), and what could not be read. */
+interface Row {
+  json: StackRow;
+  locks: string;
+  problems: BackendProblem[];
 }
 
-async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<{ json: StackRow; problems: BackendProblem[] }> {
+async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: BackendStack, counts: boolean, staleAfterMs: number): Promise<Row> {
   const { entries, problems } = await backends.history(store, stack, { limit: 1, maxInflatedBytes, budget, fromListing: true });
   const last = entries[0];
+  // The one stale-lock rule (shared/backend/staleLock.ts): its process here is gone, or it is older than the limit.
+  const staleness = cliStaleness(staleAfterMs);
+  const judged = stack.locks.map((lock) => ({ lock, verdict: judgeLock(lock, staleness) }));
   const json: StackRow = {
     name: stack.ref,
     project: stack.project ?? null,
     stack: stack.name,
     lastUpdate: last ? { kind: last.kind, result: last.result, startTime: last.startTime, ...(last.endTime ? { endTime: last.endTime } : {}) } : null,
-    locks: stack.locks.map((lock) => (isStale(lock, staleAfterMs) ? { ...lock, stale: true as const } : lock)),
+    locks: judged.map(({ lock, verdict }) => (verdict.stale ? { ...lock, stale: true as const } : lock)),
     file: stack.file ? { name: stack.file.name, size: stack.file.size, compression: stack.file.compression ?? null } : null,
     history: stack.historyIds.length,
     orphanCheckpoints: stack.orphanCheckpoints,
@@ -160,7 +174,7 @@ async function stackRow({ store, maxInflatedBytes, budget }: Opened, stack: Back
       problems.push({ file: stack.file.name, message: error instanceof Error ? error.message : String(error) });
     }
   }
-  return { json, problems };
+  return { json, locks: judged.map(({ lock, verdict }) => describeLock(lock, verdict, staleAfterMs).marked).join(', '), problems };
 }
 
 function table(header: string[], rows: string[][]): string {
@@ -175,18 +189,15 @@ function table(header: string[], rows: string[][]): string {
     .join('\n');
 }
 
-function sizeOf(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
-
-function backendTable(backend: Backend, rows: StackRow[]): string {
+function backendTable(backend: Backend, listed: Row[]): string {
+  const rows = listed.map((row) => row.json);
   const counts = rows.some((row) => row.resources !== undefined);
   const header = ['STACK', 'LAST UPDATE', 'LOCKS', 'FILE', 'HISTORY', ...(counts ? ['RESOURCES', 'PENDING'] : [])];
-  const cells = rows.map((row) => [
+  const cells = rows.map((row, index) => [
     row.name,
-    row.lastUpdate ? `${row.lastUpdate.kind} ${row.lastUpdate.result ?? ''} ${row.lastUpdate.startTime}`.replace(/ +/g, ' ') : 'never updated',
-    row.locks.length ? row.locks.map((l) => `${l.username ?? '?'}@${l.hostname ?? '?'} (pid ${l.pid ?? '?'}${l.stale ? ', stale' : ''})`).join(', ') : '-',
-    row.file ? `${sizeOf(row.file.size)}${row.file.compression ? ` ${row.file.compression}` : ''}` : 'missing',
+    lastUpdateText(row.lastUpdate),
+    listed[index].locks || '-',
+    row.file ? `${sizeText(row.file.size)}${row.file.compression ? ` ${row.file.compression}` : ''}` : 'missing',
     `${row.history}${row.orphanCheckpoints.length ? ` (+${row.orphanCheckpoints.length} checkpoints without an entry)` : ''}`,
     ...(counts ? [row.resources === undefined ? '-' : String(row.resources), row.pendingOperations === undefined ? '-' : String(row.pendingOperations)] : []),
   ]);
@@ -220,21 +231,10 @@ export async function runHistoryCommand(args: string[], io: CliIO): Promise<numb
 }
 
 function historyTable(stack: BackendStack, entries: HistoryEntry[]): string {
-  const changes = (entry: HistoryEntry) =>
-    entry.resourceChanges
-      ? Object.entries(entry.resourceChanges)
-          .map(([kind, count]) => `${kind} ${count}`)
-          .join(', ') || '-'
-      : '-';
-  const cells = entries.map((entry) => [
-    String(entry.version),
-    entry.kind,
-    entry.result ?? '',
-    entry.startTime,
-    changes(entry),
-    entry.checkpoint ? '' : 'checkpoint missing',
-    entry.message.split('\n')[0],
-  ]);
+  const cells = entries.map((entry) => {
+    const described = describeEntry(entry);
+    return [String(entry.version), entry.kind, entry.result ?? '', entry.startTime, described.changes || '-', described.checkpoint, described.message];
+  });
   const lines = [`${stack.ref}: ${entries.length} ${entries.length === 1 ? 'update' : 'updates'} listed, newest first`, ''];
   lines.push(entries.length ? table(['VERSION', 'KIND', 'RESULT', 'START', 'CHANGES', 'CHECKPOINT', 'MESSAGE'], cells) : 'no updates');
   for (const id of stack.orphanCheckpoints) lines.push(`checkpoint without its entry: ${id}`);

@@ -8,7 +8,19 @@
 import { lstatSync, rmdirSync } from 'node:fs';
 import { hostname } from 'node:os';
 import { join } from 'node:path';
-import { createBackendService, listAll, PruneRefusal, StackLockedError, type PrunePlan, type StackUpgrade } from '../../shared/backend';
+import {
+  createBackendService,
+  listAll,
+  PruneRefusal,
+  prunePlanText,
+  pruneTotalText,
+  StackLockedError,
+  stacksText,
+  upgradePlanText,
+  upgradeTotalText,
+  type PrunePlan,
+  type StackUpgrade,
+} from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, LOCK_HINT, pidAlive, staleAfterFlag } from '../lockFlags';
@@ -51,10 +63,6 @@ Exit codes: 0 upgraded (or nothing to do), 1 refused (a stack not placed, or loc
 
 const PRUNE_FLAGS = { backend: 'value', stack: 'value', keep: 'value', 'older-than': 'value', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
 const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
-
-function sizeOf(bytes: number): string {
-  return bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`;
-}
 
 function pruneRule(flags: Record<string, string | undefined>): { keep?: number; olderThanMs?: number } {
   const { keep, 'older-than': olderThan } = flags;
@@ -128,13 +136,11 @@ function reportPrune(plans: PrunePlan[], dryRun: boolean, format: 'text' | 'json
     io.stdout(JSON.stringify({ dryRun, freedBytes: freed, stacks: plans.map((p) => ({ ...p, remove: p.remove.map((o) => ({ file: o.name, bytes: o.size })) })) }, null, 2));
     return;
   }
-  const verb = dryRun ? 'would remove' : 'removed';
   for (const plan of plans) {
-    const counts = `history ${plan.entries.before} → ${plan.entries.after}, backups ${plan.backups.before} → ${plan.backups.after}, retained checkpoints ${plan.retained.before} → ${plan.retained.after}`;
-    io.stdout(`${plan.stack}: ${verb} ${plan.remove.length} files (${sizeOf(plan.freedBytes)}): ${counts}`);
+    io.stdout(prunePlanText(plan, dryRun ? 'dry-run' : 'done'));
     if (dryRun) for (const object of plan.remove) io.stdout(`  ${object.name}`);
   }
-  io.stdout(`${dryRun ? 'would free' : 'freed'} ${sizeOf(freed)} in ${plans.length} ${plans.length === 1 ? 'stack' : 'stacks'}${dryRun ? ' (nothing removed)' : ''}`);
+  io.stdout(pruneTotalText(plans, dryRun));
 }
 
 export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
@@ -164,7 +170,7 @@ export async function runUpgrade(args: string[], io: CliIO): Promise<number> {
     if (journal && !dryRun) {
       // Stopped after meta.yaml: the new layout is whole; the old objects and the journal are left.
       const finished = await backends.finishUpgrade(opened.store);
-      io.stdout(`finished the interrupted upgrade of ${finished.length} ${finished.length === 1 ? 'stack' : 'stacks'}: ${finished.join(', ')}`);
+      io.stdout(`finished the interrupted upgrade of ${stacksText(finished.length)}: ${finished.join(', ')}`);
       return 0;
     }
     io.stdout(`${backend.url} already has the project layout (meta.yaml version ${backend.metaVersion}); ${journal ? 'an interrupted upgrade is left to finish' : 'nothing to upgrade'}`);
@@ -250,10 +256,8 @@ function reportUpgrade(plans: StackUpgrade[], dryRun: boolean, format: 'text' | 
     return;
   }
   for (const plan of plans) {
-    if (plan.skipped) io.stdout(`${plan.stack}: skipped: ${plan.skipped}`);
-    else io.stdout(`${plan.stack} → organization/${plan.project}/${plan.stack}: ${dryRun ? 'would move' : 'moved'} ${plan.moves.length} files`);
+    io.stdout(upgradePlanText(plan, dryRun ? 'dry-run' : 'done'));
     if (dryRun) for (const move of plan.moves) io.stdout(`  ${move.from} → ${move.to}`);
   }
-  const upgraded = plans.filter((p) => !p.skipped).length;
-  io.stdout(`${dryRun ? 'would upgrade' : 'upgraded'} ${upgraded} of ${plans.length} ${plans.length === 1 ? 'stack' : 'stacks'} to the project layout${dryRun ? ' (nothing written)' : ''}`);
+  io.stdout(upgradeTotalText(plans, dryRun));
 }

@@ -1,6 +1,6 @@
 /**
  * The Backends view's writes: Restore This Version…, Prune History… and Upgrade Backend Layout….
- * Each is shared/state/backend's own (the CLI's `restore`, `backend prune`, `backend upgrade`),
+ * Each is shared/backend's own (the CLI's `restore`, `backend prune`, `backend upgrade`),
  * run through `vscode.workspace.fs` (store.ts) under Pulumi's stack lock. Each first states what
  * it will do in a modal confirmation (the diff's summary, the files and bytes, the moves), and
  * what was confirmed is what is applied: a stack file that changed since is refused, not
@@ -16,16 +16,21 @@ import {
   applyUpgrade,
   diffStates,
   diffSummary,
+  filesText,
   planPrune,
   planUpgrade,
   PruneRefusal,
+  prunePlanText,
   readBackend,
   readBytes,
   readStackLocks,
   refuseIfAnyStackLocked,
   RestoreError,
+  sizeText,
   StackLockedError,
+  stacksText,
   StoreError,
+  upgradePlanText,
   type BackendStack,
   type PrunePlan,
   type RestorePlan,
@@ -38,13 +43,8 @@ import { confirmBreakingLocks } from './lockDialog';
 import { lockIdentity } from '../../shared/node/lockIdentity';
 import { workspaceBackendStore } from './store';
 
-const sizeOf = (bytes: number) => (bytes < 1024 ? `${bytes} B` : bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KiB` : `${(bytes / 1024 / 1024).toFixed(1)} MiB`);
 /** A core message (written for a terminal) as a dialog says it: code spans without their backticks. */
 const messageOf = (error: unknown) => (error instanceof Error ? error.message : String(error)).replace(/`([^`]*)`/g, '$1');
-
-/** `1 stack`, `3 stacks`: each count with its own singular and plural string. */
-const stacksText = (count: number) => (count === 1 ? vscode.l10n.t('1 stack') : vscode.l10n.t('{0} stacks', count));
-const filesText = (count: number) => (count === 1 ? vscode.l10n.t('1 file') : vscode.l10n.t('{0} files', count));
 
 /** A refusal the user can act on (a lock, a conflict, a bad document): said, never thrown on. */
 const isRefusal = (error: unknown) => error instanceof StackLockedError || error instanceof StoreError || error instanceof RestoreError || error instanceof PruneRefusal;
@@ -173,24 +173,9 @@ export class BackendActions {
       return { removed: 0, cancelled: false };
     }
     const freed = plans.reduce((sum, { plan }) => sum + plan.freedBytes, 0);
-    const details = plans
-      .filter(({ plan }) => plan.remove.length)
-      .map(({ plan }) =>
-        vscode.l10n.t(
-          '{0}: {1} ({2}): history {3} → {4}, backups {5} → {6}, retained checkpoints {7} → {8}',
-          plan.stack,
-          filesText(plan.remove.length),
-          sizeOf(plan.freedBytes),
-          plan.entries.before,
-          plan.entries.after,
-          plan.backups.before,
-          plan.backups.after,
-          plan.retained.before,
-          plan.retained.after,
-        ),
-      );
+    const details = plans.filter(({ plan }) => plan.remove.length).map(({ plan }) => prunePlanText(plan, 'plan'));
     const action = vscode.l10n.t('Prune');
-    const question = vscode.l10n.t('Remove {0} ({1}) from the history of {2}?', filesText(files), sizeOf(freed), stacksText(details.length));
+    const question = vscode.l10n.t('Remove {0} ({1}) from the history of {2}?', filesText(files), sizeText(freed), stacksText(details.length));
     if ((await this.notifier.confirm(question, details.join('\n'), action)) !== action) return undefined;
     return this.withProgress(vscode.l10n.t('Pruning history'), async (control) => {
       let removed = 0;
@@ -212,7 +197,7 @@ export class BackendActions {
           return { removed, cancelled: true };
         }
       }
-      void this.notifier.info(vscode.l10n.t('Pruned {0} ({1}) in {2}.', filesText(removed), sizeOf(freed), stacksText(total)));
+      void this.notifier.info(vscode.l10n.t('Pruned {0} ({1}) in {2}.', filesText(removed), sizeText(freed), stacksText(total)));
       return { removed, cancelled: false };
     });
   }
@@ -236,7 +221,7 @@ export class BackendActions {
         void this.notifier.error(
           vscode.l10n.t(
             'Nothing was upgraded: {0}. The command quota-state backend upgrade --project-for STACK=PROJECT places such a stack.',
-            unplaced.map((p) => `${p.stack}: ${p.skipped}`).join('; '),
+            unplaced.map((plan) => upgradePlanText(plan, 'plan')).join('; '),
           ),
         );
         return undefined;
@@ -245,7 +230,7 @@ export class BackendActions {
       const files = plans.reduce((sum, plan) => sum + plan.moves.length, 0);
       const action = vscode.l10n.t('Upgrade');
       const details = [
-        ...plans.map((plan) => vscode.l10n.t('{0} → organization/{1}/{0}: {2}', plan.stack, plan.project!, filesText(plan.moves.length))),
+        ...plans.map((plan) => upgradePlanText(plan, 'plan')),
         '',
         vscode.l10n.t('meta.yaml is written first (version 1); each old stack file is kept as its .bak. Pulumi refuses the legacy layout since v3.257.'),
       ];

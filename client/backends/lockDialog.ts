@@ -6,7 +6,7 @@
  * Code's modal) keeps the lock, and breaking asks a second time, naming the holder and the age.
  */
 import * as vscode from 'vscode';
-import { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, type LockFacts, type LockVerdict } from '../../shared/backend/vocabulary';
+import { DEFAULT_STALE_LOCK_AGE, describeLock, judgeLock, lockAgeText, parseStaleLockAge, type LockDescription, type LockFacts } from '../../shared/backend/vocabulary';
 import type { Notifier } from '../notifier';
 import { lockHost } from '../../shared/node/lockIdentity';
 
@@ -16,21 +16,11 @@ function staleLockAgeMs(): number {
   return parseStaleLockAge(raw) ?? parseStaleLockAge(DEFAULT_STALE_LOCK_AGE)!;
 }
 
-export function judgeStackLock(lock: LockFacts, now = Date.now()): LockVerdict {
-  return judgeLock(lock, { now, ...lockHost(), staleAfterMs: staleLockAgeMs() });
-}
-
-/** `user@host (pid N)`, as Pulumi names a lock's holder. */
-export function lockHolder(lock: LockFacts): string {
-  return `${lock.username ?? '?'}@${lock.hostname ?? '?'} (pid ${lock.pid ?? '?'})`;
-}
-
-/** One line per lock: holder, age, and whether it is stale and why. */
-export function lockLine(lock: LockFacts, verdict: LockVerdict): string {
-  const taken = verdict.ageMs === undefined ? vscode.l10n.t('{0}, taken at an unknown time', lockHolder(lock)) : vscode.l10n.t('{0}, taken {1} ago', lockHolder(lock), lockAgeText(verdict.ageMs));
-  if (verdict.reason === 'process-gone') return vscode.l10n.t('{0}: stale, its process on this machine is no longer running', taken);
-  if (verdict.reason === 'too-old') return vscode.l10n.t('{0}: stale, older than {1}', taken, lockAgeText(staleLockAgeMs()));
-  return vscode.l10n.t('{0}: its holder may still be running', taken);
+/** A lock judged by the one rule, here and now, and in the words every view of a lock uses (shared/backend/describe.ts). */
+export function judgeStackLock(lock: LockFacts, now = Date.now()): LockDescription & { stale: boolean } {
+  const staleAfterMs = staleLockAgeMs();
+  const verdict = judgeLock(lock, { now, ...lockHost(), staleAfterMs });
+  return { ...describeLock(lock, verdict, staleAfterMs), stale: verdict.stale };
 }
 
 /** Button labels of the lock dialogs: `breakStale` removes stale locks, `breakLive` is the second, explicit confirmation. */
@@ -46,9 +36,9 @@ export interface BreakLockLabels {
  */
 export async function confirmBreakingLocks(notifier: Notifier, stackRef: string, locks: readonly LockFacts[], labels: BreakLockLabels): Promise<boolean> {
   const now = Date.now();
-  const judged = locks.map((lock) => ({ lock, verdict: judgeStackLock(lock, now) }));
-  const lines = judged.map(({ lock, verdict }) => `  ${lockLine(lock, verdict)}`).join('\n');
-  const live = judged.filter(({ verdict }) => !verdict.stale);
+  const judged = locks.map((lock) => judgeStackLock(lock, now));
+  const lines = judged.map((lock) => `  ${lock.line}`).join('\n');
+  const live = judged.filter((lock) => !lock.stale);
   const caution = vscode.l10n.t('Remove a lock only when no Pulumi process is updating this stack, as pulumi cancel does.');
   if (live.length === 0) {
     const question =
@@ -62,7 +52,7 @@ export async function confirmBreakingLocks(notifier: Notifier, stackRef: string,
   const rule = vscode.l10n.t('A lock is stale when its process on this machine is gone or when it is older than {0} (the setting quotaState.backends.staleLockAge).', lockAgeText(staleLockAgeMs()));
   const first = await notifier.confirm(vscode.l10n.t('{0} is locked, and its holder may still be running: nothing was written.', stackRef), `${lines}\n\n${rule}`, keep, ask);
   if (first !== ask) return false;
-  const holders = live.map(({ lock, verdict }) => (verdict.ageMs === undefined ? lockHolder(lock) : vscode.l10n.t('{0}, taken {1} ago', lockHolder(lock), lockAgeText(verdict.ageMs)))).join('; ');
+  const holders = live.map((lock) => lock.taken).join('; ');
   const second = await notifier.confirm(
     vscode.l10n.t('Break the lock of {0}?', holders),
     vscode.l10n.t('If that process is still updating {0}, both writes race and the state can lose resources. Break it only when you know that update has ended.', stackRef),

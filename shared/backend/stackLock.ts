@@ -7,7 +7,8 @@
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
-import { lockFactsOf, lockVerdictText, type StaleLockContext } from './staleLock';
+import { lockFileHolder, lockRefusalText, lockRemovalText } from './describe';
+import type { StaleLockContext } from './staleLock';
 import { listAll, objectUrl, readBytes, type WritableBackendStore } from './store';
 
 /** Who takes the lock: lock.go's lockContent without the timestamp (taken when the lock is written). */
@@ -31,7 +32,7 @@ export interface StackLockOptions {
 }
 
 /** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
-export function goTimestamp(now: number): string {
+function goTimestamp(now: number): string {
   const micros = Math.round(now * 1000);
   const base = new Date(Math.floor(micros / 1000)).toISOString().slice(0, 19);
   const nanos = String((micros % 1_000_000) * 1000)
@@ -51,37 +52,19 @@ async function otherLocks(store: WritableBackendStore, folder: string, own?: str
   return (await listAll(store, folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
 }
 
-/**
- * `created by user@host (pid N) at <time>` of a lock file's text, as Pulumi names a lock's holder;
- * with `staleness`, followed by the stale-lock rule's verdict (`; stale: pid N is not running on
- * this machine`). Throws when it is no JSON.
- */
-export function lockHolderText(text: string, staleness?: StaleLockContext): string {
-  const value = JSON.parse(text) as unknown;
-  const lock = (value ?? {}) as Partial<LockIdentity & { timestamp: string }>;
-  // Fields a lock lacks print as Go's zero values, as Pulumi prints them.
-  const at = String(lock.timestamp ?? '0001-01-01T00:00:00Z').replace(/^(\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d)\.\d+/, '$1');
-  const holder = l10n.t('created by {0}@{1} (pid {2}) at {3}', lock.username ?? '', lock.hostname ?? '', lock.pid ?? 0, at);
-  return staleness ? `${holder}; ${lockVerdictText(lockFactsOf(value), staleness)}` : holder;
-}
-
 async function holderOf(store: WritableBackendStore, name: string, staleness?: StaleLockContext): Promise<string> {
+  let read: string | Error;
   try {
-    return lockHolderText(new TextDecoder().decode(await readBytes(store, name)), staleness);
+    read = new TextDecoder().decode(await readBytes(store, name));
   } catch (error) {
-    return l10n.t('unreadable ({0})', error instanceof Error ? error.message : String(error));
+    read = error instanceof Error ? error : new Error(String(error));
   }
+  return lockFileHolder(read, staleness);
 }
 
 async function lockedError(store: WritableBackendStore, names: string[], options: StackLockOptions): Promise<StackLockedError> {
-  const lines = await Promise.all(names.map(async (name) => `  ${objectUrl(store.url, name)}: ${await holderOf(store, name, options.staleness)}`));
-  return new StackLockedError(
-    [
-      l10n.t('the stack is currently locked by {0} lock(s). Either wait for the other process(es) to end or delete the lock file with `pulumi cancel`.', names.length),
-      ...lines,
-      ...(options.hint ? [options.hint] : []),
-    ].join('\n'),
-  );
+  const locks = await Promise.all(names.map(async (name) => ({ where: objectUrl(store.url, name), holder: await holderOf(store, name, options.staleness) })));
+  return new StackLockedError(lockRefusalText(locks, options.hint));
 }
 
 /** Refuses (StackLockedError) when the stack is locked; with `breakLock`, removes each lock and says so. Takes no lock. */
@@ -91,7 +74,7 @@ export async function clearOrRefuseStackLocks(store: WritableBackendStore, stack
   if (others.length === 0) return;
   if (!options.breakLock) throw await lockedError(store, others, options);
   for (const name of others) {
-    options.warn?.(l10n.t("removing Pulumi's lock {0} ({1})", name, await holderOf(store, name, options.staleness)));
+    options.warn?.(lockRemovalText(name, await holderOf(store, name, options.staleness)));
     await store.delete(name);
     await store.delete(`${name}.attrs`);
   }

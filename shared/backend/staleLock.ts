@@ -5,7 +5,6 @@
  * `quotaState.backends.staleLockAge`, one hour by default). Any other lock may have a live holder.
  * The clock, this machine's name and the process check are the caller's (no I/O here).
  */
-import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
 import { parseDuration } from './duration';
 import { listAll, readBytes, type BackendStore } from './store';
@@ -77,20 +76,6 @@ export function lockAgeText(ms: number): string {
   if (hours < 24) return minutes % 60 ? `${hours} h ${minutes % 60} min` : `${hours} h`;
   const days = Math.floor(hours / 24);
   return hours % 24 ? `${days} d ${hours % 24} h` : `${days} d`;
-}
-
-/**
- * What the rule says of a lock, in the words a refusal appends to its holder:
- * `stale: pid N is not running on this machine`, `stale: taken 3 h ago (older than 1 h)`, or
- * `may be live: taken 12 min ago (stale after 1 h)`.
- */
-export function lockVerdictText(lock: LockFacts, context: StaleLockContext): string {
-  const verdict = judgeLock(lock, context);
-  const limit = lockAgeText(context.staleAfterMs);
-  if (verdict.reason === 'process-gone') return l10n.t('stale: pid {0} is not running on this machine', lock.pid!);
-  if (verdict.reason === 'too-old') return l10n.t('stale: taken {0} ago (older than {1})', lockAgeText(verdict.ageMs!), limit);
-  if (verdict.ageMs === undefined) return l10n.t('may be live: taken at an unknown time (stale after {0})', limit);
-  return l10n.t('may be live: taken {0} ago (stale after {1})', lockAgeText(verdict.ageMs), limit);
 }
 
 /** The facts of a lock file's parsed JSON: the fields of the right type, the rest left out. */

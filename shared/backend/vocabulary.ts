@@ -10,12 +10,28 @@ export { lockFolderOf, stackFileOf } from './paths';
 export { backendFolderProblem, listAll, objectUrl, readBytes, readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type StoreObject, type WritableBackendStore } from './store';
 // The one writer of a stack file: Pulumi's lock, the version read, the `.bak`, the write only if unchanged.
 export { withStackWrite, withStackWrites } from './stackWrite';
-export { goTimestamp, lockHolderText, StackLockedError, type LockIdentity } from './stackLock';
-export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type LockVerdict, type StaleLockContext } from './staleLock';
+export { StackLockedError, type LockIdentity } from './stackLock';
+export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type StaleLockContext } from './staleLock';
+// The words of a backend, written once: what the CLI prints and the Backends view shows.
+export {
+  describeEntry,
+  describeLock,
+  filesText,
+  lastUpdateText,
+  prunePlanText,
+  pruneTotalText,
+  sizeText,
+  stacksText,
+  upgradePlanText,
+  upgradeTotalText,
+  type LockDescription,
+} from './describe';
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
 // A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
-export { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
+export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
+// Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
+export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type ResolvedBackendUrl } from './url';

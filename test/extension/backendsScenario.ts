@@ -6,7 +6,7 @@
  * Compare with Previous from the stack file (VS Code's diff editor on the two versions).
  */
 import * as vscode from 'vscode';
-import type { BackendTreeNode } from '../../client/backends/view';
+import { fileOf, type BackendTreeNode } from '../../client/backends/nodes';
 import { activeExtension, codeOf, revertAndCloseAll, waitFor, workspaceUri } from './common';
 
 /** The read-only document a diff side is (the diff editor shows the documents themselves). */
@@ -20,8 +20,8 @@ type Labelled = { node: BackendTreeNode; item: vscode.TreeItem };
 
 async function children(node?: BackendTreeNode): Promise<Labelled[]> {
   const { hooks } = await activeExtension();
-  const nodes = await hooks.backends.getChildren(node);
-  return nodes.map((child) => ({ node: child, item: hooks.backends.getTreeItem(child) }));
+  const nodes = await hooks.backends.tree.getChildren(node);
+  return nodes.map((child) => ({ node: child, item: hooks.backends.tree.getTreeItem(child) }));
 }
 
 const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.label : (item.label?.label ?? ''));
@@ -67,6 +67,7 @@ async function liveLockKept(locks: vscode.Uri, version3: BackendTreeNode, stackF
   const holder = { pid: 4242, username: 'ci', hostname: 'build-agent-7', timestamp: new Date(Date.now() - 5 * 60_000).toISOString() };
   await vscode.workspace.fs.writeFile(live, new TextEncoder().encode(JSON.stringify(holder)));
   try {
+    await liveAndStaleInTheTree(version3);
     const shown = hooks.shownMessages().length;
     hooks.answerConfirmations('Restore', '<Enter>');
     const first = await vscode.commands.executeCommand<boolean>('quotaState.backends.restore', version3);
@@ -88,6 +89,24 @@ async function liveLockKept(locks: vscode.Uri, version3: BackendTreeNode, stackF
   } finally {
     await vscode.workspace.fs.delete(live).then(undefined, () => undefined);
   }
+}
+
+/**
+ * The tree names every holder as `backend ls` does (shared/backend/describe.ts): the stale lock
+ * marked, the live one not; the tooltip gives each lock's age and why it is stale or may be live.
+ */
+async function liveAndStaleInTheTree(version3: BackendTreeNode): Promise<void> {
+  const { hooks } = await activeExtension();
+  hooks.backends.tree.refresh();
+  const root = 'root' in version3 ? version3.root.toString() : '';
+  const backend = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === root);
+  const [stack] = await children(backend!.node);
+  const description = String(stack.item.description);
+  expect(/locked by .*\S+@\S+ \(pid \d+, stale\)/.test(description), `the stale lock marked: ${description}`);
+  expect(description.includes('ci@build-agent-7 (pid 4242)') && !description.includes('ci@build-agent-7 (pid 4242, stale)'), `the live lock named, unmarked: ${description}`);
+  const tooltip = String(stack.item.tooltip);
+  expect(tooltip.includes('ci@build-agent-7 (pid 4242), taken 5 min ago: its holder may still be running'), `the live lock's age and verdict: ${tooltip}`);
+  expect(/taken 2 d ago: stale, /.test(tooltip), `the stale lock's age and why it is stale: ${tooltip}`);
 }
 
 /** Show History and Compare with Previous on the stack file opened from the view: a read-only `pulumi-backend:` document. */
@@ -154,13 +173,13 @@ async function treeWording(root: vscode.Uri, backups: BackendTreeNode, version4:
   const legacy = workspaceUri('legacy-backend');
   const checkpoint = { version: 3, checkpoint: { stack: 'dev', latest: { manifest: { time: '2025-01-01T00:00:00Z', magic: '', version: 'v3.274.1' }, resources: [] } } };
   await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(legacy, '.pulumi', 'stacks', 'dev.json'), new TextEncoder().encode(JSON.stringify(checkpoint)));
-  expect(await hooks.backends.addRoot(legacy), 'a legacy backend is added');
+  expect(await hooks.backends.commands.addRoot(legacy), 'a legacy backend is added');
   const legacyItem = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === legacy.toString());
   expect(/^legacy layout · /.test(String(legacyItem?.item.description)), `the legacy layout in the tree: ${String(legacyItem?.item.description)}`);
 
   const before = hooks.shownMessages().length;
-  expect(!(await hooks.backends.addRoot(workspaceUri('no-such-backend'))), 'a missing folder is no backend');
-  expect(!(await hooks.backends.addRoot(vscode.Uri.joinPath(root, '.pulumi', 'meta.yaml'))), 'a file is no backend');
+  expect(!(await hooks.backends.commands.addRoot(workspaceUri('no-such-backend'))), 'a missing folder is no backend');
+  expect(!(await hooks.backends.commands.addRoot(vscode.Uri.joinPath(root, '.pulumi', 'meta.yaml'))), 'a file is no backend');
   const said = hooks
     .shownMessages()
     .slice(before)
@@ -207,7 +226,7 @@ async function restoreAndPrune(root: vscode.Uri, stackNode: BackendTreeNode, ver
   const after = await vscode.workspace.fs.readFile(stackFile);
   expect(after[0] === 0x1f && after[1] === 0x8b, 'the stack file stays gzip');
   const restored = JSON.parse(await gunzip(after)) as { checkpoint: { stack: string; latest: { resources: Array<{ urn: string }>; pending_operations?: unknown } } };
-  const checkpoint = JSON.parse(await gunzip(await vscode.workspace.fs.readFile(hooks.backends.fileOf(version3)!)));
+  const checkpoint = JSON.parse(await gunzip(await vscode.workspace.fs.readFile(fileOf(version3)!)));
   expect(JSON.stringify(restored.checkpoint.latest.resources) === JSON.stringify(checkpoint.checkpoint.latest.resources), "the stack file holds version 3's resources");
   expect(restored.checkpoint.stack === 'organization/hist/dev' && restored.checkpoint.latest.pending_operations === undefined, 'named as the stack, no pending operations');
   expect(sameBytes(await vscode.workspace.fs.readFile(bak), before), 'the .bak holds what was replaced');
@@ -243,13 +262,13 @@ export async function backendsScenario(): Promise<void> {
   const root = workspaceUri('state-backend');
   try {
     await ageTheInterruptedLock(root);
-    expect(await hooks.backends.addRoot(root), 'Add Backend takes the workspace backend');
+    expect(await hooks.backends.commands.addRoot(root), 'Add Backend takes the workspace backend');
     const backends = await children();
     const backend = backends.find((b) => b.node.kind === 'backend' && b.node.root.toString() === root.toString());
     expect(backend !== undefined, `the backend is listed: ${backends.map((b) => label(b.item)).join(', ')}`);
     const [stack] = await children(backend!.node);
     expect(label(stack.item) === 'organization/hist/dev', `the stack: ${label(stack.item)}`);
-    expect(/locked by \S+@\S+ \(pid \d+\) \(stale\)/.test(String(stack.item.description)), `the stale lock is named and marked: ${String(stack.item.description)}`);
+    expect(/locked by \S+@\S+ \(pid \d+, stale\)/.test(String(stack.item.description)), `the stale lock is named and marked as backend ls marks it: ${String(stack.item.description)}`);
     const [history, backups] = await children(stack.node);
     expect(label(history.item) === 'History' && history.item.description === '9', `History (9): ${label(history.item)} ${String(history.item.description)}`);
     expect(label(backups.item) === 'Backups' && backups.item.description === '9', `Backups (9): ${String(backups.item.description)}`);

@@ -7,7 +7,7 @@
  */
 import { strict as assert } from 'node:assert';
 import * as vscode from 'vscode';
-import type { BackendTreeNode } from '../../../client/backends/view';
+import { fileOf, type BackendTreeNode } from '../../../client/backends/nodes';
 import { activeExtension, waitFor } from '../common';
 import { revertAndCloseAll } from './helpers';
 
@@ -16,7 +16,7 @@ const label = (item: vscode.TreeItem) => (typeof item.label === 'string' ? item.
 
 async function children(node?: BackendTreeNode): Promise<Labelled[]> {
   const { hooks } = await activeExtension();
-  return (await hooks.backends.getChildren(node)).map((child) => ({ node: child, item: hooks.backends.getTreeItem(child) }));
+  return (await hooks.backends.tree.getChildren(node)).map((child) => ({ node: child, item: hooks.backends.tree.getTreeItem(child) }));
 }
 
 const text = async (uri: vscode.Uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(uri));
@@ -30,7 +30,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
     const { hooks } = await activeExtension();
     const query = url.slice(url.indexOf('?') + 1);
     const root = vscode.Uri.from({ scheme: 'pulumi-s3', authority: 'hist', path: '/', query });
-    assert.equal(await hooks.backends.addRoot(root), true);
+    assert.equal(await hooks.backends.commands.addRoot(root), true);
 
     const backend = (await children()).find((b) => b.node.kind === 'backend' && b.node.root.toString() === root.toString());
     assert.ok(backend, 'the bucket is listed');
@@ -59,7 +59,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
     hooks.answerConfirmations('Restore', 'Remove Lock and Restore');
     await vscode.commands.executeCommand('quotaState.backends.restore', entries[6].node);
     const restored = JSON.parse(await text(stackFile)) as { checkpoint: { latest: { resources: unknown[] } } };
-    const version3 = JSON.parse(await text(hooks.backends.fileOf(entries[6].node)!)) as { checkpoint: { latest: { resources: unknown[] } } };
+    const version3 = JSON.parse(await text(fileOf(entries[6].node)!)) as { checkpoint: { latest: { resources: unknown[] } } };
     assert.deepEqual(restored.checkpoint.latest.resources, version3.checkpoint.latest.resources);
     assert.equal(await text(vscode.Uri.joinPath(root, '.pulumi', 'stacks', 'hist', 'dev.json.bak')), before);
     assert.deepEqual(await vscode.workspace.fs.readDirectory(vscode.Uri.joinPath(root, '.pulumi', 'locks')), [], 'no lock object left');
@@ -90,7 +90,7 @@ describe('the Pulumi Backends view on an s3:// bucket (MinIO)', () => {
         .filter((m) => m.level === 'error'),
       [],
     );
-    const found = await hooks.backends.stackOfFile(editor.document.uri);
+    const found = await hooks.backends.commands.stackOfFile(editor.document.uri);
     assert.equal(found?.root.toString(), root.toString());
     assert.equal(found?.stack.ref, 'organization/hist/dev');
   });
