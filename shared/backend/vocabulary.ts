@@ -35,3 +35,10 @@ export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } 
 export { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
+// Pulumi's passphrase secrets provider, offline (secrets/, docs/pulumi-secrets.md): the key, a ciphertext, a state's secrets, their check.
+export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './secrets/crypter';
+export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
+export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
+export { NotJsonSecretError, revealAt } from './secrets/reveal';
+export { passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';
