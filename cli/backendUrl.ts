@@ -32,7 +32,7 @@ interface Environment {
 }
 
 /** The nearest `Pulumi.yaml` (or `.yml`) at or above `cwd`, read; undefined when there is none. */
-function projectFile(cwd: string): { path: string; value: Record<string, unknown> } | undefined {
+export function projectFile(cwd: string): { path: string; value: Record<string, unknown> } | undefined {
   for (let folder = cwd; ; folder = dirname(folder)) {
     for (const name of ['Pulumi.yaml', 'Pulumi.yml']) {
       const path = join(folder, name);
