@@ -111,35 +111,33 @@ export async function checkStateSecrets(structure: StateStructure, passphrase: s
   const sites = findSecrets(structure);
   const counts = { ciphertext: 0, plaintext: 0, malformed: 0 };
   for (const site of sites) counts[site.secret.form]++;
-  const findings: StateSecretFinding[] = [];
-  for (const site of sites) if (site.secret.form !== 'ciphertext') findings.push({ kind: site.secret.form, site: placeOf(site) });
+  // One slot per secret, so that the findings come in the document's order whatever found them.
+  const slots: Array<StateSecretFinding | undefined> = sites.map((site) => (site.secret.form === 'ciphertext' ? undefined : { kind: site.secret.form, site: placeOf(site) }));
   const provider = secretsProviderOf(structure);
-  const ciphertexts = sites.filter((site) => site.secret.form === 'ciphertext');
   if (provider && provider.type !== 'passphrase') throw new SecretsError(`the state's secrets provider is "${provider.type}"; only the passphrase provider is read here`);
   const saltState = provider ? (passphraseSaltOf(provider) ?? '') : undefined;
-  const report = (needsPassphrase: boolean): StateSecretsReport => ({ counts, findings: sortFindings(findings), ...(saltState !== undefined ? { saltState } : {}), needsPassphrase });
-  if (ciphertexts.length === 0) return report(false);
+  const report = (needsPassphrase: boolean): StateSecretsReport => ({
+    counts,
+    findings: slots.filter((finding): finding is StateSecretFinding => finding !== undefined),
+    ...(saltState !== undefined ? { saltState } : {}),
+    needsPassphrase,
+  });
+  if (counts.ciphertext === 0) return report(false);
+  const eachCiphertext = async (judge: (ciphertext: string, site: SecretSite) => Promise<StateSecretFinding | undefined>) => {
+    for (const [at, site] of sites.entries()) if (site.secret.form === 'ciphertext') slots[at] = await judge(site.secret.ciphertext, site);
+  };
   if (saltState === undefined) {
-    for (const site of ciphertexts) findings.push({ kind: 'no-provider', site: placeOf(site) });
+    await eachCiphertext(async (_, site) => ({ kind: 'no-provider', site: placeOf(site) }));
     return report(false);
   }
   if (passphrase === undefined) return report(true);
   const crypter = await passphraseCrypter(passphrase, saltState);
   const others = new OtherKeys(passphrase, otherSalts);
-  for (const site of ciphertexts) {
-    const problem = await judgeCiphertext((site.secret as { ciphertext: string }).ciphertext, crypter, others, true);
-    if (problem) findings.push({ kind: 'ciphertext', site: placeOf(site), problem });
-  }
+  await eachCiphertext(async (ciphertext, site) => {
+    const problem = await judgeCiphertext(ciphertext, crypter, others, true);
+    return problem && { kind: 'ciphertext', site: placeOf(site), problem };
+  });
   return report(false);
-}
-
-/** In the document's order: resources, then pending operations, each record's secrets as found. */
-function sortFindings(findings: StateSecretFinding[]): StateSecretFinding[] {
-  const order = (finding: StateSecretFinding) => (finding.site.pending ? 1e9 : 0) + finding.site.index;
-  return findings
-    .map((finding, at) => ({ finding, at }))
-    .sort((a, b) => order(a.finding) - order(b.finding) || a.at - b.at)
-    .map(({ finding }) => finding);
 }
 
 export interface ConfigSecretFinding {
