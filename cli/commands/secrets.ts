@@ -71,7 +71,8 @@ export async function runSecretsCommand(args: string[], io: CliIO): Promise<numb
       );
       return 2;
     }
-    if (error instanceof SecretsError && !(error instanceof CiphertextError)) throw new InputError(error.message);
+    // The provider is not the passphrase provider, or its salt state is malformed: Pulumi stops there too.
+    if (error instanceof SecretsError && !(error instanceof CiphertextError)) throw new InputError(`the state's secrets provider cannot be used: ${error.message}`);
     throw error;
   }
 }

@@ -7,6 +7,7 @@ import { resolve } from 'node:path';
 import {
   checkConfigSecrets,
   checkStateSecrets,
+  configSecrets,
   formatPropertyPath,
   type CiphertextProblem,
   type ConfigSecretFinding,
@@ -84,7 +85,7 @@ async function judge(parsed: ParsedArguments, target: SecretsTarget, io: CliIO):
   const report = await checkStateSecrets(target.structure, passphrase, others);
   const saltsDiffer =
     config?.encryptionSalt && report.saltState !== undefined && report.saltState !== config.encryptionSalt ? `the state's salt differs from ${config.display}'s encryptionsalt` : undefined;
-  const hasSecure = config !== undefined && JSON.stringify(config.config).includes('"secure"');
+  const hasSecure = config !== undefined && configSecrets(config.config).length > 0;
   const configFindings = config && passphrase !== undefined ? await checkConfigSecrets(config.config, config.encryptionSalt, passphrase, others) : [];
   return { report, ...(config ? { config } : {}), configFindings, configNeedsPassphrase: hasSecure && passphrase === undefined, ...(saltsDiffer ? { saltsDiffer } : {}) };
 }

@@ -40,5 +40,5 @@ export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsEr
 export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
 export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
 export { NotJsonSecretError, revealAt } from './secrets/reveal';
-export { passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';
