@@ -16,6 +16,7 @@ import { diff, DIFF_USAGE } from './commands/diff';
 import { restore, RESTORE_USAGE } from './commands/restore';
 import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE, stateStackOperands } from './commands/state';
+import { runSecretsCommand, SECRETS_USAGE } from './commands/secrets';
 import type { CliIO } from './io';
 import { positionalStacks, runOnBackendStacks } from './backendStacks';
 
@@ -31,6 +32,8 @@ const USAGE = `Usage:
   quota-state graph FILE|STACK [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
   quota-state diff A B [--show-same] [--exit-code] [--format text|json|markdown]
   quota-state restore STACK --to VERSION|ID|FILE [--dry-run] [--allow-errors] [--break-lock]
+  quota-state secrets get STACK|FILE URN PATH
+  quota-state secrets check STACK|FILE [--config-file FILE] [--format text|json]
   quota-state --version
 
 check     prints the language server's diagnostics for each file (state, quota and app.ini files)
@@ -42,6 +45,7 @@ history   a stack's updates in a DIY backend, newest first
 graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
 diff      what changed between two states (files, or a stack's versions: STACK@VERSION)
 restore   a DIY stack back to an earlier version or a backup, as \`pulumi stack import\` would
+secrets   a state's passphrase-encrypted secrets, offline: one value (get); what does not decrypt (check)
 
 A .quota-state.json in a file's folder or above sets severities and file globs for it.
 A STACK (organization/PROJECT/STACK, or PROJECT/STACK) names a stack of --backend URL: a file://
@@ -61,6 +65,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Pr
   graph: { run: graph, usage: GRAPH_USAGE },
   diff: { run: diff, usage: DIFF_USAGE },
   restore: { run: restore, usage: RESTORE_USAGE },
+  secrets: { run: runSecretsCommand, usage: SECRETS_USAGE },
 };
 
 function commandOf(name: string | undefined) {

@@ -13,19 +13,7 @@ export { withStackWrite, withStackWrites } from './stackWrite';
 export { StackLockedError, type LockIdentity } from './stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type StaleLockContext } from './staleLock';
 // The words of a backend, written once: what the CLI prints and the Backends view shows.
-export {
-  describeEntry,
-  describeLock,
-  filesText,
-  lastUpdateText,
-  prunePlanText,
-  pruneTotalText,
-  sizeText,
-  stacksText,
-  upgradePlanText,
-  upgradeTotalText,
-  type LockDescription,
-} from './describe';
+export { describeEntry, describeLock, filesText, lastUpdateText, prunePlanText, pruneTotalText, sizeText, stacksText, upgradePlanText, upgradeTotalText, type LockDescription } from './describe';
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
@@ -35,3 +23,10 @@ export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
 export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type ResolvedBackendUrl } from './url';
+// Pulumi's passphrase secrets provider, offline (secrets/, docs/pulumi-secrets.md): the key, a ciphertext, a state's secrets, their check.
+export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './secrets/crypter';
+export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
+export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
+export { NotJsonSecretError, revealAt } from './secrets/reveal';
+export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';

@@ -81,7 +81,8 @@ export interface PulumiRun {
 /** A DIY (`file://`) backend in a temporary folder, with Pulumi run against it offline. */
 export class DiyBackend {
   readonly root: string;
-  private readonly workdir: string;
+  /** The folder Pulumi runs in: initStack writes its Pulumi.yaml here, and Pulumi its Pulumi.<stack>.yaml. */
+  readonly workdir: string;
   private readonly hermetic: { env: NodeJS.ProcessEnv; cleanup: () => void };
 
   constructor(options: { passphrase?: string; gzip?: boolean } = {}) {

@@ -13,6 +13,8 @@ import { version } from '../../package.json';
 import { ROOT } from '../helpers/processes';
 
 const readme = readFileSync(join(ROOT, 'README.md'), 'utf8');
+/** `VAR=value … npx quota-state `: the variables a README line sets, then the command. */
+const ENVIRONMENT = /^((?:[A-Z_]+=\S* )*)npx quota-state /;
 /** What a 50-line terminal or the top of a repository page shows. */
 const firstScreen = readme.split('\n').slice(0, 50).join('\n');
 
@@ -45,10 +47,12 @@ describe('the README', () => {
         stdout: /^restored organization\/hist\/dev from .*\/\.pulumi\/history\/hist\/dev\/dev-\d+\.checkpoint\.json \(version 3, entry \d+\): .*; the state it replaced is in .*dev\.json\.bak$/m,
       },
       'backend prune': { status: 0, stdout: /^organization\/hist\/dev: removed \d+ files .*history 9 → 5[\s\S]*^freed /m },
+      'secrets check': { status: 0, stdout: /^file:\/\/examples\/pulumi-backend\/\.pulumi\/stacks\/hist\/dev\.json: 3 secrets \(3 encrypted\); no problems\n$/ },
     };
+    // A line may set variables first (`PULUMI_CONFIG_PASSPHRASE=… npx quota-state …`), as a shell runs it.
     const lines = firstScreen
       .split('\n')
-      .filter((line) => line.startsWith('npx quota-state '))
+      .filter((line) => ENVIRONMENT.test(line))
       .map((line) => line.replace(/\s+#.*$/, ''));
     const filesOf = (folder: string) => readdirSync(folder, { recursive: true, encoding: 'utf8' }).sort();
     const exampleFiles = filesOf(join(ROOT, example));
@@ -61,7 +65,14 @@ describe('the README', () => {
     for (const line of lines) {
       it(line, () => {
         const command = commandOf(line);
-        let args = line.split(/ +/).slice(2);
+        const variables = ENVIRONMENT.exec(line)![1];
+        const env = Object.fromEntries(
+          variables
+            .split(' ')
+            .filter(Boolean)
+            .map((pair) => [pair.slice(0, pair.indexOf('=')), pair.slice(pair.indexOf('=') + 1)]),
+        );
+        let args = line.slice(variables.length).split(/ +/).slice(2);
         // The writing ones run on a copy of the example, as written but for the backend URL.
         const writes = command === 'restore' || command === 'backend prune';
         if (writes) {
@@ -70,7 +81,7 @@ describe('the README', () => {
           cpSync(join(ROOT, example), copy, { recursive: true });
           args = args.map((arg) => (arg === `file://${example}` ? `file://${copy}` : arg));
         }
-        const result = spawnSync('npx', ['--no-install', 'quota-state', ...args], { cwd: ROOT, encoding: 'utf8' });
+        const result = spawnSync('npx', ['--no-install', 'quota-state', ...args], { cwd: ROOT, encoding: 'utf8', env: { ...process.env, ...env } });
         assert.equal(result.status, expected[command].status, `${line}\n${result.stderr}`);
         assert.match(result.stdout, expected[command].stdout, `${line}\n${result.stdout}${result.stderr}`);
         if (expected[command].status === 0) assert.equal(result.stderr, '', line);
@@ -85,10 +96,10 @@ describe('the README', () => {
   });
 });
 
-/** The command a README line runs: `check`, `backend ls`, …. */
+/** The command a README line runs: `check`, `backend ls`, `secrets check`, …. */
 function commandOf(line: string): string {
-  const [, , first, second] = line.split(/ +/);
-  return first === 'backend' ? `${first} ${second}` : first;
+  const [, , first, second] = line.slice(ENVIRONMENT.exec(line)![1].length).split(/ +/);
+  return first === 'backend' || first === 'secrets' ? `${first} ${second}` : first;
 }
 
 describe('docs/cli.md', () => {
