@@ -1,6 +1,6 @@
 /**
- * The write lock on a file every writer shares, in the `<file>.lock` folder convention of
- * proper-lockfile (shared/writeLock.ts): while the folder exists the file is being written; a folder
+ * The write lock on a file every writer shares, in the `<file>.lock` folder convention
+ * (shared/writeLock.ts; proper-lockfile's, which quota-state took before): while the folder exists the file is being written; a folder
  * whose mtime is older than 10 s was left by a process that is gone and is removed. The one
  * implementation: the CLI's and the server's folder store (shared/node/fileStore.ts, over Node's fs)
  * and the editor's (client/backends/store.ts, over `vscode.workspace.fs`) take it around the check
@@ -88,7 +88,12 @@ export async function acquireFolderLock(io: LockFolderIo, options: LockOptions =
       if (removed && now() < deadline) continue;
     }
     if (mtime === undefined) {
-      const lock = await claim(io, owner, holder, now());
+      // Another writer may remove the folder between our create and our owner file (its stale lock, or
+      // its release): that claim is lost, not an error; one that keeps failing until the deadline is.
+      const lock = await claim(io, owner, holder, now()).catch((error: unknown) => {
+        if (now() >= deadline) throw error;
+        return undefined;
+      });
       if (lock) return lock;
     }
     if (now() >= deadline) return undefined;

@@ -1,6 +1,7 @@
 /**
- * The write lock every writer of a state file shares: proper-lockfile's `<file>.lock` folder, which
- * `quota-state` takes (cli/lockedWrite.ts) and the editor's save takes too (client/fileLock.ts),
+ * The write lock every writer of a state file shares: the `<file>.lock` folder (proper-lockfile's
+ * convention), which the folder stores take around a conditional write (shared/node/fileStore.ts for
+ * `quota-state`, client/backends/store.ts for the editor) through the one shared/folderLock.ts,
  * so each waits for the other and both treat a lock left by a process that is gone alike.
  */
 

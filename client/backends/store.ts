@@ -7,7 +7,7 @@
  * takes too) and compares the file's mtime and size just before the rename.
  */
 import * as vscode from 'vscode';
-import { StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../../shared/backend/vocabulary';
+import { StoreBusy, StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../../shared/backend/vocabulary';
 import { writeLockPath } from '../../shared/writeLock';
 import { acquireFolderLock } from '../../shared/folderLock';
 import { folderLockIo } from '../workspaceLock';
@@ -106,7 +106,7 @@ export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
       const target = uriOf(name);
       const lockUri = target.with({ path: writeLockPath(target.path) });
       const lock = await acquireFolderLock(folderLockIo(lockUri));
-      if (!lock) throw new StoreConflict(vscode.l10n.t('{0} is being written by another program: its lock {1} was not released within 5 seconds; nothing was written', name, lockUri.path));
+      if (!lock) throw new StoreBusy(vscode.l10n.t('{0} is being written by another program: its lock {1} was not released within 5 seconds; nothing was written', name, lockUri.path));
       try {
         await replace(name, bytes, async () => {
           if ((await version(name)) !== expected) throw new StoreConflict(vscode.l10n.t('{0} changed since it was read (another program wrote it); nothing was written', name));

@@ -10,7 +10,7 @@ import { memoryStore, type MemoryStore, type StoreCall } from '../../test/helper
 import { mulberry32 } from '../../test/helpers/prng';
 import { StackLockedError } from './stackLock';
 import { withStackWrite, withStackWrites, type StackWriteOutcome } from './stackWrite';
-import { StoreConflict, StoreError, StoreMissing, type StoredObject } from './store';
+import { StoreBusy, StoreConflict, StoreError, StoreMissing, type StoredObject } from './store';
 
 const DEV = '.pulumi/stacks/app/dev.json';
 const PROD = '.pulumi/stacks/app/prod.json';
@@ -261,6 +261,24 @@ describe('withStackWrite: a store call fails', () => {
       });
     }
   }
+});
+
+describe("withStackWrite: another writer's write lock held past the wait", () => {
+  it("the store's refusal is passed on as it is, naming the lock, and the object is as it was", async () => {
+    const busy = `${PLAIN} is being written by another program: its lock ${PLAIN}.lock was not released within 5 seconds; nothing was written`;
+    let writes = 0;
+    const store = memoryStore(
+      { [PLAIN]: checkpoint('base') },
+      {
+        before: (call, name) => {
+          // The object's own conditional write (its .bak is another name, written before it).
+          if (call === 'write' && name === PLAIN && ++writes === 1) throw new StoreBusy(busy);
+        },
+      },
+    );
+    await assert.rejects(withStackWrite(store, PLAIN, { identity }, appending('x')), (error: Error) => error instanceof StoreBusy && error.message === busy);
+    assert.deepEqual(resourcesOf(store.text(PLAIN)), ['base']);
+  });
 });
 
 /** A `before` hook in which another writer replaces `name` at the `nth` call `call` on it (once). */

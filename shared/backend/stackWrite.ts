@@ -11,7 +11,7 @@ import * as l10n from '@vscode/l10n';
 import type { BackendStack } from './backend';
 import { stackFileOf } from './paths';
 import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
-import { readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type WritableBackendStore } from './store';
+import { readIfPresent, StoreBusy, StoreConflict, StoreError, StoreMissing, type StoredObject, type WritableBackendStore } from './store';
 
 export interface StackWriteOptions extends StackLockOptions {
   identity: LockIdentity;
@@ -133,7 +133,8 @@ async function writeKeepingBackup(store: WritableBackendStore, name: string, byt
   try {
     await store.write(name, bytes, { ifVersion: current.version });
   } catch (error) {
-    if (!(error instanceof StoreConflict)) throw error;
+    // Another writer's lock held past the wait: the store's own words name it, and the object is as it was.
+    if (!(error instanceof StoreConflict) || error instanceof StoreBusy) throw error;
     throw new StoreConflict(l10n.t('{0} changed since it was read (another writer); it was not written, and {1} now holds the state read before the change', name, backup));
   }
   return backup;

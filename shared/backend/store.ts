@@ -108,6 +108,11 @@ export class StoreConflict extends StoreError {
   static override readonly brand: string = 'StoreConflict';
 }
 
+/** A conditional write could not be made because another writer holds the object's write lock; the message names the lock. */
+export class StoreBusy extends StoreConflict {
+  static override readonly brand: string = 'StoreBusy';
+}
+
 /** There is no object of that name. */
 export class StoreMissing extends StoreError {
   static override readonly brand: string = 'StoreMissing';

@@ -7,7 +7,20 @@
  */
 export { BackendError, findStack, readBackend, readHistory, type Backend, type BackendProblem, type BackendStack, type HistoryEntry } from './backend';
 export { lockFolderOf, stackFileOf } from './paths';
-export { backendFolderProblem, listAll, objectUrl, readBytes, readIfPresent, StoreConflict, StoreError, StoreMissing, type StoredObject, type StoreObject, type WritableBackendStore } from './store';
+export {
+  backendFolderProblem,
+  listAll,
+  objectUrl,
+  readBytes,
+  readIfPresent,
+  StoreBusy,
+  StoreConflict,
+  StoreError,
+  StoreMissing,
+  type StoredObject,
+  type StoreObject,
+  type WritableBackendStore,
+} from './store';
 // The one writer of a stack file: Pulumi's lock, the version read, the `.bak`, the write only if unchanged.
 export { withStackWrite, withStackWrites } from './stackWrite';
 export { StackLockedError, type LockIdentity } from './stackLock';

@@ -12,7 +12,7 @@
 import { randomUUID } from 'node:crypto';
 import { closeSync, lstatSync, mkdirSync, openSync, readdirSync, readlinkSync, realpathSync, renameSync, rmSync, statSync, writeFileSync, writeSync } from 'node:fs';
 import { dirname, join, sep } from 'node:path';
-import { objectUrl, StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
+import { objectUrl, StoreBusy, StoreConflict, StoreError, StoreMissing, type StoreObject, type WritableBackendStore } from '../backend/vocabulary';
 import { acquireFolderLock } from '../folderLock';
 import { writeLockPath } from '../writeLock';
 import { nodeFolderLockIo } from './folderLockIo';
@@ -133,7 +133,7 @@ export function fileBackendStore(root: string, url: string, options: FileStoreOp
       const expected = options.ifVersion;
       // The check and the rename under the file's write lock, which the editor's save takes too.
       const lock = await acquireFolderLock(nodeFolderLockIo(writeLockPath(path)), { holder: 'quota-state' });
-      if (!lock) throw new StoreConflict(`${objectUrl(url, name)} is being written by another program: its lock ${writeLockPath(path)} was not released within 5 seconds; nothing was written`);
+      if (!lock) throw new StoreBusy(`${objectUrl(url, name)} is being written by another program: its lock ${writeLockPath(path)} was not released within 5 seconds; nothing was written`);
       try {
         writeObject(path, name, bytes, undefined, () => {
           if (versionOf(name) !== expected) throw new StoreConflict(`${name} changed since it was read (another program wrote it); nothing was written`);
@@ -146,6 +146,15 @@ export function fileBackendStore(root: string, url: string, options: FileStoreOp
       rmSync(pathOf(name), { force: true });
     },
   };
+}
+
+/** The permission bits of the file at `path`, or the default for a new file. */
+function modeOf(path: string): number {
+  try {
+    return statSync(path).mode & 0o777;
+  } catch {
+    return 0o666;
+  }
 }
 
 /** Writes an object whole: a new one (`ifVersion: null`) by an exclusive create, else a temporary file renamed over it (after `check`). */
@@ -167,7 +176,8 @@ function writeObject(path: string, name: string, bytes: Uint8Array, ifVersion: n
     return;
   }
   const temporary = `${path}.${randomUUID()}.quota-state.tmp`;
-  writeFileSync(temporary, bytes);
+  // The replacement keeps the file's permissions from its first byte (a state file may be private).
+  writeFileSync(temporary, bytes, { mode: modeOf(path) });
   try {
     check?.();
     renameSync(temporary, path);

@@ -2,7 +2,8 @@
  * State surgery: every `pulumi state` edit as a pure function over the state text (or its parsed
  * snapshot), returning minimal offset-based edits and a structured report (see outcome.ts);
  * operations.ts is the table of them that the CLI, the code actions and the palette read. No I/O: the CLI
- * (cli/commands/state.ts, with cli/stateFiles.ts) reads, decompresses, locks and writes.
+ * (cli/commands/state.ts, with cli/stackTargets.ts and the backend kind's one stack writer) reads,
+ * decompresses, locks and writes.
  */
 export { openState } from './document';
 export { setFlag } from './flags';
