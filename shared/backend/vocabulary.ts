@@ -40,6 +40,6 @@ export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl
 export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './secrets/crypter';
 export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
 export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
-export { NotJsonSecretError, revealAt } from './secrets/reveal';
-export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
+export { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';

@@ -315,3 +315,29 @@ describe('diffText and diffMarkdown', () => {
     assert.equal(statesDiffer(empty), false);
   });
 });
+
+describe('diffStates with showSecrets: secrets in plaintext compared by their values', () => {
+  const plain = (value: unknown) => ({ [SECRET_KEY]: '1b47061264138c4ac30d75fd1eb44270', plaintext: JSON.stringify(value) });
+  const states = (a: unknown, b: unknown) => [structureOf(exported([record('a', { outputs: { pw: a } })])), structureOf(exported([record('a', { outputs: { pw: b } })]))] as const;
+
+  it('a changed value: both shown, the resource changed; without showSecrets still "secret changed" alone', () => {
+    const [before, after] = states(plain('old-pw'), plain('new-pw'));
+    const shown = diffStates(before, after, { showSecrets: true });
+    assert.deepEqual(shown.resources[0], entry('changed', 'a', { changes: [{ path: 'outputs.pw', kind: 'secret changed', old: 'old-pw', new: 'new-pw' }] }));
+    assert.equal(diffText(shown), ['1 changed', `~ ${urn('a')}`, '    ~ outputs.pw: [secret] "old-pw" => "new-pw"'].join('\n'));
+    const masked = diffStates(before, after);
+    assert.deepEqual(masked.resources[0], entry('same', 'a', { changes: [{ path: 'outputs.pw', kind: 'secret changed' }] }));
+    assert.ok(!diffText(masked, { showSame: true }).includes('pw"'));
+  });
+
+  it('the same value written again (another JSON text, a secret inside): no change', () => {
+    const inner = { [SECRET_KEY]: '1b47061264138c4ac30d75fd1eb44270', ciphertext: JSON.stringify('x') };
+    const [before, after] = states(plain({ a: 1, b: 'x' }), { [SECRET_KEY]: '1b47061264138c4ac30d75fd1eb44270', plaintext: JSON.stringify({ b: inner, a: 1 }) });
+    assert.deepEqual(diffStates(before, after, { showSecrets: true }).resources[0], entry('same', 'a'));
+  });
+
+  it('a ciphertext left unopened: "secret changed", no value', () => {
+    const [before, after] = states(secret('v1:aaa'), plain('new-pw'));
+    assert.deepEqual(diffStates(before, after, { showSecrets: true }).resources[0].changes, [{ path: 'outputs.pw', kind: 'secret changed' }]);
+  });
+});

@@ -66,18 +66,52 @@ function pathOf(parent: string, key: string | number): string {
   return `${parent}[${JSON.stringify(key)}]`;
 }
 
-/** The leaves that differ between `a` and `b` under `path`, secrets compared but never shown. */
-function compareValues(a: unknown, b: unknown, path: string, into: FieldChange[]): void {
+/**
+ * The value a secret in plaintext holds (`{"4dab…": "1b47…", "plaintext": "<JSON text>"}`), secrets
+ * inside it (the no-op encrypter's, their `ciphertext` the JSON text too) opened as well; undefined
+ * when it holds none that reads (a ciphertext, which only a passphrase opens).
+ */
+function heldValue(secret: JsonObject): { value: unknown } | undefined {
+  const text = typeof secret.plaintext === 'string' ? secret.plaintext : undefined;
+  if (text === undefined) return undefined;
+  const unwrap = (value: unknown): unknown => {
+    if (isSecret(value)) return unwrap(heldValue(value)?.value ?? (typeof value.ciphertext === 'string' ? parsed(value.ciphertext) : MASK));
+    if (Array.isArray(value)) return value.map(unwrap);
+    if (isObject(value)) return Object.fromEntries(Object.entries(value).map(([key, inner]) => [key, unwrap(inner)]));
+    return value;
+  };
+  return { value: unwrap(parsed(text)) };
+}
+
+/** JSON text's value, or the text itself when it is no JSON. */
+function parsed(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** Two secrets: the same value (a new nonce only), changed with both values (`reveal`, both in plaintext), or "secret changed". */
+function compareSecrets(a: JsonObject, b: JsonObject, path: string, into: FieldChange[], reveal: boolean): void {
+  const [old, next] = reveal ? [heldValue(a), heldValue(b)] : [];
+  if (!old || !next) into.push({ path, kind: 'secret changed' });
+  else if (!sameJson(old.value, next.value)) into.push({ path, kind: 'secret changed', old: old.value, new: next.value });
+}
+
+/** The leaves that differ between `a` and `b` under `path`, secrets compared but shown only when `reveal`. */
+function compareValues(a: unknown, b: unknown, path: string, into: FieldChange[], reveal = false): void {
   if (sameJson(a, b)) return;
+  if (isSecret(a) && isSecret(b)) return compareSecrets(a, b, path, into, reveal);
   if (isSecret(a) || isSecret(b)) {
-    into.push(isSecret(a) && isSecret(b) ? { path, kind: 'secret changed' } : { path, kind: 'changed', old: shown(a), new: shown(b) });
+    into.push({ path, kind: 'changed', old: shown(a), new: shown(b) });
     return;
   }
   if (Array.isArray(a) && Array.isArray(b)) {
     for (let i = 0; i < Math.max(a.length, b.length); i++) {
       if (i >= a.length) into.push({ path: pathOf(path, i), kind: 'added', new: shown(b[i]) });
       else if (i >= b.length) into.push({ path: pathOf(path, i), kind: 'removed', old: shown(a[i]) });
-      else compareValues(a[i], b[i], pathOf(path, i), into);
+      else compareValues(a[i], b[i], pathOf(path, i), into, reveal);
     }
     return;
   }
@@ -86,7 +120,7 @@ function compareValues(a: unknown, b: unknown, path: string, into: FieldChange[]
       if (!path && IGNORED_FIELDS.has(key)) continue;
       if (!(key in b)) into.push({ path: pathOf(path, key), kind: 'removed', old: shown(a[key]) });
       else if (!(key in a)) into.push({ path: pathOf(path, key), kind: 'added', new: shown(b[key]) });
-      else compareValues(a[key], b[key], pathOf(path, key), into);
+      else compareValues(a[key], b[key], pathOf(path, key), into, reveal);
     }
     return;
   }
@@ -120,14 +154,14 @@ function copyCounts(records: readonly unknown[]): Map<string, number> {
 
 const text = (record: JsonObject, key: string) => (typeof record[key] === 'string' ? (record[key] as string) : undefined);
 
-function describe(kind: ResourceChangeKind, before: Keyed | undefined, after: Keyed | undefined): ResourceDiff {
+function describe(kind: ResourceChangeKind, before: Keyed | undefined, after: Keyed | undefined, reveal = false): ResourceDiff {
   const record = (after ?? before)!.record;
   const diff: ResourceDiff = { kind, urn: (after ?? before)!.urn, key: (after ?? before)!.key, type: text(record, 'type') ?? '', changes: [] };
   const oldId = before && text(before.record, 'id');
   const newId = after && text(after.record, 'id');
   if (oldId) diff.oldId = oldId;
   if (newId) diff.newId = newId;
-  if (before && after) compareValues(before.record, after.record, '', diff.changes);
+  if (before && after) compareValues(before.record, after.record, '', diff.changes, reveal);
   return diff;
 }
 
@@ -142,8 +176,13 @@ function deploymentOf(structure: StateStructure): unknown {
   return value;
 }
 
-/** What changed from `before` to `after` (each a parsed state's structure). */
-export function diffStates(before: StateStructure, after: StateStructure): StateDiff {
+/**
+ * What changed from `before` to `after` (each a parsed state's structure). With `showSecrets`, two
+ * secrets that both hold plaintext (a decrypted export, or states whose ciphertexts the caller
+ * opened) are compared by their values: the same value is no change, a changed one shows both.
+ */
+export function diffStates(before: StateStructure, after: StateStructure, options: { showSecrets?: boolean } = {}): StateDiff {
+  const reveal = options.showSecrets === true;
   const oldRecords = before.resources.map((r) => r.value);
   const newRecords = after.resources.map((r) => r.value);
   const oldCounts = copyCounts(oldRecords);
@@ -164,9 +203,9 @@ export function diffStates(before: StateStructure, after: StateStructure): State
       continue;
     }
     matchedOld.add(previous.key);
-    const diff = describe('same', previous, next);
+    const diff = describe('same', previous, next, reveal);
     if (diff.oldId && diff.newId && diff.oldId !== diff.newId) diff.kind = 'replaced';
-    else if (diff.changes.some((change) => change.kind !== 'secret changed')) diff.kind = 'changed';
+    else if (diff.changes.some((change) => change.kind !== 'secret changed' || 'old' in change)) diff.kind = 'changed';
     resources.push(diff);
   }
   const gone = olds.filter((k) => !newKeys.has(k.key));
@@ -183,7 +222,7 @@ export function diffStates(before: StateStructure, after: StateStructure): State
     const previous = aliases.map((alias) => goneByUrn.get(alias)).find((k) => k && !matchedOld.has(k.key)) ?? gone.find((k) => !matchedOld.has(k.key) && sameResource(k, next));
     if (previous) {
       matchedOld.add(previous.key);
-      const diff = describe('renamed', previous, next);
+      const diff = describe('renamed', previous, next, reveal);
       diff.oldUrn = previous.urn;
       diff.changes = diff.changes.filter((change) => change.path !== 'urn');
       resources.push(diff);
@@ -232,7 +271,7 @@ export function statesDiffer(diff: StateDiff): boolean {
 const value = (v: unknown) => (v === undefined ? 'undefined' : JSON.stringify(v));
 
 function changeLine(change: FieldChange): string {
-  if (change.kind === 'secret changed') return `~ ${change.path}: [secret changed]`;
+  if (change.kind === 'secret changed') return `~ ${change.path}: ${'old' in change ? `[secret] ${value(change.old)} => ${value(change.new)}` : '[secret changed]'}`;
   if (change.kind === 'added') return `+ ${change.path}: ${value(change.new)}`;
   if (change.kind === 'removed') return `- ${change.path}: ${value(change.old)}`;
   return `~ ${change.path}: ${value(change.old)} => ${value(change.new)}`;

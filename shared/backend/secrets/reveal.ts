@@ -5,9 +5,9 @@
  * then `json.Marshal`), encrypted or not; secrets inside it were serialised with the no-op encrypter,
  * so their `ciphertext` is that JSON text too, and is read as such (`NopDecrypter`).
  */
-import { SecretsError } from './crypter';
-import { storedSecret } from './walk';
-import { isObject } from '../../state/vocabulary';
+import { CiphertextError, SecretsError } from './crypter';
+import { findSecrets, storedSecret } from './walk';
+import { isObject, type StateStructure } from '../../state/vocabulary';
 
 type PathElement = string | number;
 
@@ -86,4 +86,29 @@ export async function openConfig(config: Record<string, unknown>, decrypt: (ciph
     return value;
   };
   return Object.fromEntries(await Promise.all(Object.entries(config).map(async ([key, value]) => [key, await open(value)])));
+}
+
+/**
+ * Every ciphertext secret of the state's records turned, in its document, into the same secret in
+ * plaintext (`{"4dab…": "1b47…", "plaintext": "<JSON text>"}`), as `pulumi stack export
+ * --show-secrets` writes it: what `diff --show-secrets` compares. A ciphertext `decrypt` cannot open
+ * (a CiphertextError) stays as it is; answers how many stayed.
+ */
+export async function openCiphertexts(structure: StateStructure, decrypt: (ciphertext: string) => Promise<string>): Promise<number> {
+  let unopened = 0;
+  for (const site of findSecrets(structure)) {
+    if (site.secret.form !== 'ciphertext') continue;
+    let container: unknown = structure.root;
+    for (const step of site.jsonPath.slice(0, -1)) container = (container as Record<string | number, unknown>)[step];
+    const holder = container as Record<string | number, unknown>;
+    const secret = holder[site.jsonPath[site.jsonPath.length - 1]] as Record<string, unknown>;
+    try {
+      const plaintext = await decrypt(site.secret.ciphertext);
+      holder[site.jsonPath[site.jsonPath.length - 1]] = { ...Object.fromEntries(Object.entries(secret).filter(([key]) => key !== 'ciphertext')), plaintext };
+    } catch (error) {
+      if (!(error instanceof CiphertextError)) throw error;
+      unopened++;
+    }
+  }
+  return unopened;
 }
