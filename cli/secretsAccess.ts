@@ -7,19 +7,23 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   createBackendService,
+  findSecrets,
+  IncorrectPassphraseError,
   objectUrl,
+  openCiphertexts,
   passphraseCrypter,
   passphraseFromEnvironment,
   passphraseSaltOf,
   readBytes,
   secretsProviderOf,
+  SecretsError,
   type BackendStack,
   type OtherSalt,
   type Passphrase,
 } from '../shared/backend';
 import { createStateService, type StateStructure } from '../shared/state';
 import { decodeFile, InflateBudgetError } from '../shared/text/inflate';
-import { InputError } from './args';
+import { InputError, UsageError } from './args';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from './backendAccess';
 import { displayPath, readDocumentOrFail, type CliIO } from './io';
 
@@ -129,4 +133,36 @@ export async function stateCrypter(target: SecretsTarget, io: CliIO) {
     return 2;
   }
   return passphraseCrypter(passphrase.value, passphraseSaltOf(provider) ?? '');
+}
+
+/** `--show-secrets` (diff, restore --dry-run) needs the passphrase: without one it is a usage error. */
+export function requirePassphraseToShow(io: CliIO): void {
+  if (!environmentPassphrase(io)) throw new UsageError('--show-secrets needs the passphrase: set PULUMI_CONFIG_PASSPHRASE, or PULUMI_CONFIG_PASSPHRASE_FILE to a file holding it');
+}
+
+/** What a command says of a passphrase that does not open a state's salt: no value, no passphrase. */
+const incorrectPassphrase = (display: string) =>
+  `incorrect passphrase: it does not open the salt of ${display}'s secrets (the salt's check value does not decrypt to "pulumi"); set PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE to the stack's`;
+
+/**
+ * `--show-secrets`: every ciphertext of the state opened in place (secrets.openCiphertexts) with the
+ * key of its own salt and the environment's passphrase; nothing when it holds none. An incorrect
+ * passphrase is an InputError; a number is an exit code, said on stderr already (no provider named).
+ */
+export async function openStateSecrets(structure: StateStructure, display: string, io: CliIO): Promise<number | undefined> {
+  if (!findSecrets(structure).some((site) => site.secret.form === 'ciphertext')) return undefined;
+  let crypter: Awaited<ReturnType<typeof stateCrypter>>;
+  try {
+    crypter = await stateCrypter({ display, structure }, io);
+  } catch (error) {
+    if (error instanceof IncorrectPassphraseError) throw new InputError(incorrectPassphrase(display));
+    // Another provider, or a malformed salt state: Pulumi stops there too.
+    if (error instanceof SecretsError) throw new InputError(`${display}'s secrets provider cannot be used: ${error.message}`);
+    throw error;
+  }
+  if (typeof crypter === 'number') return crypter;
+  const unopened = await openCiphertexts(structure, crypter.decrypt);
+  if (unopened)
+    io.stderr(`warning: ${unopened} ${unopened === 1 ? 'secret' : 'secrets'} of ${display} did not decrypt with its salt's key (\`quota-state secrets check\` says why): shown as [secret changed]`);
+  return undefined;
 }

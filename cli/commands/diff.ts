@@ -12,12 +12,13 @@ import { createBackendService, type StateDiff } from '../../shared/backend';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
 import { readStackText } from '../backendAccess';
+import { openStateSecrets, requirePassphraseToShow } from '../secretsAccess';
 
 const state = createStateService();
 const backends = createBackendService();
 
 export const DIFF_USAGE = `Usage:
-  quota-state diff A B [--backend URL] [--show-same] [--exit-code] [--format text|json|markdown]
+  quota-state diff A B [--backend URL] [--show-same] [--show-secrets] [--exit-code] [--format text|json|markdown]
 
 What changed from state A to state B. A and B are state files (an export, a checkpoint, a history
 checkpoint, a backup or a bare deployment; plain, gzip or zstd), or a DIY stack's state:
@@ -28,17 +29,21 @@ exists is always a file.
 Resources match by urn, copies of one urn by their position (URN#N), and a record whose aliases name
 a urn gone from A is a rename. Each is added, removed, renamed, replaced (a new id), changed (each
 changed leaf with its JSON path, old => new) or the same. Pending operations and the manifest are
-compared too. Secrets are never shown: "secret changed", or [secret] for a plaintext one.
+compared too. Secrets are not shown but with --show-secrets: "secret changed", or [secret] for a
+plaintext one.
 
   --show-same                   list the resources that did not change too
+  --show-secrets                a changed secret shows its old and new values, each state's ciphertexts
+                                decrypted with its own salt and the passphrase of PULUMI_CONFIG_PASSPHRASE
+                                or PULUMI_CONFIG_PASSPHRASE_FILE (as Pulumi reads it; needed)
   --exit-code                   exit 1 when the states differ, 0 when they are the same (as diff(1))
   --format text|json|markdown   text reads like \`pulumi preview --diff\`; markdown is for a pull request
 
 Exit codes: 0 compared (with --exit-code: the same), 1 the states differ (with --exit-code only),
-2 every error, with or without --exit-code: a usage error, no such backend, stack or version, or
-unreadable input.`;
+2 every error, with or without --exit-code: a usage error (--show-secrets without a passphrase), no
+such backend, stack or version, unreadable input, or an incorrect passphrase.`;
 
-const FLAGS = { backend: 'value', 'show-same': 'boolean', 'exit-code': 'boolean', format: 'value' } as const;
+const FLAGS = { backend: 'value', 'show-same': 'boolean', 'show-secrets': 'boolean', 'exit-code': 'boolean', format: 'value' } as const;
 
 /** One operand's text: a file that exists, else a stack's state (`STACK`, `STACK@VERSION`, `STACK@ID`). */
 async function operand(spec: string, backend: string | undefined, io: CliIO): Promise<{ text: string; display: string } | number> {
@@ -70,6 +75,8 @@ export async function diff(args: string[], io: CliIO): Promise<number> {
   if (!parsed) return 0;
   if (parsed.positional.length !== 2) throw new UsageError('diff takes two states, A and B');
   const format = formatFlag(parsed.flags.format, ['text', 'json', 'markdown']);
+  const showSecrets = parsed.booleans.has('show-secrets');
+  if (showSecrets) requirePassphraseToShow(io);
   const sides = [];
   for (const spec of parsed.positional) {
     const read = await operand(spec, parsed.flags.backend, io);
@@ -78,7 +85,14 @@ export async function diff(args: string[], io: CliIO): Promise<number> {
     sides.push(read);
   }
   const [a, b] = sides;
-  const result: StateDiff = backends.diff.states(structureOf(a.text, a.display), structureOf(b.text, b.display));
+  const [before, after] = [structureOf(a.text, a.display), structureOf(b.text, b.display)];
+  if (showSecrets)
+    for (const [structure, display] of [
+      [before, a.display],
+      [after, b.display],
+    ] as const)
+      if ((await openStateSecrets(structure, display, io)) !== undefined) return 2;
+  const result: StateDiff = backends.diff.states(before, after, { showSecrets });
   const showSame = parsed.booleans.has('show-same');
   if (format === 'json') {
     const resources = showSame ? result.resources : result.resources.filter((r) => r.kind !== 'same');

@@ -13,7 +13,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { createStateService } from '../../shared/state';
-import { createBackendService, RestoreError, StackLockedError, StoreConflict, type BackendStack, type RestorePlan } from '../../shared/backend';
+import { createBackendService, RestoreError, StackLockedError, StoreConflict, type BackendStack, type RestorePlan, type StateDiff } from '../../shared/backend';
 import { compressionOf } from '../../shared/text/inflate';
 import { InputError, UsageError } from '../args';
 import { commandArguments, displayPath, formatFlag, readDocumentOrFail, type CliIO } from '../io';
@@ -21,12 +21,13 @@ import { cliLockOptions, staleAfterFlag } from '../lockFlags';
 import { compressAs, decode, Refusal, refuseIfReadOnly, refuseIfUnwritable, type DecodedFile } from '../stateFiles';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
 import { backendTarget, readTargets, refuseIfTargetsLocked, withTargetWrites, type StackTarget } from '../stackTargets';
+import { openStateSecrets, requirePassphraseToShow } from '../secretsAccess';
 
 const state = createStateService();
 const backends = createBackendService();
 
 export const RESTORE_USAGE = `Usage:
-  quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run] [--allow-errors] [--break-lock] [--stale-after DURATION] [--format text|json]
+  quota-state restore STACK --to VERSION|ID|FILE [--backend URL] [--dry-run [--show-secrets]] [--allow-errors] [--break-lock] [--stale-after DURATION] [--format text|json]
 
 Makes a DIY stack's current state an earlier one, as \`pulumi stack import\` of it would: VERSION and
 ID name a history entry (\`quota-state history\` lists them), FILE any state document (a backup, an
@@ -36,6 +37,8 @@ history entry. The stack file keeps its compression; FILE.bak keeps what it repl
 holds Pulumi's lock, and happens only if the stack file did not change since it was read.
 
   --dry-run       show what would change (as \`quota-state diff\`), write nothing
+  --show-secrets  with --dry-run: a changed secret shows its old and new values (as \`quota-state diff
+                  --show-secrets\`: the passphrase of PULUMI_CONFIG_PASSPHRASE or PULUMI_CONFIG_PASSPHRASE_FILE)
   --allow-errors  restore a document with integrity errors or another stack's resources (Pulumi's --force)
   --break-lock    remove the stack's Pulumi lock files first, naming each
   --stale-after DURATION
@@ -44,7 +47,7 @@ holds Pulumi's lock, and happens only if the stack file did not change since it 
 
 Exit codes: 0 restored or shown, 1 refused (or no such stack or version), 2 usage error or unreadable input.`;
 
-const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
+const FLAGS = { backend: 'value', to: 'value', 'dry-run': 'boolean', 'show-secrets': 'boolean', 'allow-errors': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
 
 interface RestoreReport {
   stack: string;
@@ -116,6 +119,10 @@ export async function restore(args: string[], io: CliIO, hooks: RestoreHooks = {
   if (to === undefined) throw new UsageError('restore needs --to VERSION, ID or FILE');
   const format = formatFlag(parsed.flags.format, ['text', 'json']);
   staleAfterFlag(parsed.flags['stale-after']); // a bad duration is a usage error before anything is read
+  if (parsed.booleans.has('show-secrets')) {
+    if (!parsed.booleans.has('dry-run')) throw new UsageError('--show-secrets goes with --dry-run: a restore shows no changes');
+    requirePassphraseToShow(io);
+  }
   const opened = await openBackend(parsed.flags.backend, io, scopeOf(parsed.positional[0]));
   if (typeof opened === 'number') return opened;
   const stack = openStack(opened, parsed.positional[0], io);
@@ -192,6 +199,29 @@ function changesTo(checkpoint: object, report: RestoreReport, name: string): (cu
   };
 }
 
+/**
+ * `--dry-run --show-secrets`: the changes with each side's ciphertexts opened by its own salt's key;
+ * undefined when the current text is no JSON (summarize says so), a number the exit code (said on stderr).
+ */
+async function revealedChanges(current: string, run: RestoreRun, display: string): Promise<StateDiff | number | undefined> {
+  let root: unknown;
+  try {
+    root = JSON.parse(current);
+  } catch {
+    return undefined;
+  }
+  const before = state.structureOf(root);
+  const after = state.structureOf(structuredClone(run.checkpoint));
+  for (const [structure, name] of [
+    [before, display],
+    [after, run.source.display],
+  ] as const) {
+    const code = await openStateSecrets(structure, name, run.io);
+    if (code !== undefined) return code;
+  }
+  return backends.diff.states(before, after, { showSecrets: true });
+}
+
 const UNREADABLE = 'the state it replaces could not be read';
 
 /**
@@ -227,7 +257,11 @@ async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number
   try {
     if (run.parsed.booleans.has('dry-run')) {
       await refuseIfTargetsLocked([target], options);
-      const diff = summarize(currentOf((await readTargets([target]))[0].bytes, run, target.display));
+      const file = currentOf((await readTargets([target]))[0].bytes, run, target.display);
+      const revealed = run.parsed.booleans.has('show-secrets') && file ? await revealedChanges(file.text, run, target.display) : undefined;
+      if (typeof revealed === 'number') return revealed;
+      if (revealed) report.summary = backends.diff.summary(revealed);
+      const diff = revealed ?? summarize(file);
       const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${target.displayOf(`${target.name}.bak`)}`;
       return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
     }
