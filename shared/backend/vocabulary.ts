@@ -41,5 +41,6 @@ export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsEr
 export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
 export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
 export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
+export { rekeyState } from './secrets/rekey';
 export { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';
