@@ -22,6 +22,7 @@ import { compressAs, decode, Refusal, refuseIfReadOnly, refuseIfUnwritable, type
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from '../backendAccess';
 import { backendTarget, readTargets, refuseIfTargetsLocked, withTargetWrites, type StackTarget } from '../stackTargets';
 import { openStateSecrets, requirePassphraseToShow } from '../secretsAccess';
+import { rekeyRestored } from '../restoreSecrets';
 
 const state = createStateService();
 const backends = createBackendService();
@@ -33,7 +34,9 @@ Makes a DIY stack's current state an earlier one, as \`pulumi stack import\` of 
 ID name a history entry (\`quota-state history\` lists them), FILE any state document (a backup, an
 export, a checkpoint; plain, gzip or zstd). As Pulumi does, it refuses a document with integrity
 errors or with resources of another stack, drops pending operations (naming each), and writes no
-history entry. The stack file keeps its compression; FILE.bak keeps what it replaced; the write
+history entry. A document sealed under another passphrase salt than the stack's has its secrets
+re-encrypted to the stack's (the passphrase of PULUMI_CONFIG_PASSPHRASE or _FILE needed; without it,
+refused unless --allow-errors). The stack file keeps its compression; FILE.bak keeps what it replaced; the write
 holds Pulumi's lock, and happens only if the stack file did not change since it was read.
 
   --dry-run       show what would change (as \`quota-state diff\`), write nothing
@@ -58,6 +61,8 @@ interface RestoreReport {
   /** Why the replaced stack file could not be read (truncated, a bomb): its bytes are the `.bak` as they were. */
   damaged?: string;
   droppedPendingOperations: string[];
+  /** Ciphertexts re-encrypted from the document's salt to the stack's (restoreSecrets.ts). */
+  reencryptedSecrets?: number;
   written: boolean;
   backup?: string;
   refused?: string[];
@@ -246,7 +251,12 @@ function currentOf(bytes: Uint8Array, run: RestoreRun, display: string): Decoded
  */
 async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number> {
   const { report, io, say } = run;
-  const restored = new TextEncoder().encode(run.plan.text ?? JSON.stringify(run.checkpoint));
+  const rekeyed = async (file: DecodedFile | undefined) => {
+    const context = { display: run.source.display, stack: run.stack.ref, allowErrors: run.parsed.booleans.has('allow-errors'), io };
+    const result = await rekeyRestored(run.plan.text ?? JSON.stringify(run.checkpoint), file?.text, context);
+    if (result.rekeyed) report.reencryptedSecrets = result.rekeyed;
+    return new TextEncoder().encode(result.text);
+  };
   const changes = changesTo(run.checkpoint, report, target.display);
   const options = cliLockOptions(run.parsed.booleans.has('break-lock'), staleAfterFlag(run.parsed.flags['stale-after']), io.stderr);
   const summarize = (file: DecodedFile | undefined) => {
@@ -258,12 +268,14 @@ async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number
     if (run.parsed.booleans.has('dry-run')) {
       await refuseIfTargetsLocked([target], options);
       const file = currentOf((await readTargets([target]))[0].bytes, run, target.display);
+      await rekeyed(file);
       const revealed = run.parsed.booleans.has('show-secrets') && file ? await revealedChanges(file.text, run, target.display) : undefined;
       if (typeof revealed === 'number') return revealed;
       if (revealed) report.summary = backends.diff.summary(revealed);
       const diff = revealed ?? summarize(file);
       const shown = diff ? backends.diff.text(diff) : `${report.damaged}; it would be replaced, its bytes kept in ${target.displayOf(`${target.name}.bak`)}`;
-      return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}`);
+      const note = report.reencryptedSecrets ? `\n(${report.reencryptedSecrets} secrets would be re-encrypted with the stack's salt)` : '';
+      return say(`would restore ${run.stack.ref} from ${sourceName(run)} (nothing written):\n${shown}${note}`);
     }
     const { backups } = await withTargetWrites([target], options, async ([current]) => {
       await run.confirm?.();
@@ -271,6 +283,7 @@ async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number
       const compression = file?.compression ?? compressionOf(current.bytes) ?? 'none';
       if (target.path) refuseIfReadOnly(target.path, target.display);
       refuseIfUnwritable({ display: target.display, text: '', compression });
+      const restored = await rekeyed(file);
       summarize(file);
       return { bytes: [compressAs(restored, compression)], value: undefined };
     });
@@ -282,7 +295,8 @@ async function restoreInto(target: StackTarget, run: RestoreRun): Promise<number
     return say(`quota-state: ${error.message}`, true);
   }
   if (formatOf(run) === 'text') warnDamaged(report, io);
-  return say(`restored ${run.stack.ref} from ${sourceName(run)}: ${report.summary}; the state it replaced is in ${report.backup}`);
+  const rekeyedNote = report.reencryptedSecrets ? `; ${report.reencryptedSecrets} secrets re-encrypted with the stack's salt` : '';
+  return say(`restored ${run.stack.ref} from ${sourceName(run)}: ${report.summary}${rekeyedNote}; the state it replaced is in ${report.backup}`);
 }
 
 const formatOf = (run: RestoreRun) => (run.parsed.flags.format === 'json' ? 'json' : 'text');
