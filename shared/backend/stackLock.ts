@@ -111,3 +111,20 @@ export async function withStackLock<T>(
       );
   }
 }
+
+/**
+ * Holds Pulumi's lock of each stack around `body`, one after another in a fixed order (by project and
+ * name, each stack once), so two writers of the same stacks never wait on each other crosswise.
+ */
+export function withStackLocks<T>(
+  store: WritableBackendStore,
+  stacks: ReadonlyArray<Pick<BackendStack, 'project' | 'name'>>,
+  identity: LockIdentity,
+  options: StackLockOptions,
+  body: () => Promise<T>,
+): Promise<T> {
+  const key = (stack: Pick<BackendStack, 'project' | 'name'>) => `${stack.project ?? ''}/${stack.name}`;
+  const distinct = [...new Map(stacks.map((stack) => [key(stack), stack])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
+  const hold = (index: number): Promise<T> => (index === distinct.length ? body() : withStackLock(store, distinct[index], identity, options, () => hold(index + 1)));
+  return hold(0);
+}

@@ -10,7 +10,7 @@
 import * as l10n from '@vscode/l10n';
 import type { BackendStack } from './backend';
 import { stackFileOf } from './paths';
-import { withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
+import { withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { readIfPresent, StoreBusy, StoreConflict, StoreError, StoreMissing, type StoredObject, type WritableBackendStore } from './store';
 
 export interface StackWriteOptions extends StackLockOptions {
@@ -45,14 +45,6 @@ function lockedStack(name: string, options: StackWriteOptions): Pick<BackendStac
   if (options.stack !== undefined) return options.stack ?? undefined;
   const path = stackFileOf(name);
   return path && path.root === '' ? { project: path.project, name: path.name } : undefined;
-}
-
-/** Holds Pulumi's lock of each stack, one after another in a fixed order (two writers never wait on each other crosswise), around `body`. */
-function withStackLocks<T>(store: WritableBackendStore, stacks: Array<Pick<BackendStack, 'project' | 'name'>>, options: StackWriteOptions, body: () => Promise<T>): Promise<T> {
-  const key = (stack: Pick<BackendStack, 'project' | 'name'>) => `${stack.project ?? ''}/${stack.name}`;
-  const distinct = [...new Map(stacks.map((stack) => [key(stack), stack])).values()].sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
-  const hold = (index: number): Promise<T> => (index === distinct.length ? body() : withStackLock(store, distinct[index], options.identity, options, () => hold(index + 1)));
-  return hold(0);
 }
 
 /**
@@ -111,7 +103,7 @@ export async function withStackWrites<T>(
     return { value, written, backups };
   };
   const stacks = names.map((name) => lockedStack(name, options)).filter((stack) => stack !== undefined);
-  return stacks.length ? withStackLocks(store, stacks, options, run) : run();
+  return stacks.length ? withStackLocks(store, stacks, options.identity, options, run) : run();
 }
 
 /** Refused (a StoreConflict) when the object is no longer the version read; reads one byte where the store can. */

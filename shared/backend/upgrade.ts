@@ -13,7 +13,7 @@ import { decodeFile } from '../text/inflate';
 import { structureOf as buildStateStructure } from '../state/vocabulary';
 import type { Backend, BackendStack } from './backend';
 import type { MaintenanceControl } from './prune';
-import { clearOrRefuseStackLocks, withStackLock, type LockIdentity, type StackLockOptions } from './stackLock';
+import { clearOrRefuseStackLocks, withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { listAll, moveObject, objectExists, readBytes, readIfPresent, type WritableBackendStore } from './store';
 
 export interface StackUpgrade {
@@ -152,13 +152,6 @@ async function copyOnce(store: WritableBackendStore, from: string, to: string): 
   await store.write(to, bytes);
 }
 
-/** Takes every stack's Pulumi lock, nested, around `body`: no update may land on a stack between its copy and `meta.yaml`. */
-async function withAllStackLocks<T>(store: WritableBackendStore, stacks: BackendStack[], options: StackLockOptions & { identity: LockIdentity }, body: () => Promise<T>): Promise<T> {
-  const [first, ...rest] = stacks;
-  if (!first) return body();
-  return withStackLock(store, first, options.identity, options, () => withAllStackLocks(store, rest, options, body));
-}
-
 /**
  * Moves every placed stack to the project layout, safe at every instant:
  *
@@ -188,7 +181,8 @@ export async function applyUpgrade(
   await store.write(UPGRADE_JOURNAL, new TextEncoder().encode(`${JSON.stringify(journal, null, 2)}\n`));
   const stacks = placed.map((plan) => backend.stacks.find((s) => s.ref === plan.stack)).filter((stack): stack is BackendStack => stack !== undefined);
   const total = placed.reduce((sum, plan) => sum + plan.moves.length, 0);
-  const cancelled = await withAllStackLocks(store, stacks, options, async () => {
+  // Every stack's lock, nested: no update may land on a stack between its copy and `meta.yaml`.
+  const cancelled = await withStackLocks(store, stacks, options.identity, options, async () => {
     let done = 0;
     for (const plan of placed) {
       if (options.cancelled?.()) return true;
