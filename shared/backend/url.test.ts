@@ -162,7 +162,11 @@ const rows: Row[] = [
   { name: 'an empty argument is not a URL', argument: '', expected: { error: /^"" is not a backend URL; a folder is named file:\/\/\/home\/u\/work\/app$/ } },
   { name: 'Pulumi Cloud', argument: 'https://api.pulumi.com', expected: { error: /^https:\/\/api\.pulumi\.com is a Pulumi Cloud backend/ } },
   { name: 'a self-hosted Pulumi Cloud over http', env: { PULUMI_BACKEND_URL: 'http://pulumi.internal' }, expected: { error: /^http:\/\/pulumi\.internal is a Pulumi Cloud backend/ } },
-  { name: 'a scheme Pulumi has no backend for', argument: 'sftp://host/state', expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ } },
+  {
+    name: 'a scheme Pulumi has no backend for',
+    argument: 'sftp://host/state',
+    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ },
+  },
   { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
   { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
