@@ -254,26 +254,31 @@ function fromEnvironment(env: Readonly<Record<string, string | undefined>>, show
   return settings;
 }
 
-function wrongValue(shown: string, key: string, value: string, why: string): PostgresUrlError {
-  return new PostgresUrlError(l10n.t('{0}: wrong value for "{1}": "{2}" {3}', shown, key, value, why));
-}
+/** lib/pq's "wrong value" refusals, each a whole sentence. */
+const WRONG_VALUE = {
+  choice: (shown: string, key: string, value: string, choices: string) => l10n.t('{0}: wrong value for "{1}": "{2}" is not supported; supported values are {3}', shown, key, value, choices),
+  boolean: (shown: string, key: string, value: string) => l10n.t('{0}: wrong value for "{1}": "{2}" is not a boolean', shown, key, value),
+  seconds: (shown: string, key: string, value: string) => l10n.t('{0}: wrong value for "{1}": "{2}" is not a whole number of seconds', shown, key, value),
+  port: (shown: string, key: string, value: string) => l10n.t('{0}: wrong value for "{1}": "{2}" is not a port number', shown, key, value),
+  address: (shown: string, key: string, value: string) => l10n.t('{0}: wrong value for "{1}": "{2}" is not an IP address', shown, key, value),
+};
 
 /** lib/pq's checks of one setting's value (`setFromTag`). */
 function checkValue(key: string, value: string, shown: string): void {
   const choices = Object.hasOwn(CHOICES, key) ? CHOICES[key] : undefined;
-  if (choices && !choices.includes(value)) throw wrongValue(shown, key, value, l10n.t('is not supported; supported values are {0}', choices.join(', ')));
-  if (BOOLEANS.has(key) && !PQ_TRUE.has(value) && !PQ_FALSE.has(value)) throw wrongValue(shown, key, value, l10n.t('is not a boolean'));
-  if (key === 'connect_timeout' && !/^[+-]?[0-9]+$/.test(value)) throw wrongValue(shown, key, value, l10n.t('is not a whole number of seconds'));
+  if (choices && !choices.includes(value)) throw new PostgresUrlError(WRONG_VALUE.choice(shown, key, value, choices.join(', ')));
+  if (BOOLEANS.has(key) && !PQ_TRUE.has(value) && !PQ_FALSE.has(value)) throw new PostgresUrlError(WRONG_VALUE.boolean(shown, key, value));
+  if (key === 'connect_timeout' && !/^[+-]?[0-9]+$/.test(value)) throw new PostgresUrlError(WRONG_VALUE.seconds(shown, key, value));
   if (key === 'port') {
     for (const port of value.split(',')) {
-      if (!/^[0-9]+$/.test(port || '5432') || Number(port || '5432') > 65535) throw wrongValue(shown, key, value, l10n.t('is not a port number'));
+      if (!/^[0-9]+$/.test(port || '5432') || Number(port || '5432') > 65535) throw new PostgresUrlError(WRONG_VALUE.port(shown, key, value));
     }
   }
   if (key === 'client_encoding' && !['utf8', 'unicode'].includes(value.toLowerCase().replace(/[^a-z0-9]/g, ''))) {
     throw new PostgresUrlError(l10n.t('{0}: unsupported client_encoding "{1}": must be absent or "UTF8"', shown, value));
   }
   if (key === 'hostaddr' && !value.split(',').every((address) => address === '' || /^[0-9.]+$|^[0-9A-Fa-f:.]*:[0-9A-Fa-f:.%a-zA-Z]*$/.test(address))) {
-    throw wrongValue(shown, key, value, l10n.t('is not an IP address'));
+    throw new PostgresUrlError(WRONG_VALUE.address(shown, key, value));
   }
   if (key === 'datestyle' && value !== 'ISO, MDY') throw new PostgresUrlError(l10n.t('{0}: unsupported datestyle "{1}": must be absent or "ISO, MDY"', shown, value));
 }
