@@ -171,6 +171,28 @@ export function isLoopbackBucket(url) {
   return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
 }
 
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', '::1', 'localhost']);
+
+/**
+ * A `postgres://` URL whose server is this machine: every host it or the environment may name (the
+ * URL's host, `host=` and `hostaddr=` in its query, PGHOST and PGHOSTADDR) is loopback, a Unix socket
+ * folder, or absent (lib/pq then connects to localhost).
+ */
+export function isLoopbackPostgres(url, env = {}) {
+  if (!/^postgres:\/\//i.test(url)) return false;
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const hosts = [parsed.hostname, ...parsed.searchParams.getAll('host'), ...parsed.searchParams.getAll('hostaddr'), env.PGHOST ?? '', env.PGHOSTADDR ?? ''];
+  return hosts.flatMap((host) => host.split(',')).every((host) => host === '' || host.startsWith('/') || LOOPBACK_HOSTS.has(host.toLowerCase()));
+}
+
+/** The URL as an error may show it: a postgres:// password is dropped. */
+const withoutPassword = (url) => url.replace(/^(postgres:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1@').replace(/([?&])password=[^&]*/gi, '$1password=xxxxx');
+
 export function hermeticEnv(base = process.env) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-'));
   const env = {};
@@ -178,10 +200,14 @@ export function hermeticEnv(base = process.env) {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
-  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend)) {
+  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackPostgres(backend, base)) {
     rmSync(scratch, { recursive: true, force: true });
-    throw new Error(`PULUMI_BACKEND_URL must be a file:// URL, or an s3:// URL whose endpoint is on the loopback address, here (got "${backend}"): this Pulumi never uses the network`);
+    throw new Error(
+      `PULUMI_BACKEND_URL must be a file:// URL, or an s3:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
+    );
   }
+  // The connection settings of a loopback PostgreSQL server (the tests' own) reach Pulumi's lib/pq.
+  if (backend !== undefined && isLoopbackPostgres(backend, base)) for (const [name, value] of Object.entries(base)) if (name.startsWith('PG') && value !== undefined) env[name] = value;
   // The credentials of a loopback S3 server (the tests' MinIO) reach Pulumi's AWS SDK.
   for (const [name, value] of Object.entries(base)) if (name.startsWith('AWS_') && value !== undefined) env[name] = value;
   if (backend === undefined) {

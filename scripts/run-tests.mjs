@@ -11,6 +11,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureMinio } from './minio.mjs';
+import { ensurePostgres } from './postgres.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
 import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
 
@@ -72,6 +73,9 @@ try {
   // The s3:// tests run against a real S3 server, MinIO, built from its Go module the same way (test-only: AGPL).
   console.log('\n> MinIO, the S3 server of the object-storage tests (tools/minio; built on first use, then cached)');
   console.log(`minio: ${ensureMinio({ log: (line) => console.log(line) })}`);
+  // The postgres:// tests run against a real PostgreSQL, Debian's package (installed with apt-get when missing and root).
+  console.log("\n> PostgreSQL, the server of the postgres:// tests (Debian's postgresql; a throwaway cluster per test file)");
+  console.log(`postgres: ${ensurePostgres({ log: (line) => console.log(line) })}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

@@ -1,5 +1,6 @@
 import { strict as assert } from 'node:assert';
 import { posix } from 'node:path';
+import type { RemoteBackendUrl } from './remoteUrl';
 import { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type BackendUrlHost, type ResolvedBackendUrl } from './url';
 
 const HOME = '/home/u';
@@ -14,6 +15,10 @@ interface Row {
   files?: Record<string, string>;
   expected: { url: string; source: ResolvedBackendUrl['source']; root?: string; bucket?: string; project?: string } | { error: RegExp };
 }
+
+/** Where a remote backend's objects are: a bucket and its prefix, a database table and the key prefix. */
+const placeOf = (remote: RemoteBackendUrl) => (remote.scheme === 's3' ? `${remote.s3.bucket}/${remote.s3.prefix}` : `${remote.postgres.table}/${remote.postgres.prefix}`);
+const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
 
 const yaml = (lines: string[]) => lines.join('\n') + '\n';
 const project = (name: string, url?: string) => yaml([`name: ${name}`, 'runtime: nodejs', ...(url === undefined ? [] : ['backend:', `  url: ${url}`])]);
@@ -165,10 +170,9 @@ const rows: Row[] = [
   {
     name: 'a scheme Pulumi has no backend for',
     argument: 'sftp://host/state',
-    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ },
+    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/(, [a-z]+:\/\/)* backends$/ },
   },
   { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
-  { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
   // Buckets
   {
@@ -185,6 +189,16 @@ const rows: Row[] = [
   },
   { name: "a bucket's unknown parameter is Pulumi's error", argument: 's3://b?colour=red', expected: { error: /^s3:\/\/b\?colour=red: unknown query parameter "colour"/ } },
   { name: 's3: without // has no bucket', argument: 's3:bucket', expected: { error: /^s3:bucket: no bucket name/ } },
+  // PostgreSQL: the URL as messages name it has no password; the table and the key prefix (the URL's path).
+  {
+    name: 'postgres:// with a password: named without it',
+    argument: 'postgres://u:secret@db:5433/dbg?sslmode=disable&table=state',
+    expected: { url: 'postgres://u@db:5433/dbg?sslmode=disable&table=state', source: 'flag', bucket: 'state/dbg/' },
+  },
+  { name: 'POSTGRES:// as Go lowercases the scheme', env: { PULUMI_BACKEND_URL: 'POSTGRES://db/d' }, expected: { url: 'POSTGRES://db/d', source: 'env', bucket: 'pulumi_state/d/' } },
+  { name: "a postgres:// URL lib/pq refuses is Pulumi's error", argument: 'postgres://db/d?sslmode=on', expected: { error: /^postgres:\/\/db\/d\?sslmode=on: wrong value for "sslmode"/ } },
+  { name: 'a bare postgres:// is refused as real Pulumi fails on it', argument: 'postgres://', expected: { error: /without a host, a database or a user/ } },
+  { name: 'postgresql:// is no DIY backend of Pulumi', argument: 'postgresql://db/d', expected: { error: /^postgresql:\/\/db\/d: postgresql:\/\/ backends are not read/ } },
 ];
 
 /** A host over `files` (a path ending in `/` is a folder, holding what is under it too). */
@@ -214,16 +228,16 @@ describe('resolveBackendUrl: which backend, in Pulumi order', () => {
         return;
       }
       const { remote, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
-      assert.deepEqual({ ...resolved, ...(remote ? { bucket: `${remote.s3.bucket}/${remote.s3.prefix}` } : {}) }, expected);
+      assert.deepEqual({ ...resolved, ...(remote ? { bucket: placeOf(remote) } : {}) }, expected);
     });
   }
 
   it('reads the bucket with the environment Pulumi reads it with', async () => {
     const url = 's3://b?endpoint=minio:9000';
     const defaulted = await resolveBackendUrl(url, hostOf({ name: '', expected: { error: /./ } }));
-    assert.equal(defaulted.remote?.s3.requestChecksumCalculation, 'when_required');
+    assert.equal(s3Of(defaulted.remote)?.requestChecksumCalculation, 'when_required');
     const set = await resolveBackendUrl(url, hostOf({ name: '', env: { AWS_REQUEST_CHECKSUM_CALCULATION: 'when_supported' }, expected: { error: /./ } }));
-    assert.equal(set.remote?.s3.requestChecksumCalculation, undefined);
+    assert.equal(s3Of(set.remote)?.requestChecksumCalculation, undefined);
   });
 
   it('a project file that cannot be read is said so', async () => {
@@ -256,7 +270,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
   }
 
   it('a bucket', () => {
-    assert.equal(backendUrlTarget('s3://b/p', {}, isAbsolute).remote?.s3.prefix, 'p/');
+    assert.equal(s3Of(backendUrlTarget('s3://b/p', {}, isAbsolute).remote)?.prefix, 'p/');
   });
 
   it("a Pulumi.yaml's name and backend.url", () => {

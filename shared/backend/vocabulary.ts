@@ -33,6 +33,8 @@ export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } 
 // A remote backend's URL (`s3://…`, …) read as Pulumi reads it: the CLI's and the editor's stores open it.
 export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 export { parseRemoteBackendUrl, remoteSchemeOf, REMOTE_SCHEMES, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
+// A PostgreSQL backend's URL (`postgres://…`) read as Pulumi and lib/pq read it: the CLI's store opens it.
+export { parsePostgresBackendUrl, type PostgresBackendUrl } from './postgresUrl';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
