@@ -77,7 +77,10 @@ describe('an azblob:// backend URL, read as Pulumi reads it', () => {
       const target = parseAzblobBackendUrl('azblob://c', { AZURE_STORAGE_CONNECTION_STRING: connection });
       assert.equal(target.serviceUrl, 'http://fromcs.blob.core.windows.net');
       assert.deepEqual(target.credential, { kind: 'connectionString', variable: 'AZURE_STORAGE_CONNECTION_STRING' });
-      assert.equal(parseAzblobBackendUrl('azblob://c', { AZURE_STORAGEBLOB_CONNECTIONSTRING: connection, AZURE_STORAGE_ACCOUNT: 'env', AZURE_STORAGE_PROTOCOL: 'https' }).serviceUrl, 'https://env.blob.core.windows.net');
+      assert.equal(
+        parseAzblobBackendUrl('azblob://c', { AZURE_STORAGEBLOB_CONNECTIONSTRING: connection, AZURE_STORAGE_ACCOUNT: 'env', AZURE_STORAGE_PROTOCOL: 'https' }).serviceUrl,
+        'https://env.blob.core.windows.net',
+      );
     });
   });
 

@@ -124,7 +124,8 @@ function withOverrides(options: ServiceUrlOptions, query: GoValues, shown: strin
   const result = { ...options };
   const bool = (name: string, value: string) => {
     const parsed = parseGoBool(value);
-    if (parsed === undefined) throw new AzblobUrlError(l10n.t('{0}: invalid value for "{1}": "{2}" is not a boolean (Go accepts 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False)', shown, name, value));
+    if (parsed === undefined)
+      throw new AzblobUrlError(l10n.t('{0}: invalid value for "{1}": "{2}" is not a boolean (Go accepts 1, t, T, TRUE, true, True, 0, f, F, FALSE, false, False)', shown, name, value));
     return parsed;
   };
   for (const [name, values] of query) {
