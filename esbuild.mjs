@@ -19,7 +19,7 @@ const watch = process.argv.includes('--watch');
  * bundles through their brand (shared/backend/store.ts).
  */
 const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
-const LAZY_BUNDLES = [lazyBundle('s3Store')];
+const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('azblobStore')];
 
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [
@@ -108,6 +108,16 @@ export function webBuildOptions(entry, production, outdir = 'dist') {
   };
 }
 
+/**
+ * In a store's bundle, `import.meta.url` is the bundle's own file URL: some SDKs' ESM builds read it as
+ * they load (@azure/storage-common's CRC64 module calls createRequire(import.meta.url)), which fails on
+ * the empty `import.meta` of a CommonJS bundle.
+ */
+const IMPORT_META_URL = {
+  banner: { js: 'var __bundleImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__bundleImportMetaUrl' },
+};
+
 const LAZY_NAMES = new RegExp(`(?:${LAZY_BUNDLES.map((lazy) => lazy.name).join('|')})$`);
 
 const lazyBundlePlugin = (entryIn) => ({
@@ -147,6 +157,7 @@ async function build() {
         logLevel: 'warning',
         // Some dependencies ship ESM with `import.meta.url`; nothing we bundle relies on it at run time.
         logOverride: { 'empty-import-meta': 'silent' },
+        ...(LAZY_BUNDLES.some((lazy) => lazy.in === entry.in) ? IMPORT_META_URL : {}),
       }),
     ),
     ...[...webEntries, ...webviewEntries].map((entry) => esbuild.context(webBuildOptions(entry, production))),

@@ -25,7 +25,7 @@ import { goParseQuery, goParseUrl, GoUrlError, NotUtf8Error, valuesGet, type GoV
 export class AzblobUrlError extends Error {}
 
 /** Where the store finds the credentials; only the kind and the variable's name, never a value. */
-export type AzblobCredential =
+type AzblobCredential =
   /** AZURE_STORAGE_ACCOUNT's account with AZURE_STORAGE_KEY (the account of the key, whatever storage_account says). */
   | { kind: 'sharedKey'; accountName: string }
   /** AZURE_STORAGE_SAS_TOKEN appended to the service URL, as gocloud does. */

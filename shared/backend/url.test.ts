@@ -162,7 +162,11 @@ const rows: Row[] = [
   { name: 'an empty argument is not a URL', argument: '', expected: { error: /^"" is not a backend URL; a folder is named file:\/\/\/home\/u\/work\/app$/ } },
   { name: 'Pulumi Cloud', argument: 'https://api.pulumi.com', expected: { error: /^https:\/\/api\.pulumi\.com is a Pulumi Cloud backend/ } },
   { name: 'a self-hosted Pulumi Cloud over http', env: { PULUMI_BACKEND_URL: 'http://pulumi.internal' }, expected: { error: /^http:\/\/pulumi\.internal is a Pulumi Cloud backend/ } },
-  { name: 'a scheme Pulumi has no backend for', argument: 'sftp://host/state', expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ } },
+  {
+    name: 'a scheme Pulumi has no backend for',
+    argument: 'sftp://host/state',
+    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/, azblob:\/\/ backends$/ },
+  },
   { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
   { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
@@ -181,6 +185,20 @@ const rows: Row[] = [
   },
   { name: "a bucket's unknown parameter is Pulumi's error", argument: 's3://b?colour=red', expected: { error: /^s3:\/\/b\?colour=red: unknown query parameter "colour"/ } },
   { name: 's3: without // has no bucket', argument: 's3:bucket', expected: { error: /^s3:bucket: no bucket name/ } },
+  // Azure Blob containers
+  {
+    name: 'azblob:// with a prefix, the account from the environment',
+    argument: 'azblob://state/team?domain=127.0.0.1:10000&protocol=http',
+    env: { AZURE_STORAGE_ACCOUNT: 'devstoreaccount1' },
+    expected: { url: 'azblob://state/team?domain=127.0.0.1:10000&protocol=http', source: 'flag', bucket: 'state/team/' },
+  },
+  { name: 'AZBLOB:// as Go lowercases the scheme', env: { PULUMI_BACKEND_URL: 'AZBLOB://c?storage_account=a' }, expected: { url: 'AZBLOB://c?storage_account=a', source: 'env', bucket: 'c/' } },
+  { name: 'azblob:// without an account is refused as gocloud refuses it', argument: 'azblob://c', expected: { error: /^azblob:\/\/c: no storage account: set AZURE_STORAGE_ACCOUNT/ } },
+  {
+    name: "a container's unknown parameter is Pulumi's error, a SAS signature masked",
+    argument: 'azblob://c?storage_account=a&sig=SECRET',
+    expected: { error: /^azblob:\/\/c\?storage_account=a&sig=xxxxx: unknown query parameter "sig" \(Pulumi accepts: domain, protocol, cdn, localemu, storage_account, prefix, key\)$/ },
+  },
 ];
 
 /** A host over `files` (a path ending in `/` is a folder, holding what is under it too). */
@@ -210,16 +228,17 @@ describe('resolveBackendUrl: which backend, in Pulumi order', () => {
         return;
       }
       const { remote, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
-      assert.deepEqual({ ...resolved, ...(remote ? { bucket: `${remote.s3.bucket}/${remote.s3.prefix}` } : {}) }, expected);
+      const bucket = remote?.scheme === 's3' ? `${remote.s3.bucket}/${remote.s3.prefix}` : remote?.scheme === 'azblob' ? `${remote.azblob.container}/${remote.azblob.prefix}` : undefined;
+      assert.deepEqual({ ...resolved, ...(bucket !== undefined ? { bucket } : {}) }, expected);
     });
   }
 
   it('reads the bucket with the environment Pulumi reads it with', async () => {
     const url = 's3://b?endpoint=minio:9000';
     const defaulted = await resolveBackendUrl(url, hostOf({ name: '', expected: { error: /./ } }));
-    assert.equal(defaulted.remote?.s3.requestChecksumCalculation, 'when_required');
+    assert.equal(defaulted.remote?.scheme === 's3' && defaulted.remote.s3.requestChecksumCalculation, 'when_required');
     const set = await resolveBackendUrl(url, hostOf({ name: '', env: { AWS_REQUEST_CHECKSUM_CALCULATION: 'when_supported' }, expected: { error: /./ } }));
-    assert.equal(set.remote?.s3.requestChecksumCalculation, undefined);
+    assert.equal(set.remote?.scheme === 's3' && set.remote.s3.requestChecksumCalculation, undefined);
   });
 
   it('a project file that cannot be read is said so', async () => {
@@ -237,7 +256,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
     ['file://state?x=1', { path: 'state', from: 'base' }],
     ['state', /^"state" is not a backend URL$/],
     ['https://app.pulumi.com', /Pulumi Cloud/],
-    ['ftp://b', /ftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\//],
+    ['ftp://b', /ftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/, azblob:\/\//],
     ['file://%', /not a valid file:\/\/ URL/],
   ];
   for (const [url, expected] of targets) {
@@ -252,7 +271,8 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
   }
 
   it('a bucket', () => {
-    assert.equal(backendUrlTarget('s3://b/p', {}, isAbsolute).remote?.s3.prefix, 'p/');
+    const target = backendUrlTarget('s3://b/p', {}, isAbsolute).remote;
+    assert.equal(target?.scheme === 's3' && target.s3.prefix, 'p/');
   });
 
   it("a Pulumi.yaml's name and backend.url", () => {
