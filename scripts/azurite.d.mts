@@ -2,6 +2,7 @@
 export declare const AZURITE_VERSION: string;
 export declare const AZURITE_ACCOUNT: string;
 export declare const AZURITE_ACCOUNT_KEY: string;
+export declare function ensureAzurite(): string;
 export interface AzuriteServer {
   /** `http://127.0.0.1:PORT` */
   endpoint: string;

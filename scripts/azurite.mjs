@@ -24,6 +24,13 @@ export const AZURITE_ACCOUNT = 'devstoreaccount1';
 export const AZURITE_ACCOUNT_KEY = 'Eby8vdM02xNOcqFlqUwJPLlmEtlCDXJ1OUzFT50uSRZ6IFsuFq2UVErCz4I6tq/K1SZFPTOtr/KBHBeksoGMGw==';
 
 const READY_TIMEOUT_MS = 30_000;
+
+/** The blob service's entry point in node_modules (nothing to build: it runs on this Node); throws when it is not installed. */
+export function ensureAzurite() {
+  const main = join(AZURITE_PACKAGE, 'dist', 'src', 'blob', 'main.js');
+  if (!existsSync(main)) throw new Error(`Azurite's blob service is missing (${main}): run npm ci`);
+  return main;
+}
 const STOP_GRACE_MS = 5_000;
 const OUTPUT_TAIL_CHARS = 8_000;
 
@@ -110,18 +117,7 @@ export async function startAzurite(options = {}) {
   const endpoint = `http://${host}`;
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-azurite-'));
   // The SDK's API version is newer than 3.35.0 knows (--skipApiVersionCheck); no telemetry leaves the machine.
-  const serverArgs = [
-    join(AZURITE_PACKAGE, 'dist', 'src', 'blob', 'main.js'),
-    '--blobHost',
-    '127.0.0.1',
-    '--blobPort',
-    String(port),
-    '--location',
-    scratch,
-    '--skipApiVersionCheck',
-    '--disableTelemetry',
-    '--silent',
-  ];
+  const serverArgs = [ensureAzurite(), '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', scratch, '--skipApiVersionCheck', '--disableTelemetry', '--silent'];
   const [command, args] = withParentDeathSignal(process.execPath, serverArgs);
   const child = spawn(command, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolveExit) => child.once('exit', () => resolveExit()));

@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AZURITE_VERSION, ensureAzurite } from './azurite.mjs';
 import { ensureMinio } from './minio.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
 import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
@@ -72,6 +73,9 @@ try {
   // The s3:// tests run against a real S3 server, MinIO, built from its Go module the same way (test-only: AGPL).
   console.log('\n> MinIO, the S3 server of the object-storage tests (tools/minio; built on first use, then cached)');
   console.log(`minio: ${ensureMinio({ log: (line) => console.log(line) })}`);
+  // The azblob:// tests run against Azurite, Microsoft's Azure Blob emulator: a dev dependency that runs on this Node.
+  console.log('\n> Azurite, the Azure Blob server of the azblob:// tests (node_modules/azurite; nothing to build)');
+  console.log(`azurite ${AZURITE_VERSION}: ${ensureAzurite()}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

@@ -127,7 +127,7 @@ const REFUSED = new Set([
 
 /** What a failed call means, in words that name the container and the object and never a secret. */
 function explain(error: unknown, where: string, what: string, timeoutMs: number): StoreError {
-  if (error instanceof DeadlineExceeded) return new StoreError(`${what}: ${where} did not answer within ${timeoutMs / 1000} s`);
+  if (error instanceof DeadlineExceeded) return new StoreError(`${what}: ${where} did not answer within ${timeoutMs / 1000} s (QUOTA_STATE_REMOTE_TIMEOUT_SECONDS sets the limit)`);
   const { statusCode, code, name, message } = serviceError(error);
   if (code === 'ContainerNotFound') return new StoreError(`${what}: there is no container in ${where}`);
   if ((code && REFUSED.has(code)) || statusCode === 401 || statusCode === 403) {

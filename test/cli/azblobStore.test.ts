@@ -301,9 +301,13 @@ describe('the azblob:// store, against a real Azurite server', function () {
       try {
         await assert.rejects(
           store.read('.pulumi/meta.yaml'),
-          (error: Error) => error instanceof StoreError && /^\.pulumi\/meta\.yaml: azblob:\/\/contract at \S+ did not answer within 1 s$/.test(error.message),
+          (error: Error) =>
+            error instanceof StoreError && /^\.pulumi\/meta\.yaml: azblob:\/\/contract at \S+ did not answer within 1 s \(QUOTA_STATE_REMOTE_TIMEOUT_SECONDS sets the limit\)$/.test(error.message),
         );
-        await assert.rejects(store.listPage(''), (error: Error) => error instanceof StoreError && /^listing \/: .* did not answer within 1 s$/.test(error.message));
+        await assert.rejects(
+          store.listPage(''),
+          (error: Error) => error instanceof StoreError && /^listing \/: .* did not answer within 1 s \(QUOTA_STATE_REMOTE_TIMEOUT_SECONDS sets the limit\)$/.test(error.message),
+        );
       } finally {
         proxy.pass();
       }
