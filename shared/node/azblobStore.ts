@@ -136,6 +136,10 @@ function explain(error: unknown, where: string, what: string, timeoutMs: number)
   if (name === 'CredentialUnavailableError' || name === 'AggregateAuthenticationError' || name === 'AuthenticationRequiredError') {
     return new StoreError(`${what}: no Azure credentials found for ${where}; set ${CREDENTIAL_SOURCES}`);
   }
+  // Azure checks names only on the wire (gocloud and Pulumi do not either): say what a valid one is.
+  if (code === 'InvalidResourceName' || code === 'OutOfRangeInput') {
+    return new StoreError(`${what}: ${where} answered ${statusCode ?? ''} ${code}: a container name is 3 to 63 lowercase letters, digits and single hyphens`);
+  }
   if (statusCode) return new StoreError(`${what}: ${where} answered ${statusCode} ${code ?? ''}`.trimEnd());
   // A network error's message names the host and port, never a credential (the SAS token is in the query, which Node's errors do not print).
   return new StoreError(`${what}: ${where}: ${code ? `${code} ` : ''}${message ?? String(error)}`);

@@ -287,6 +287,16 @@ describe('the azblob:// store, against a real Azurite server', function () {
     await assert.rejects(store.write('.pulumi/meta.yaml', encoder.encode('x')), expected('.pulumi/meta.yaml'));
   });
 
+  it('a container name Azure refuses: the rule said', async () => {
+    for (const name of ['ab', 'Upper-Case']) {
+      await assert.rejects(
+        storeIn(name).listPage(''),
+        (error: Error) =>
+          error instanceof StoreError && new RegExp(`^listing /: azblob://${name} at .* answered 400 (OutOfRangeInput|InvalidResourceName): a container name is 3 to 63 lowercase`).test(error.message),
+      );
+    }
+  });
+
   describe('a stalled server, through a TCP proxy', () => {
     let proxy: FaultProxy;
     before(async () => {
