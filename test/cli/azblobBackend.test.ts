@@ -8,7 +8,7 @@
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
@@ -182,6 +182,51 @@ describe('azblob:// backends, against a real Azurite server and real Pulumi', fu
     for (const key of theirs) assert.equal(await objectText('legacy', movedBackups([key])[0]), await objectText('legacy-theirs', key), key);
     const history = JSON.parse(pulumi(containerUrl('legacy'), ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
     assert.equal(history.length, 9);
+  });
+
+  it("the key prefix (prefix= outside the URL's path) where real Pulumi puts it; the URLs both refuse, each naming the parameter", async () => {
+    await containerOf('prefixed').create();
+    const project = mkdtempSync(join(scratch, 'project-'));
+    writeFileSync(join(project, 'Pulumi.yaml'), 'name: p\nruntime: nodejs\n');
+    const url = `azblob://prefixed/team?localemu=true&domain=${server.host}&protocol=http&prefix=outer/`;
+    const { env, cleanup } = hermeticEnv({ ...process.env, ...azureEnv, PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: 'x' });
+    try {
+      const made = spawnSync(pulumiBinary, ['stack', 'init', 'dev'], { cwd: project, env, encoding: 'utf8' });
+      assert.equal(made.status, 0, made.stderr);
+    } finally {
+      cleanup();
+    }
+    assert.ok((await objectsOf('prefixed')).includes('outer/team/.pulumi/stacks/p/dev.json'));
+    const listed = ours(['backend', 'ls', url, '--format', 'json']);
+    assert.equal(listed.status, 0, listed.stderr);
+    assert.deepEqual(
+      (listed.json() as { stacks: Array<{ name: string }> }).stacks.map((stack) => stack.name),
+      ['organization/p/dev'],
+    );
+
+    const emulator = `localemu=true&domain=${server.host}&protocol=http`;
+    const refused: Array<[url: string, pulumiSays: RegExp, weSay: RegExp, env?: Record<string, string>]> = [
+      [`azblob://hist?${emulator}&region=x`, /unknown query parameter "region"/, /unknown query parameter "region" \(Pulumi accepts: domain, protocol, cdn, localemu, storage_account, prefix, key\)/],
+      [`azblob://hist?${emulator}&prefix=`, /unknown query parameter "prefix"/, /query parameter "prefix" is empty/],
+      [`azblob://hist?${emulator}&domain=x`, /multiple values of domain not allowed/, /query parameter "domain" is given 2 times/],
+      [`azblob://hist?localemu=yes&domain=${server.host}&protocol=http`, /parsing "yes": invalid syntax/, /invalid value for "localemu": "yes" is not a boolean/],
+      [`azblob://hist?localemu=true&domain=${server.host}&protocol=ftp`, /invalid protocol "ftp"/, /invalid protocol "ftp"/],
+      [`azblob://hist?${emulator}`, /Options\.AccountName is required/, /no storage account/, { AZURE_STORAGE_ACCOUNT: '' }],
+      [`azblob://hist?${emulator}&key=x`, /List not supported for SingleKey buckets/, /query parameter "key" makes gocloud read and write one object/],
+    ];
+    for (const [bad, pulumiSays, weSay, extra = {}] of refused) {
+      const theirs = hermeticEnv({ ...process.env, ...azureEnv, ...extra, PULUMI_BACKEND_URL: bad, PULUMI_CONFIG_PASSPHRASE: 'x' });
+      try {
+        const result = spawnSync(pulumiBinary, ['stack', 'ls'], { cwd: project, env: theirs.env, encoding: 'utf8' });
+        assert.notEqual(result.status, 0, bad);
+        assert.match(result.stderr, pulumiSays, bad);
+      } finally {
+        theirs.cleanup();
+      }
+      const mine = ours(['backend', 'ls', bad], extra);
+      assert.equal(mine.status, 2, bad);
+      assert.match(mine.stderr, weSay, bad);
+    }
   });
 
   it('graph of a stack in the container equals real `pulumi stack graph`', () => {
