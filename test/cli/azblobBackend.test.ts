@@ -356,7 +356,7 @@ describe('azblob:// backends, against a real Azurite server and real Pulumi', fu
       const refused = ours(['backend', 'ls', containerUrl('hist')], { AZURE_STORAGE_KEY: wrongKey });
       assert.equal(refused.status, 2);
       assert.match(refused.stderr, /azblob:\/\/hist at http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1\/hist refused the credentials \((AuthorizationFailure|AuthenticationFailed|403)\)/);
-      assert.doesNotMatch(refused.stderr, new RegExp(wrongKey.slice(0, 16)));
+      assert.ok(!refused.stderr.includes(wrongKey.slice(0, 16)), 'the key is never shown');
       const unknown = ours(['backend', 'ls', containerUrl('no-such-container')]);
       assert.equal(unknown.status, 2);
       assert.match(unknown.stderr, /there is no container in azblob:\/\/no-such-container at http:\/\/127\.0\.0\.1:\d+\/devstoreaccount1\/no-such-container/);
