@@ -164,13 +164,22 @@ export function azuriteBackend(server, container) {
   };
 }
 
+/**
+ * Creates a container on the server with the emulator's key, through the Azure SDK (loaded only here).
+ * @param {{ serviceUrl: string, account: string, accountKey: string }} server
+ * @param {string} name
+ */
+export async function createContainer(server, name) {
+  const { ContainerClient, StorageSharedKeyCredential } = await import('@azure/storage-blob');
+  await new ContainerClient(`${server.serviceUrl}/${name}`, new StorageSharedKeyCredential(server.account, server.accountKey)).create();
+}
+
 /** `node scripts/azurite.mjs`: a server for manual tries, up until Ctrl-C. */
 async function main() {
   const log = (line) => process.stderr.write(`${line}\n`);
   const server = await startAzurite({ log });
   const container = 'quota-state';
-  const { ContainerClient, StorageSharedKeyCredential } = await import('@azure/storage-blob');
-  await new ContainerClient(`${server.serviceUrl}/${container}`, new StorageSharedKeyCredential(server.account, server.accountKey)).create();
+  await createContainer(server, container);
   const backend = azuriteBackend(server, container);
   const lines = [
     `Azurite ${AZURITE_VERSION} (test Azure Blob server) at ${server.serviceUrl}`,
