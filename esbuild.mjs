@@ -20,7 +20,7 @@ const watch = process.argv.includes('--watch');
  */
 const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
 // pg requires pg-native only when asked for it (NODE_PG_FORCE_NATIVE, pg.native): never here.
-const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('postgresStore', ['pg-native'])];
+const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('postgresStore', ['pg-native']), lazyBundle('azblobStore')];
 
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [
@@ -109,6 +109,16 @@ export function webBuildOptions(entry, production, outdir = 'dist') {
   };
 }
 
+/**
+ * In a store's bundle, `import.meta.url` is the bundle's own file URL: some SDKs' ESM builds read it as
+ * they load (@azure/storage-common's CRC64 module calls createRequire(import.meta.url)), which fails on
+ * the empty `import.meta` of a CommonJS bundle.
+ */
+const IMPORT_META_URL = {
+  banner: { js: 'var __bundleImportMetaUrl = require("node:url").pathToFileURL(__filename).href;' },
+  define: { 'import.meta.url': '__bundleImportMetaUrl' },
+};
+
 const LAZY_NAMES = new RegExp(`(?:${LAZY_BUNDLES.map((lazy) => lazy.name).join('|')})$`);
 
 const lazyBundlePlugin = (entryIn) => ({
@@ -148,6 +158,7 @@ async function build() {
         logLevel: 'warning',
         // Some dependencies ship ESM with `import.meta.url`; nothing we bundle relies on it at run time.
         logOverride: { 'empty-import-meta': 'silent' },
+        ...(LAZY_BUNDLES.some((lazy) => lazy.in === entry.in) ? IMPORT_META_URL : {}),
       }),
     ),
     ...[...webEntries, ...webviewEntries].map((entry) => esbuild.context(webBuildOptions(entry, production))),

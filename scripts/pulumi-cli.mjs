@@ -171,6 +171,26 @@ export function isLoopbackBucket(url) {
   return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
 }
 
+/**
+ * An `azblob://` URL whose `domain` is this machine (a test's Azurite). Only the URL names the endpoint
+ * here: hermeticEnv passes no connection string and no AZURE_STORAGE_DOMAIN, which could name another.
+ */
+export function isLoopbackAzblob(url) {
+  if (!url.startsWith('azblob://')) return false;
+  let domain;
+  try {
+    domain = new URL(url).searchParams.get('domain');
+  } catch {
+    return false;
+  }
+  if (!domain) return false;
+  const host = new URL(`http://${domain}`).hostname;
+  return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
+}
+
+/** The shared key or SAS token of a loopback Azure Blob server (the tests' Azurite) for Pulumi's gocloud. */
+const AZBLOB_CREDENTIAL_VARIABLES = ['AZURE_STORAGE_ACCOUNT', 'AZURE_STORAGE_KEY', 'AZURE_STORAGE_SAS_TOKEN'];
+
 const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', '::1', 'localhost']);
 
 /**
@@ -200,16 +220,17 @@ export function hermeticEnv(base = process.env) {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
-  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackPostgres(backend, base)) {
+  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackPostgres(backend, base) && !isLoopbackAzblob(backend)) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(
-      `PULUMI_BACKEND_URL must be a file:// URL, or an s3:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
+      `PULUMI_BACKEND_URL must be a file:// URL, or an s3:// or azblob:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
     );
   }
   // The connection settings of a loopback PostgreSQL server (the tests' own) reach Pulumi's lib/pq.
   if (backend !== undefined && isLoopbackPostgres(backend, base)) for (const [name, value] of Object.entries(base)) if (name.startsWith('PG') && value !== undefined) env[name] = value;
   // The credentials of a loopback S3 server (the tests' MinIO) reach Pulumi's AWS SDK.
   for (const [name, value] of Object.entries(base)) if (name.startsWith('AWS_') && value !== undefined) env[name] = value;
+  if (backend !== undefined && isLoopbackAzblob(backend)) for (const name of AZBLOB_CREDENTIAL_VARIABLES) if (base[name] !== undefined) env[name] = base[name];
   if (backend === undefined) {
     mkdirSync(join(scratch, 'backend'));
     env.PULUMI_BACKEND_URL = `file://${join(scratch, 'backend')}`;

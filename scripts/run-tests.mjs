@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { AZURITE_VERSION, ensureAzurite } from './azurite.mjs';
 import { ensureMinio } from './minio.mjs';
 import { ensurePostgres } from './postgres.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
@@ -73,6 +74,9 @@ try {
   // The s3:// tests run against a real S3 server, MinIO, built from its Go module the same way (test-only: AGPL).
   console.log('\n> MinIO, the S3 server of the object-storage tests (tools/minio; built on first use, then cached)');
   console.log(`minio: ${ensureMinio({ log: (line) => console.log(line) })}`);
+  // The azblob:// tests run against Azurite, Microsoft's Azure Blob emulator: a dev dependency that runs on this Node.
+  console.log('\n> Azurite, the Azure Blob server of the azblob:// tests (node_modules/azurite; nothing to build)');
+  console.log(`azurite ${AZURITE_VERSION}: ${ensureAzurite()}`);
   // The postgres:// tests run against a real PostgreSQL, Debian's package (installed with apt-get when missing and root).
   console.log("\n> PostgreSQL, the server of the postgres:// tests (Debian's postgresql; a throwaway cluster per test file)");
   console.log(`postgres: ${ensurePostgres({ log: (line) => console.log(line) })}`);

@@ -120,6 +120,22 @@ async function main() {
   return exitCode;
 }
 
+/**
+ * Azurite with a container `hist` holding a history real Pulumi wrote there, stopped with the suite's
+ * own cleanups: its URL joins `remotes`, its credentials `env`.
+ */
+async function addAzuriteRemote(ownCleanups, env, remotes) {
+  const { azuriteBackend, createContainer, startAzurite } = await import('./azurite.mjs');
+  const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+  const azurite = await startAzurite({ log: (line) => console.log(line) });
+  ownCleanups.unshift(() => azurite.stop());
+  await createContainer(azurite, 'hist');
+  const backend = azuriteBackend(azurite, 'hist');
+  generateHistoryInBucket(backend.url, { env: backend.env, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
+  Object.assign(env, backend.env);
+  remotes.push({ scheme: 'azblob', url: backend.url });
+}
+
 /** One suite in its own scratch folder, VS Code server and browser; all stopped before it returns. */
 async function runSuite(suite, vsix) {
   const scratch = mkdtempSync(join(tmpdir(), `quota-state-ext-${suite.name}-`));
@@ -152,6 +168,8 @@ async function runSuite(suite, vsix) {
       generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
       bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
       remotes.push({ scheme: 's3', url });
+      // A container on a real Azure Blob server (Azurite), with the same history.
+      await addAzuriteRemote(ownCleanups, bucketEnv, remotes);
     }
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');

@@ -4,14 +4,15 @@
  * `parseRemoteBackendUrl` dispatches on the scheme to that scheme's grammar; an error names the URL
  * as its `shown` form gives it, never a credential. Pure: no I/O, no Node built-ins.
  */
+import { AzblobUrlError, isAzblobUrl, parseAzblobBackendUrl, type AzblobBackendUrl } from './azblobUrl';
 import { isPostgresUrl, parsePostgresBackendUrl, PostgresUrlError, type PostgresBackendUrl } from './postgresUrl';
 import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
 
 /** One remote backend, tagged by its scheme; each variant holds its scheme's parsed URL. */
-export type RemoteBackendUrl = { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'postgres'; postgres: PostgresBackendUrl };
+export type RemoteBackendUrl = { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'azblob'; azblob: AzblobBackendUrl } | { scheme: 'postgres'; postgres: PostgresBackendUrl };
 
 /** The schemes quota-state reads besides `file://`, in the order messages list them. */
-export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'postgres'];
+export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'azblob', 'postgres'];
 
 /** A remote URL that names no backend as Pulumi reads it (a bad parameter, a missing bucket name). */
 export class RemoteUrlError extends Error {}
@@ -19,6 +20,7 @@ export class RemoteUrlError extends Error {}
 /** The scheme of `url` when it is one of REMOTE_SCHEMES (Go lowercases schemes, so any case), else undefined. */
 export function remoteSchemeOf(url: string): RemoteBackendUrl['scheme'] | undefined {
   if (isObjectStorageUrl(url)) return 's3';
+  if (isAzblobUrl(url)) return 'azblob';
   if (isPostgresUrl(url)) return 'postgres';
   return undefined;
 }
@@ -29,13 +31,15 @@ export function parseRemoteBackendUrl(url: string, env: Readonly<Record<string, 
     switch (remoteSchemeOf(url)) {
       case 's3':
         return { scheme: 's3', s3: parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: env.AWS_REQUEST_CHECKSUM_CALCULATION }) };
+      case 'azblob':
+        return { scheme: 'azblob', azblob: parseAzblobBackendUrl(url, env) };
       case 'postgres':
         return { scheme: 'postgres', postgres: parsePostgresBackendUrl(url, env) };
       default:
         return undefined;
     }
   } catch (error) {
-    if (error instanceof S3UrlError || error instanceof PostgresUrlError) throw new RemoteUrlError(error.message);
+    if (error instanceof S3UrlError || error instanceof AzblobUrlError || error instanceof PostgresUrlError) throw new RemoteUrlError(error.message);
     throw error;
   }
 }
@@ -45,6 +49,8 @@ export function remoteBackendShown(remote: RemoteBackendUrl): string {
   switch (remote.scheme) {
     case 's3':
       return remote.s3.url;
+    case 'azblob':
+      return remote.azblob.shown;
     case 'postgres':
       return remote.postgres.shown;
   }

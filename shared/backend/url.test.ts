@@ -17,7 +17,12 @@ interface Row {
 }
 
 /** Where a remote backend's objects are: a bucket and its prefix, a database table and the key prefix. */
-const placeOf = (remote: RemoteBackendUrl) => (remote.scheme === 's3' ? `${remote.s3.bucket}/${remote.s3.prefix}` : `${remote.postgres.table}/${remote.postgres.prefix}`);
+const placeOf = (remote: RemoteBackendUrl) =>
+  remote.scheme === 's3'
+    ? `${remote.s3.bucket}/${remote.s3.prefix}`
+    : remote.scheme === 'azblob'
+      ? `${remote.azblob.container}/${remote.azblob.prefix}`
+      : `${remote.postgres.table}/${remote.postgres.prefix}`;
 const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
 
 const yaml = (lines: string[]) => lines.join('\n') + '\n';
@@ -189,6 +194,20 @@ const rows: Row[] = [
   },
   { name: "a bucket's unknown parameter is Pulumi's error", argument: 's3://b?colour=red', expected: { error: /^s3:\/\/b\?colour=red: unknown query parameter "colour"/ } },
   { name: 's3: without // has no bucket', argument: 's3:bucket', expected: { error: /^s3:bucket: no bucket name/ } },
+  // Azure Blob containers
+  {
+    name: 'azblob:// with a prefix, the account from the environment',
+    argument: 'azblob://state/team?domain=127.0.0.1:10000&protocol=http',
+    env: { AZURE_STORAGE_ACCOUNT: 'devstoreaccount1' },
+    expected: { url: 'azblob://state/team?domain=127.0.0.1:10000&protocol=http', source: 'flag', bucket: 'state/team/' },
+  },
+  { name: 'AZBLOB:// as Go lowercases the scheme', env: { PULUMI_BACKEND_URL: 'AZBLOB://c?storage_account=a' }, expected: { url: 'AZBLOB://c?storage_account=a', source: 'env', bucket: 'c/' } },
+  { name: 'azblob:// without an account is refused as gocloud refuses it', argument: 'azblob://c', expected: { error: /^azblob:\/\/c: no storage account: set AZURE_STORAGE_ACCOUNT/ } },
+  {
+    name: "a container's unknown parameter is Pulumi's error, a SAS signature masked",
+    argument: 'azblob://c?storage_account=a&sig=SECRET',
+    expected: { error: /^azblob:\/\/c\?storage_account=a&sig=xxxxx: unknown query parameter "sig" \(Pulumi accepts: domain, protocol, cdn, localemu, storage_account, prefix, key\)$/ },
+  },
   // PostgreSQL: the URL as messages name it has no password; the table and the key prefix (the URL's path).
   {
     name: 'postgres:// with a password: named without it',
@@ -255,7 +274,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
     ['file://state?x=1', { path: 'state', from: 'base' }],
     ['state', /^"state" is not a backend URL$/],
     ['https://app.pulumi.com', /Pulumi Cloud/],
-    ['ftp://b', /ftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\//],
+    ['ftp://b', /ftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/, azblob:\/\//],
     ['file://%', /not a valid file:\/\/ URL/],
   ];
   for (const [url, expected] of targets) {

@@ -32,6 +32,7 @@ export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
 // A remote backend's URL (`s3://…`, …) read as Pulumi reads it: the CLI's and the editor's stores open it.
 export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
+export { type AzblobBackendUrl } from './azblobUrl';
 export { parseRemoteBackendUrl, remoteSchemeOf, REMOTE_SCHEMES, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
 // A PostgreSQL backend's URL (`postgres://…`) read as Pulumi and lib/pq read it: the CLI's store opens it.
 export { parsePostgresBackendUrl, type PostgresBackendUrl } from './postgresUrl';

@@ -18,6 +18,8 @@ export function openRemoteStore(remote: RemoteBackendUrl, options: RemoteStoreOp
   switch (remote.scheme) {
     case 's3':
       return (require('./s3Store') as typeof import('./s3Store')).s3BackendStore(remote.s3, options);
+    case 'azblob':
+      return (require('./azblobStore') as typeof import('./azblobStore')).azblobBackendStore(remote.azblob, options);
     case 'postgres':
       return (require('./postgresStore') as typeof import('./postgresStore')).postgresBackendStore(remote.postgres, options);
   }

@@ -75,6 +75,7 @@ describe('the packaged extension (.vsix)', function () {
       'dist/server/stateWorker.js',
       'dist/server/analysisWorker.js',
       'dist/stores/s3Store.js',
+      'dist/stores/azblobStore.js',
       'dist/web/extension.js',
       'dist/web/server.js',
       'package.nls.json',

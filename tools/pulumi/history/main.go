@@ -96,9 +96,9 @@ func program(step int) pulumi.RunFunc {
 	}
 }
 
-// backendURL is the folder's file:// URL, or the bucket's s3:// URL as given (the object-storage tests).
+// backendURL is the folder's file:// URL, or a remote backend's URL as given (s3://, azblob://, …: the object-storage tests).
 func backendURL(folder string) (string, error) {
-	if strings.HasPrefix(folder, "s3://") {
+	if strings.Contains(folder, "://") {
 		return folder, nil
 	}
 	abs, err := filepath.Abs(folder)
@@ -186,7 +186,7 @@ func main() {
 		return
 	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER|s3://BUCKET?… project|legacy plain|gzip|zstd")
+		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER|SCHEME://BUCKET?… project|legacy plain|gzip|zstd")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
