@@ -32,6 +32,8 @@ export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
 // A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
 export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
+// A Google Cloud Storage URL (`gs://…`) read as Pulumi reads it, and gcsblob's object keys.
+export { gcsObjectKey, gcsObjectName, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
