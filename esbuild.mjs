@@ -11,6 +11,16 @@ import { generateValidators } from './scripts/generate-validators.mjs';
 const production = process.argv.includes('--production');
 const watch = process.argv.includes('--watch');
 
+/**
+ * Modules that are bundles of their own (entries below), required lazily by the programs: the source
+ * names the module (`require('./s3Store')` in shared/node/remoteStore.ts, an edge the layering rules see), and
+ * the build turns that require into one of the built sibling bundle. Every Node bundle sits one folder
+ * below dist/, so the path is the same from each. The store's errors stay `instanceof` across the two
+ * bundles through their brand (shared/backend/store.ts).
+ */
+const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
+const LAZY_BUNDLES = [lazyBundle('s3Store')];
+
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [
   { in: 'client/extension.ts', out: 'client/extension', external: ['vscode'] },
@@ -27,9 +37,10 @@ export const entries = [
   { in: 'cli/main.ts', out: 'cli/quotaStateMain', external: [] },
   // Loaded by the CLI with new Worker(): `check --jobs N` analyses files on N threads.
   { in: 'cli/checkWorker.ts', out: 'cli/checkWorker', external: [] },
-  // A bucket's store with the AWS SDK, its own bundle: the CLI and the extension require it only for an
-  // s3:// backend (lazyBundlePlugin), so no other start parses the SDK.
-  { in: 'shared/node/s3Store.ts', out: 'stores/s3Store', external: [] },
+  // Each remote backend's store with its SDK, a bundle of its own: the CLI and the extension require it
+  // only when a backend of its scheme is opened (shared/node/remoteStore.ts, lazyBundlePlugin), so no
+  // other start parses the SDK.
+  ...LAZY_BUNDLES.map((lazy) => ({ in: lazy.in, out: lazy.out, external: lazy.external })),
   // better-sqlite3 is a native addon; fastify stays a normal dependency so its plugins resolve as published.
   { in: 'quota-api/main.ts', out: 'quota-api/main', external: ['better-sqlite3', 'fastify'] },
 ];
@@ -97,19 +108,12 @@ export function webBuildOptions(entry, production, outdir = 'dist') {
   };
 }
 
-/**
- * Modules that are bundles of their own (their entries above), required lazily by the programs: the
- * source names the module (`require('../shared/node/s3Store')`, an edge the layering rules see), and
- * the build turns that require into one of the built sibling bundle. Every Node bundle sits one folder
- * below dist/, so the path is the same from each. The store's errors stay `instanceof` across the two
- * bundles through their brand (shared/backend/store.ts).
- */
-const LAZY_BUNDLES = [{ source: resolve('shared/node/s3Store.ts'), bundle: '../stores/s3Store.js' }];
+const LAZY_NAMES = new RegExp(`(?:${LAZY_BUNDLES.map((lazy) => lazy.name).join('|')})$`);
 
 const lazyBundlePlugin = (entryIn) => ({
   name: 'lazy-bundles',
   setup(build) {
-    build.onResolve({ filter: /s3Store$/ }, async (args) => {
+    build.onResolve({ filter: LAZY_NAMES }, async (args) => {
       if (args.pluginData === 'lazy' || args.kind !== 'require-call') return undefined;
       const resolved = await build.resolve(args.path, { resolveDir: args.resolveDir, kind: args.kind, pluginData: 'lazy' });
       const lazy = LAZY_BUNDLES.find((entry) => entry.source === resolved.path && resolve(entryIn) !== entry.source);

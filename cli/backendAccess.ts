@@ -25,6 +25,7 @@ import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { WritableBackendStore } from '../shared/backend';
 import { fileBackendStore } from '../shared/node/fileStore';
+import { openRemoteStore, remoteTimeoutMs } from '../shared/node/remoteStore';
 import { inflateBudget, maxInflatedBytes, type CliIO } from './io';
 
 const backends = createBackendService();
@@ -40,21 +41,10 @@ export interface Opened {
   budget?: InflateBudget;
 }
 
-/** How long one request to a bucket may take: `QUOTA_STATE_S3_TIMEOUT_SECONDS`, else 30 s. */
-function s3TimeoutMs(): number {
-  const seconds = Number(process.env.QUOTA_STATE_S3_TIMEOUT_SECONDS);
-  return Number.isFinite(seconds) && seconds > 0 ? seconds * 1000 : 30_000;
-}
-
-/**
- * The store of a resolved backend. A bucket's module (shared/node/s3Store.ts, the AWS SDK) is
- * required only when an `s3://` URL is used: esbuild bundles it, but runs it only at this require.
- */
+/** The store of a resolved backend: a folder's, or a remote backend's (its SDK loaded only then). */
 function storeOf(resolved: ResolvedBackendUrl): WritableBackendStore {
-  if (!resolved.bucket) return fileBackendStore(resolved.root!, resolved.url);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a lazy load is the point: the SDK's modules run only for a bucket.
-  const module = require('../shared/node/s3Store') as typeof import('../shared/node/s3Store');
-  return module.s3BackendStore(resolved.bucket, { timeoutMs: s3TimeoutMs() });
+  if (!resolved.remote) return fileBackendStore(resolved.root!, resolved.url);
+  return openRemoteStore(resolved.remote, { timeoutMs: remoteTimeoutMs() });
 }
 
 /** The backend `flag` names, or Pulumi's order finds from `cwd`; a URL quota-state does not read is an InputError. */

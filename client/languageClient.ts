@@ -3,6 +3,7 @@ import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
 import { SETTINGS_SECTION } from '../shared/protocol';
+import { REMOTE_URI_SCHEMES } from './backends/remoteUris';
 
 /**
  * JSON and JSONC documents on disk or untitled: the server recognises state and quota files by
@@ -17,8 +18,8 @@ export const DOCUMENT_SELECTOR: Array<{ scheme: string; language: string }> = [
   { scheme: 'pulumi-gz', language: 'json' },
   // A DIY backend's files shown read-only by the Pulumi Backends view (client/backends/documents.ts).
   { scheme: 'pulumi-backend', language: 'json' },
-  // A stack object of a bucket, opened editable (client/backends/bucketFileSystem.ts).
-  { scheme: 'pulumi-s3', language: 'json' },
+  // A stack object of a remote backend, opened editable (client/backends/bucketFileSystem.ts).
+  ...REMOTE_URI_SCHEMES.map((scheme) => ({ scheme, language: 'json' })),
   // Forgejo's app.ini (and files matched by `quotaState.files.appIni`); other INI files are ignored by the server.
   { scheme: 'file', language: 'ini' },
 ];

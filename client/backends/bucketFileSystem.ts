@@ -1,37 +1,47 @@
 /**
- * A bucket's objects as VS Code files: `pulumi-s3://bucket/prefix/.pulumi/stacks/app/dev.json?<the
- * s3 URL's query>` is the object `.pulumi/stacks/app/dev.json` of `s3://bucket/prefix?<query>`. The
+ * A remote backend's objects as VS Code files: `pulumi-s3://bucket/prefix/.pulumi/stacks/app/dev.json?<the
+ * s3 URL's query>` is the object `.pulumi/stacks/app/dev.json` of `s3://bucket/prefix?<query>` (and
+ * `pulumi-<scheme>://` the same for each scheme of remoteUris.ts). The
  * Pulumi Backends view reads a bucket through it (Open, Compare, Restore read their documents so),
  * and a stack object opens as an editable document: saving it writes back under Pulumi's lock
  * object, the old bytes first kept as the `.bak` object, and only if the object is still the one
  * read (its ETag), else nothing is saved and it says so.
  */
 import * as vscode from 'vscode';
-import { listAll, StackLockedError, StoreError, StoreMissing, withStackWrite, type WritableBackendStore } from '../../shared/backend/vocabulary';
-import { bucketStore } from './bucketAccess';
+import { listAll, remoteSchemeOf, StackLockedError, StoreError, StoreMissing, withStackWrite, type WritableBackendStore } from '../../shared/backend/vocabulary';
+import { bucketStore, passwordOf, rememberPassword, withoutPassword } from './bucketAccess';
+import { backendSchemeOf, REMOTE_URI_SCHEMES, remoteUriScheme } from './remoteUris';
 import { lockIdentity } from '../../shared/node/lockIdentity';
 
-export const BUCKET_SCHEME = 'pulumi-s3';
-
-/** `s3://bucket/prefix?query` → the Uri of the backend's root in this file system. */
+/**
+ * `s3://bucket/prefix?query` (or any remote scheme's URL) → the Uri of the backend's root in this
+ * file system. A password in the URL's authority stays out of the Uri (Uris are shown and remembered):
+ * bucketAccess.ts keeps it for the session.
+ */
 export function bucketRootUri(url: string): vscode.Uri {
+  const scheme = remoteSchemeOf(url);
+  if (!scheme) throw new Error(vscode.l10n.t('{0} is not a remote backend URL', url));
   const at = url.indexOf('?');
-  const rest = (at === -1 ? url : url.slice(0, at)).replace(/^s3:\/\//i, '');
+  const rest = (at === -1 ? url : url.slice(0, at)).replace(/^[a-z0-9+.-]+:(?:\/\/)?/i, '');
   const slash = rest.indexOf('/');
-  return vscode.Uri.from({
-    scheme: BUCKET_SCHEME,
-    authority: slash === -1 ? rest : rest.slice(0, slash),
+  const authority = slash === -1 ? rest : rest.slice(0, slash);
+  const uri = vscode.Uri.from({
+    scheme: remoteUriScheme(scheme),
+    authority: withoutPassword(authority),
     path: slash === -1 ? '/' : rest.slice(slash).replace(/\/+$/, '') || '/',
     query: at === -1 ? '' : url.slice(at + 1),
   });
+  const password = passwordOf(authority);
+  if (password !== undefined) rememberPassword(bucketPartsOf(uri).url, password);
+  return uri;
 }
 
-/** A bucket Uri's backend URL (`s3://bucket/prefix?query`) and object name (`.pulumi/…`, '' for the root). */
+/** A remote Uri's backend URL (`s3://bucket/prefix?query`, without any password) and object name (`.pulumi/…`, '' for the root). */
 export function bucketPartsOf(uri: vscode.Uri): { url: string; name: string } {
   const at = uri.path.indexOf('/.pulumi');
   const prefix = at === -1 ? uri.path : uri.path.slice(0, at);
   const name = at === -1 ? '' : uri.path.slice(at + 1);
-  return { url: `s3://${uri.authority}${prefix === '/' ? '' : prefix}${uri.query ? `?${uri.query}` : ''}`, name };
+  return { url: `${backendSchemeOf(uri)}://${uri.authority}${prefix === '/' ? '' : prefix}${uri.query ? `?${uri.query}` : ''}`, name };
 }
 
 const storeOf = (uri: vscode.Uri): { store: WritableBackendStore; name: string } => {
@@ -131,6 +141,8 @@ class BucketFileSystem implements vscode.FileSystemProvider {
   }
 }
 
+/** One file system for every remote scheme (they differ only in the store bucketAccess.ts opens). */
 export function registerBucketFileSystem(): vscode.Disposable {
-  return vscode.workspace.registerFileSystemProvider(BUCKET_SCHEME, new BucketFileSystem(), { isCaseSensitive: true });
+  const system = new BucketFileSystem();
+  return vscode.Disposable.from(...REMOTE_URI_SCHEMES.map((scheme) => vscode.workspace.registerFileSystemProvider(scheme, system, { isCaseSensitive: true })));
 }

@@ -6,12 +6,13 @@
  * the palette or a key it takes the tree's selection.
  */
 import * as vscode from 'vscode';
-import { describeEntry, findStack, parseS3BackendUrl, readHistory, type BackendStack } from '../../shared/backend/vocabulary';
+import { describeEntry, findStack, parseRemoteBackendUrl, readHistory, REMOTE_SCHEMES, type BackendStack } from '../../shared/backend/vocabulary';
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { Notifier } from '../notifier';
 import type { BackendActions } from './actions';
 import { bucketsSupported } from './bucketAccess';
-import { BUCKET_SCHEME, bucketRootUri } from './bucketFileSystem';
+import { bucketRootUri } from './bucketFileSystem';
+import { isRemoteUri } from './remoteUris';
 import type { BackendDiscovery } from './discovery';
 import { backendDocumentUri } from './documents';
 import { fileOf, nodeLabel, relativeTime, type BackendTreeNode } from './nodes';
@@ -54,17 +55,20 @@ export class BackendCommands {
 
   private async add(): Promise<void> {
     const folder = vscode.l10n.t('A folder…');
-    const bucket = vscode.l10n.t('A bucket URL (s3://…)…');
-    const kind = bucketsSupported ? await vscode.window.showQuickPick([folder, bucket], { title: vscode.l10n.t('Add Backend: where is it?') }) : folder;
-    if (kind === bucket) {
+    const remote = vscode.l10n.t('A backend URL ({0})…', REMOTE_SCHEMES.map((scheme) => `${scheme}://`).join(', '));
+    const kind = bucketsSupported ? await vscode.window.showQuickPick([folder, remote], { title: vscode.l10n.t('Add Backend: where is it?') }) : folder;
+    if (kind === remote) {
       const url = await vscode.window.showInputBox({
-        title: vscode.l10n.t('Add Backend: the bucket, as `pulumi login` takes it'),
+        title: vscode.l10n.t('Add Backend: the URL, as `pulumi login` takes it'),
         placeHolder: 's3://my-state-bucket?region=eu-west-1',
-        prompt: vscode.l10n.t('Credentials come from the AWS SDK chain of this editor: AWS_* variables, ~/.aws, or profile= in the URL.'),
+        prompt: vscode.l10n.t(
+          "Credentials come from each cloud SDK's chain in this editor's environment (AWS_*, AZURE_STORAGE_*, GOOGLE_*, PG* variables and their files); a password in a URL is kept for this session only.",
+        ),
         validateInput: (text) => {
           try {
-            parseS3BackendUrl(text.trim());
-            return undefined;
+            return parseRemoteBackendUrl(text.trim(), (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env ?? {})
+              ? undefined
+              : vscode.l10n.t('{0}: not one of {1}', text.trim(), REMOTE_SCHEMES.map((scheme) => `${scheme}://`).join(', '));
           } catch (error) {
             return error instanceof Error ? error.message : String(error);
           }
@@ -100,7 +104,7 @@ export class BackendCommands {
     const file = fileOf(node);
     if (!file) return;
     // A bucket's plain stack object opens editable: saving writes it back under the locks (bucketFileSystem.ts).
-    if (node?.kind === 'stack' && file.scheme === BUCKET_SCHEME && !node.stack.file?.compression) {
+    if (node?.kind === 'stack' && isRemoteUri(file) && !node.stack.file?.compression) {
       await vscode.window.showTextDocument(await vscode.workspace.openTextDocument(file), { preview: false });
       return;
     }

@@ -6,14 +6,15 @@
 import * as vscode from 'vscode';
 import { backendFolderProblem, backendUrlTarget, projectBackendUrl, readBackend } from '../../shared/backend/vocabulary';
 import { bucketsSupported } from './bucketAccess';
-import { BUCKET_SCHEME, bucketRootUri } from './bucketFileSystem';
+import { bucketRootUri } from './bucketFileSystem';
+import { isRemoteUri } from './remoteUris';
 import { workspaceBackendStore } from './store';
 
 const REMEMBERED_KEY = 'quotaState.backends';
 
 /** Why `root` cannot hold a backend, when it is missing or a file; undefined when it is a folder (or a bucket). */
 export async function rootProblem(root: vscode.Uri): Promise<string | undefined> {
-  if (root.scheme === BUCKET_SCHEME) return undefined;
+  if (isRemoteUri(root)) return undefined;
   const shown = root.scheme === 'file' ? root.fsPath : root.toString();
   try {
     const stat = await vscode.workspace.fs.stat(root);
@@ -71,7 +72,7 @@ async function configuredRoots(): Promise<vscode.Uri[]> {
     } catch {
       return undefined;
     }
-    if (target.bucket) return bucketsSupported ? bucketRootUri(url) : undefined;
+    if (target.remote) return bucketsSupported ? bucketRootUri(url) : undefined;
     const { path, from } = target.folder;
     if (from === 'home') return environment.HOME ? vscode.Uri.file(environment.HOME + path) : undefined;
     if (from === 'absolute') return vscode.Uri.file(path);

@@ -8,7 +8,7 @@
 import type * as vscode from 'vscode';
 import { stackFileOf } from '../../shared/backend/vocabulary';
 import { COMPRESSED_SCHEME, compressedOriginal } from '../compressedState';
-import { BUCKET_SCHEME } from './bucketFileSystem';
+import { isRemoteUri } from './remoteUris';
 import { BACKEND_DOCUMENT_SCHEME, backendDocumentOriginal } from './documents';
 
 /** The file a document shows: a backend document's or a decompressed view's original, else the URI itself. */
@@ -25,6 +25,6 @@ export function stackFileLocation(uri: vscode.Uri): { root: vscode.Uri; ref: str
   if (!stack) return undefined;
   const path = stack.root || '/';
   // A bucket root keeps its query (region, endpoint): it is part of the backend's URL.
-  const root = file.scheme === BUCKET_SCHEME ? file.with({ path, fragment: '' }) : file.with({ path, query: '', fragment: '' });
+  const root = isRemoteUri(file) ? file.with({ path, fragment: '' }) : file.with({ path, query: '', fragment: '' });
   return { root, ref: stack.ref, file };
 }

@@ -12,7 +12,8 @@ import { writeLockPath } from '../../shared/writeLock';
 import { acquireFolderLock } from '../../shared/folderLock';
 import { folderLockIo } from '../workspaceLock';
 import { bucketStore } from './bucketAccess';
-import { BUCKET_SCHEME, bucketPartsOf } from './bucketFileSystem';
+import { bucketPartsOf } from './bucketFileSystem';
+import { isRemoteUri } from './remoteUris';
 
 const notFound = (error: unknown) => error instanceof vscode.FileSystemError && error.code === 'FileNotFound';
 
@@ -57,7 +58,7 @@ async function replaceFile(target: vscode.Uri, bytes: Uint8Array, check?: () => 
 
 export function workspaceBackendStore(root: vscode.Uri): WritableBackendStore {
   // A bucket is read and written by the S3 store itself, not object by object through the file system API.
-  if (root.scheme === BUCKET_SCHEME) return bucketStore(bucketPartsOf(root).url);
+  if (isRemoteUri(root)) return bucketStore(bucketPartsOf(root).url);
   const fs = vscode.workspace.fs;
   const uriOf = (name: string) => vscode.Uri.joinPath(root, ...name.split('/'));
   const failure = (name: string, error: unknown) =>

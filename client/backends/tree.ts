@@ -6,7 +6,8 @@
  */
 import * as vscode from 'vscode';
 import { BackendError, describeEntry, lastUpdateText, readBackend, readHistory, type Backend } from '../../shared/backend/vocabulary';
-import { BUCKET_SCHEME, bucketPartsOf } from './bucketFileSystem';
+import { bucketPartsOf } from './bucketFileSystem';
+import { isRemoteUri } from './remoteUris';
 import { rootProblem, type BackendDiscovery } from './discovery';
 import { judgeStackLock } from './lockDialog';
 import { backupOf, relativeTime, type BackendTreeNode, type MoreNode, type ProblemNode } from './nodes';
@@ -47,7 +48,7 @@ export class BackendsTree implements vscode.TreeDataProvider<BackendTreeNode>, v
   /** Follows the files under each backend's `.pulumi/`, a burst of writes making one refresh. */
   private watch(root: vscode.Uri): void {
     // A bucket sends no change events: Refresh reads it again.
-    if (this.watchers.has(root.toString()) || root.scheme === BUCKET_SCHEME) return;
+    if (this.watchers.has(root.toString()) || isRemoteUri(root)) return;
     const watcher = vscode.workspace.createFileSystemWatcher(new vscode.RelativePattern(root, '.pulumi/**'));
     const later = () => {
       clearTimeout(this.refreshTimer);
@@ -112,7 +113,7 @@ export class BackendsTree implements vscode.TreeDataProvider<BackendTreeNode>, v
     const collapsed = vscode.TreeItemCollapsibleState.Collapsed;
     switch (node.kind) {
       case 'backend': {
-        const bucket = node.root.scheme === BUCKET_SCHEME ? bucketPartsOf(node.root).url : undefined;
+        const bucket = isRemoteUri(node.root) ? bucketPartsOf(node.root).url : undefined;
         const item = new vscode.TreeItem(bucket ? bucket.replace(/\?.*$/, '') : (node.root.path.split('/').filter(Boolean).pop() ?? node.root.toString()), vscode.TreeItemCollapsibleState.Expanded);
         const where = bucket ?? (node.root.scheme === 'file' ? node.root.fsPath : node.root.toString());
         item.description = node.legacy ? vscode.l10n.t('legacy layout · {0}', where) : where;

@@ -162,7 +162,7 @@ const rows: Row[] = [
   { name: 'an empty argument is not a URL', argument: '', expected: { error: /^"" is not a backend URL; a folder is named file:\/\/\/home\/u\/work\/app$/ } },
   { name: 'Pulumi Cloud', argument: 'https://api.pulumi.com', expected: { error: /^https:\/\/api\.pulumi\.com is a Pulumi Cloud backend/ } },
   { name: 'a self-hosted Pulumi Cloud over http', env: { PULUMI_BACKEND_URL: 'http://pulumi.internal' }, expected: { error: /^http:\/\/pulumi\.internal is a Pulumi Cloud backend/ } },
-  { name: 'azblob://', argument: 'azblob://container', expected: { error: /^azblob:\/\/container: azblob:\/\/ backends are not read; quota-state reads file:\/\/ and s3:\/\/ backends$/ } },
+  { name: 'a scheme Pulumi has no backend for', argument: 'sftp://host/state', expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ } },
   { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
   { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
@@ -209,17 +209,17 @@ describe('resolveBackendUrl: which backend, in Pulumi order', () => {
         });
         return;
       }
-      const { bucket, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
-      assert.deepEqual({ ...resolved, ...(bucket ? { bucket: `${bucket.bucket}/${bucket.prefix}` } : {}) }, expected);
+      const { remote, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
+      assert.deepEqual({ ...resolved, ...(remote ? { bucket: `${remote.s3.bucket}/${remote.s3.prefix}` } : {}) }, expected);
     });
   }
 
   it('reads the bucket with the environment Pulumi reads it with', async () => {
     const url = 's3://b?endpoint=minio:9000';
     const defaulted = await resolveBackendUrl(url, hostOf({ name: '', expected: { error: /./ } }));
-    assert.equal(defaulted.bucket?.requestChecksumCalculation, 'when_required');
+    assert.equal(defaulted.remote?.s3.requestChecksumCalculation, 'when_required');
     const set = await resolveBackendUrl(url, hostOf({ name: '', env: { AWS_REQUEST_CHECKSUM_CALCULATION: 'when_supported' }, expected: { error: /./ } }));
-    assert.equal(set.bucket?.requestChecksumCalculation, undefined);
+    assert.equal(set.remote?.s3.requestChecksumCalculation, undefined);
   });
 
   it('a project file that cannot be read is said so', async () => {
@@ -237,7 +237,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
     ['file://state?x=1', { path: 'state', from: 'base' }],
     ['state', /^"state" is not a backend URL$/],
     ['https://app.pulumi.com', /Pulumi Cloud/],
-    ['gs://b', /gs:\/\/ backends are not read/],
+    ['ftp://b', /ftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\//],
     ['file://%', /not a valid file:\/\/ URL/],
   ];
   for (const [url, expected] of targets) {
@@ -252,7 +252,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
   }
 
   it('a bucket', () => {
-    assert.equal(backendUrlTarget('s3://b/p', {}, isAbsolute).bucket?.prefix, 'p/');
+    assert.equal(backendUrlTarget('s3://b/p', {}, isAbsolute).remote?.s3.prefix, 'p/');
   });
 
   it("a Pulumi.yaml's name and backend.url", () => {

@@ -3,13 +3,13 @@
  * argument (`--backend URL`), `PULUMI_BACKEND_URL`, the project's `Pulumi.yaml` `backend.url`, the
  * current backend of `~/.pulumi/credentials.json`; then, ours, the nearest folder at or above the
  * working folder holding `.pulumi/meta.yaml` or `.pulumi/stacks/`. `~/.pulumi` is a backend only
- * when named, as `file://~` names it. `file://` folders and `s3://` buckets are read; Pulumi Cloud
- * and the other schemes are refused, saying so. Pure: the environment, the files and the path
+ * when named, as `file://~` names it. `file://` folders and the remote schemes of remoteUrl.ts are
+ * read; Pulumi Cloud and any other scheme are refused, saying so. Pure: the environment, the files and the path
  * rules are injected (the CLI gives Node's, the Backends view reads `vscode.workspace.fs`).
  */
 import * as l10n from '@vscode/l10n';
 import { parse as parseYaml } from 'yaml';
-import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
+import { parseRemoteBackendUrl, remoteBackendShown, REMOTE_SCHEMES, remoteSchemeOf, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
 
 /** A backend URL that names no backend quota-state reads, or a project file that cannot be read. */
 export class BackendUrlError extends Error {}
@@ -20,9 +20,9 @@ type BackendUrlSource = 'flag' | 'env' | 'project' | 'credentials' | 'folder';
 export interface ResolvedBackendUrl {
   /** The folder holding `.pulumi/` (a `file://` backend). */
   root?: string;
-  /** The bucket (an `s3://` backend), its URL read as Pulumi reads it. */
-  bucket?: S3BackendUrl;
-  /** The URL as Pulumi would name it (`file:///srv/state`). */
+  /** A remote backend (`s3://`, …), its URL read as Pulumi reads it. */
+  remote?: RemoteBackendUrl;
+  /** The URL as Pulumi would name it (`file:///srv/state`), without any credential it held. */
   url: string;
   source: BackendUrlSource;
   /** The project of the nearest `Pulumi.yaml` (bare stack names take it). */
@@ -57,26 +57,27 @@ interface BackendFolderUrl {
   from: 'home' | 'base' | 'absolute';
 }
 
-export type BackendUrlTarget = { bucket: S3BackendUrl; folder?: undefined } | { folder: BackendFolderUrl; bucket?: undefined };
+export type BackendUrlTarget = { remote: RemoteBackendUrl; folder?: undefined } | { folder: BackendFolderUrl; remote?: undefined };
 
 /**
- * What one backend URL names: a bucket, read as Pulumi reads it, or a folder, left for the caller to
+ * What one backend URL names: a remote backend, read as Pulumi reads it, or a folder, left for the caller to
  * place (`isAbsolute` is the host's rule). A URL quota-state does not read is a `BackendUrlError`.
  */
 export function backendUrlTarget(url: string, env: Readonly<Record<string, string | undefined>>, isAbsolute: (path: string) => boolean): BackendUrlTarget {
-  if (isObjectStorageUrl(url)) {
-    try {
-      return { bucket: parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: env.AWS_REQUEST_CHECKSUM_CALCULATION }) };
-    } catch (error) {
-      if (error instanceof S3UrlError) throw new BackendUrlError(error.message);
-      throw error;
-    }
+  let remote: RemoteBackendUrl | undefined;
+  try {
+    remote = parseRemoteBackendUrl(url, env);
+  } catch (error) {
+    if (error instanceof RemoteUrlError) throw new BackendUrlError(error.message);
+    throw error;
   }
+  if (remote) return { remote };
   if (/^https?:\/\//.test(url)) throw new BackendUrlError(l10n.t('{0} is a Pulumi Cloud backend; quota-state reads DIY backends only (file://…)', url));
   if (!url.includes('://')) throw new BackendUrlError(l10n.t('"{0}" is not a backend URL', url));
   if (!url.startsWith('file://')) {
     const scheme = url.slice(0, url.indexOf('://'));
-    throw new BackendUrlError(l10n.t('{0}: {1}:// backends are not read; quota-state reads file:// and s3:// backends', url, scheme));
+    const read = ['file', ...REMOTE_SCHEMES].map((name) => `${name}://`).join(', ');
+    throw new BackendUrlError(l10n.t('{0}: {1}:// backends are not read; quota-state reads {2} backends', url, scheme, read));
   }
   let rest: string;
   try {
@@ -140,11 +141,11 @@ async function nearestBackendFolder({ cwd, home, path, exists }: BackendUrlHost)
 /** A URL named by `source`, read in `base` (the project's folder for `backend.url`, else the working folder). */
 function resolveNamed(url: string, source: BackendUrlSource, base: string, host: BackendUrlHost): Omit<ResolvedBackendUrl, 'project'> {
   const { path } = host;
-  if (!isObjectStorageUrl(url) && !url.includes('://')) {
+  if (!remoteSchemeOf(url) && !url.includes('://')) {
     throw new BackendUrlError(l10n.t('"{0}" is not a backend URL; a folder is named file://{1}', url, path.resolve(base, url)));
   }
   const target = backendUrlTarget(url, host.env, path.isAbsolute);
-  if (target.bucket) return { bucket: target.bucket, url, source };
+  if (target.remote) return { remote: target.remote, url: remoteBackendShown(target.remote), source };
   const { path: named, from } = target.folder;
   const root = from === 'home' ? path.join(host.home, named) : from === 'absolute' ? named : path.resolve(base, named);
   return { root, url, source };

@@ -30,8 +30,9 @@ export { describeEntry, describeLock, filesText, lastUpdateText, prunePlanText, 
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
-// A bucket's URL (`s3://…`) read as Pulumi reads it: the CLI's and the editor's object store open it.
+// A remote backend's URL (`s3://…`, …) read as Pulumi reads it: the CLI's and the editor's stores open it.
 export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
+export { parseRemoteBackendUrl, remoteSchemeOf, REMOTE_SCHEMES, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
 // A Google Cloud Storage URL (`gs://…`) read as Pulumi reads it, and gcsblob's object keys.
 export { gcsObjectKey, gcsObjectName, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
