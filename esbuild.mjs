@@ -19,7 +19,7 @@ const watch = process.argv.includes('--watch');
  * bundles through their brand (shared/backend/store.ts).
  */
 const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
-const LAZY_BUNDLES = [lazyBundle('s3Store')];
+const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('gcsStore')];
 
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [

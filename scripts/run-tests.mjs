@@ -10,6 +10,7 @@ import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { ensureFakeGcs } from './fake-gcs.mjs';
 import { ensureMinio } from './minio.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
 import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
@@ -72,6 +73,9 @@ try {
   // The s3:// tests run against a real S3 server, MinIO, built from its Go module the same way (test-only: AGPL).
   console.log('\n> MinIO, the S3 server of the object-storage tests (tools/minio; built on first use, then cached)');
   console.log(`minio: ${ensureMinio({ log: (line) => console.log(line) })}`);
+  // The gs:// tests run against a real Google Cloud Storage JSON API server, fake-gcs-server, built the same way (test-only).
+  console.log('\n> fake-gcs-server, the GCS server of the gs:// tests (tools/fake-gcs-server; built on first use, then cached)');
+  console.log(`fake-gcs-server: ${ensureFakeGcs({ log: (line) => console.log(line) })}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

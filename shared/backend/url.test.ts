@@ -1,6 +1,7 @@
 import { strict as assert } from 'node:assert';
 import { posix } from 'node:path';
 import { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type BackendUrlHost, type ResolvedBackendUrl } from './url';
+import type { RemoteBackendUrl } from './remoteUrl';
 
 const HOME = '/home/u';
 const APP = '/home/u/work/app';
@@ -162,8 +163,13 @@ const rows: Row[] = [
   { name: 'an empty argument is not a URL', argument: '', expected: { error: /^"" is not a backend URL; a folder is named file:\/\/\/home\/u\/work\/app$/ } },
   { name: 'Pulumi Cloud', argument: 'https://api.pulumi.com', expected: { error: /^https:\/\/api\.pulumi\.com is a Pulumi Cloud backend/ } },
   { name: 'a self-hosted Pulumi Cloud over http', env: { PULUMI_BACKEND_URL: 'http://pulumi.internal' }, expected: { error: /^http:\/\/pulumi\.internal is a Pulumi Cloud backend/ } },
-  { name: 'a scheme Pulumi has no backend for', argument: 'sftp://host/state', expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/ backends$/ } },
-  { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
+  {
+    name: 'a scheme Pulumi has no backend for',
+    argument: 'sftp://host/state',
+    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/, gs:\/\/ backends$/ },
+  },
+  { name: 'gs:// with a prefix', argument: 'gs://bucket/p', expected: { url: 'gs://bucket/p', source: 'flag', bucket: 'bucket/p/' } },
+  { name: "a gs:// bucket's unknown parameter is gocloud's error", argument: 'gs://b?region=x', expected: { error: /^gs:\/\/b\?region=x: unknown query parameter "region"/ } },
   { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
   // Buckets
@@ -197,6 +203,9 @@ function hostOf(row: Row): BackendUrlHost {
   };
 }
 
+/** The s3:// variant of a remote backend, if it is one. */
+const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
+
 describe('resolveBackendUrl: which backend, in Pulumi order', () => {
   for (const row of rows) {
     it(row.name, async () => {
@@ -210,16 +219,17 @@ describe('resolveBackendUrl: which backend, in Pulumi order', () => {
         return;
       }
       const { remote, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
-      assert.deepEqual({ ...resolved, ...(remote ? { bucket: `${remote.s3.bucket}/${remote.s3.prefix}` } : {}) }, expected);
+      const bucket = remote && (remote.scheme === 's3' ? remote.s3 : remote.gs);
+      assert.deepEqual({ ...resolved, ...(bucket ? { bucket: `${bucket.bucket}/${bucket.prefix}` } : {}) }, expected);
     });
   }
 
   it('reads the bucket with the environment Pulumi reads it with', async () => {
     const url = 's3://b?endpoint=minio:9000';
     const defaulted = await resolveBackendUrl(url, hostOf({ name: '', expected: { error: /./ } }));
-    assert.equal(defaulted.remote?.s3.requestChecksumCalculation, 'when_required');
+    assert.equal(s3Of(defaulted.remote)?.requestChecksumCalculation, 'when_required');
     const set = await resolveBackendUrl(url, hostOf({ name: '', env: { AWS_REQUEST_CHECKSUM_CALCULATION: 'when_supported' }, expected: { error: /./ } }));
-    assert.equal(set.remote?.s3.requestChecksumCalculation, undefined);
+    assert.equal(s3Of(set.remote)?.requestChecksumCalculation, undefined);
   });
 
   it('a project file that cannot be read is said so', async () => {
@@ -252,7 +262,7 @@ describe('backendUrlTarget and projectBackendUrl: the pieces the Backends view p
   }
 
   it('a bucket', () => {
-    assert.equal(backendUrlTarget('s3://b/p', {}, isAbsolute).remote?.s3.prefix, 'p/');
+    assert.equal(s3Of(backendUrlTarget('s3://b/p', {}, isAbsolute).remote)?.prefix, 'p/');
   });
 
   it("a Pulumi.yaml's name and backend.url", () => {

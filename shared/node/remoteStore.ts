@@ -18,6 +18,8 @@ export function openRemoteStore(remote: RemoteBackendUrl, options: RemoteStoreOp
   switch (remote.scheme) {
     case 's3':
       return (require('./s3Store') as typeof import('./s3Store')).s3BackendStore(remote.s3, options);
+    case 'gs':
+      return (require('./gcsStore') as typeof import('./gcsStore')).gcsBackendStore(remote.gs, options);
   }
 }
 
