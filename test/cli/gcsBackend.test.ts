@@ -11,7 +11,7 @@ import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
@@ -21,6 +21,8 @@ import { createBackendService, listAll, parseGcsBackendUrl, type GcsBackendUrl, 
 import { generateHistoryInBucket } from '../../scripts/pulumi-histories.mjs';
 import { createGcsBucket, startFakeGcs, type FakeGcsServer } from '../../scripts/fake-gcs.mjs';
 import { startFaultProxy, type FaultProxy } from '../helpers/faultProxy';
+import { dotFacts } from '../helpers/dotFacts';
+import { runQuotaState, runQuotaStateAsync } from '../helpers/processes';
 
 const scratch = mkdtempSync(join(tmpdir(), 'quota-state-gcs-'));
 let server: FakeGcsServer;
@@ -31,6 +33,14 @@ const decoder = new TextDecoder();
 /** Pulumi insists on finding credentials even for an emulator; gocloud then sends it none. */
 const gcsEnv = () => ({ STORAGE_EMULATOR_HOST: server.host, GOOGLE_OAUTH_ACCESS_TOKEN: 'x' });
 const storeOf = (url: string, host = server.host, timeoutMs = 10_000) => gcsBackendStore(parseGcsBackendUrl(url, { STORAGE_EMULATOR_HOST: host }), { timeoutMs });
+
+/** The CLI with the emulator's address (`host`), a home without Pulumi credentials, and no backend in the environment. */
+function ours(args: string[], extra: Record<string, string> = {}, host = server.host) {
+  const result = runQuotaState(args, { cwd: scratch, env: { ...process.env, STORAGE_EMULATOR_HOST: host, HOME: scratch, PULUMI_BACKEND_URL: '', ...extra } });
+  return { ...result, json: () => JSON.parse(result.stdout) as Record<string, unknown> };
+}
+
+const locksOf = async (bucket: string) => (await objectsOf(bucket)).filter((key) => key.startsWith('.pulumi/locks/'));
 
 function pulumi(url: string, args: string[]) {
   const { env, cleanup } = hermeticEnv({ ...process.env, ...gcsEnv(), PULUMI_BACKEND_URL: url, PULUMI_CONFIG_PASSPHRASE: 'history-passphrase', PULUMI_DIY_BACKEND_IGNORE_DEPRECATION_ERROR: 'true' });
@@ -355,6 +365,154 @@ describe('gs:// backends, against a real fake-gcs-server and real Pulumi', funct
       } finally {
         store.destroy();
       }
+    });
+
+    describe('the CLI on the bucket (dist/), judged by real Pulumi', () => {
+      it('history lists the entries `pulumi stack history` lists; backend ls its stacks, resources and lock', () => {
+        const theirs = JSON.parse(pulumi('gs://hist', ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as Array<Record<string, unknown>>;
+        const result = ours(['history', 'organization/hist/dev', '--backend', 'gs://hist', '--format', 'json']);
+        assert.equal(result.status, 0, result.stderr);
+        const { entries, problems } = result.json() as { entries: Array<Record<string, unknown>>; problems: unknown[] };
+        assert.deepEqual(problems, []);
+        const fields = ['kind', 'startTime', 'endTime', 'message', 'environment', 'config', 'result', 'resourceChanges'];
+        const pick = (entry: Record<string, unknown>) => Object.fromEntries(fields.filter((f) => entry[f] !== undefined).map((f) => [f, entry[f]]));
+        assert.deepEqual(entries.map(pick), theirs.map(pick));
+        const listed = ours(['backend', 'ls', 'gs://hist', '--format', 'json', '--counts']);
+        assert.equal(listed.status, 0, listed.stderr);
+        const backend = listed.json() as { stacks: Array<{ name: string; resources: number; locks: unknown[] }> };
+        const stacks = JSON.parse(pulumi('gs://hist', ['stack', 'ls', '--json', '--all'])) as Array<{ name: string }>;
+        assert.deepEqual(
+          backend.stacks.map((stack) => stack.name),
+          stacks.map((stack) => stack.name).sort(),
+        );
+        const exported = JSON.parse(pulumi('gs://hist', ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources?: unknown[] } };
+        assert.equal(backend.stacks[0].resources, exported.deployment.resources?.length ?? 0);
+        assert.equal(backend.stacks[0].locks.length, 1, 'the interrupted update left its lock object');
+      });
+
+      it('diff between two versions in the bucket; graph equals `pulumi stack graph`', () => {
+        const diff = ours(['diff', 'organization/hist/dev@3', 'organization/hist/dev@4', '--backend', 'gs://hist']);
+        assert.equal(diff.status, 0, diff.stderr);
+        assert.match(diff.stdout, /1 renamed/);
+        const theirsFile = join(scratch, 'theirs.dot');
+        pulumi('gs://hist', ['stack', 'graph', theirsFile, '--stack', 'organization/hist/dev']);
+        const graph = ours(['graph', 'organization/hist/dev', '--backend', 'gs://hist', '--format', 'dot']);
+        assert.equal(graph.status, 0, graph.stderr);
+        assert.deepEqual(dotFacts(graph.stdout), dotFacts(readFileSync(theirsFile, 'utf8')));
+      });
+
+      it('restore: refused while locked; with --break-lock Pulumi exports the version restored, the old state is the .bak', async () => {
+        await copyBucket('hist', 'cli-restore');
+        const before = await objectText('cli-restore', '.pulumi/stacks/hist/dev.json');
+        const locked = ours(['restore', 'organization/hist/dev', '--to', '3', '--backend', 'gs://cli-restore']);
+        assert.equal(locked.status, 1);
+        assert.match(locked.stderr, /locked by 1 lock\(s\)/);
+        assert.equal(await objectText('cli-restore', '.pulumi/stacks/hist/dev.json'), before);
+        const restored = ours(['restore', 'organization/hist/dev', '--to', '3', '--backend', 'gs://cli-restore', '--break-lock']);
+        assert.equal(restored.status, 0, restored.stderr);
+        assert.equal(await objectText('cli-restore', '.pulumi/stacks/hist/dev.json.bak'), before);
+        const checkpoints = (await objectsOf('cli-restore')).filter((key) => key.endsWith('.checkpoint.json'));
+        const version3 = JSON.parse((await objectText('cli-restore', checkpoints[2]))!) as { checkpoint: { latest: { resources: unknown[] } } };
+        const exported = JSON.parse(pulumi('gs://cli-restore', ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: unknown[] } };
+        assert.deepEqual(exported.deployment.resources, version3.checkpoint.latest.resources);
+        assert.deepEqual(await locksOf('cli-restore'), []);
+      });
+
+      it('prune keeps the newest entries: `pulumi stack history` lists them', async () => {
+        await copyBucket('hist', 'cli-prune');
+        const all = JSON.parse(pulumi('gs://cli-prune', ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
+        const pruned = ours(['backend', 'prune', '--backend', 'gs://cli-prune', '--keep', '3', '--break-lock']);
+        assert.equal(pruned.status, 0, pruned.stderr);
+        const kept = JSON.parse(pulumi('gs://cli-prune', ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[];
+        assert.deepEqual(kept, all.slice(0, 3));
+      });
+
+      it('upgrade of a legacy bucket leaves the objects `pulumi state upgrade` leaves, byte for byte', async () => {
+        await createGcsBucket(server, 'legacy');
+        generateHistoryInBucket('gs://legacy', { env: gcsEnv(), layout: 'legacy', compression: 'plain' });
+        // As on disk: the interrupted update's lock is not part of the comparison (both would refuse).
+        for (const key of await locksOf('legacy')) assert.ok((await api(objectPath('legacy', key), { method: 'DELETE' })).ok, key);
+        await copyBucket('legacy', 'legacy-theirs');
+        const upgraded = ours(['backend', 'upgrade', '--backend', 'gs://legacy']);
+        assert.equal(upgraded.status, 0, upgraded.stderr);
+        assert.match(upgraded.stdout, /upgraded 1 of 1 stack to the project layout/);
+        pulumi('gs://legacy-theirs', ['state', 'upgrade', '--yes']);
+        const movedBackups = (keys: string[]) => keys.map((key) => key.replace(/^\.pulumi\/backups\/dev\//, '.pulumi/backups/hist/dev/')).sort();
+        const withoutLocks = (keys: string[]) => keys.filter((key) => !key.startsWith('.pulumi/locks/'));
+        const theirs = withoutLocks(await objectsOf('legacy-theirs'));
+        assert.deepEqual(withoutLocks(await objectsOf('legacy')), movedBackups(theirs));
+        for (const key of theirs) assert.equal(await objectText('legacy', movedBackups([key])[0]), await objectText('legacy-theirs', key), key);
+        assert.equal((JSON.parse(pulumi('gs://legacy', ['stack', 'history', '--json', '--page-size', '0', '--stack', 'organization/hist/dev'])) as unknown[]).length, 9);
+      });
+
+      it('check and state surgery name a STACK in the bucket: edited under the lock, its .bak kept, Pulumi reads it', async () => {
+        const checked = ours(['check', 'organization/hist/dev', '--backend', 'gs://hist', '--format', 'json']);
+        assert.ok(checked.status === 0 || checked.status === 1, checked.stderr);
+        assert.match(checked.stdout, /gs:\/\/hist\/\.pulumi\/stacks\/hist\/dev\.json/);
+        await copyBucket('hist', 'cli-surgery');
+        const before = await objectText('cli-surgery', '.pulumi/stacks/hist/dev.json');
+        const exported = JSON.parse(pulumi('gs://cli-surgery', ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string; type: string }> } };
+        const target = exported.deployment.resources.find((resource) => resource.type.startsWith('hist:'))!;
+        const removed = ours(['state', 'remove', '--backend', 'gs://cli-surgery', 'organization/hist/dev', target.urn, '--target-dependents', '--break-lock']);
+        assert.equal(removed.status, 0, removed.stdout + removed.stderr);
+        assert.equal(await objectText('cli-surgery', '.pulumi/stacks/hist/dev.json.bak'), before);
+        const after = JSON.parse(pulumi('gs://cli-surgery', ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string }> } };
+        assert.ok(!after.deployment.resources.some((resource) => resource.urn === target.urn), 'Pulumi no longer sees the resource');
+        assert.deepEqual(await locksOf('cli-surgery'), []);
+      });
+
+      it('an unknown bucket and an unknown parameter: a clear message, exit 2', () => {
+        const unknown = ours(['backend', 'ls', 'gs://no-such-bucket']);
+        assert.equal(unknown.status, 2);
+        assert.match(unknown.stderr, /there is no bucket "no-such-bucket"/);
+        const parameter = ours(['backend', 'ls', 'gs://hist?region=x']);
+        assert.equal(parameter.status, 2);
+        assert.match(parameter.stderr, /gs:\/\/hist\?region=x: unknown query parameter "region"/);
+      });
+
+      describe('faults, through a TCP proxy between the CLI and the server', () => {
+        let proxy: FaultProxy;
+        before(async () => {
+          proxy = await startFaultProxy({ host: '127.0.0.1', port: server.port });
+        });
+        after(async () => proxy?.close());
+        const viaProxy = () => `127.0.0.1:${proxy.port}`;
+
+        it('a stalled server: a bounded, configurable timeout', async () => {
+          proxy.stall();
+          try {
+            const stalled = await runQuotaStateAsync(['backend', 'ls', 'gs://hist'], {
+              cwd: scratch,
+              env: { ...process.env, STORAGE_EMULATOR_HOST: viaProxy(), HOME: scratch, PULUMI_BACKEND_URL: '', QUOTA_STATE_REMOTE_TIMEOUT_SECONDS: '1' },
+            });
+            assert.equal(stalled.status, 2, stalled.stderr);
+            assert.match(stalled.stderr, /gs:\/\/hist at http:\/\/127\.0\.0\.1:\d+ did not answer within 1 s/);
+          } finally {
+            proxy.pass();
+          }
+        });
+
+        it('a connection cut in the middle of a state surgery: the stack object intact, the failure named, no lock left', async () => {
+          await copyBucket('hist', 'cli-cut');
+          const before = await objectText('cli-cut', '.pulumi/stacks/hist/dev.json');
+          const exported = JSON.parse(pulumi('gs://cli-cut', ['stack', 'export', '--stack', 'organization/hist/dev'])) as { deployment: { resources: Array<{ urn: string; type: string }> } };
+          const target = exported.deployment.resources.find((resource) => resource.type.startsWith('hist:'))!;
+          proxy.cut({ when: /^POST \/upload\/storage\/v1\/b\/cli-cut\/o\?.*name=\.pulumi%2Fstacks%2Fhist%2Fdev\.json(&|$)/, afterBytes: 200 });
+          try {
+            const result = await runQuotaStateAsync(['state', 'remove', '--backend', 'gs://cli-cut', 'organization/hist/dev', target.urn, '--target-dependents', '--break-lock'], {
+              cwd: scratch,
+              env: { ...process.env, STORAGE_EMULATOR_HOST: viaProxy(), HOME: scratch, PULUMI_BACKEND_URL: '', QUOTA_STATE_REMOTE_TIMEOUT_SECONDS: '5' },
+            });
+            assert.equal(result.status, 2, result.stdout + result.stderr);
+            assert.match(result.stderr, /\.pulumi\/stacks\/hist\/dev\.json: could not reach gs:\/\/cli-cut at http:\/\/127\.0\.0\.1:\d+/);
+          } finally {
+            proxy.pass();
+          }
+          assert.equal(await objectText('cli-cut', '.pulumi/stacks/hist/dev.json'), before, 'the stack object is intact');
+          assert.deepEqual(await locksOf('cli-cut'), []);
+          pulumi('gs://cli-cut', ['stack', 'export', '--stack', 'organization/hist/dev']);
+        });
+      });
     });
 
     describe('faults, through a TCP proxy between the store and the server', () => {
