@@ -2,7 +2,9 @@
  * Reading a `gs://` DIY backend URL as Pulumi v3.274.1 does (gcsUrl.ts): Go's url.Parse, gocloud's
  * applyPrefixParam and gcsblob URLOpener.forParams (gocloud v0.46.1-0.20260810195832-b5401c07b5f1),
  * Pulumi's credential order (authhelpers/gcpauth.go), STORAGE_EMULATOR_HOST as gcsblob openBucket
- * reads it, the path as a key prefix; and gcsblob's escapeKey/unescapeKey on object keys.
+ * reads it, the path as a key prefix; and gcsblob's escapeKey/unescapeKey on object keys. Every
+ * refusal and acceptance here was checked with Pulumi's GoogleCredentialsMux opening the URL (v3.274.1),
+ * except the ones refused up front where Pulumi fails later (key=, a port or IP literal as host).
  */
 import { strict as assert } from 'node:assert';
 import { gcsObjectKey, gcsObjectName, GcsUrlError, parseGcsBackendUrl } from './gcsUrl';
