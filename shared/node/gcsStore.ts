@@ -1,15 +1,15 @@
 /**
  * A DIY backend in Google Cloud Storage (`gs://bucket[/prefix]`) as the backend model's writable
  * store, through the official SDK (@google-cloud/storage): listings page through `pageToken`
- * cursors, a read is the object's metadata (its generation, the version) and then that generation's
- * bytes (a range for magic bytes), a write one upload conditional on the generation read
+ * cursors, a read is one GET whose answer names the generation (the version; a range for magic
+ * bytes), a write one upload conditional on the generation read
  * (`ifGenerationMatch`, 0 for "only if absent"), which GCS applies atomically. Credentials come in
  * Pulumi's order (GOOGLE_CREDENTIALS, GOOGLE_OAUTH_ACCESS_TOKEN, application default credentials);
  * none is ever written or shown. With STORAGE_EMULATOR_HOST every request goes unauthenticated to
  * `http://HOST`, as gocloud sends it. Its own esbuild entry (dist/stores/gcsStore.js), loaded only
  * when a `gs://` URL is used.
  */
-import { ApiError, Storage, type File, type StorageOptions } from '@google-cloud/storage';
+import { ApiError, Storage, type Bucket, type File, type StorageOptions } from '@google-cloud/storage';
 import {
   gcsObjectKey,
   gcsObjectName,
@@ -52,12 +52,15 @@ function explain(error: unknown, target: GcsBackendUrl, what: string, timeoutMs:
   if (/Could not load the default credentials|Unable to detect a Project Id/i.test(message)) {
     return new StoreError(`${what}: no Google credentials found for ${where} (set ${CREDENTIAL_HELP})`);
   }
-  if (/ECONNREFUSED|ECONNRESET|ENOTFOUND|EAI_AGAIN|socket hang up/i.test(`${code} ${message}`)) {
+  const network = `${code} ${message}`;
+  if (/ECONNREFUSED|ENOTFOUND|EAI_AGAIN/i.test(network)) {
     // A host of its own: not the storage endpoint but another the request needed first (a key's token endpoint).
     const hostname = (error as { hostname?: unknown }).hostname;
     const other = typeof hostname === 'string' && !(target.emulatorEndpoint ?? '').includes(hostname) ? `${hostname}, needed for ` : '';
     return new StoreError(`${what}: could not reach ${other}${where} (${code || message})`);
   }
+  // Cut while a request was under way (the server stopped, a connection dropped): GCS applies a write whole or not at all.
+  if (/ECONNRESET|EPIPE|socket hang up|premature close/i.test(network)) return new StoreError(`${what}: the connection to ${where} broke (${/EPIPE/.test(network) ? 'EPIPE' : code || 'ECONNRESET'})`);
   return new StoreError(`${what}: ${where}: ${message}`);
 }
 
@@ -132,6 +135,82 @@ function pageOf(files: File[], target: GcsBackendUrl, nextToken: string | undefi
   return { objects, ...(nextToken ? { next: nextToken } : {}) };
 }
 
+/** What reading an object needs of its store. */
+interface ObjectAccess {
+  bucket: Bucket;
+  keyOf(name: string): string;
+  fail(error: unknown, name: string): StoreError;
+  missing(name: string): StoreMissing;
+  /** Rejects with the bucket's own error when a 404 was the bucket's, not the object's. */
+  bucketThere(name: string, notFound: unknown): Promise<void>;
+}
+
+/** One GET of a file's bytes (the first `length` where given), with the generation GCS names in its answer (`x-goog-generation`). */
+function download(file: File, length: number | undefined): Promise<{ bytes: Uint8Array; generation?: string }> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let answered: string | undefined;
+    file
+      .createReadStream(length !== undefined ? { start: 0, end: Math.max(length, 1) - 1 } : {})
+      .on('response', (response: { headers?: Record<string, unknown> }) => {
+        const header = response.headers?.['x-goog-generation'];
+        if (typeof header === 'string' && /^[0-9]+$/.test(header)) answered = header;
+      })
+      .on('data', (chunk: Buffer) => chunks.push(chunk))
+      .on('error', reject)
+      .on('end', () => resolve({ bytes: new Uint8Array(Buffer.concat(chunks)), ...(answered !== undefined ? { generation: answered } : {}) }));
+  });
+}
+
+/** An object's bytes and generation: one GET when its answer names the generation (GCS and fake-gcs-server do), else the metadata's generation and then that generation's bytes. */
+function objectReader({ bucket, keyOf, fail, missing, bucketThere }: ObjectAccess): (name: string, length: number | undefined) => Promise<StoredObject> {
+  /** The object's generation, or undefined when there is none; a missing bucket is an error. */
+  const generationOf = async (name: string): Promise<string | undefined> => {
+    try {
+      const [metadata] = await bucket.file(keyOf(name)).getMetadata();
+      return String(metadata.generation);
+    } catch (error) {
+      if (statusOf(error) !== 404) throw fail(error, name);
+      await bucketThere(name, error);
+      return undefined;
+    }
+  };
+  const readPinned = async (name: string, length: number | undefined): Promise<StoredObject | 'replaced'> => {
+    const generation = await generationOf(name);
+    if (generation === undefined) throw missing(name);
+    try {
+      return { bytes: (await download(bucket.file(keyOf(name), { generation: Number(generation) }), length)).bytes, version: generation };
+    } catch (error) {
+      // That generation is gone: another writer replaced or removed the object in between.
+      if (statusOf(error) === 404) return 'replaced';
+      // An empty object has no first byte.
+      if (statusOf(error) === 416) return { bytes: new Uint8Array(), version: generation };
+      throw fail(error, name);
+    }
+  };
+  const readOnce = async (name: string, length: number | undefined): Promise<StoredObject | 'replaced'> => {
+    try {
+      const { bytes, generation } = await download(bucket.file(keyOf(name)), length);
+      if (generation !== undefined) return { bytes, version: generation };
+    } catch (error) {
+      if (statusOf(error) === 404) {
+        await bucketThere(name, error);
+        throw missing(name);
+      }
+      // An empty object has no first byte (416): its generation comes from its metadata.
+      if (statusOf(error) !== 416) throw fail(error, name);
+    }
+    return readPinned(name, length);
+  };
+  return async (name, length) => {
+    for (let attempt = 1; ; attempt++) {
+      const outcome = await readOnce(name, length);
+      if (outcome !== 'replaced') return outcome;
+      if (attempt === READ_ATTEMPTS) throw fail(new Error('it kept changing while it was read (another writer); try again'), name);
+    }
+  };
+}
+
 export function gcsBackendStore(target: GcsBackendUrl, options: GcsStoreOptions): WritableBackendStore & { destroy(): void } {
   const storage = newStorage(target, options);
   const bucket = storage.bucket(target.bucket);
@@ -156,42 +235,7 @@ export function gcsBackendStore(target: GcsBackendUrl, options: GcsStoreOptions)
     }
   };
 
-  /** The object's generation, or undefined when there is none; a missing bucket is an error. */
-  const generationOf = async (name: string): Promise<string | undefined> => {
-    try {
-      const [metadata] = await bucket.file(keyOf(name)).getMetadata();
-      return String(metadata.generation);
-    } catch (error) {
-      if (statusOf(error) !== 404) throw fail(error, name);
-      await bucketThere(name, error);
-      return undefined;
-    }
-  };
-
-  const readOnce = async (name: string, length: number | undefined): Promise<StoredObject | 'replaced'> => {
-    const generation = await generationOf(name);
-    if (generation === undefined) throw missing(name);
-    try {
-      const file = bucket.file(keyOf(name), { generation: Number(generation) });
-      const range = length !== undefined ? { start: 0, end: Math.max(length, 1) - 1 } : {};
-      const [bytes] = await file.download(range);
-      return { bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), version: generation };
-    } catch (error) {
-      // That generation is gone: another writer replaced or removed the object in between.
-      if (statusOf(error) === 404) return 'replaced';
-      // An empty object has no first byte.
-      if (statusOf(error) === 416) return { bytes: new Uint8Array(), version: generation };
-      throw fail(error, name);
-    }
-  };
-
-  const read = async (name: string, length: number | undefined): Promise<StoredObject> => {
-    for (let attempt = 1; ; attempt++) {
-      const outcome = await readOnce(name, length);
-      if (outcome !== 'replaced') return outcome;
-      if (attempt === READ_ATTEMPTS) throw new StoreError(`${shown(name)} kept changing while it was read (another writer); try again`);
-    }
-  };
+  const read = objectReader({ bucket, keyOf, fail, missing, bucketThere });
 
   const write = async (name: string, bytes: Uint8Array, ifVersion: string | null | undefined): Promise<void> => {
     // GCS's generation precondition: 0 means "only if there is no live object".

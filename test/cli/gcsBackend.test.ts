@@ -504,7 +504,7 @@ describe('gs:// backends, against a real fake-gcs-server and real Pulumi', funct
               env: { ...process.env, STORAGE_EMULATOR_HOST: viaProxy(), HOME: scratch, PULUMI_BACKEND_URL: '', QUOTA_STATE_REMOTE_TIMEOUT_SECONDS: '5' },
             });
             assert.equal(result.status, 2, result.stdout + result.stderr);
-            assert.match(result.stderr, /\.pulumi\/stacks\/hist\/dev\.json: could not reach gs:\/\/cli-cut at http:\/\/127\.0\.0\.1:\d+/);
+            assert.match(result.stderr, /\.pulumi\/stacks\/hist\/dev\.json: (could not reach|the connection to) gs:\/\/cli-cut at http:\/\/127\.0\.0\.1:\d+/);
           } finally {
             proxy.pass();
           }
@@ -535,7 +535,8 @@ describe('gs:// backends, against a real fake-gcs-server and real Pulumi', funct
           proxy.cut({ when: /^POST \/upload\/storage\/v1\/b\/cut\/o\?.*name=\.pulumi%2Fstacks%2Fhist%2Fdev\.json(&|$)/, afterBytes: 200 });
           await assert.rejects(
             backend.applyRestore(store, stack, plan, { identity: { pid: process.pid, username: 'test', hostname: 'here' }, breakLock: true, compress: async (bytes) => bytes }),
-            (error: Error) => error instanceof StoreError && /gs:\/\/cut\/\.pulumi\/stacks\/hist\/dev\.json: could not reach gs:\/\/cut at http:\/\/127\.0\.0\.1:\d+/.test(error.message),
+            (error: Error) =>
+              error instanceof StoreError && /gs:\/\/cut\/\.pulumi\/stacks\/hist\/dev\.json: (could not reach|the connection to) gs:\/\/cut at http:\/\/127\.0\.0\.1:\d+/.test(error.message),
           );
           assert.ok(
             proxy.requests.some((line) => /name=\.pulumi%2Fstacks%2Fhist%2Fdev\.json(&|$)/.test(line)),
