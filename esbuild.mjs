@@ -20,7 +20,7 @@ const watch = process.argv.includes('--watch');
  */
 const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
 // pg requires pg-native only when asked for it (NODE_PG_FORCE_NATIVE, pg.native): never here.
-const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('postgresStore', ['pg-native']), lazyBundle('azblobStore')];
+const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('postgresStore', ['pg-native']), lazyBundle('azblobStore'), lazyBundle('gcsStore')];
 
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [

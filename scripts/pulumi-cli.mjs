@@ -213,6 +213,29 @@ export function isLoopbackPostgres(url, env = {}) {
 /** The URL as an error may show it: a postgres:// password is dropped. */
 const withoutPassword = (url) => url.replace(/^(postgres:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1@').replace(/([?&])password=[^&]*/gi, '$1password=xxxxx');
 
+const isLoopbackHost = (hostname) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+
+/**
+ * A `gs://` URL whose requests stay on this machine: gocloud sends every gs:// request to
+ * STORAGE_EMULATOR_HOST when it is set (a test's fake-gcs-server), so that host must be loopback.
+ */
+function isLoopbackGcsBucket(url, base = process.env) {
+  if (!/^gs:\/\//i.test(url)) return false;
+  const emulator = base.STORAGE_EMULATOR_HOST;
+  if (!emulator || emulator.includes('://')) return false;
+  try {
+    return isLoopbackHost(new URL(`http://${emulator}`).hostname);
+  } catch {
+    return false;
+  }
+}
+
+/** What a loopback gs:// backend needs of the environment: the emulator's address and the credentials Pulumi insists on finding. */
+function gcsEnv(base) {
+  const names = ['STORAGE_EMULATOR_HOST', 'GOOGLE_CREDENTIALS', 'GOOGLE_OAUTH_ACCESS_TOKEN', 'GOOGLE_APPLICATION_CREDENTIALS'];
+  return Object.fromEntries(names.filter((name) => base[name] !== undefined).map((name) => [name, base[name]]));
+}
+
 export function hermeticEnv(base = process.env) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-pulumi-'));
   const env = {};
@@ -220,14 +243,22 @@ export function hermeticEnv(base = process.env) {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
-  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackPostgres(backend, base) && !isLoopbackAzblob(backend)) {
+  if (
+    backend !== undefined &&
+    !backend.startsWith('file://') &&
+    !isLoopbackBucket(backend) &&
+    !isLoopbackPostgres(backend, base) &&
+    !isLoopbackAzblob(backend) &&
+    !isLoopbackGcsBucket(backend, base)
+  ) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(
-      `PULUMI_BACKEND_URL must be a file:// URL, or an s3:// or azblob:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
+      `PULUMI_BACKEND_URL must be a file:// URL, an s3:// or azblob:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, or a gs:// URL with STORAGE_EMULATOR_HOST on it, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
     );
   }
   // The connection settings of a loopback PostgreSQL server (the tests' own) reach Pulumi's lib/pq.
   if (backend !== undefined && isLoopbackPostgres(backend, base)) for (const [name, value] of Object.entries(base)) if (name.startsWith('PG') && value !== undefined) env[name] = value;
+  if (backend !== undefined && isLoopbackGcsBucket(backend, base)) Object.assign(env, gcsEnv(base));
   // The credentials of a loopback S3 server (the tests' MinIO) reach Pulumi's AWS SDK.
   for (const [name, value] of Object.entries(base)) if (name.startsWith('AWS_') && value !== undefined) env[name] = value;
   if (backend !== undefined && isLoopbackAzblob(backend)) for (const name of AZBLOB_CREDENTIAL_VARIABLES) if (base[name] !== undefined) env[name] = base[name];

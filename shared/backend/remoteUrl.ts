@@ -5,14 +5,16 @@
  * as its `shown` form gives it, never a credential. Pure: no I/O, no Node built-ins.
  */
 import { AzblobUrlError, isAzblobUrl, parseAzblobBackendUrl, type AzblobBackendUrl } from './azblobUrl';
+import { GcsUrlError, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
 import { isPostgresUrl, parsePostgresBackendUrl, PostgresUrlError, type PostgresBackendUrl } from './postgresUrl';
 import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
 
 /** One remote backend, tagged by its scheme; each variant holds its scheme's parsed URL. */
-export type RemoteBackendUrl = { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'azblob'; azblob: AzblobBackendUrl } | { scheme: 'postgres'; postgres: PostgresBackendUrl };
+export type RemoteBackendUrl =
+  { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'azblob'; azblob: AzblobBackendUrl } | { scheme: 'gs'; gs: GcsBackendUrl } | { scheme: 'postgres'; postgres: PostgresBackendUrl };
 
 /** The schemes quota-state reads besides `file://`, in the order messages list them. */
-export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'azblob', 'postgres'];
+export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'azblob', 'gs', 'postgres'];
 
 /** A remote URL that names no backend as Pulumi reads it (a bad parameter, a missing bucket name). */
 export class RemoteUrlError extends Error {}
@@ -22,6 +24,7 @@ export function remoteSchemeOf(url: string): RemoteBackendUrl['scheme'] | undefi
   if (isObjectStorageUrl(url)) return 's3';
   if (isAzblobUrl(url)) return 'azblob';
   if (isPostgresUrl(url)) return 'postgres';
+  if (/^gs:/i.test(url)) return 'gs';
   return undefined;
 }
 
@@ -35,11 +38,13 @@ export function parseRemoteBackendUrl(url: string, env: Readonly<Record<string, 
         return { scheme: 'azblob', azblob: parseAzblobBackendUrl(url, env) };
       case 'postgres':
         return { scheme: 'postgres', postgres: parsePostgresBackendUrl(url, env) };
+      case 'gs':
+        return { scheme: 'gs', gs: parseGcsBackendUrl(url, env) };
       default:
         return undefined;
     }
   } catch (error) {
-    if (error instanceof S3UrlError || error instanceof AzblobUrlError || error instanceof PostgresUrlError) throw new RemoteUrlError(error.message);
+    if (error instanceof S3UrlError || error instanceof AzblobUrlError || error instanceof GcsUrlError || error instanceof PostgresUrlError) throw new RemoteUrlError(error.message);
     throw error;
   }
 }
@@ -53,5 +58,7 @@ export function remoteBackendShown(remote: RemoteBackendUrl): string {
       return remote.azblob.shown;
     case 'postgres':
       return remote.postgres.shown;
+    case 'gs':
+      return remote.gs.shown;
   }
 }

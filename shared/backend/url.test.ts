@@ -2,6 +2,7 @@ import { strict as assert } from 'node:assert';
 import { posix } from 'node:path';
 import type { RemoteBackendUrl } from './remoteUrl';
 import { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type BackendUrlHost, type ResolvedBackendUrl } from './url';
+import type { RemoteBackendUrl } from './remoteUrl';
 
 const HOME = '/home/u';
 const APP = '/home/u/work/app';
@@ -177,7 +178,8 @@ const rows: Row[] = [
     argument: 'sftp://host/state',
     expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/(, [a-z]+:\/\/)* backends$/ },
   },
-  { name: 'gs://', argument: 'gs://bucket/p', expected: { error: /^gs:\/\/bucket\/p: gs:\/\/ backends are not read/ } },
+  { name: 'gs:// with a prefix', argument: 'gs://bucket/p', expected: { url: 'gs://bucket/p', source: 'flag', bucket: 'bucket/p/' } },
+  { name: "a gs:// bucket's unknown parameter is gocloud's error", argument: 'gs://b?region=x', expected: { error: /^gs:\/\/b\?region=x: unknown query parameter "region"/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
   // Buckets
   {
@@ -233,6 +235,9 @@ function hostOf(row: Row): BackendUrlHost {
     exists: async (path) => paths.some((known) => known === path || known === `${path}/` || known.startsWith(`${path}/`)),
   };
 }
+
+/** The s3:// variant of a remote backend, if it is one. */
+const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
 
 describe('resolveBackendUrl: which backend, in Pulumi order', () => {
   for (const row of rows) {

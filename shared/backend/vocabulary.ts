@@ -36,6 +36,8 @@ export { type AzblobBackendUrl } from './azblobUrl';
 export { parseRemoteBackendUrl, remoteSchemeOf, REMOTE_SCHEMES, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
 // A PostgreSQL backend's URL (`postgres://…`) read as Pulumi and lib/pq read it: the CLI's store opens it.
 export { parsePostgresBackendUrl, type PostgresBackendUrl } from './postgresUrl';
+// A Google Cloud Storage URL (`gs://…`) read as Pulumi reads it, and gcsblob's object keys.
+export { gcsObjectKey, gcsObjectName, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).

@@ -22,6 +22,8 @@ export function openRemoteStore(remote: RemoteBackendUrl, options: RemoteStoreOp
       return (require('./azblobStore') as typeof import('./azblobStore')).azblobBackendStore(remote.azblob, options);
     case 'postgres':
       return (require('./postgresStore') as typeof import('./postgresStore')).postgresBackendStore(remote.postgres, options);
+    case 'gs':
+      return (require('./gcsStore') as typeof import('./gcsStore')).gcsBackendStore(remote.gs, options);
   }
 }
 
