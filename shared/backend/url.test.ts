@@ -1,6 +1,5 @@
 import { strict as assert } from 'node:assert';
 import { posix } from 'node:path';
-import type { RemoteBackendUrl } from './remoteUrl';
 import { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type BackendUrlHost, type ResolvedBackendUrl } from './url';
 import type { RemoteBackendUrl } from './remoteUrl';
 
@@ -18,13 +17,18 @@ interface Row {
 }
 
 /** Where a remote backend's objects are: a bucket and its prefix, a database table and the key prefix. */
-const placeOf = (remote: RemoteBackendUrl) =>
-  remote.scheme === 's3'
-    ? `${remote.s3.bucket}/${remote.s3.prefix}`
-    : remote.scheme === 'azblob'
-      ? `${remote.azblob.container}/${remote.azblob.prefix}`
-      : `${remote.postgres.table}/${remote.postgres.prefix}`;
-const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
+function placeOf(remote: RemoteBackendUrl): string {
+  switch (remote.scheme) {
+    case 's3':
+      return `${remote.s3.bucket}/${remote.s3.prefix}`;
+    case 'gs':
+      return `${remote.gs.bucket}/${remote.gs.prefix}`;
+    case 'azblob':
+      return `${remote.azblob.container}/${remote.azblob.prefix}`;
+    case 'postgres':
+      return `${remote.postgres.table}/${remote.postgres.prefix}`;
+  }
+}
 
 const yaml = (lines: string[]) => lines.join('\n') + '\n';
 const project = (name: string, url?: string) => yaml([`name: ${name}`, 'runtime: nodejs', ...(url === undefined ? [] : ['backend:', `  url: ${url}`])]);
