@@ -42,7 +42,7 @@ function withPassword(url: string): string {
   const start = url.indexOf('://') + 3;
   const at = url.indexOf('@', start);
   const slash = url.slice(start).search(/[/?]/);
-  if (at === -1 || (slash !== -1 && at > start + slash)) return url;
+  if (at === -1 || (slash !== -1 && at > start + slash)) return `${url}${url.includes('?') ? '&' : '?'}password=${encodeURIComponent(password)}`;
   return `${url.slice(0, at)}:${password}${url.slice(at)}`;
 }
 

@@ -25,13 +25,17 @@ export function bucketRootUri(url: string): vscode.Uri {
   const rest = (at === -1 ? url : url.slice(0, at)).replace(/^[a-z0-9+.-]+:(?:\/\/)?/i, '');
   const slash = rest.indexOf('/');
   const authority = slash === -1 ? rest : rest.slice(0, slash);
+  // lib/pq also takes `password=` in the query: it stays out of the Uri as the user info's does.
+  const query = new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
+  const inQuery = query.get('password') ?? undefined;
+  query.delete('password');
   const uri = vscode.Uri.from({
     scheme: remoteUriScheme(scheme),
     authority: withoutPassword(authority),
     path: slash === -1 ? '/' : rest.slice(slash).replace(/\/+$/, '') || '/',
-    query: at === -1 ? '' : url.slice(at + 1),
+    query: inQuery === undefined ? (at === -1 ? '' : url.slice(at + 1)) : query.toString(),
   });
-  const password = passwordOf(authority);
+  const password = passwordOf(authority) ?? inQuery;
   if (password !== undefined) rememberPassword(bucketPartsOf(uri).url, password);
   return uri;
 }
