@@ -136,6 +136,48 @@ async function addAzuriteRemote(ownCleanups, env, remotes) {
   remotes.push({ scheme: 'azblob', url: backend.url });
 }
 
+/** fake-gcs-server with a bucket `hist` holding a history real Pulumi wrote there (Pulumi insists on some Google credential). */
+async function addGcsRemote(ownCleanups, env, remotes) {
+  const { startFakeGcs, createGcsBucket } = await import('./fake-gcs.mjs');
+  const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+  const server = await startFakeGcs({ log: (line) => console.log(line) });
+  ownCleanups.unshift(() => server.stop());
+  await createGcsBucket(server, 'hist');
+  const gcsEnv = { STORAGE_EMULATOR_HOST: server.host, GOOGLE_OAUTH_ACCESS_TOKEN: 'x' };
+  generateHistoryInBucket('gs://hist', { env: gcsEnv, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
+  Object.assign(env, gcsEnv);
+  remotes.push({ scheme: 'gs', url: 'gs://hist' });
+}
+
+/** A throwaway PostgreSQL with a database `hist` holding a history real Pulumi wrote there. */
+async function addPostgresRemote(ownCleanups, remotes) {
+  const { startPostgres } = await import('./postgres.mjs');
+  const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+  const server = await startPostgres({ log: (line) => console.log(line) });
+  ownCleanups.unshift(() => server.stop());
+  server.createDatabase('hist');
+  const url = `postgres://${server.superuser}@127.0.0.1:${server.port}/hist?sslmode=disable`;
+  generateHistoryInBucket(url, { env: {}, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
+  remotes.push({ scheme: 'postgres', url });
+}
+
+/** A bucket on a real S3 server (MinIO), then each other remote scheme's server, each holding a history real Pulumi wrote there. */
+async function addRemotes(ownCleanups, env, remotes) {
+  const { startMinio, createBucket } = await import('./minio.mjs');
+  const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+  const minio = await startMinio({ log: (line) => console.log(line) });
+  ownCleanups.unshift(() => minio.stop());
+  await createBucket(minio, 'hist');
+  const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
+  const url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
+  generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
+  Object.assign(env, credentials, { AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' });
+  remotes.push({ scheme: 's3', url });
+  await addAzuriteRemote(ownCleanups, env, remotes);
+  await addGcsRemote(ownCleanups, env, remotes);
+  await addPostgresRemote(ownCleanups, remotes);
+}
+
 /** One suite in its own scratch folder, VS Code server and browser; all stopped before it returns. */
 async function runSuite(suite, vsix) {
   const scratch = mkdtempSync(join(tmpdir(), `quota-state-ext-${suite.name}-`));
@@ -154,23 +196,10 @@ async function runSuite(suite, vsix) {
       const backend = ensureHistories({ log: (line) => console.log(line) }).backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
       cpSync(join(backend.folder, '.pulumi'), join(workspace, 'state-backend', '.pulumi'), { recursive: true });
     }
-    // A bucket on a real S3 server (MinIO) holding a history real Pulumi wrote there, for the view's object storage.
-    let bucketEnv = {};
+    // Each remote backend on its real server (MinIO, Azurite, fake-gcs-server, PostgreSQL), with a history real Pulumi wrote there.
+    const bucketEnv = {};
     const remotes = [];
-    if (suite.realBucket) {
-      const { startMinio, createBucket } = await import('./minio.mjs');
-      const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
-      const minio = await startMinio({ log: (line) => console.log(line) });
-      ownCleanups.unshift(() => minio.stop());
-      await createBucket(minio, 'hist');
-      const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
-      const url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
-      generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
-      bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-      remotes.push({ scheme: 's3', url });
-      // A container on a real Azure Blob server (Azurite), with the same history.
-      await addAzuriteRemote(ownCleanups, bucketEnv, remotes);
-    }
+    if (suite.realBucket) await addRemotes(ownCleanups, bucketEnv, remotes);
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
     const extensionsDir = join(scratch, 'extensions');

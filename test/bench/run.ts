@@ -31,6 +31,8 @@ import { startupInHosts, webBundleSizes } from './browser';
 import { cliFigure, historyFigure, startFigures, type ExternalFigure } from './startupAndCli';
 import { diffFigure, graphFigures, restoreFigure, serverGraphFigures, upgradeFigure } from './graphFigures';
 import { bucketFigures } from './s3Figures';
+import { remoteFigures } from './remoteFigures';
+import { REMOTE_BENCH_SCHEMES } from './remoteSchemes';
 import { removeResources } from '../../shared/state/surgery';
 import { compare, currentMachine, differences, formatComparison, summarize, type BenchResults, type BenchRow, type BenchSummary } from './compare';
 
@@ -257,6 +259,12 @@ async function measureAll(): Promise<BenchResults & { webBundle: Awaited<ReturnT
       if (process.env.BENCH_S3 !== '0') {
         const s3Ids = ['s3: backend ls of 1,000 stacks', 's3: history of one stack', 's3: check of the 30k stack'];
         (await bucketFigures(OUT, file, CLI_RUNS, (line) => console.error(line))).forEach((figure, i) => rows.push({ id: s3Ids[i], size: realSize, ...figure }));
+      }
+      // The other remote schemes on their real servers, the same figures (BENCH_REMOTES=0 skips them; BENCH_REMOTES=gs,postgres picks).
+      if (process.env.BENCH_REMOTES !== '0') {
+        const picked = process.env.BENCH_REMOTES?.split(',');
+        const schemes = REMOTE_BENCH_SCHEMES.filter((scheme) => !picked || picked.includes(scheme.scheme));
+        for (const { id, ...figure } of await remoteFigures(schemes, OUT, file, CLI_RUNS, (line) => console.error(line))) rows.push({ id, size: realSize, ...figure });
       }
     }
   }
