@@ -19,7 +19,8 @@ const watch = process.argv.includes('--watch');
  * bundles through their brand (shared/backend/store.ts).
  */
 const lazyBundle = (name, external = []) => ({ in: `shared/node/${name}.ts`, out: `stores/${name}`, name, source: resolve(`shared/node/${name}.ts`), bundle: `../stores/${name}.js`, external });
-const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('gcsStore')];
+// pg requires pg-native only when asked for it (NODE_PG_FORCE_NATIVE, pg.native): never here.
+const LAZY_BUNDLES = [lazyBundle('s3Store'), lazyBundle('gcsStore'), lazyBundle('postgresStore', ['pg-native'])];
 
 /** One entry per shipped program. `external` lists what must stay a runtime require. */
 export const entries = [

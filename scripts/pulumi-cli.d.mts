@@ -7,3 +7,4 @@ export declare function ensurePulumi(options?: { log?: (line: string) => void })
 export declare function hermeticEnv(base?: NodeJS.ProcessEnv): { env: NodeJS.ProcessEnv; cleanup: () => void };
 export declare function pulumiBuildKey(): string;
 export declare function withLock<T>(lock: string, body: () => T, options?: { onWait?: () => void }): T;
+export declare function isLoopbackPostgres(url: string, env?: NodeJS.ProcessEnv): boolean;

@@ -171,7 +171,27 @@ export function isLoopbackBucket(url) {
   return host === '127.0.0.1' || host === '[::1]' || host === 'localhost';
 }
 
-const isLoopbackHost = (hostname) => hostname === '127.0.0.1' || hostname === '[::1]' || hostname === 'localhost';
+const LOOPBACK_HOSTS = new Set(['127.0.0.1', '[::1]', '::1', 'localhost']);
+
+/**
+ * A `postgres://` URL whose server is this machine: every host it or the environment may name (the
+ * URL's host, `host=` and `hostaddr=` in its query, PGHOST and PGHOSTADDR) is loopback, a Unix socket
+ * folder, or absent (lib/pq then connects to localhost).
+ */
+export function isLoopbackPostgres(url, env = {}) {
+  if (!/^postgres:\/\//i.test(url)) return false;
+  let parsed;
+  try {
+    parsed = new URL(url);
+  } catch {
+    return false;
+  }
+  const hosts = [parsed.hostname, ...parsed.searchParams.getAll('host'), ...parsed.searchParams.getAll('hostaddr'), env.PGHOST ?? '', env.PGHOSTADDR ?? ''];
+  return hosts.flatMap((host) => host.split(',')).every((host) => host === '' || host.startsWith('/') || LOOPBACK_HOSTS.has(host.toLowerCase()));
+}
+
+/** The URL as an error may show it: a postgres:// password is dropped. */
+const withoutPassword = (url) => url.replace(/^(postgres:\/\/[^:@/?#]*):[^@/?#]*@/i, '$1@').replace(/([?&])password=[^&]*/gi, '$1password=xxxxx');
 
 /**
  * A `gs://` URL whose requests stay on this machine: gocloud sends every gs:// request to
@@ -182,7 +202,7 @@ function isLoopbackGcsBucket(url, base = process.env) {
   const emulator = base.STORAGE_EMULATOR_HOST;
   if (!emulator || emulator.includes('://')) return false;
   try {
-    return isLoopbackHost(new URL(`http://${emulator}`).hostname);
+    return LOOPBACK_HOSTS.has(new URL(`http://${emulator}`).hostname.toLowerCase());
   } catch {
     return false;
   }
@@ -201,12 +221,14 @@ export function hermeticEnv(base = process.env) {
   for (const name of ['PATH', 'HOME', 'TMPDIR', 'LANG', 'TERM', 'EDITOR', 'VISUAL']) if (base[name] !== undefined) env[name] = base[name];
   for (const [name, value] of Object.entries(base)) if (name.startsWith('PULUMI_') && value !== undefined) env[name] = value;
   const backend = env.PULUMI_BACKEND_URL;
-  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackGcsBucket(backend, base)) {
+  if (backend !== undefined && !backend.startsWith('file://') && !isLoopbackBucket(backend) && !isLoopbackPostgres(backend, base) && !isLoopbackGcsBucket(backend, base)) {
     rmSync(scratch, { recursive: true, force: true });
     throw new Error(
-      `PULUMI_BACKEND_URL must be a file:// URL, an s3:// URL whose endpoint is on the loopback address, or a gs:// URL with STORAGE_EMULATOR_HOST on it, here (got "${backend}"): this Pulumi never uses the network`,
+      `PULUMI_BACKEND_URL must be a file:// URL, an s3:// URL whose endpoint or a postgres:// URL whose server is on the loopback address, or a gs:// URL with STORAGE_EMULATOR_HOST on it, here (got "${withoutPassword(backend)}"): this Pulumi never uses the network`,
     );
   }
+  // The connection settings of a loopback PostgreSQL server (the tests' own) reach Pulumi's lib/pq.
+  if (backend !== undefined && isLoopbackPostgres(backend, base)) for (const [name, value] of Object.entries(base)) if (name.startsWith('PG') && value !== undefined) env[name] = value;
   if (backend !== undefined && isLoopbackGcsBucket(backend, base)) Object.assign(env, gcsEnv(base));
   // The credentials of a loopback S3 server (the tests' MinIO) reach Pulumi's AWS SDK.
   for (const [name, value] of Object.entries(base)) if (name.startsWith('AWS_') && value !== undefined) env[name] = value;

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { ensureFakeGcs } from './fake-gcs.mjs';
 import { ensureMinio } from './minio.mjs';
+import { ensurePostgres } from './postgres.mjs';
 import { ensurePulumi } from './pulumi-cli.mjs';
 import { nativeBuildEnv, packageVsix } from './vscode-web.mjs';
 
@@ -76,6 +77,9 @@ try {
   // The gs:// tests run against a real Google Cloud Storage JSON API server, fake-gcs-server, built the same way (test-only).
   console.log('\n> fake-gcs-server, the GCS server of the gs:// tests (tools/fake-gcs-server; built on first use, then cached)');
   console.log(`fake-gcs-server: ${ensureFakeGcs({ log: (line) => console.log(line) })}`);
+  // The postgres:// tests run against a real PostgreSQL, Debian's package (installed with apt-get when missing and root).
+  console.log("\n> PostgreSQL, the server of the postgres:// tests (Debian's postgresql; a throwaway cluster per test file)");
+  console.log(`postgres: ${ensurePostgres({ log: (line) => console.log(line) })}`);
 
   const mochaResults = join(scratch, 'mocha.json');
   const mochaOk = step('mocha', join(repoRoot, 'node_modules', '.bin', 'mocha'), ['--reporter', join(repoRoot, 'scripts', 'mocha-counting-reporter.cjs')], {

@@ -140,6 +140,7 @@ async function runSuite(suite, vsix) {
     }
     // A bucket on a real S3 server (MinIO) holding a history real Pulumi wrote there, for the view's object storage.
     let bucketEnv = {};
+    const remotes = [];
     if (suite.realBucket) {
       const { startMinio, createBucket } = await import('./minio.mjs');
       const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
@@ -149,7 +150,8 @@ async function runSuite(suite, vsix) {
       const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
       const url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
       generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
-      bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', QUOTA_STATE_TEST_BUCKET_URL: url };
+      bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
+      remotes.push({ scheme: 's3', url });
     }
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
@@ -166,6 +168,7 @@ async function runSuite(suite, vsix) {
       // The tests start the reference quota API from the repository (it is not in the .vsix).
       QUOTA_STATE_REPO_ROOT: repoRoot,
       ...bucketEnv,
+      QUOTA_STATE_TEST_REMOTES: JSON.stringify(remotes),
       ...(vsix ? { QUOTA_STATE_INSTALLED_EXTENSIONS_DIR: extensionsDir } : {}),
     });
     let testsDir = join(repoRoot, suite.out);

@@ -1,5 +1,5 @@
 /**
- * `quota-state secrets get|check`: a stack's secrets under Pulumi's passphrase provider, offline
+ * `quota-state secrets get|check|change-passphrase` (the last in secretsChange.ts): a stack's secrets under Pulumi's passphrase provider, offline
  * (shared/backend/secrets/, docs/pulumi-secrets.md). `get` prints one secret's value and nothing
  * else; `check` reports every secret stored in plaintext and every ciphertext the stack's key does not
  * open, with what can be told of why. No value, passphrase or key is ever printed anywhere else.
@@ -21,10 +21,13 @@ import { InputError, UsageError, type ParsedArguments } from '../args';
 import { commandArguments, type CliIO } from '../io';
 import { loadSecretsTarget, stateCrypter } from '../secretsAccess';
 import { runSecretsCheck } from './secretsCheck';
+import { CHANGE_PASSPHRASE_FLAGS, runSecretsChangePassphrase } from './secretsChange';
 
 export const SECRETS_USAGE = `Usage:
   quota-state secrets get STACK|FILE URN PATH [--backend URL]
   quota-state secrets check STACK|FILE [--backend URL] [--config-file FILE] [--format text|json]
+  quota-state secrets change-passphrase STACK [--backend URL] [--config-file FILE]
+      [--new-passphrase-file FILE] [--include-history] [--break-lock] [--stale-after DURATION]
 
 A state's secrets under Pulumi's passphrase provider, offline: a DIY stack's (STACK as \`quota-state
 history\` takes it, in --backend or the backend \`quota-state backend ls\` finds) or a state file's (a
@@ -41,29 +44,42 @@ check  reports every secret stored in plaintext (no passphrase needed), every ma
        another stack's salt, when a key at hand opens it; a passphrase changed since). The stack's
        config file (Pulumi.<stack>.yaml beside the nearest Pulumi.yaml of the stack's project, or
        --config-file) is checked too: its secure values against its encryptionsalt.
+change-passphrase
+       moves the stack to a new passphrase, as \`pulumi stack change-secrets-provider passphrase\`
+       does: a new salt; the current state's secrets and secrets_providers re-encrypted under Pulumi's
+       lock (the old state kept as the .bak); Pulumi.<stack>.yaml given the new encryptionsalt and its
+       secure values re-encrypted (the old file kept as Pulumi.<stack>.yaml.bak). Refused, with nothing
+       written, when that file is not at hand. The new passphrase: QUOTA_STATE_NEW_PASSPHRASE (as it
+       is), else --new-passphrase-file (trimmed), else asked twice on a terminal.
+       --include-history also REWRITES THE HISTORY: every checkpoint, the secure config of every
+       .history.json entry and every backup, so that each version stays restorable and readable with
+       the new passphrase (a file the old passphrase does not open is left as it is, and named).
 
   --backend URL       the backend (default: as \`quota-state backend ls\` finds it)
   --config-file FILE  the stack's config file, instead of looking for Pulumi.<stack>.yaml
   --format text|json  check's report (default text)
+  --new-passphrase-file FILE, --include-history, --break-lock, --stale-after DURATION
+                      change-passphrase's (--break-lock and --stale-after as \`quota-state restore\` takes them)
 
 Exit codes: 0 printed (get) or no problem (check); 1 a problem found (check), or no such resource,
 no secret at PATH, or one that does not decrypt (get); 2 usage error, unreadable input, no
 passphrase when one is needed, or an incorrect passphrase.`;
 
-const FLAGS = { backend: 'value', 'config-file': 'value', format: 'value' } as const;
+const FLAGS = { backend: 'value', 'config-file': 'value', format: 'value', ...CHANGE_PASSPHRASE_FLAGS } as const;
 
 export async function runSecretsCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError('secrets needs a command: get or check');
+  if (sub === undefined) throw new UsageError('secrets needs a command: get, check or change-passphrase');
   if (sub === '--help' || sub === '-h' || sub === 'help') {
     io.stdout(SECRETS_USAGE);
     return 0;
   }
-  if (sub !== 'get' && sub !== 'check') throw new UsageError(`unknown secrets command "${sub}" (get or check)`);
+  if (sub !== 'get' && sub !== 'check' && sub !== 'change-passphrase') throw new UsageError(`unknown secrets command "${sub}" (get, check or change-passphrase)`);
   const parsed = commandArguments(SECRETS_USAGE, rest, FLAGS, io);
   if (!parsed) return 0;
   try {
-    return sub === 'get' ? await runSecretsGet(parsed, io) : await runSecretsCheck(parsed, io);
+    if (sub !== 'change-passphrase') refuseChangeFlags(parsed, sub);
+    return sub === 'get' ? await runSecretsGet(parsed, io) : sub === 'check' ? await runSecretsCheck(parsed, io) : await runSecretsChangePassphrase(parsed, io);
   } catch (error) {
     if (error instanceof IncorrectPassphraseError) {
       io.stderr(
@@ -74,6 +90,13 @@ export async function runSecretsCommand(args: string[], io: CliIO): Promise<numb
     // The provider is not the passphrase provider, or its salt state is malformed: Pulumi stops there too.
     if (error instanceof SecretsError && !(error instanceof CiphertextError)) throw new InputError(`the state's secrets provider cannot be used: ${error.message}`);
     throw error;
+  }
+}
+
+/** get and check take none of change-passphrase's flags. */
+function refuseChangeFlags(parsed: ParsedArguments, sub: string): void {
+  for (const [flag, kind] of Object.entries(CHANGE_PASSPHRASE_FLAGS)) {
+    if (kind === 'value' ? parsed.flags[flag] !== undefined : parsed.booleans.has(flag)) throw new UsageError(`secrets ${sub} takes no --${flag}`);
   }
 }
 

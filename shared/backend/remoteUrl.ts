@@ -5,13 +5,14 @@
  * as its `shown` form gives it, never a credential. Pure: no I/O, no Node built-ins.
  */
 import { GcsUrlError, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
+import { isPostgresUrl, parsePostgresBackendUrl, PostgresUrlError, type PostgresBackendUrl } from './postgresUrl';
 import { isObjectStorageUrl, parseS3BackendUrl, S3UrlError, type S3BackendUrl } from './s3Url';
 
 /** One remote backend, tagged by its scheme; each variant holds its scheme's parsed URL. */
-export type RemoteBackendUrl = { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'gs'; gs: GcsBackendUrl };
+export type RemoteBackendUrl = { scheme: 's3'; s3: S3BackendUrl } | { scheme: 'gs'; gs: GcsBackendUrl } | { scheme: 'postgres'; postgres: PostgresBackendUrl };
 
 /** The schemes quota-state reads besides `file://`, in the order messages list them. */
-export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'gs'];
+export const REMOTE_SCHEMES: ReadonlyArray<RemoteBackendUrl['scheme']> = ['s3', 'gs', 'postgres'];
 
 /** A remote URL that names no backend as Pulumi reads it (a bad parameter, a missing bucket name). */
 export class RemoteUrlError extends Error {}
@@ -20,6 +21,7 @@ export class RemoteUrlError extends Error {}
 export function remoteSchemeOf(url: string): RemoteBackendUrl['scheme'] | undefined {
   if (isObjectStorageUrl(url)) return 's3';
   if (/^gs:/i.test(url)) return 'gs';
+  if (isPostgresUrl(url)) return 'postgres';
   return undefined;
 }
 
@@ -31,11 +33,13 @@ export function parseRemoteBackendUrl(url: string, env: Readonly<Record<string, 
         return { scheme: 's3', s3: parseS3BackendUrl(url, { AWS_REQUEST_CHECKSUM_CALCULATION: env.AWS_REQUEST_CHECKSUM_CALCULATION }) };
       case 'gs':
         return { scheme: 'gs', gs: parseGcsBackendUrl(url, env) };
+      case 'postgres':
+        return { scheme: 'postgres', postgres: parsePostgresBackendUrl(url, env) };
       default:
         return undefined;
     }
   } catch (error) {
-    if (error instanceof S3UrlError || error instanceof GcsUrlError) throw new RemoteUrlError(error.message);
+    if (error instanceof S3UrlError || error instanceof GcsUrlError || error instanceof PostgresUrlError) throw new RemoteUrlError(error.message);
     throw error;
   }
 }
@@ -47,5 +51,7 @@ export function remoteBackendShown(remote: RemoteBackendUrl): string {
       return remote.s3.url;
     case 'gs':
       return remote.gs.shown;
+    case 'postgres':
+      return remote.postgres.shown;
   }
 }

@@ -16,6 +16,19 @@ interface Row {
   expected: { url: string; source: ResolvedBackendUrl['source']; root?: string; bucket?: string; project?: string } | { error: RegExp };
 }
 
+/** Where a remote backend's objects are: a bucket and its prefix, a database table and the key prefix. */
+const placeOf = (remote: RemoteBackendUrl) => {
+  switch (remote.scheme) {
+    case 's3':
+      return `${remote.s3.bucket}/${remote.s3.prefix}`;
+    case 'gs':
+      return `${remote.gs.bucket}/${remote.gs.prefix}`;
+    case 'postgres':
+      return `${remote.postgres.table}/${remote.postgres.prefix}`;
+  }
+};
+const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
+
 const yaml = (lines: string[]) => lines.join('\n') + '\n';
 const project = (name: string, url?: string) => yaml([`name: ${name}`, 'runtime: nodejs', ...(url === undefined ? [] : ['backend:', `  url: ${url}`])]);
 const credentials = (current: unknown) => JSON.stringify({ current, accounts: {} });
@@ -166,11 +179,10 @@ const rows: Row[] = [
   {
     name: 'a scheme Pulumi has no backend for',
     argument: 'sftp://host/state',
-    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/, gs:\/\/ backends$/ },
+    expected: { error: /^sftp:\/\/host\/state: sftp:\/\/ backends are not read; quota-state reads file:\/\/, s3:\/\/(, [a-z]+:\/\/)* backends$/ },
   },
   { name: 'gs:// with a prefix', argument: 'gs://bucket/p', expected: { url: 'gs://bucket/p', source: 'flag', bucket: 'bucket/p/' } },
   { name: "a gs:// bucket's unknown parameter is gocloud's error", argument: 'gs://b?region=x', expected: { error: /^gs:\/\/b\?region=x: unknown query parameter "region"/ } },
-  { name: 'postgres://', argument: 'postgres://u@db/state', expected: { error: /^postgres:\/\/u@db\/state: postgres:\/\/ backends are not read/ } },
   { name: 'FILE:// is not file://', argument: 'FILE:///srv/state', expected: { error: /^FILE:\/\/\/srv\/state: FILE:\/\/ backends are not read/ } },
   // Buckets
   {
@@ -187,6 +199,16 @@ const rows: Row[] = [
   },
   { name: "a bucket's unknown parameter is Pulumi's error", argument: 's3://b?colour=red', expected: { error: /^s3:\/\/b\?colour=red: unknown query parameter "colour"/ } },
   { name: 's3: without // has no bucket', argument: 's3:bucket', expected: { error: /^s3:bucket: no bucket name/ } },
+  // PostgreSQL: the URL as messages name it has no password; the table and the key prefix (the URL's path).
+  {
+    name: 'postgres:// with a password: named without it',
+    argument: 'postgres://u:secret@db:5433/dbg?sslmode=disable&table=state',
+    expected: { url: 'postgres://u@db:5433/dbg?sslmode=disable&table=state', source: 'flag', bucket: 'state/dbg/' },
+  },
+  { name: 'POSTGRES:// as Go lowercases the scheme', env: { PULUMI_BACKEND_URL: 'POSTGRES://db/d' }, expected: { url: 'POSTGRES://db/d', source: 'env', bucket: 'pulumi_state/d/' } },
+  { name: "a postgres:// URL lib/pq refuses is Pulumi's error", argument: 'postgres://db/d?sslmode=on', expected: { error: /^postgres:\/\/db\/d\?sslmode=on: wrong value for "sslmode"/ } },
+  { name: 'a bare postgres:// is refused as real Pulumi fails on it', argument: 'postgres://', expected: { error: /without a host, a database or a user/ } },
+  { name: 'postgresql:// is no DIY backend of Pulumi', argument: 'postgresql://db/d', expected: { error: /^postgresql:\/\/db\/d: postgresql:\/\/ backends are not read/ } },
 ];
 
 /** A host over `files` (a path ending in `/` is a folder, holding what is under it too). */
@@ -203,9 +225,6 @@ function hostOf(row: Row): BackendUrlHost {
   };
 }
 
-/** The s3:// variant of a remote backend, if it is one. */
-const s3Of = (remote: RemoteBackendUrl | undefined) => (remote?.scheme === 's3' ? remote.s3 : undefined);
-
 describe('resolveBackendUrl: which backend, in Pulumi order', () => {
   for (const row of rows) {
     it(row.name, async () => {
@@ -219,8 +238,7 @@ describe('resolveBackendUrl: which backend, in Pulumi order', () => {
         return;
       }
       const { remote, ...resolved } = await resolveBackendUrl(row.argument, hostOf(row));
-      const bucket = remote && (remote.scheme === 's3' ? remote.s3 : remote.gs);
-      assert.deepEqual({ ...resolved, ...(bucket ? { bucket: `${bucket.bucket}/${bucket.prefix}` } : {}) }, expected);
+      assert.deepEqual({ ...resolved, ...(remote ? { bucket: placeOf(remote) } : {}) }, expected);
     });
   }
 

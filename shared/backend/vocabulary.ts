@@ -35,15 +35,18 @@ export { parseS3BackendUrl, type S3BackendUrl } from './s3Url';
 export { parseRemoteBackendUrl, remoteSchemeOf, REMOTE_SCHEMES, RemoteUrlError, type RemoteBackendUrl } from './remoteUrl';
 // A Google Cloud Storage URL (`gs://…`) read as Pulumi reads it, and gcsblob's object keys.
 export { gcsObjectKey, gcsObjectName, parseGcsBackendUrl, type GcsBackendUrl } from './gcsUrl';
+// A PostgreSQL backend's URL (`postgres://…`) read as Pulumi and lib/pq read it: the CLI's store opens it.
+export { parsePostgresBackendUrl, type PostgresBackendUrl } from './postgresUrl';
 // What changed between two states: a comparison of parsed values, no analysis (the State Diff view computes it too).
 export { diffStates, diffSummary, type StateDiff } from './diff/diff';
 // Which backend a URL names, and which one a command reads in Pulumi's order (the I/O injected).
 export { backendUrlTarget, BackendUrlError, projectBackendUrl, resolveBackendUrl, type ResolvedBackendUrl } from './url';
 // Pulumi's passphrase secrets provider, offline (secrets/, docs/pulumi-secrets.md): the key, a ciphertext, a state's secrets, their check.
-export { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './secrets/crypter';
-export { passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
+export { CiphertextError, IncorrectPassphraseError, newPassphraseCrypter, passphraseCrypter, SecretsError, type PassphraseCrypter } from './secrets/crypter';
+export { goTrimSpace, passphraseFromEnvironment, type Passphrase } from './secrets/passphrase';
 export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
 export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
 export { rekeyState } from './secrets/rekey';
+export { rekeyConfigFile, rekeyConfigMap } from './secrets/rekeyConfig';
 export { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';

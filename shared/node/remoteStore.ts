@@ -20,6 +20,8 @@ export function openRemoteStore(remote: RemoteBackendUrl, options: RemoteStoreOp
       return (require('./s3Store') as typeof import('./s3Store')).s3BackendStore(remote.s3, options);
     case 'gs':
       return (require('./gcsStore') as typeof import('./gcsStore')).gcsBackendStore(remote.gs, options);
+    case 'postgres':
+      return (require('./postgresStore') as typeof import('./postgresStore')).postgresBackendStore(remote.postgres, options);
   }
 }
 

@@ -14,7 +14,7 @@ import { fillScaleBackend } from '../helpers/s3Scale';
 const ROOT = resolve(__dirname, '..', '..');
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
 
-interface BucketFigure {
+export interface BucketFigure {
   figure: string;
   ms: number;
   ratio: number;
@@ -24,7 +24,7 @@ interface BucketFigure {
 }
 
 /** One whole `quota-state` process: wall time and peak RSS (reported by a preload on exit). */
-function runCli(args: string[], env: NodeJS.ProcessEnv, rssFile: string): { ms: number; rssMB: number } {
+export function runCli(args: string[], env: NodeJS.ProcessEnv, rssFile: string): { ms: number; rssMB: number } {
   const preload = join(rssFile, '..', 'rss-preload.cjs');
   writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
   const start = performance.now();

@@ -94,6 +94,26 @@ function* scaleObjects(prefix: string, project: string, stacks: number, entries:
   }
 }
 
+/**
+ * Writes the scale backend through any writable store (the product's own stores of the other remote
+ * schemes, a folder), `concurrency` writes in flight; says how much it wrote.
+ */
+export async function fillScaleStore(store: { write(name: string, bytes: Uint8Array): Promise<void> }, options: Omit<ScaleOptions, 'prefix'> = {}): Promise<ScaleResult> {
+  const stacks = options.stacks ?? 1000;
+  const entries = options.entries ?? 20_000;
+  const objects = scaleObjects('', options.project ?? 'scale', stacks, entries);
+  let written = 0;
+  const encoder = new TextEncoder();
+  const worker = async () => {
+    for (let next = objects.next(); !next.done; next = objects.next()) {
+      await store.write(next.value.key, encoder.encode(next.value.body));
+      written++;
+    }
+  };
+  await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, worker));
+  return { stacks, entries, objects: written };
+}
+
 /** Writes the scale backend into `bucket` (which must exist) and says how much it wrote. */
 export async function fillScaleBackend(server: ScaleServer, bucket: string, options: ScaleOptions = {}): Promise<ScaleResult> {
   const stacks = options.stacks ?? 1000;

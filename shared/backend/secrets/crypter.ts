@@ -148,3 +148,18 @@ export async function passphraseCrypter(passphrase: string, saltState: string): 
   if (opened !== CHECK_VALUE) throw new IncorrectPassphraseError();
   return { saltState, decrypt: (ciphertext) => decryptValue(key, ciphertext), encrypt: (plaintext) => encryptValue(key, plaintext) };
 }
+
+/** Pulumi's salt length (manager.go's `NewPassphraseSecretsManager`: `make([]byte, 8)`). */
+const SALT_BYTES = 8;
+
+/**
+ * A fresh salt for `passphrase`, as `NewPassphraseSecretsManager` makes one: eight random bytes, and
+ * "pulumi" encrypted under their key as the check value; answers its crypter (`saltState` is the new
+ * `v1:<salt>:<check value>`).
+ */
+export async function newPassphraseCrypter(passphrase: string): Promise<PassphraseCrypter> {
+  const salt = crypto.getRandomValues(new Uint8Array(SALT_BYTES));
+  const key = await keyFromPassphrase(passphrase, salt);
+  const saltState = `v1:${encodeStdBase64(salt)}:${await encryptValue(key, CHECK_VALUE)}`;
+  return { saltState, decrypt: (ciphertext) => decryptValue(key, ciphertext), encrypt: (plaintext) => encryptValue(key, plaintext) };
+}
