@@ -120,6 +120,35 @@ async function main() {
   return exitCode;
 }
 
+/**
+ * The remote backends of the view's tests, each on a real server holding a history real Pulumi wrote
+ * there: an s3:// bucket on MinIO and a gs:// bucket on fake-gcs-server. Their stops go first into
+ * `cleanups`; returns the environment that reaches them and `[{scheme, url}]` (QUOTA_STATE_TEST_REMOTES).
+ */
+async function startRemoteBackends(cleanups) {
+  const { startMinio, createBucket } = await import('./minio.mjs');
+  const { startFakeGcs } = await import('./fake-gcs.mjs');
+  const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
+  const log = (line) => console.log(line);
+  const minio = await startMinio({ log });
+  cleanups.unshift(() => minio.stop());
+  await createBucket(minio, 'hist');
+  const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
+  const s3Url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
+  generateHistoryInBucket(s3Url, { env: credentials, layout: 'project', compression: 'plain', log });
+  const gcs = await startFakeGcs({ log, buckets: ['hist'] });
+  cleanups.unshift(() => gcs.stop());
+  // Pulumi insists on finding credentials even for an emulator, which then ignores them; the extension needs none.
+  generateHistoryInBucket('gs://hist', { env: { STORAGE_EMULATOR_HOST: gcs.host, GOOGLE_OAUTH_ACCESS_TOKEN: 'x' }, layout: 'project', compression: 'plain', log });
+  return {
+    bucketEnv: { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true', STORAGE_EMULATOR_HOST: gcs.host },
+    remotes: [
+      { scheme: 's3', url: s3Url },
+      { scheme: 'gs', url: 'gs://hist' },
+    ],
+  };
+}
+
 /** One suite in its own scratch folder, VS Code server and browser; all stopped before it returns. */
 async function runSuite(suite, vsix) {
   const scratch = mkdtempSync(join(tmpdir(), `quota-state-ext-${suite.name}-`));
@@ -138,21 +167,8 @@ async function runSuite(suite, vsix) {
       const backend = ensureHistories({ log: (line) => console.log(line) }).backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
       cpSync(join(backend.folder, '.pulumi'), join(workspace, 'state-backend', '.pulumi'), { recursive: true });
     }
-    // A bucket on a real S3 server (MinIO) holding a history real Pulumi wrote there, for the view's object storage.
-    let bucketEnv = {};
-    const remotes = [];
-    if (suite.realBucket) {
-      const { startMinio, createBucket } = await import('./minio.mjs');
-      const { generateHistoryInBucket } = await import('./pulumi-histories.mjs');
-      const minio = await startMinio({ log: (line) => console.log(line) });
-      ownCleanups.unshift(() => minio.stop());
-      await createBucket(minio, 'hist');
-      const credentials = { AWS_ACCESS_KEY_ID: minio.accessKey, AWS_SECRET_ACCESS_KEY: minio.secretKey, AWS_REGION: minio.region };
-      const url = `s3://hist?endpoint=${minio.endpoint}&s3ForcePathStyle=true&region=${minio.region}`;
-      generateHistoryInBucket(url, { env: credentials, layout: 'project', compression: 'plain', log: (line) => console.log(line) });
-      bucketEnv = { ...credentials, AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED: 'true' };
-      remotes.push({ scheme: 's3', url });
-    }
+    // Remote backends on real servers, each holding a history real Pulumi wrote there, for the view's remote backends.
+    const { bucketEnv, remotes } = suite.realBucket ? await startRemoteBackends(ownCleanups) : { bucketEnv: {}, remotes: [] };
     const resultsFile = join(scratch, 'results.json');
     const reportFile = join(scratch, 'mocha.txt');
     const extensionsDir = join(scratch, 'extensions');
