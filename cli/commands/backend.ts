@@ -26,12 +26,13 @@ import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliStaleness, staleAfterFlag } from '../lockFlags';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
+import { listDeletedCommand } from './backendDeleted';
 
 const state = createStateService();
 const backends = createBackendService();
 
 export const BACKEND_USAGE = `Usage:
-  quota-state backend ls [URL] [--backend URL] [--counts] [--stale-after DURATION] [--format text|json]
+  quota-state backend ls [URL] [--backend URL] [--counts] [--deleted] [--stale-after DURATION] [--format text|json]
 
 Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, time), its lock holders,
 its file's size and compression, and how many history entries, checkpoints and backups it keeps.
@@ -46,6 +47,9 @@ editor's quotaState.backends.staleLockAge, the same rule); any other lock may ha
 Compressed files inflate to at most QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
 
   --counts                 count each stack's resources and pending operations (reads every stack file)
+  --deleted                list what \`quota-state stack restore-deleted\` can bring back: the entries of
+                           .pulumi/deleted/ (stack rm, backend copy --move/--overwrite) and the stacks
+                           Pulumi's own \`stack rm\` left a .bak or backups of
   --stale-after DURATION   a lock this old is stale whoever holds it: Go's units (90m, 1h30m) or days (2d); default 1h
   --format text|json       the listing's format (default text)
 
@@ -65,7 +69,7 @@ nearest Pulumi.yaml's (a legacy backend: bare names only). Only .history.json fi
 
 Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable input.`;
 
-const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value', 'stale-after': 'value' } as const;
+const FLAGS = { backend: 'value', counts: 'boolean', deleted: 'boolean', format: 'value', limit: 'value', 'stale-after': 'value' } as const;
 
 function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
@@ -100,6 +104,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const staleAfterMs = staleAfterFlag(parsed.flags['stale-after']);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
+  if (parsed.booleans.has('deleted')) return listDeletedCommand(opened, format, io);
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
   const rows = await backends.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];
