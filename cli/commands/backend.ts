@@ -27,6 +27,7 @@ import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliStaleness, staleAfterFlag } from '../lockFlags';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
 import { listDeletedCommand } from './backendDeleted';
+import { COPY_USAGE, runCopy } from './backendCopy';
 
 const state = createStateService();
 const backends = createBackendService();
@@ -87,14 +88,15 @@ async function withUsage(usage: string, run: () => Promise<number>): Promise<num
 
 export async function runBackendCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError('backend needs a command: ls, prune or upgrade');
+  if (sub === undefined) throw new UsageError('backend needs a command: ls, prune, upgrade or copy');
   if (sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}`);
+    io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}\n\n${COPY_USAGE}`);
     return 0;
   }
   if (sub === 'prune') return withUsage(PRUNE_USAGE, () => runPrune(rest, io));
   if (sub === 'upgrade') return withUsage(UPGRADE_USAGE, () => runUpgrade(rest, io));
-  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune or upgrade)`);
+  if (sub === 'copy') return withUsage(COPY_USAGE, () => runCopy(rest, io));
+  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune, upgrade or copy)`);
   const parsed = commandArguments(BACKEND_USAGE, rest, FLAGS, io);
   if (!parsed) return 0;
   if (parsed.flags.limit !== undefined) throw new UsageError('backend ls takes no --limit');

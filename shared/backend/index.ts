@@ -14,6 +14,7 @@ import { applyRestore, planRestore } from './restore';
 import { clearOrRefuseStackLocks, withStackLock } from './stackLock';
 import { listDeleted, listPulumiLeftovers, planPruneDeleted, removeDeletedEntry, removeStack, restoreDeleted } from './deleted';
 import { renameStack } from './rename';
+import { copyStack, planCopy, writeNewDestinationMeta } from './copy';
 import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './upgrade';
 
 export * from './vocabulary';
@@ -60,6 +61,10 @@ export function createBackendService() {
     removeDeletedEntry,
     /** `stack rename` as Pulumi's DIY backend renames, with our differences (rename.ts). */
     renameStack,
+    /** `backend copy`: the plan, one stack's copy with its verification (and --move), and a new DST's meta.yaml (copy.ts). */
+    planCopy,
+    copyStack,
+    writeNewDestinationMeta,
     /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
     refuseIfLocked: clearOrRefuseStackLocks,
     /** What changed between two states, and its text, Markdown and one-line forms. */
