@@ -7,6 +7,8 @@ import { memoryStore, type MemoryStore } from '../../test/helpers/memoryStore';
 import { listDeleted, listPulumiLeftovers, planPruneDeleted, removeStack, restoreDeleted, StackExists, StackHasResources } from './deleted';
 import { renameStack, renameStackText, renameUrn } from './rename';
 import { stackObjects } from './stackObjects';
+import { copyStack, planCopy, writeNewDestinationMeta } from './copy';
+import { readBackend } from './backend';
 
 const identity = { pid: 1, username: 'u', hostname: 'h' };
 const stackOf = (name: string, resources: Array<{ urn: string; type: string; [key: string]: unknown }>) =>
@@ -146,5 +148,108 @@ describe('stack rm, restore-deleted and rename over the store interface', () => 
       'prod',
     );
     assert.match(text, /"urn":"urn:pulumi:prod::p::a:b:C::m"/);
+  });
+});
+
+describe('backend copy over the store interface', () => {
+  const copyOptions = { identity, nowMs: 5000 };
+  const snapshot = (store: MemoryStore) => new Map([...store.files].map(([name, o]) => [name, new TextDecoder().decode(o.bytes)]));
+  /** DST never holds a stack file whose history entries (each with its checkpoint) are not all there. */
+  const historyWhole = (src: MemoryStore, dst: MemoryStore) => {
+    if (!dst.files.has('.pulumi/stacks/p/dev.json')) return;
+    for (const name of src.files.keys()) if (name.startsWith('.pulumi/history/p/dev/')) assert.equal(dst.text(name), src.text(name), `${name} with the stack file`);
+  };
+
+  it('copies every object, the stack file last; a rerun skips them all; DST reads back the same; SRC untouched', async () => {
+    const src = backend([root('dev'), { urn: 'urn:pulumi:dev::p::a:b:C::x', type: 'a:b:C' }]);
+    const before = snapshot(src);
+    const dst = memoryStore();
+    const order: string[] = [];
+    const plan = await planCopy(src, await readBackend(src), dst, undefined, {});
+    assert.deepEqual(
+      plan.stacks.map((s) => [s.stack, s.destination, s.objects.length]),
+      [
+        ['organization/p/dev', 'absent', 8],
+        ['organization/p/dev.x', 'absent', 1],
+      ],
+    );
+    await writeNewDestinationMeta(dst);
+    const [dev] = plan.stacks;
+    const first = await copyStack(src, dst, dev, { ...copyOptions, progress: (_s, object, outcome) => outcome === 'written' && order.push(object.to) });
+    assert.deepEqual([first.written, first.skipped, first.differences], [8, 0, []]);
+    assert.equal(order[order.length - 1], '.pulumi/stacks/p/dev.json');
+    const again = await copyStack(src, dst, (await planCopy(src, await readBackend(src), dst, await readBackend(dst), {})).stacks[0], copyOptions);
+    assert.deepEqual([again.written, again.skipped], [0, 8]);
+    assert.deepEqual(snapshot(src), before);
+  });
+
+  it('killed after any write, a rerun finishes it; DST never holds a stack file whose history is missing; SRC untouched', async () => {
+    const src = backend([root('dev'), { urn: 'urn:pulumi:dev::p::a:b:C::x', type: 'a:b:C' }]);
+    const before = snapshot(src);
+    for (let kill = 1; kill <= 12; kill++) {
+      let writes = 0;
+      const dst = memoryStore(
+        {},
+        {
+          before: (call) => {
+            if (call === 'write' && ++writes > kill) throw new Error('killed');
+          },
+        },
+      );
+      const plan = await planCopy(src, await readBackend(src), dst, undefined, { stacks: (await readBackend(src)).stacks.filter((s) => s.name === 'dev') });
+      await writeNewDestinationMeta(dst)
+        .then(() => copyStack(src, dst, plan.stacks[0], copyOptions))
+        .catch(() => undefined);
+      historyWhole(src, dst);
+      // The killed run's lock is left behind, as a killed process leaves it: the rerun breaks it.
+      writes = -1000;
+      const rerun = await planCopy(src, await readBackend(src), dst, await readBackend(dst).catch(() => undefined), { stacks: (await readBackend(src)).stacks.filter((s) => s.name === 'dev') });
+      if (rerun.newDestination) await writeNewDestinationMeta(dst);
+      const outcome = await copyStack(src, dst, rerun.stacks[0], { ...copyOptions, breakLock: true });
+      assert.deepEqual(outcome.differences, []);
+      historyWhole(src, dst);
+      assert.deepEqual(snapshot(src), before);
+    }
+  });
+
+  it('refuses a stack DST holds with another state; --overwrite keeps that one in DST’s deleted area; --move puts SRC’s in SRC’s deleted area after verifying', async () => {
+    const src = backend();
+    const dst = backend([root('dev'), { urn: 'urn:pulumi:dev::p::a:b:C::other', type: 'a:b:C' }]);
+    const srcBackend = await readBackend(src);
+    const only = { stacks: srcBackend.stacks.filter((s) => s.name === 'dev') };
+    const refused = await planCopy(src, srcBackend, dst, await readBackend(dst), only);
+    assert.equal(refused.stacks[0].destination, 'different');
+    assert.match(refused.stacks[0].refused ?? '', /--overwrite/);
+    const plan = await planCopy(src, srcBackend, dst, await readBackend(dst), { ...only, overwrite: true });
+    const outcome = await copyStack(src, dst, plan.stacks[0], { ...copyOptions, overwrite: true, move: true });
+    assert.equal(outcome.replaced, '.pulumi/deleted/p/dev/5000000000/');
+    assert.equal(outcome.moved, '.pulumi/deleted/p/dev/5000000000/');
+    assert.equal(dst.text('.pulumi/stacks/p/dev.json'), stackOf('dev', [root('dev')]));
+    assert.deepEqual((await listDeleted(dst)).map((e) => e.reason), ['backend copy --overwrite']);
+    assert.deepEqual((await listDeleted(src)).map((e) => e.reason), ['backend copy --move']);
+    assert.ok(!src.files.has('.pulumi/stacks/p/dev.json'));
+  });
+
+  it('a legacy SRC into a project-layout DST: each stack placed in its urn’s project, or --project-for’s', async () => {
+    const src = memoryStore({
+      '.pulumi/stacks/dev.json': stackOf('dev', [root('dev')]),
+      '.pulumi/stacks/dev.pulumi-tags': '{}',
+      '.pulumi/history/dev/dev-1.history.json': '{}',
+      '.pulumi/history/dev/dev-1.checkpoint.json': '{}',
+      '.pulumi/stacks/empty.json': JSON.stringify({ version: 3, checkpoint: { stack: 'empty' } }),
+    });
+    const dst = memoryStore({ '.pulumi/meta.yaml': 'version: 1\n' });
+    const srcBackend = await readBackend(src);
+    const unplaced = await planCopy(src, srcBackend, dst, await readBackend(dst).catch(() => undefined), {});
+    assert.match(unplaced.stacks.find((s) => s.stack === 'empty')!.refused ?? '', /--project-for empty=PROJECT/);
+    const plan = await planCopy(src, srcBackend, dst, undefined, { projectFor: new Map([['empty', 'q']]) });
+    assert.deepEqual(
+      plan.stacks.map((s) => s.target),
+      ['organization/p/dev', 'organization/q/empty'],
+    );
+    assert.deepEqual(
+      plan.stacks[0].objects.map((o) => o.to),
+      ['.pulumi/history/p/dev/dev-1.checkpoint.json', '.pulumi/history/p/dev/dev-1.history.json', '.pulumi/stacks/p/dev.pulumi-tags', '.pulumi/stacks/p/dev.json'],
+    );
   });
 });
