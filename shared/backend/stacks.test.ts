@@ -225,8 +225,14 @@ describe('backend copy over the store interface', () => {
     assert.equal(outcome.replaced, '.pulumi/deleted/p/dev/5000000000/');
     assert.equal(outcome.moved, '.pulumi/deleted/p/dev/5000000000/');
     assert.equal(dst.text('.pulumi/stacks/p/dev.json'), stackOf('dev', [root('dev')]));
-    assert.deepEqual((await listDeleted(dst)).map((e) => e.reason), ['backend copy --overwrite']);
-    assert.deepEqual((await listDeleted(src)).map((e) => e.reason), ['backend copy --move']);
+    assert.deepEqual(
+      (await listDeleted(dst)).map((e) => e.reason),
+      ['backend copy --overwrite'],
+    );
+    assert.deepEqual(
+      (await listDeleted(src)).map((e) => e.reason),
+      ['backend copy --move'],
+    );
     assert.ok(!src.files.has('.pulumi/stacks/p/dev.json'));
   });
 
