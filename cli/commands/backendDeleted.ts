@@ -23,7 +23,7 @@ export async function listDeletedCommand(opened: Opened, format: 'text' | 'json'
     io.stdout(`  ${entry.stack}  --id ${entry.id}  ${entry.historyEntries} history entries, ${entry.objects} objects, ${sizeText(entry.bytes)}  ${state}`);
   }
   if (leftovers.length) {
-    io.stdout("removed by Pulumi's own `stack rm` (history and tags lost; the stack file from its .bak or newest backup):");
+    io.stdout("no stack file, but a .bak or backups: what Pulumi's own `stack rm` (or `stack rename`) leaves; restore-deleted brings back the state, not the history or tags:");
     for (const leftover of leftovers) io.stdout(`  ${leftover.stack}  ${leftover.bak ? `${leftover.bak}, ` : ''}${leftover.backups} backups`);
   }
   return 0;
