@@ -26,7 +26,7 @@ import { stackFileIn, stackObjects, type StackName, type StackObject, type Stack
 import { readIfPresent, StoreConflict, type WritableBackendStore } from './store';
 import { planUpgrade } from './upgrade';
 
-export interface CopyObject {
+interface CopyObject {
   from: string;
   to: string;
   kind: StackObjectKind;
@@ -77,6 +77,12 @@ function secretsOf(bytes: Uint8Array, name: string): StackCopyPlan['secrets'] {
   }
 }
 
+/** The stack's objects in write order (gocloud's `.attrs` sidecars aside), each with its name in DST. */
+async function objectsToCopy(src: WritableBackendStore, from: StackName, to: StackName): Promise<CopyObject[]> {
+  const project = !from.project && to.project ? to.project : undefined;
+  return (await stackObjects(src, from)).filter((o) => o.kind !== 'attrs').map((o) => ({ from: o.name, to: placed(o.name, project), kind: o.kind, size: o.size }));
+}
+
 /** Where each SRC stack goes in DST: its own name, or placed in a project (legacy → project layout). */
 async function targets(src: WritableBackendStore, srcBackend: Backend, stacks: BackendStack[], dstLayout: 'project' | 'legacy', projectFor: ReadonlyMap<string, string>) {
   if (srcBackend.layout === dstLayout) return stacks.map((stack) => ({ stack, to: { project: stack.project, name: stack.name } as StackName, refused: undefined as string | undefined }));
@@ -103,7 +109,7 @@ export async function planCopy(
   for (const { stack, to, refused } of placedStacks) {
     const from = { project: stack.project, name: stack.name };
     const project = !stack.project && to.project ? to.project : undefined;
-    const objects = (await stackObjects(src, from)).filter((o) => o.kind !== 'attrs').map((o) => ({ from: o.name, to: placed(o.name, project), kind: o.kind, size: o.size }));
+    const objects = await objectsToCopy(src, from, to);
     const file = stackFileIn((await stackObjects(src, from)).filter((o) => o.kind === 'stack'));
     const plan: StackCopyPlan = { stack: stack.ref, from, target: refOf(to), to, objects, bytes: objects.reduce((sum, o) => sum + o.size, 0), destination: 'absent' };
     if (file) plan.secrets = secretsOf((await src.read(file.name)).bytes, file.name);
@@ -162,8 +168,10 @@ export async function copyStack(src: WritableBackendStore, dst: WritableBackendS
         if (!same && !options.overwrite) throw new StoreConflict(l10n.t('{0} exists in DST with a different state: --overwrite moves it into DST’s deleted area first', plan.target));
         if (!same) outcome.replaced = (await removeStackLocked(dst, plan.to, { ...options, progress: undefined, force: true, reason: 'backend copy --overwrite' })).folder;
       }
-      for (const object of plan.objects) await copyObject(src, dst, object, outcome, options, plan.stack);
-      outcome.differences = await verifyStack(src, dst, plan);
+      // Listed again under SRC's lock: an update that landed since the plan is copied whole, its history with it.
+      const objects = await objectsToCopy(src, plan.from, plan.to);
+      for (const object of objects) await copyObject(src, dst, object, outcome, options, plan.stack);
+      outcome.differences = await verifyStack(src, dst, { ...plan, objects });
       if (options.move && outcome.differences.length === 0)
         outcome.moved = (await removeStackLocked(src, plan.from, { ...options, progress: undefined, force: true, reason: 'backend copy --move' })).folder;
       return outcome;
@@ -187,7 +195,7 @@ async function copyObject(src: WritableBackendStore, dst: WritableBackendStore, 
 }
 
 /** DST read back against SRC: every object the same bytes; the stack file a checkpoint with the same records; the same history entries. */
-export async function verifyStack(src: WritableBackendStore, dst: WritableBackendStore, plan: StackCopyPlan): Promise<string[]> {
+async function verifyStack(src: WritableBackendStore, dst: WritableBackendStore, plan: StackCopyPlan): Promise<string[]> {
   const differences: string[] = [];
   for (const object of plan.objects) {
     const [mine, theirs] = await Promise.all([readIfPresent(src, object.from), readIfPresent(dst, object.to)]);

@@ -22,11 +22,11 @@ import { withStackLocks, type LockIdentity, type StackLockOptions } from './stac
 import { areaFolderOf, inWriteOrder, stackFileIn, stackFolderKind, stackObjects, stacksFolderOf, type StackName, type StackObject, type StackObjectKind } from './stackObjects';
 import { listAll, readIfPresent, StoreConflict, type BackendStore, type WritableBackendStore } from './store';
 
-export const DELETED_AREA = '.pulumi/deleted/';
+const DELETED_AREA = '.pulumi/deleted/';
 const LEGACY_PROJECT = '.legacy';
 
 /** `.pulumi/deleted/<project>/<stack>/` */
-export function deletedFolderOf(stack: StackName): string {
+function deletedFolderOf(stack: StackName): string {
   return `${DELETED_AREA}${stack.project ?? LEGACY_PROJECT}/${stack.name}/`;
 }
 
@@ -72,7 +72,7 @@ export interface PulumiLeftover {
 const refOf = (stack: StackName) => (stack.project ? `organization/${stack.project}/${stack.name}` : stack.name);
 
 /** The nanoseconds since the epoch as Pulumi writes them in file names. */
-export function unixNano(nowMs: number): string {
+function unixNano(nowMs: number): string {
   return (BigInt(Math.floor(nowMs)) * 1_000_000n + BigInt(Math.floor((nowMs % 1) * 1_000_000))).toString();
 }
 
