@@ -8,13 +8,12 @@
  * it, DST never holds a stack file whose history is missing, SRC is never touched.
  */
 import { strict as assert } from 'node:assert';
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
-import { spawnSync } from 'node:child_process';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
 import { createBucket, startMinio, type MinioServer } from '../../scripts/minio.mjs';
 import { distPath, runQuotaState } from '../helpers/processes';
@@ -107,6 +106,15 @@ describe('quota-state backend copy, against real Pulumi and a real MinIO', funct
     assert.match(dry.stdout, /organization\/hist\/dev → organization\/hist\/dev: \d+ objects, .*; new in DST/);
     assert.match(dry.stdout, /the state's salt \(secrets_providers\) travels with it: v1:/);
     assert.equal(tree(dst).size, 0, 'a dry run writes nothing');
+    // With the project at hand, its Pulumi.<stack>.yaml's salt is the one to carry, and a salt other than the state's is said.
+    const project = join(scratch, 'ff-project');
+    mkdirSync(project, { recursive: true });
+    writeFileSync(join(project, 'Pulumi.yaml'), 'name: hist\nruntime: go\n');
+    writeFileSync(join(project, 'Pulumi.dev.yaml'), 'encryptionsalt: v1:c2FsdHNhbHQ=:v1:AAAAAAAAAAAAAAAA:BBBB\n');
+    const planned = runQuotaState(['backend', 'copy', `file://${src}`, `file://${dst}`, '--dry-run'], { cwd: project, env: env() });
+    assert.equal(planned.status, 0, planned.stderr);
+    assert.match(planned.stdout, /Pulumi\.dev\.yaml \(not in the backend\) has encryptionsalt v1:c2FsdHNhbHQ=:v1:AAAAAAAAAAAAAAAA:BBBB: carry this file/);
+    assert.match(planned.stdout, /the state's salt and .*Pulumi\.dev\.yaml's differ/);
     const copied = ours(['backend', 'copy', `file://${src}`, `file://${dst}`]);
     assert.equal(copied.status, 0, copied.stderr);
     assert.match(copied.stdout, /copied 1 stacks: \d+ objects written, 0 skipped .*all verified/);
