@@ -5,7 +5,7 @@
  * its history; and what Pulumi's own `stack rm` leaves is recovered in part, naming what is lost.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
@@ -83,6 +83,26 @@ describe('quota-state stack rm, restore-deleted and rename, against real Pulumi'
       assert.match(again.stderr, /exists/);
     });
   }
+
+  it('backend prune --deleted: an entry older than --older-than goes (--dry-run first removes nothing); a newer one stays', () => {
+    const folder = copyOf('project-plain', 'prune-deleted');
+    assert.equal(ours(['stack', 'rm', 'organization/hist/dev', '--force', '--backend', `file://${folder}`]).status, 0);
+    // The entry as if removed in September 2001 (its folder is its <UnixNano>): newer than 10000 days, older than 30.
+    const area = join(folder, '.pulumi', 'deleted', 'hist', 'dev');
+    const [id] = readdirSync(area);
+    renameSync(join(area, id), join(area, '1000000000000000000'));
+    const kept = ours(['backend', 'prune', '--deleted', '--older-than', '10000d', '--backend', `file://${folder}`]);
+    assert.equal(kept.status, 0, kept.stderr);
+    assert.match(kept.stdout, /removed 0 of 1 deleted entries/);
+    const dry = ours(['backend', 'prune', '--deleted', '--older-than', '30d', '--dry-run', '--backend', `file://${folder}`]);
+    assert.match(dry.stdout, /would remove \.pulumi\/deleted\/hist\/dev\/1000000000000000000\/ \(organization\/hist\/dev, 9 history entries/);
+    assert.ok(existsSync(join(area, '1000000000000000000', 'manifest.json')));
+    const pruned = ours(['backend', 'prune', '--deleted', '--older-than', '30d', '--backend', `file://${folder}`]);
+    assert.equal(pruned.status, 0, pruned.stderr);
+    assert.match(pruned.stdout, /removed 1 of 1 deleted entries \(\d+ objects\)/);
+    const listed = JSON.parse(ours(['backend', 'ls', '--deleted', '--backend', `file://${folder}`, '--format', 'json']).stdout) as { deleted: unknown[] };
+    assert.deepEqual(listed.deleted, []);
+  });
 
   it("restore-deleted after Pulumi's own `stack rm --force`: the stack from its .bak, the backups kept, the history and tags named as lost", () => {
     const folder = copyOf('project-gzip', 'pulumi-rm');
