@@ -20,7 +20,7 @@ import {
 } from '../shared/backend';
 import { decodeFile, InflateBudgetError, type InflateBudget } from '../shared/text/inflate';
 import { InputError } from './args';
-import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, mkdirSync, readFileSync, statSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, isAbsolute, join, resolve } from 'node:path';
 import type { WritableBackendStore } from '../shared/backend';
@@ -142,6 +142,24 @@ export async function openBackend(flag: string | undefined, io: CliIO, only?: { 
       return 1;
     }
     throw new InputError(error.message);
+  }
+}
+
+/**
+ * A copy's destination: the backend `url` names, read when it is one (`backend` undefined when it has
+ * no `.pulumi/` yet, a folder made when it is missing). An unreadable one is an InputError.
+ */
+export async function openDestination(url: string, io: CliIO): Promise<{ store: WritableBackendStore; backend?: Backend; root?: string }> {
+  const resolved = await resolveBackend(url, io.cwd);
+  if (resolved.root !== undefined && folderProblem(resolved.root) === 'missing') mkdirSync(resolved.root, { recursive: true });
+  if (resolved.root !== undefined && folderProblem(resolved.root) === 'file') throw new InputError(backendFolderProblem(resolved.root, 'file'));
+  const store = storeOf(resolved);
+  try {
+    return { store, root: resolved.root, backend: await backends.read(store, { maxInflatedBytes: maxInflatedBytes(), budget: inflateBudget(io) }) };
+  } catch (error) {
+    if (error instanceof BackendError && error.missing) return { store, root: resolved.root };
+    if (error instanceof StoreError || error instanceof BackendError || error instanceof InflateBudgetError) throw new InputError(error.message);
+    throw error;
   }
 }
 

@@ -17,6 +17,7 @@ import { restore, RESTORE_USAGE } from './commands/restore';
 import { graph, GRAPH_USAGE } from './commands/graph';
 import { runStateCommand, STATE_USAGE, stateStackOperands } from './commands/state';
 import { runSecretsCommand, SECRETS_USAGE } from './commands/secrets';
+import { runStackCommand, STACK_USAGE } from './commands/stack';
 import type { CliIO } from './io';
 import { positionalStacks, runOnBackendStacks } from './backendStacks';
 
@@ -28,6 +29,11 @@ const USAGE = `Usage:
   quota-state backend ls [URL] [--counts] [--format text|json]
   quota-state backend prune (--keep N | --older-than DURATION) [--stack STACK] [--dry-run]
   quota-state backend upgrade [--project-for STACK=PROJECT]… [--dry-run]
+  quota-state backend ls --deleted
+  quota-state backend copy SRC DST [--stack STACK]… [--move] [--overwrite] [--project-for STACK=PROJECT]… [--dry-run]
+  quota-state stack rm STACK [--force]
+  quota-state stack restore-deleted STACK [--id UNIXNANO]
+  quota-state stack rename STACK NEW_NAME
   quota-state history STACK [--backend URL] [--limit N] [--format text|json]
   quota-state graph FILE|STACK [--focus URN] [--depth N] [--format dot|mermaid|json] [--all-edges] …
   quota-state diff A B [--show-same] [--exit-code] [--format text|json|markdown]
@@ -40,7 +46,8 @@ check     prints the language server's diagnostics for each file (state, quota a
 fix       applies the safe quick fixes (state files: what \`pulumi state repair\` does)
 evaluate  prints the quota engine's verdict for every account
 state     the edits of \`pulumi state\`, offline, on a state file (\`quota-state state --help\`)
-backend   a Pulumi DIY backend's stacks, their last update, locks and files; prune; upgrade
+backend   a Pulumi DIY backend's stacks, their last update, locks and files; prune; upgrade; copy
+stack     remove a DIY stack into the deleted area, bring it back, rename it
 history   a stack's updates in a DIY backend, newest first
 graph     a state file's resource graph: DOT as \`pulumi stack graph\` writes it, Mermaid or JSON
 diff      what changed between two states (files, or a stack's versions: STACK@VERSION)
@@ -66,6 +73,7 @@ const COMMANDS: Record<string, { run: (args: string[], io: CliIO) => number | Pr
   diff: { run: diff, usage: DIFF_USAGE },
   restore: { run: restore, usage: RESTORE_USAGE },
   secrets: { run: runSecretsCommand, usage: SECRETS_USAGE },
+  stack: { run: runStackCommand, usage: STACK_USAGE },
 };
 
 function commandOf(name: string | undefined) {

@@ -26,12 +26,14 @@ import { openBackend, openStack, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliStaleness, staleAfterFlag } from '../lockFlags';
 import { PRUNE_USAGE, runPrune, runUpgrade, UPGRADE_USAGE } from './backendMaintenance';
+import { listDeletedCommand } from './backendDeleted';
+import { COPY_USAGE, runCopy } from './backendCopy';
 
 const state = createStateService();
 const backends = createBackendService();
 
 export const BACKEND_USAGE = `Usage:
-  quota-state backend ls [URL] [--backend URL] [--counts] [--stale-after DURATION] [--format text|json]
+  quota-state backend ls [URL] [--backend URL] [--counts] [--deleted] [--stale-after DURATION] [--format text|json]
 
 Lists a Pulumi DIY backend's stacks: each stack's last update (kind, result, time), its lock holders,
 its file's size and compression, and how many history entries, checkpoints and backups it keeps.
@@ -46,6 +48,9 @@ editor's quotaState.backends.staleLockAge, the same rule); any other lock may ha
 Compressed files inflate to at most QUOTA_STATE_MAX_INFLATED_MIB MiB (default 256).
 
   --counts                 count each stack's resources and pending operations (reads every stack file)
+  --deleted                list what \`quota-state stack restore-deleted\` can bring back: the entries of
+                           .pulumi/deleted/ (stack rm, backend copy --move/--overwrite) and the stacks
+                           Pulumi's own \`stack rm\` left a .bak or backups of
   --stale-after DURATION   a lock this old is stale whoever holds it: Go's units (90m, 1h30m) or days (2d); default 1h
   --format text|json       the listing's format (default text)
 
@@ -65,7 +70,7 @@ nearest Pulumi.yaml's (a legacy backend: bare names only). Only .history.json fi
 
 Exit codes: 0 listed, 1 no such backend or stack, 2 usage error or unreadable input.`;
 
-const FLAGS = { backend: 'value', counts: 'boolean', format: 'value', limit: 'value', 'stale-after': 'value' } as const;
+const FLAGS = { backend: 'value', counts: 'boolean', deleted: 'boolean', format: 'value', limit: 'value', 'stale-after': 'value' } as const;
 
 function warn(io: CliIO, problems: BackendProblem[]): void {
   for (const problem of problems) io.stderr(`warning: ${problem.file}: ${problem.message}`);
@@ -83,14 +88,15 @@ async function withUsage(usage: string, run: () => Promise<number>): Promise<num
 
 export async function runBackendCommand(args: string[], io: CliIO): Promise<number> {
   const [sub, ...rest] = args;
-  if (sub === undefined) throw new UsageError('backend needs a command: ls, prune or upgrade');
+  if (sub === undefined) throw new UsageError('backend needs a command: ls, prune, upgrade or copy');
   if (sub === '--help' || sub === '-h' || sub === 'help') {
-    io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}`);
+    io.stdout(`${BACKEND_USAGE}\n\n${PRUNE_USAGE}\n\n${UPGRADE_USAGE}\n\n${COPY_USAGE}`);
     return 0;
   }
   if (sub === 'prune') return withUsage(PRUNE_USAGE, () => runPrune(rest, io));
   if (sub === 'upgrade') return withUsage(UPGRADE_USAGE, () => runUpgrade(rest, io));
-  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune or upgrade)`);
+  if (sub === 'copy') return withUsage(COPY_USAGE, () => runCopy(rest, io));
+  if (sub !== 'ls') throw new UsageError(`unknown backend command "${sub}" (ls, prune, upgrade or copy)`);
   const parsed = commandArguments(BACKEND_USAGE, rest, FLAGS, io);
   if (!parsed) return 0;
   if (parsed.flags.limit !== undefined) throw new UsageError('backend ls takes no --limit');
@@ -100,6 +106,7 @@ export async function runBackendCommand(args: string[], io: CliIO): Promise<numb
   const staleAfterMs = staleAfterFlag(parsed.flags['stale-after']);
   const opened = await openBackend(parsed.positional[0] ?? parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
+  if (parsed.booleans.has('deleted')) return listDeletedCommand(opened, format, io);
   // A few stacks at a time: a bucket of a thousand stacks is read with bounded requests and memory.
   const rows = await backends.eachStack(opened.backend.stacks, (stack) => stackRow(opened, stack, parsed.booleans.has('counts'), staleAfterMs));
   const problems = [...opened.backend.problems, ...rows.flatMap((row) => row.problems)];

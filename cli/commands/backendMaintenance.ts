@@ -26,11 +26,12 @@ import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockIdentity, cliStaleness, LOCK_HINT, pidAlive, staleAfterFlag } from '../lockFlags';
 import { openBackend, openStack } from '../backendAccess';
 import { removeStaleTemporaries } from '../realIo';
+import { pruneDeletedCommand } from './backendDeleted';
 
 const backends = createBackendService();
 
 export const PRUNE_USAGE = `Usage:
-  quota-state backend prune [--backend URL] [--stack STACK] (--keep N | --older-than DURATION) [--dry-run] [--break-lock] [--stale-after DURATION] [--format text|json]
+  quota-state backend prune [--backend URL] [--stack STACK] (--keep N | --older-than DURATION) [--deleted] [--dry-run] [--break-lock] [--stale-after DURATION] [--format text|json]
 
 Removes a DIY backend's old history entries (each history file with its checkpoint), and by the same
 rule its backups and retained checkpoints, in every stack or in --stack's. Never the stack file, its
@@ -38,6 +39,9 @@ rule its backups and retained checkpoints, in every stack or in --stack's. Never
 
   --keep N                 keep the newest N of each (N at least 1)
   --older-than DURATION    remove what is older: Go's units (90m, 36h, 1h30m) or days (30d)
+  --deleted                prune the deleted area (.pulumi/deleted/, what \`stack rm\` and \`backend copy --move\`
+                           keep) instead: its entries older than --older-than, or all but the newest
+                           --keep N of each stack, and any an interruption left incomplete
   --dry-run                say what would be removed, remove nothing
   --break-lock             remove a stack's Pulumi lock files first, naming each
   --stale-after DURATION   a lock this old is stale whoever holds it (default 1h); a refusal says which locks are
@@ -61,7 +65,17 @@ upgraded until every stack can be placed and none is locked. Progress goes to st
 
 Exit codes: 0 upgraded (or nothing to do), 1 refused (a stack not placed, or locked), 2 usage error or unreadable input.`;
 
-const PRUNE_FLAGS = { backend: 'value', stack: 'value', keep: 'value', 'older-than': 'value', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
+const PRUNE_FLAGS = {
+  backend: 'value',
+  stack: 'value',
+  deleted: 'boolean',
+  keep: 'value',
+  'older-than': 'value',
+  'dry-run': 'boolean',
+  'break-lock': 'boolean',
+  'stale-after': 'value',
+  format: 'value',
+} as const;
 const UPGRADE_FLAGS = { backend: 'value', 'project-for': 'values', 'dry-run': 'boolean', 'break-lock': 'boolean', 'stale-after': 'value', format: 'value' } as const;
 
 function pruneRule(flags: Record<string, string | undefined>): { keep?: number; olderThanMs?: number } {
@@ -87,6 +101,7 @@ export async function runPrune(args: string[], io: CliIO): Promise<number> {
   const dryRun = parsed.booleans.has('dry-run');
   const opened = await openBackend(parsed.flags.backend, io);
   if (typeof opened === 'number') return opened;
+  if (parsed.booleans.has('deleted')) return pruneDeletedCommand(opened, rule, parsed.flags.stack, dryRun, format, io);
   let stacks = opened.backend.stacks;
   if (parsed.flags.stack !== undefined) {
     const one = openStack(opened, parsed.flags.stack, io);

@@ -12,6 +12,9 @@ import { parseDuration } from './duration';
 import { applyPrune, planPrune } from './prune';
 import { applyRestore, planRestore } from './restore';
 import { clearOrRefuseStackLocks, withStackLock } from './stackLock';
+import { listDeleted, listPulumiLeftovers, planPruneDeleted, removeDeletedEntry, removeStack, restoreDeleted } from './deleted';
+import { renameStack } from './rename';
+import { copyStack, planCopy, writeNewDestinationMeta } from './copy';
 import { applyUpgrade, clearInterruptedUpgradeLocks, finishUpgrade, journalProjects, planUpgrade, readUpgradeJournal, refuseIfAnyStackLocked, UPGRADE_JOURNAL } from './upgrade';
 
 export * from './vocabulary';
@@ -49,6 +52,19 @@ export function createBackendService() {
     clearInterruptedUpgradeLocks,
     finishUpgrade,
     withStackLock,
+    /** `stack rm` into the deleted area, `stack restore-deleted`, and the area's listing and pruning (deleted.ts). */
+    removeStack,
+    restoreDeleted,
+    listDeleted,
+    listPulumiLeftovers,
+    planPruneDeleted,
+    removeDeletedEntry,
+    /** `stack rename` as Pulumi's DIY backend renames, with our differences (rename.ts). */
+    renameStack,
+    /** `backend copy`: the plan, one stack's copy with its verification (and --move), and a new DST's meta.yaml (copy.ts). */
+    planCopy,
+    copyStack,
+    writeNewDestinationMeta,
     /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
     refuseIfLocked: clearOrRefuseStackLocks,
     /** What changed between two states, and its text, Markdown and one-line forms. */

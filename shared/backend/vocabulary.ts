@@ -27,6 +27,8 @@ export { StackLockedError, type LockIdentity } from './stackLock';
 export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, readStackLocks, type LockFacts, type StaleLockContext } from './staleLock';
 // The words of a backend, written once: what the CLI prints and the Backends view shows.
 export { describeEntry, describeLock, filesText, lastUpdateText, prunePlanText, pruneTotalText, sizeText, stacksText, upgradePlanText, upgradeTotalText, type LockDescription } from './describe';
+// Removed stacks kept in `.pulumi/deleted/`, and renamed stacks (deleted.ts, rename.ts).
+export { DeletedRefusal, type DeletedEntry } from './deleted';
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
