@@ -35,8 +35,13 @@ const REVEALED = ['hunter2', 'exported-in-the-clear'];
 const offsetIn = (text: string, member: string) => text.indexOf('"v1:', text.indexOf(`"${member}"`)) + 5;
 
 function applyLspEdits(text: string, edits: TextEdit[]): string {
-  const offsetAt = (p: { line: number; character: number }) => text.split('\n').slice(0, p.line).reduce((n, l) => n + l.length + 1, 0) + p.character;
-  for (const edit of [...edits].sort((a, b) => offsetAt(b.range.start) - offsetAt(a.range.start))) text = text.slice(0, offsetAt(edit.range.start)) + edit.newText + text.slice(offsetAt(edit.range.end));
+  const offsetAt = (p: { line: number; character: number }) =>
+    text
+      .split('\n')
+      .slice(0, p.line)
+      .reduce((n, l) => n + l.length + 1, 0) + p.character;
+  for (const edit of [...edits].sort((a, b) => offsetAt(b.range.start) - offsetAt(a.range.start)))
+    text = text.slice(0, offsetAt(edit.range.start)) + edit.newText + text.slice(offsetAt(edit.range.end));
   return text;
 }
 
