@@ -33,24 +33,35 @@ function secretOf(value: Record<string, unknown>, path: JsonPath): StateSecret |
   return { path, form: 'plaintext', plaintext };
 }
 
-function collect(value: unknown, path: JsonPath, found: StateSecret[]): void {
+/** Every secret below `value`, whose path is `path` (a stack, copied only for a secret found: most values hold none). */
+function collect(value: unknown, path: Array<string | number>, found: StateSecret[]): void {
+  if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
-    value.forEach((element, index) => collect(element, [...path, index], found));
+    for (let index = 0; index < value.length; index++) {
+      path.push(index);
+      collect(value[index], path, found);
+      path.pop();
+    }
     return;
   }
-  if (!isObject(value)) return;
-  if (SECRET_SIGNATURE_KEY in value) {
-    const secret = value[SECRET_SIGNATURE_KEY] === SECRET_SIGNATURE ? secretOf(value, path) : undefined;
+  const object = value as Record<string, unknown>;
+  if (SECRET_SIGNATURE_KEY in object) {
+    const secret = object[SECRET_SIGNATURE_KEY] === SECRET_SIGNATURE ? secretOf(object, [...path]) : undefined;
     if (secret) found.push(secret);
     return;
   }
-  for (const [key, member] of Object.entries(value)) collect(member, [...path, key], found);
+  for (const key in object) {
+    if (!Object.prototype.hasOwnProperty.call(object, key)) continue;
+    path.push(key);
+    collect(object[key], path, found);
+    path.pop();
+  }
 }
 
 /** Every well-formed secret of the state's records (resources, then pending operations'), in the document's order. */
 export function stateSecrets(structure: StateStructure): StateSecret[] {
   const found: StateSecret[] = [];
-  for (const entry of [...structure.resources, ...structure.pendingResources]) if (isObject(entry.value)) collect(entry.value, entry.path, found);
+  for (const entry of [...structure.resources, ...structure.pendingResources]) if (isObject(entry.value)) collect(entry.value, [...entry.path], found);
   return found;
 }
 
