@@ -143,15 +143,16 @@ export class StateSecrets {
   private async startPass(uri: string, version: number): Promise<void> {
     const document = this.host.document(uri);
     if (!document || document.version !== version || this.running.get(uri) === version) return;
+    const saltState = saltStateOf(this.host.snapshot(document));
+    if (saltState === undefined) return;
+    const key = this.keys.get(saltState);
+    // No key yet: the client is asked for a stored passphrase, once, never waited for here (its answer publishes again).
+    if (!key) return void this.askStored(saltState);
     this.running.set(uri, version);
     try {
-      const snapshot = this.host.snapshot(document);
-      const saltState = saltStateOf(snapshot);
-      const key = saltState === undefined ? undefined : await this.keyOf(saltState, true);
-      if (!key || this.host.document(uri)?.version !== version) return;
-      const pass = await this.runPass(key, snapshot);
-      if (this.host.document(uri)?.version !== version || this.running.get(uri) !== version || this.keys.get(saltState!) !== key) return;
-      this.passes.set(uri, { version, saltState: saltState!, pass });
+      const pass = await this.runPass(key, this.host.snapshot(document));
+      if (this.host.document(uri)?.version !== version || this.running.get(uri) !== version || this.keys.get(saltState) !== key) return;
+      this.passes.set(uri, { version, saltState, pass });
       this.host.changed(uri);
     } finally {
       if (this.running.get(uri) === version) this.running.delete(uri);
@@ -181,14 +182,19 @@ export class StateSecrets {
     return { undecryptable, encrypted };
   }
 
-  /** The key of a salt state: held, or (`ask`) the client's stored passphrase, asked once. */
-  private async keyOf(saltState: string, ask: boolean): Promise<Key | undefined> {
-    const held = this.keys.get(saltState);
-    if (held || !ask) return held;
+  /**
+   * The client's stored passphrase for a salt state, asked for once (until the passphrases are
+   * forgotten) and checked; when it opens the salt, the open documents are published again.
+   */
+  private askStored(saltState: string): Promise<Key | undefined> {
     let asking = this.asked.get(saltState);
     if (!asking) {
       asking = this.connection.sendRequest(StoredPassphraseRequest, { saltState }).then(
-        (passphrase) => (typeof passphrase === 'string' ? this.keep(saltState, passphrase) : undefined),
+        async (passphrase) => {
+          const key = typeof passphrase === 'string' && !this.keys.has(saltState) ? await this.keep(saltState, passphrase) : this.keys.get(saltState);
+          if (key) for (const uri of this.host.openUris()) this.host.changed(uri);
+          return key;
+        },
         () => undefined,
       );
       this.asked.set(saltState, asking);
@@ -233,7 +239,7 @@ export class StateSecrets {
     const at = ciphertextAt(document.getText(), offset);
     const saltState = saltStateOf(this.host.snapshot(document));
     if (!at || saltState === undefined) return { revealed: false, reason: 'not-a-secret' };
-    const key = await this.keyOf(saltState, true);
+    const key = this.keys.get(saltState) ?? (await this.askStored(saltState));
     if (!key) return { revealed: false, reason: 'needs-passphrase' };
     let plaintext: string;
     try {
