@@ -33,6 +33,7 @@ import { LiveUsage } from './liveUsage';
 import { Notifier, type ShownMessage } from './notifier';
 import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
 import { LargestRepositories } from './repositories';
+import { SecretsCommands } from './secrets';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
 import { accountExplainer } from './accountExplainer';
@@ -81,6 +82,8 @@ export async function activate(context: vscode.ExtensionContext): Promise<TestHo
   const testing = context.extensionMode === vscode.ExtensionMode.Test;
   const parts = createParts(context, testing);
   context.subscriptions.push(...subscriptions(parts));
+  // Pulumi secrets' passphrases, in the editor's SecretStorage; the server asks for them from its start.
+  context.subscriptions.push(...new SecretsCommands(context.secrets, parts.client, parts.notifier).register());
   await startLanguageServer(parts);
   const serverReadyAt = Date.now();
   context.subscriptions.push(new LargeFileWatcher(parts.client, parts.log));

@@ -2,7 +2,7 @@
 import * as path from 'node:path';
 import * as vscode from 'vscode';
 import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
-import { SETTINGS_SECTION } from '../shared/protocol';
+import { SECRETS_COMMANDS, SETTINGS_SECTION } from '../shared/protocol';
 import { REMOTE_URI_SCHEMES } from './backends/remoteUris';
 
 /**
@@ -48,6 +48,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     middleware: {
       provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document) ? [] : next(document, token)),
     },
+    // A hover's Reveal link (a secret in a state file) is the one command the server's Markdown may run.
+    markdown: { isTrusted: { enabledCommands: [SECRETS_COMMANDS.reveal] } },
   };
   // The id makes the client honour the `quotaState.trace.server` setting.
   return new LanguageClient('quotaState', 'Quota & State Language Server', serverOptions, clientOptions);

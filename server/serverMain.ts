@@ -11,6 +11,7 @@ import { registerRestorePlan } from './features/restorePlan';
 import { registerLiveGroups } from './features/liveGroups';
 import { registerQuotaPreview } from './features/quotaPreview';
 import { registerRequests } from './features/requests';
+import { registerSecrets } from './features/secrets';
 import { registerSurgery } from './features/surgery';
 import { Validation } from './features/validation';
 import { createIniMode } from './modes/iniMode';
@@ -40,6 +41,16 @@ export interface ServerPlatform {
   register?(workspace: ServerWorkspace, analyzer: DocumentAnalyzer): void;
 }
 
+/** Re-checks the open documents and asks the client to refresh inlay hints and lenses (settings or a preview changed). */
+function viewsRefresher(workspace: ServerWorkspace, validation: Validation): () => void {
+  const { connection } = workspace;
+  return () => {
+    validation.revalidateAll();
+    if (workspace.supportsInlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
+    if (workspace.supportsCodeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
+  };
+}
+
 export function startServer(connection: Connection, platform: ServerPlatform): ServerWorkspace {
   // The edit log doubles as the documents' update function, recording edits for the analysis worker.
   const editLog = new EditLog();
@@ -64,17 +75,14 @@ export function startServer(connection: Connection, platform: ServerPlatform): S
   );
 
   const validation = new Validation(workspace);
+  stateMode.useSecrets(registerSecrets(workspace, stateMode, (uri) => validation.revalidate(uri)));
   registerRequests(workspace);
   platform.register?.(workspace, stateAnalyzer);
   registerDependents(workspace, stateMode);
   registerRestorePlan(workspace);
   registerSurgery(workspace, stateMode);
 
-  const refreshViews = () => {
-    validation.revalidateAll();
-    if (workspace.supportsInlayHintRefresh) void connection.languages.inlayHint.refresh().catch(() => undefined);
-    if (workspace.supportsCodeLensRefresh) void connection.sendRequest('workspace/codeLens/refresh').catch(() => undefined);
-  };
+  const refreshViews = viewsRefresher(workspace, validation);
   registerQuotaPreview(workspace, quotaMode, refreshViews);
   registerLiveGroups(workspace, () => validation.revalidateAll());
 

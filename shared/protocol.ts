@@ -280,3 +280,47 @@ export interface RestorePlanParams {
 }
 export type RestorePlanResult = { checkpoint: string; problems: string[]; droppedPendingOperations: string[] } | { error: string };
 export const RestorePlanRequest = new RequestType<RestorePlanParams, RestorePlanResult, void>('quotaState/restorePlan');
+
+/**
+ * Pulumi's passphrase secrets in state files (issue 57). The client keeps each passphrase in the
+ * editor's SecretStorage, keyed by the salt state it opens (`v1:<salt>:<check value>`, the state's
+ * `secrets_providers.state.salt`): the same passphrase opens every stack with that salt, and a
+ * changed passphrase comes with a new salt. The server holds the keys in memory, checks every
+ * passphrase against the salt before it keeps it, and never logs one; a revealed value goes only
+ * into the hover it was revealed for.
+ */
+
+/** Server → client: the passphrase the client keeps for a salt state, without asking anyone; null when it keeps none. */
+export interface StoredPassphraseParams {
+  saltState: string;
+}
+export const StoredPassphraseRequest = new RequestType<StoredPassphraseParams, string | null, void>('quotaState/storedPassphrase');
+
+/** Client → server: a passphrase a person typed for the stack of a state document; the server checks it against the document's salt. */
+export interface UnlockSecretsParams {
+  uri: string;
+  passphrase: string;
+}
+/** `unlocked`: kept (the client then stores it under `saltState`); otherwise why not. */
+export type UnlockSecretsResult = { unlocked: true; saltState: string } | { unlocked: false; reason: 'incorrect-passphrase' | 'no-passphrase-salt' | 'not-open' };
+export const UnlockSecretsRequest = new RequestType<UnlockSecretsParams, UnlockSecretsResult, void>('quotaState/unlockSecrets');
+
+/** Client → server: forget every passphrase and key, and every revealed value (the client has emptied its storage). */
+export const ForgetPassphrasesNotification = new NotificationType<Record<string, never>>('quotaState/forgetPassphrases');
+
+/** What a hover's Reveal link runs with, and asks the server: the ciphertext string at `offset` in that version of the document. */
+export interface RevealSecretParams {
+  uri: string;
+  version: number;
+  offset: number;
+}
+/** `revealed`: the next hover there shows the value; otherwise why not (`needs-passphrase`: ask, unlock, then again). */
+export type RevealSecretResult = { revealed: true; position: Position } | { revealed: false; reason: 'needs-passphrase' | 'stale' | 'not-a-secret' | 'undecryptable' };
+export const RevealSecretRequest = new RequestType<RevealSecretParams, RevealSecretResult, void>('quotaState/revealSecret');
+
+/** The client's commands of secrets: a hover's Reveal link, asking for a stack's passphrase (a code action runs it with the document's uri), forgetting them all. */
+export const SECRETS_COMMANDS = {
+  reveal: 'quotaState.secrets.reveal',
+  enterPassphrase: 'quotaState.secrets.enterPassphrase',
+  forgetPassphrases: 'quotaState.secrets.forgetPassphrases',
+} as const;

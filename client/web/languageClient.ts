@@ -4,7 +4,7 @@
  */
 import * as vscode from 'vscode';
 import { BrowserMessageReader, BrowserMessageWriter, LanguageClient, type LanguageClientOptions, type MessageTransports } from 'vscode-languageclient/browser';
-import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest, SETTINGS_SECTION } from '../../shared/protocol';
+import { ReadWorkspaceDirectoryRequest, ReadWorkspaceFileRequest, SECRETS_COMMANDS, SETTINGS_SECTION } from '../../shared/protocol';
 
 /** JSON, JSONC and INI documents on any file system: in the browser they are rarely `file:`. */
 export const DOCUMENT_SELECTOR: Array<{ language: string }> = [{ language: 'json' }, { language: 'jsonc' }, { language: 'ini' }];
@@ -42,6 +42,8 @@ export function createLanguageClient(context: vscode.ExtensionContext, log: vsco
     middleware: {
       provideDocumentSymbols: (document, token, next) => (isQuotaDocument(document) ? [] : next(document, token)),
     },
+    // A hover's Reveal link (a secret in a state file) is the one command the server's Markdown may run.
+    markdown: { isTrusted: { enabledCommands: [SECRETS_COMMANDS.reveal] } },
   };
   // Transports rather than the worker: VS Code wraps the global Worker, so the client's `instanceof Worker` would fail.
   const serverOptions = async (): Promise<MessageTransports> => {

@@ -42,6 +42,11 @@ export class Validation {
     for (const document of this.workspace.documents.all()) this.schedule(document.uri, 0);
   }
 
+  /** Re-validates one open document now (its analysis is cached: what changed is what it publishes). */
+  revalidate(uri: string): void {
+    if (this.workspace.documents.get(uri)) this.schedule(uri, 0);
+  }
+
   private cancel(uri: string): void {
     const pending = this.pending.get(uri);
     if (!pending) return;

@@ -5,12 +5,22 @@
  * from the previous version record by record, with its navigation index built on first use.
  */
 import * as l10n from '@vscode/l10n';
-import type { CancellationToken, Location } from 'vscode-languageserver';
+import type { CancellationToken, CodeAction, Diagnostic as LspDiagnostic, Location } from 'vscode-languageserver';
+import { CodeActionKind } from '../lsp';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic, Span } from '../../shared/diagnostics';
-import { SHOW_DEPENDENTS_COMMAND, SHOW_RESOURCE_GRAPH_COMMAND, SURGERY_COMMANDS, type ResourceGraphParams, type ResourceGraphResult, type ServerSettings } from '../../shared/protocol';
+import {
+  SECRETS_COMMANDS,
+  SHOW_DEPENDENTS_COMMAND,
+  SHOW_RESOURCE_GRAPH_COMMAND,
+  SURGERY_COMMANDS,
+  type ResourceGraphParams,
+  type ResourceGraphResult,
+  type ServerSettings,
+} from '../../shared/protocol';
 import { createStateService, WORKSPACE_SYMBOL_LIMIT, type NavigationIndex, type StateDocument, type StateSchemaMode, type StateShape, type StateSnapshot } from '../../shared/state';
 import type { DocumentAnalyzer } from '../state/documentAnalyzer';
+import type { StateSecrets } from '../features/secrets';
 import { InThreadGraphRunner, type GraphRunner } from '../state/graphRunner';
 import { DIAGNOSTIC_SOURCE, toCodeAction, toLspCompletionItems, toLspDocumentSymbols, toLspEdits, toLspWorkspaceSymbols } from '../convert';
 import { DocumentCache } from './documentCache';
@@ -37,8 +47,18 @@ type StateOf = (document: TextDocument) => StateDocument;
 
 type NavigationFeatures = Pick<StateMode, 'hover' | 'definition' | 'dependents' | 'references' | 'prepareRename' | 'rename' | 'completion' | 'codeLenses' | 'documentSymbols' | 'workspaceSymbols'>;
 
-export function createStateMode(context: ModeContext & { readonly settings?: ServerSettings }, analyzer: DocumentAnalyzer, graphs: GraphRunner = new InThreadGraphRunner()): StateMode {
+/** What the mode needs of the secrets feature (server/features/secrets.ts), which needs the mode's snapshots: given once both exist. */
+interface SecretsSlot {
+  secrets?: Pick<StateSecrets, 'diagnostics' | 'hover' | 'forget'>;
+}
+
+export function createStateMode(
+  context: ModeContext & { readonly settings?: ServerSettings },
+  analyzer: DocumentAnalyzer,
+  graphs: GraphRunner = new InThreadGraphRunner(),
+): StateMode & { snapshot(document: TextDocument): StateSnapshot; useSecrets(secrets: SecretsSlot['secrets']): void } {
   const { cache, state } = stateDocuments(analyzer);
+  const slot: SecretsSlot = {};
   const preparer = navigationPreparer(state, context);
   const validated: Validated = new Map();
   const host: SurgeryHost = {
@@ -49,7 +69,10 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
   return {
     kind: 'state',
     async validate(document) {
-      const { diagnostics, shape, parsedWith, stateSchema } = await analyzer.analyzeDocument(document, context.stateSchemaFor(document.uri));
+      const analysis = await analyzer.analyzeDocument(document, context.stateSchemaFor(document.uri));
+      const { shape, parsedWith, stateSchema } = analysis;
+      // The secret codes as the stack's key found them, once the secrets pass of this version is done (it starts after this publish).
+      const diagnostics = slot.secrets ? slot.secrets.diagnostics(document, analysis.diagnostics, stateSchema) : analysis.diagnostics;
       validated.set(document.uri, { shape, parsedWith, stateSchema, diagnostics });
       // What the outline, the lenses and the first hover read is readied once the diagnostics are out
       // (the caller publishes before any timer runs), so it never competes with the analysis.
@@ -63,7 +86,9 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       return { shape: last.shape, schema: last.stateSchema, unavailable };
     },
     ...host,
-    ...navigationFeatures(state, validated),
+    snapshot: (document) => cache.get(document).snapshot,
+    useSecrets: (secrets) => void (slot.secrets = secrets),
+    ...navigationFeatures(state, validated, slot),
     resourceGraph(uri, document, params, token) {
       const { uri: _uri, dot, ...request } = params;
       const source = document ? { kind: 'document' as const, version: document.version, text: () => document.getText() } : { kind: 'disk' as const };
@@ -73,7 +98,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       const { snapshot } = cache.get(document);
       const ours = codeActionContext.diagnostics.filter((d) => d.source === DIAGNOSTIC_SOURCE);
       const fixes = service.codeActions(snapshot, ours).map((action) => toCodeAction(snapshot.lines, document.uri, action));
-      return [...fixes, ...surgeryCodeActions(host, document, range, codeActionContext)];
+      return [...fixes, ...passphraseActions(document.uri, ours), ...surgeryCodeActions(host, document, range, codeActionContext)];
     },
     forget(uri) {
       preparer.cancel(uri);
@@ -81,6 +106,7 @@ export function createStateMode(context: ModeContext & { readonly settings?: Ser
       validated.delete(uri);
       graphs.forget(uri);
       analyzer.forget(uri);
+      slot.secrets?.forget(uri);
     },
   };
 }
@@ -128,8 +154,16 @@ function navigationPreparer(state: StateOf, context: ModeContext) {
   return { later, cancel };
 }
 
+/** A plaintext secret whose fix waits for the stack's key: an action that asks for the passphrase. */
+function passphraseActions(uri: string, diagnostics: readonly LspDiagnostic[]): CodeAction[] {
+  const waiting = diagnostics.filter((d) => d.code === 'secret-in-plaintext' && typeof (d.data as { ciphertext?: unknown } | undefined)?.ciphertext !== 'string');
+  if (waiting.length === 0) return [];
+  const title = l10n.t("Enter the stack's passphrase to encrypt this secret…");
+  return [{ title, kind: CodeActionKind.QuickFix, diagnostics: waiting, command: { title, command: SECRETS_COMMANDS.enterPassphrase, arguments: [uri] } }];
+}
+
 /** Hover, navigation, rename, completion, lenses and symbols: each reads the document's snapshot. */
-function navigationFeatures(state: StateOf, validated: Validated): NavigationFeatures {
+function navigationFeatures(state: StateOf, validated: Validated, slot: SecretsSlot): NavigationFeatures {
   const at = (document: TextDocument, position: { line: number; character: number }) => {
     const current = state(document);
     return { current, offset: current.snapshot.lines.offsetAt(position) };
@@ -139,6 +173,8 @@ function navigationFeatures(state: StateOf, validated: Validated): NavigationFea
 
   return {
     hover(document, position) {
+      const secret = slot.secrets?.hover(document, document.offsetAt(position));
+      if (secret) return secret;
       const { current, offset } = at(document, position);
       const pending = service.surgery.pendingAt(current, offset);
       if (pending) return { contents: { kind: 'markdown', value: service.surgery.pendingHoverText(pending) }, range: current.snapshot.lines.rangeOf(pending.span) };

@@ -18,11 +18,14 @@ import { editRecord, parseState, type StateSnapshot } from './model/snapshot';
 import { STATE_RULES, StateRuleContext } from './rules';
 import type { StateFinding } from './passes/findings';
 import { resolve } from './passes/resolve';
-import { isCarriable, runSchemaPass, withRecordRevalidated, type SchemaPass } from './passes/schemaPass';
+import { EMPTY_SCHEMA_PASS, isCarriable, runSchemaPass, withRecordRevalidated, type SchemaPass } from './passes/schemaPass';
+import type { SecretsPass } from './passes/secrets';
 
 export interface StateAnalysisOptions {
   /** `pulumi` (default): what Pulumi's loader accepts is never an error; `seed-v3`: the seed's schema exactly. */
   stateSchema?: StateSchemaMode;
+  /** What a caller holding the stack's key found of its secrets (`secret-undecryptable`, the encrypt fix); none by default. */
+  secrets?: SecretsPass;
 }
 
 export interface StateAnalysis extends StateSnapshot {
@@ -35,7 +38,7 @@ export interface StateAnalysis extends StateSnapshot {
 }
 
 export function analyzeState(text: string, options: StateAnalysisOptions = {}): StateAnalysis {
-  return analyzeSnapshot(parseState(text), options.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE);
+  return analyzeSnapshot(parseState(text), options.stateSchema ?? DEFAULT_STATE_SCHEMA_MODE, options.secrets);
 }
 
 /** The analysis of `text`, a later version of `previous`'s text. */
@@ -47,18 +50,32 @@ export function reanalyzeState(previous: StateAnalysis, text: string, options: S
   if (!edit) return analyzeState(text, options);
   const { snapshot, index } = edit;
   const schemaPass = withRecordRevalidated(previous.schemaPass!, snapshot.structure, index, mode);
-  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode), schemaPass };
+  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode, options.secrets), schemaPass };
 }
 
 /** The analysis of a snapshot parsed already (surgery's input): no second parse. */
-export function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode = DEFAULT_STATE_SCHEMA_MODE): StateAnalysis {
+export function analyzeSnapshot(snapshot: StateSnapshot, mode: StateSchemaMode = DEFAULT_STATE_SCHEMA_MODE, secrets?: SecretsPass): StateAnalysis {
   const schemaPass = runSchemaPass(snapshot, mode);
-  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode), schemaPass: isCarriable(schemaPass) ? schemaPass : undefined };
+  return { ...snapshot, stateSchema: mode, diagnostics: diagnose(snapshot, schemaPass, mode, secrets), schemaPass: isCarriable(schemaPass) ? schemaPass : undefined };
+}
+
+/** The codes only a caller holding the stack's key adds to: their diagnostics are what `secretDiagnostics` gives again. */
+export const SECRET_CODES: ReadonlySet<string> = new Set(['secret-in-plaintext', 'secret-undecryptable']);
+
+/**
+ * The diagnostics of the secret rules alone, with what a caller holding the stack's key found
+ * (`secrets`): the language server's second pass, which replaces the analysis's diagnostics of
+ * `SECRET_CODES` with these, without analysing the document again.
+ */
+export function secretDiagnostics(snapshot: StateSnapshot, mode: StateSchemaMode, secrets: SecretsPass): Diagnostic[] {
+  const context = new StateRuleContext(snapshot.structure, mode, snapshot.syntax, EMPTY_SCHEMA_PASS, secrets);
+  const findings = STATE_RULES.filter((rule) => SECRET_CODES.has(rule.code)).flatMap((rule) => rule.check(context));
+  return resolve(withoutFindingsInBrokenRecords(findings, snapshot), snapshot.locator, snapshot.lines, snapshot.text, mode);
 }
 
 /** Runs every rule on one context, then locates and sorts their findings. */
-function diagnose(snapshot: StateSnapshot, schemaPass: SchemaPass, mode: StateSchemaMode): Diagnostic[] {
-  const context = new StateRuleContext(snapshot.structure, mode, snapshot.syntax, schemaPass);
+function diagnose(snapshot: StateSnapshot, schemaPass: SchemaPass, mode: StateSchemaMode, secrets?: SecretsPass): Diagnostic[] {
+  const context = new StateRuleContext(snapshot.structure, mode, snapshot.syntax, schemaPass, secrets);
   const findings = withoutFindingsInBrokenRecords(
     STATE_RULES.flatMap((rule) => rule.check(context)),
     snapshot,

@@ -48,7 +48,9 @@ type StateCodeName =
   | 'duplicate-alias'
   | 'parent-urn-mismatch'
   | 'invalid-urn'
-  | 'protected-pending-delete';
+  | 'protected-pending-delete'
+  | 'secret-in-plaintext'
+  | 'secret-undecryptable';
 
 export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severity }>([
   { code: 'syntax', severity: 'error' },
@@ -97,6 +99,9 @@ export const STATE_CODES = defineCodes<StateCodeName, { seedV3Severity?: Severit
     code: 'protected-pending-delete',
     severity: 'warning',
   },
+  // Pulumi writes and accepts plaintext secrets (`stack export --show-secrets`): never more than Information.
+  { code: 'secret-in-plaintext', severity: 'information' },
+  { code: 'secret-undecryptable', severity: 'warning' },
 ]);
 
 export type StateCode = keyof typeof STATE_CODES;

@@ -6,12 +6,14 @@
  * (dependency-cruiser's `one-door-per-kind`). The kind does no I/O; a DIY backend is a kind of its
  * own (shared/backend/), which reads state through this door.
  */
-import { analyzeSnapshot, analyzeState, reanalyzeState } from './analyze';
+import { analyzeSnapshot, analyzeState, reanalyzeState, SECRET_CODES, secretDiagnostics } from './analyze';
 import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { buildStateStructure } from './model/structure';
+import { pathKey } from './model/locate';
 import { NavigationIndex } from './navigation/navigationIndex';
+import { stateSecrets } from './passes/secrets';
 import { STATE_RULES } from './rules';
 import { fixesFor, stateCodeActions } from './services/codeActions';
 import { stateCompletion } from './services/completion';
@@ -31,6 +33,7 @@ export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
+export type { SecretsPass, UndecryptableCause } from './passes/secrets';
 export type { StateDocument } from './services/context';
 export type { SurgeryReport } from './services/surgery';
 export { WORKSPACE_SYMBOL_LIMIT } from './services/symbols';
@@ -48,6 +51,12 @@ export function createStateService() {
     analyze: analyzeState,
     reanalyze: reanalyzeState,
     analyzeSnapshot,
+    /**
+     * Pulumi's secrets in a state, for a caller that holds the stack's key (the language server's
+     * second pass): where they are (`find`, keyed by `key`), and the diagnostics of the secret codes
+     * (`codes`) with what that caller found (`diagnostics`).
+     */
+    secrets: { find: stateSecrets, key: pathKey, codes: SECRET_CODES, diagnostics: secretDiagnostics },
     /** The rule modules, one per code, in the registry's order (their one-line docs document the codes). */
     rules: STATE_RULES,
     /** The navigation index of a snapshot, built lazily (derive it record by record after an edit). */

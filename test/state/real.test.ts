@@ -128,14 +128,14 @@ describe('real Pulumi state files (test/fixtures/state/real), Pulumi as the orac
       assert.deepEqual(sortViolations(ourViolations(analysis)), sortViolations(expected));
     });
 
-    it(`${file}: no Warning in pulumi mode; Information only for declared, legacy and parent-urn findings`, () => {
+    it(`${file}: no Warning in pulumi mode; Information only for declared, legacy, parent-urn and plaintext-secret findings`, () => {
       const diagnostics = analyzeState(text).diagnostics;
       assert.deepEqual(
         diagnostics.filter((d) => d.severity === 'warning').map((d) => d.message),
         [],
       );
       const informationCodes = new Set(diagnostics.filter((d) => d.severity === 'information').map((d) => d.code));
-      for (const code of informationCodes) assert.ok(['newer-engine-property', 'legacy-property', 'parent-urn-mismatch'].includes(code), code);
+      for (const code of informationCodes) assert.ok(['newer-engine-property', 'legacy-property', 'parent-urn-mismatch', 'secret-in-plaintext'].includes(code), code);
       assert.ok(diagnostics.filter((d) => d.code === 'newer-engine-property').length <= 1, 'one newer-engine-property summary per file');
       assert.ok(diagnostics.filter((d) => d.code === 'legacy-property').length <= 1, 'one legacy-property summary per file');
     });

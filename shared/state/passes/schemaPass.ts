@@ -47,20 +47,21 @@ export interface SchemaPass {
   readonly offSchemaValues: readonly JsonPath[];
 }
 
-const EMPTY_PASS: SchemaPass = { shapeErrors: [], undeclaredMembers: [], malformedValues: [], offSchemaValues: [] };
+/** A pass that found nothing (what the secret rules, which read none of it, run with in `secretDiagnostics`). */
+export const EMPTY_SCHEMA_PASS: SchemaPass = { shapeErrors: [], undeclaredMembers: [], malformedValues: [], offSchemaValues: [] };
 
 /** The schema pass of a whole document. */
 export function runSchemaPass(snapshot: StateSnapshot, mode: StateSchemaMode): SchemaPass {
   const { structure } = snapshot;
   if (structure.shape === 'unknown') {
-    return snapshot.parsedWith === 'json' || structure.root !== undefined ? { ...EMPTY_PASS, document: 'unrecognised-shape' } : EMPTY_PASS;
+    return snapshot.parsedWith === 'json' || structure.root !== undefined ? { ...EMPTY_SCHEMA_PASS, document: 'unrecognised-shape' } : EMPTY_SCHEMA_PASS;
   }
   try {
     const validator = structure.legacyCheckpoint ? 'legacyCheckpoint' : structure.shape;
     return classify(validateShape(validator, structure.root, mode), structure, mode);
   } catch (error) {
     if (!(error instanceof RangeError)) throw error;
-    return { ...EMPTY_PASS, document: 'too-deep' };
+    return { ...EMPTY_SCHEMA_PASS, document: 'too-deep' };
   }
 }
 
@@ -105,7 +106,7 @@ function pathToPointer(path: JsonPath): string {
 function classify(errors: ErrorObject[], structure: StateStructure, mode: StateSchemaMode): SchemaPass {
   const secretsProvider = hasSecretsProvider(structure);
   // A valid file (the usual case) has no errors to place, so it skips keying every record's path.
-  if (errors.length === 0) return { ...EMPTY_PASS, malformedValues: withoutRepeats(malformedValuesOf(structure, secretsProvider)) };
+  if (errors.length === 0) return { ...EMPTY_SCHEMA_PASS, malformedValues: withoutRepeats(malformedValuesOf(structure, secretsProvider)) };
   const recordPaths = new Set<string>();
   for (const resource of [...structure.resources, ...structure.pendingResources]) recordPaths.add(pathKey(resource.path));
   const shapeErrors: ShapeError[] = [];

@@ -23,6 +23,8 @@ import { newerEngineProperty } from './newerEngineProperty';
 import { parentUrnMismatch } from './parentUrnMismatch';
 import { protectedPendingDelete } from './protectedPendingDelete';
 import { schema } from './schema';
+import { secretInPlaintext } from './secretInPlaintext';
+import { secretUndecryptable } from './secretUndecryptable';
 import { selfReference } from './selfReference';
 import type { StateFixProvider, StateRule } from './stateRule';
 import { syntax } from './syntax';
@@ -60,6 +62,8 @@ export const STATE_RULES: readonly StateRule[] = [
   parentUrnMismatch,
   invalidUrn,
   protectedPendingDelete,
+  secretInPlaintext,
+  secretUndecryptable,
 ];
 
 /** The fix provider of `code`, if it has one. */

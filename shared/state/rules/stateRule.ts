@@ -14,6 +14,7 @@ import { tallyFields, type FieldTallies } from '../passes/fields';
 import type { StateFinding } from '../passes/findings';
 import { buildIntegrityIndex, type IntegrityIndex } from '../passes/integrityIndex';
 import type { SchemaPass } from '../passes/schemaPass';
+import { stateSecrets, type SecretsPass, type StateSecret } from '../passes/secrets';
 
 /** Reads one diagnostic's `data` and offers its fixes. */
 export type StateFixProvider = (analysis: StateSnapshot, request: FixRequest) => Fix[];
@@ -29,6 +30,7 @@ export class StateRuleContext {
   readonly version: 1 | 2 | 3;
   private integrityIndex?: IntegrityIndex;
   private fieldTallies?: FieldTallies;
+  private secretSites?: StateSecret[];
 
   constructor(
     readonly structure: StateStructure,
@@ -36,6 +38,8 @@ export class StateRuleContext {
     /** The text's JSON syntax errors (none when `JSON.parse` read it). */
     readonly syntax: readonly SyntaxError[],
     readonly schema: SchemaPass,
+    /** What a caller holding the stack's key found of its secrets; absent in the plain analysis, which decrypts nothing. */
+    readonly secretsPass?: SecretsPass,
   ) {
     this.version = recordVersion(structure, mode);
   }
@@ -48,5 +52,10 @@ export class StateRuleContext {
   /** The newer-engine and legacy fields of the records and wrappers, counted in one walk on first use. */
   get fields(): FieldTallies {
     return (this.fieldTallies ??= tallyFields(this.structure));
+  }
+
+  /** The records' well-formed secrets, found in one walk on first use. */
+  get secrets(): StateSecret[] {
+    return (this.secretSites ??= stateSecrets(this.structure));
   }
 }

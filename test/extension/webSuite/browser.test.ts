@@ -186,6 +186,41 @@ describe('in the browser (web worker extension host)', () => {
     }
   });
 
+  it("decrypts a state's secrets with WebCrypto in the worker: the passphrase entered, secret-undecryptable, Reveal in the hover", async () => {
+    // Ciphertexts the real Pulumi made (test/fixtures/secrets/pulumi-vectors.json): one under the state's salt, one under another stack's.
+    const sig = { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270' };
+    const outputs = {
+      dbPassword: { ...sig, ciphertext: 'v1:Uv1J5dn81D2g9a95:9uOZ+vh2utZwgX6RN3qnEH5t+2RgZeAMhg==' },
+      copied: { ...sig, ciphertext: 'v1:J0Hk6ukZ3If3Mp9z:xkW3/tBEs5Oq7vQi4Un9YTQf9Q2eXaz4Mg==' },
+      exported: { ...sig, plaintext: '"in-the-clear"' },
+    };
+    const salt = 'v1:ViwVh7GW9bY=:v1:eu2Fl9j6FEZUx9U6:F/n8TT3z2Hf2Yi/P52/GnuOZ9gxKGA==';
+    const resources = [{ urn: 'urn:pulumi:dev::vectors::x:y:Db::db', custom: true, id: 'db-1', type: 'x:y:Db', outputs }];
+    const text = JSON.stringify(
+      { version: 3, deployment: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: '' }, secrets_providers: { type: 'passphrase', state: { salt } }, resources } },
+      null,
+      2,
+    );
+    const uri = workspaceUri('secrets.state.json');
+    await vscode.workspace.fs.writeFile(uri, new TextEncoder().encode(text));
+    try {
+      const document = await vscode.workspace.openTextDocument(uri);
+      await vscode.window.showTextDocument(document);
+      await diagnosticsWith(uri, ['secret-in-plaintext']);
+      equal(await vscode.commands.executeCommand('quotaState.secrets.enterPassphrase', uri.toString(), { passphrase: 'correct horse battery staple' }), true);
+      const diagnostics = await diagnosticsWith(uri, ['secret-undecryptable']);
+      equal(diagnostics.find((d) => codeOf(d) === 'secret-undecryptable')?.severity, vscode.DiagnosticSeverity.Warning);
+      const offset = text.indexOf('"v1:', text.indexOf('"dbPassword"'));
+      equal(await vscode.commands.executeCommand('quotaState.secrets.reveal', { uri: uri.toString(), version: document.version, offset }), true);
+      const hovers = await vscode.commands.executeCommand<vscode.Hover[]>('vscode.executeHoverProvider', uri, document.positionAt(offset + 5));
+      match(hovers.flatMap((h) => h.contents.map((c) => (typeof c === 'string' ? c : c.value))).join('\n'), /\bhunter2\b/);
+    } finally {
+      await vscode.commands.executeCommand('quotaState.secrets.forgetPassphrases');
+      await revertAndCloseAll();
+      await vscode.workspace.fs.delete(uri);
+    }
+  });
+
   it('opens a gzip-compressed DIY stack file through pulumi-gz: and checks it', async () => {
     const source = await vscode.workspace.fs.readFile(workspaceUri('stack.state.json'));
     const compressed = await gzip(source);
