@@ -16,6 +16,6 @@ export interface AzuriteServer {
   dataDir: string;
   stop(): Promise<void>;
 }
-export declare function startAzurite(options?: { log?: (line: string) => void; timeoutMs?: number }): Promise<AzuriteServer>;
+export declare function startAzurite(options?: { log?: (line: string) => void; timeoutMs?: number; inMemory?: boolean }): Promise<AzuriteServer>;
 export declare function azuriteBackend(server: { host: string; account: string; accountKey: string }, container: string): { url: string; env: Record<string, string> };
 export declare function createContainer(server: { serviceUrl: string; account: string; accountKey: string }, name: string): Promise<void>;

@@ -109,7 +109,7 @@ function stopper(child, exited, scratch, killOnExit) {
 
 /**
  * Starts a throwaway Azurite blob service on a free 127.0.0.1 port, its data in a temporary folder.
- * @param {{ log?: (line: string) => void, timeoutMs?: number }} [options]
+ * @param {{ log?: (line: string) => void, timeoutMs?: number, inMemory?: boolean }} [options]
  */
 export async function startAzurite(options = {}) {
   const port = await freePort();
@@ -117,7 +117,9 @@ export async function startAzurite(options = {}) {
   const endpoint = `http://${host}`;
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-azurite-'));
   // The SDK's API version is newer than 3.35.0 knows (--skipApiVersionCheck); no telemetry leaves the machine.
-  const serverArgs = [ensureAzurite(), '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', scratch, '--skipApiVersionCheck', '--disableTelemetry', '--silent'];
+  // A bench's tens of thousands of blobs: Azurite's on-disk database (one JSON file rewritten as it grows) slows every write, so it may keep them in memory.
+  const persistence = options.inMemory ? ['--inMemoryPersistence'] : [];
+  const serverArgs = [ensureAzurite(), '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', scratch, '--skipApiVersionCheck', '--disableTelemetry', '--silent', ...persistence];
   const [command, args] = withParentDeathSignal(process.execPath, serverArgs);
   const child = spawn(command, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolveExit) => child.once('exit', () => resolveExit()));

@@ -23,7 +23,7 @@ export const REMOTE_BENCH_SCHEMES: readonly RemoteBenchScheme[] = [
   {
     scheme: 'azblob',
     async start(_scratch, log) {
-      const server = await startAzurite({ log });
+      const server = await startAzurite({ log, inMemory: true });
       await prepared(server, () => createContainer(server, 'scale'));
       return { ...azuriteBackend(server, 'scale'), stop: () => server.stop() };
     },
