@@ -37,9 +37,9 @@ function backendName(root: vscode.Uri): string {
 function planLine(stack: StackCopyPlan): string {
   const where = stack.target === stack.stack ? stack.stack : `${stack.stack} → ${stack.target}`;
   const what = vscode.l10n.t('{0} objects, {1}', stack.objects.length, sizeText(stack.bytes));
+  if (stack.destination === 'different') return vscode.l10n.t("{0}: {1}; DST holds another state: Overwrite replaces it, keeping it in DST's .pulumi/deleted/ (else it is skipped)", where, what);
   if (stack.refused) return vscode.l10n.t('{0}: skipped ({1})', where, messageOf(stack.refused));
   if (stack.destination === 'same') return vscode.l10n.t('{0}: {1}; DST holds it already, each object is checked and the same bytes are skipped', where, what);
-  if (stack.destination === 'different') return vscode.l10n.t("{0}: {1}; overwrites DST's other state, which is kept in DST's .pulumi/deleted/", where, what);
   return `${where}: ${what}`;
 }
 
@@ -47,7 +47,7 @@ function planLine(stack: StackCopyPlan): string {
 function saltLine(stack: StackCopyPlan): string | undefined {
   if (!stack.secrets?.salt) return undefined;
   return vscode.l10n.t(
-    "{0}: secrets by passphrase; the state's salt travels with it ({1}). Pulumi.{2}.yaml (not in the backend) keeps its encryptionsalt: carry it with the project, and the same passphrase.",
+    "{0}: secrets by passphrase; the state's salt travels with it ({1}). Pulumi.{2}.yaml's encryptionsalt, if it has one, is not in the backend: carry that file with the project, and the same passphrase.",
     stack.target,
     stack.secrets.salt,
     stack.to.name,

@@ -140,6 +140,26 @@ describe('the Backends view: rename, remove, restore, copy and move stacks', () 
       /0 objects written, \d+ skipped/,
     );
 
+    // DST's stack made another state (an older checkpoint): only Overwrite is offered, and DST's old stack goes into DST's Deleted.
+    const older = history.find((name) => name.endsWith('.checkpoint.json.gz'))!;
+    const other = await read(SRC, `.pulumi/history/hist/prod/${older}`);
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(DST, '.pulumi', 'stacks', 'hist', 'prod.json.gz'), other);
+    shown = hooks.shownMessages().length;
+    hooks.answerConfirmations('Overwrite');
+    assert.deepEqual(await hooks.backends.copyActions.copyTo(SRC, [await stackOf(SRC, 'prod')], DST, false), { copied: 1, differences: 0 });
+    const overwriting = hooks
+      .shownMessages()
+      .slice(shown)
+      .find((m) => m.detail !== undefined);
+    assert.deepEqual(overwriting?.actions, ['Overwrite'], 'Overwrite, and only it, when DST holds another state');
+    assert.match(overwriting?.detail ?? '', /DST holds another state: Overwrite replaces it/);
+    assert.deepEqual(await read(DST, '.pulumi/stacks/hist/prod.json.gz'), stackBytes, 'DST has the copied state');
+    const replaced = await under(DST, '.pulumi/deleted/hist/prod');
+    assert.ok(
+      replaced.some((name) => name.endsWith('/stacks/hist/prod.json.gz')),
+      `DST's old stack kept in its deleted area: ${replaced.join(', ')}`,
+    );
+
     // Move: verified in DST, then SRC's stack goes into SRC's Deleted.
     hooks.answerConfirmations('Move');
     assert.deepEqual(await hooks.backends.copyActions.copyTo(SRC, undefined, DST, true), { copied: 1, differences: 0 });
