@@ -2,7 +2,8 @@
  * The Backends view's commands: Add Backend…, Refresh, Open (a file read-only, documents.ts), the
  * comparisons (the State Diff view and VS Code's diff editor), Show History and Compare with Previous
  * on a stack file, Show Resource Graph, Load more…, and the writes actions.ts makes (Restore This
- * Version…, Prune History…, Upgrade Backend Layout…). A command run from a menu gets its node; from
+ * Version…, Prune History…, Upgrade Backend Layout…), stackActions.ts's (Rename Stack…, Remove Stack…,
+ * Restore of a Deleted entry) and copyActions.ts's (Copy to Backend…, Move to Backend…). A command run from a menu gets its node; from
  * the palette or a key it takes the tree's selection.
  */
 import * as vscode from 'vscode';
@@ -10,6 +11,8 @@ import { describeEntry, findStack, parseRemoteBackendUrl, readHistory, REMOTE_SC
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { Notifier } from '../notifier';
 import type { BackendActions } from './actions';
+import type { CopyActions } from './copyActions';
+import type { StackActions } from './stackActions';
 import { bucketsSupported } from './bucketAccess';
 import { bucketRootUri } from './bucketFileSystem';
 import { isRemoteUri } from './remoteUris';
@@ -28,6 +31,8 @@ export class BackendCommands {
     private readonly notifier: Notifier,
     private readonly stateDiff: StateDiffView,
     private readonly actions: BackendActions,
+    private readonly stackActions: StackActions,
+    private readonly copyActions: CopyActions,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -45,6 +50,11 @@ export class BackendCommands {
       vscode.commands.registerCommand('quotaState.backends.restore', (given?: unknown) => this.restore(node(given))),
       vscode.commands.registerCommand('quotaState.backends.prune', (given?: unknown) => this.prune(node(given))),
       vscode.commands.registerCommand('quotaState.backends.upgrade', (given?: unknown) => this.upgrade(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.renameStack', (given?: unknown) => this.stackWrite(node(given), (n) => this.stackActions.rename(n.root, n.stack))),
+      vscode.commands.registerCommand('quotaState.backends.removeStack', (given?: unknown) => this.stackWrite(node(given), (n) => this.stackActions.remove(n.root, n.stack))),
+      vscode.commands.registerCommand('quotaState.backends.restoreDeleted', (given?: unknown) => this.restoreDeleted(node(given))),
+      vscode.commands.registerCommand('quotaState.backends.copyTo', (given?: unknown) => this.copy(node(given), false)),
+      vscode.commands.registerCommand('quotaState.backends.moveTo', (given?: unknown) => this.copy(node(given), true)),
       vscode.commands.registerCommand('quotaState.backends.showGraph', (given?: unknown) => this.showGraph(node(given))),
       vscode.commands.registerCommand('quotaState.showHistory', (given?: unknown) => this.showHistory(given instanceof vscode.Uri ? given : vscode.window.activeTextEditor?.document.uri)),
       vscode.commands.registerCommand('quotaState.compareWithPrevious', (given?: unknown) =>
@@ -161,6 +171,20 @@ export class BackendCommands {
   private async prune(node: BackendTreeNode | undefined): Promise<void> {
     if (node?.kind === 'backend') await this.actions.prune(node.root);
     else if (node?.kind === 'stack') await this.actions.prune(node.root, node.stack);
+  }
+
+  private async stackWrite(node: BackendTreeNode | undefined, write: (node: Extract<BackendTreeNode, { kind: 'stack' }>) => Promise<unknown>): Promise<void> {
+    if (node?.kind === 'stack') await write(node);
+  }
+
+  private async restoreDeleted(node: BackendTreeNode | undefined): Promise<void> {
+    if (node?.kind === 'deletedStack') await this.stackActions.restoreDeleted(node.root, node.entry);
+  }
+
+  /** Copy to Backend… / Move to Backend…: a stack, or every stack of a backend. */
+  private async copy(node: BackendTreeNode | undefined, move: boolean): Promise<void> {
+    if (node?.kind === 'stack') await this.copyActions.copy(node.root, [node.stack], move);
+    else if (node?.kind === 'backend') await this.copyActions.copy(node.root, undefined, move);
   }
 
   private async upgrade(node: BackendTreeNode | undefined): Promise<void> {

@@ -1,19 +1,23 @@
 /**
- * The Backends view's nodes (backend → stack → History and Backups → versions and backups) and what
+ * The Backends view's nodes (backend → stack → History and Backups → versions and backups; backend →
+ * Deleted → removed stacks) and what
  * both the tree (tree.ts) and its commands (commands.ts) read off them: the file a node stands for,
  * the words a title names it by, a backup's time and version, and times as "3 days ago".
  */
 import * as vscode from 'vscode';
-import type { BackendStack, HistoryEntry } from '../../shared/backend/vocabulary';
+import type { BackendStack, DeletedEntry, HistoryEntry } from '../../shared/backend/vocabulary';
 
 type BackendNode = { kind: 'backend'; root: vscode.Uri; legacy?: boolean };
 type StackNode = { kind: 'stack'; root: vscode.Uri; stack: BackendStack; last?: HistoryEntry };
 type GroupNode = { kind: 'history' | 'backups'; root: vscode.Uri; stack: BackendStack };
 type EntryNode = { kind: 'entry'; root: vscode.Uri; stack: BackendStack; entry: HistoryEntry; previous?: HistoryEntry };
 type BackupNode = { kind: 'backup'; root: vscode.Uri; stack: BackendStack; name: string };
+/** The backend's removed stacks (`.pulumi/deleted/`), and one of them. */
+type DeletedGroupNode = { kind: 'deleted'; root: vscode.Uri; entries: DeletedEntry[] };
+type DeletedStackNode = { kind: 'deletedStack'; root: vscode.Uri; entry: DeletedEntry };
 export type MoreNode = { kind: 'more'; root: vscode.Uri; stack: BackendStack; shown: number };
 export type ProblemNode = { kind: 'problem'; message: string };
-export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | MoreNode | ProblemNode;
+export type BackendTreeNode = BackendNode | StackNode | GroupNode | EntryNode | BackupNode | DeletedGroupNode | DeletedStackNode | MoreNode | ProblemNode;
 
 export function relativeTime(iso: string): string {
   const seconds = Math.round((Date.now() - Date.parse(iso)) / 1000);

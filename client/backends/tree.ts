@@ -1,11 +1,12 @@
 /**
- * The Backends view's tree (Explorer): backend → stack → History and Backups. A stack shows its last
+ * The Backends view's tree (Explorer): backend → stack → History and Backups, and backend → Deleted
+ * (the removed stacks, each with Restore). A stack shows its last
  * update's result and its lock holders, a history entry its kind, result, time, message and change
  * counts, in the CLI's words (describe.ts). The backends are read once per refresh, through
  * `vscode.workspace.fs` (store.ts); the files under a folder's `.pulumi/` refresh it when they change.
  */
 import * as vscode from 'vscode';
-import { BackendError, describeEntry, lastUpdateText, readBackend, readHistory, type Backend } from '../../shared/backend/vocabulary';
+import { BackendError, describeEntry, lastUpdateText, listDeleted, readBackend, readHistory, sizeText, type Backend } from '../../shared/backend/vocabulary';
 import { bucketPartsOf } from './bucketFileSystem';
 import { isRemoteUri } from './remoteUris';
 import { rootProblem, type BackendDiscovery } from './discovery';
@@ -90,8 +91,14 @@ export class BackendsTree implements vscode.TreeDataProvider<BackendTreeNode>, v
         return [{ kind: 'problem', message: (await rootProblem(node.root)) ?? (error instanceof BackendError ? error.message : String(error)) }];
       }
       const store = workspaceBackendStore(node.root);
-      return Promise.all(backend.stacks.map(async (stack) => ({ kind: 'stack' as const, root: node.root, stack, last: (await readHistory(store, stack, { limit: 1 })).entries[0] })));
+      const stacks: BackendTreeNode[] = await Promise.all(
+        backend.stacks.map(async (stack) => ({ kind: 'stack' as const, root: node.root, stack, last: (await readHistory(store, stack, { limit: 1 })).entries[0] })),
+      );
+      // Removed stacks (Remove Stack…, a move, an overwrite), newest first: Restore brings each back.
+      const deleted = (await listDeleted(store).catch(() => [])).reverse();
+      return deleted.length ? [...stacks, { kind: 'deleted', root: node.root, entries: deleted }] : stacks;
     }
+    if (node.kind === 'deleted') return node.entries.map((entry) => ({ kind: 'deletedStack', root: node.root, entry }));
     if (node.kind === 'stack')
       return [
         { kind: 'history', root: node.root, stack: node.stack },
@@ -169,6 +176,9 @@ export class BackendsTree implements vscode.TreeDataProvider<BackendTreeNode>, v
         item.command = { command: 'quotaState.backends.open', title: vscode.l10n.t('Open'), arguments: [node] };
         return item;
       }
+      case 'deleted':
+      case 'deletedStack':
+        return deletedItem(node);
       case 'more':
         return Object.assign(new vscode.TreeItem(vscode.l10n.t('Load more…'), vscode.TreeItemCollapsibleState.None), {
           command: { command: 'quotaState.backends.more', title: vscode.l10n.t('Load more…'), arguments: [node] },
@@ -183,4 +193,24 @@ export class BackendsTree implements vscode.TreeDataProvider<BackendTreeNode>, v
     for (const watcher of this.watchers.values()) watcher.dispose();
     for (const disposable of this.disposables) disposable.dispose();
   }
+}
+
+/** The Deleted node and its removed stacks (each with Restore). */
+function deletedItem(node: Extract<BackendTreeNode, { kind: 'deleted' | 'deletedStack' }>): vscode.TreeItem {
+  if (node.kind === 'deleted')
+    return Object.assign(new vscode.TreeItem(vscode.l10n.t('Deleted'), vscode.TreeItemCollapsibleState.Collapsed), {
+      description: String(node.entries.length),
+      iconPath: new vscode.ThemeIcon('trash'),
+      tooltip: vscode.l10n.t('Stacks removed into .pulumi/deleted/, with their history, backups and tags'),
+    });
+  const { entry } = node;
+  const item = new vscode.TreeItem(entry.stack, vscode.TreeItemCollapsibleState.None);
+  const when = entry.time ? relativeTime(entry.time) : undefined;
+  item.description = entry.complete
+    ? [when, entry.reason, vscode.l10n.t('{0} history entries', entry.historyEntries), sizeText(entry.bytes)].filter(Boolean).join(' · ')
+    : vscode.l10n.t('interrupted: no manifest');
+  item.tooltip = entry.folder;
+  item.iconPath = new vscode.ThemeIcon(entry.complete ? 'history' : 'warning');
+  item.contextValue = entry.complete ? 'deletedStack' : 'deletedStackIncomplete';
+  return item;
 }

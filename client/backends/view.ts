@@ -9,14 +9,18 @@ import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Notifier } from '../notifier';
 import { BackendActions } from './actions';
 import { BackendCommands } from './commands';
+import { CopyActions } from './copyActions';
 import { BackendDiscovery } from './discovery';
 import type { StateDiffView } from './stateDiff';
+import { StackActions } from './stackActions';
 import { BackendsTree } from './tree';
 
 export class BackendsView {
   readonly discovery: BackendDiscovery;
   readonly tree: BackendsTree;
   readonly actions: BackendActions;
+  readonly stackActions: StackActions;
+  readonly copyActions: CopyActions;
   readonly commands: BackendCommands;
 
   constructor(state: vscode.Memento, notifier: Notifier, stateDiff: StateDiffView, client: LanguageClient) {
@@ -24,7 +28,13 @@ export class BackendsView {
     this.tree = new BackendsTree(this.discovery);
     // A write changes the backend: the tree reads it again.
     this.actions = new BackendActions(client, notifier, () => this.tree.refresh());
-    this.commands = new BackendCommands(this.tree, this.discovery, notifier, stateDiff, this.actions);
+    this.stackActions = new StackActions(notifier, () => this.tree.refresh());
+    this.copyActions = new CopyActions(
+      notifier,
+      () => this.discovery.roots(),
+      () => this.tree.refresh(),
+    );
+    this.commands = new BackendCommands(this.tree, this.discovery, notifier, stateDiff, this.actions, this.stackActions, this.copyActions);
   }
 
   /** The commands, and the tree (its view, watchers and listeners) to dispose with them. */

@@ -28,7 +28,10 @@ export { DEFAULT_STALE_LOCK_AGE, judgeLock, lockAgeText, parseStaleLockAge, read
 // The words of a backend, written once: what the CLI prints and the Backends view shows.
 export { describeEntry, describeLock, filesText, lastUpdateText, prunePlanText, pruneTotalText, sizeText, stacksText, upgradePlanText, upgradeTotalText, type LockDescription } from './describe';
 // Removed stacks kept in `.pulumi/deleted/`, and renamed stacks (deleted.ts, rename.ts).
-export { DeletedRefusal, type DeletedEntry } from './deleted';
+export { DeletedRefusal, listDeleted, removeStack, restoreDeleted, StackHasResources, type DeletedEntry } from './deleted';
+export { renameStack } from './rename';
+// `backend copy`: the plan, one stack's copy with its verification (and move), a new DST's meta.yaml.
+export { copyStack, planCopy, writeNewDestinationMeta, type CopyPlan, type StackCopyPlan } from './copy';
 export { applyRestore, RestoreError, type RestorePlan } from './restore';
 export { applyPrune, planPrune, PruneRefusal, type PrunePlan } from './prune';
 export { applyUpgrade, planUpgrade, refuseIfAnyStackLocked, type StackUpgrade } from './upgrade';
