@@ -118,8 +118,9 @@ export async function startAzurite(options = {}) {
   const scratch = mkdtempSync(join(tmpdir(), 'quota-state-azurite-'));
   // The SDK's API version is newer than 3.35.0 knows (--skipApiVersionCheck); no telemetry leaves the machine.
   // A bench's tens of thousands of blobs: Azurite's on-disk database (one JSON file rewritten as it grows) slows every write, so it may keep them in memory.
-  const persistence = options.inMemory ? ['--inMemoryPersistence'] : [];
-  const serverArgs = [ensureAzurite(), '--blobHost', '127.0.0.1', '--blobPort', String(port), '--location', scratch, '--skipApiVersionCheck', '--disableTelemetry', '--silent', ...persistence];
+  // (Azurite refuses --inMemoryPersistence beside --location.)
+  const persistence = options.inMemory ? ['--inMemoryPersistence'] : ['--location', scratch];
+  const serverArgs = [ensureAzurite(), '--blobHost', '127.0.0.1', '--blobPort', String(port), ...persistence, '--skipApiVersionCheck', '--disableTelemetry', '--silent'];
   const [command, args] = withParentDeathSignal(process.execPath, serverArgs);
   const child = spawn(command, args, { cwd: scratch, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise((resolveExit) => child.once('exit', () => resolveExit()));

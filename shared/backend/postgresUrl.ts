@@ -88,7 +88,7 @@ const SETTINGS: Record<string, string | undefined> = {
   sslkey: 'PGSSLKEY',
   sslrootcert: 'PGSSLROOTCERT',
   sslsni: 'PGSSLSNI',
-  // lib/pq v1.12.3's tags spell these two SSLPG…, not PGSSL….
+  // lib/pq v1.12.3's tags spell these two SSLPG..., not PGSSL...
   ssl_min_protocol_version: 'SSLPGMINPROTOCOLVERSION',
   ssl_max_protocol_version: 'SSLPGMAXPROTOCOLVERSION',
   sslinline: undefined,
