@@ -152,6 +152,11 @@ async function bytesOf(stream: NodeJS.ReadableStream | undefined): Promise<Uint8
   return new Uint8Array(Buffer.concat(chunks));
 }
 
+/** Up to this size a write is one Put Blob; above it, blocks of BLOCK_BYTES then one Put Block List. */
+const SINGLE_PUT_BYTES = 8 * 1024 * 1024;
+const BLOCK_BYTES = 4 * 1024 * 1024;
+const BLOCK_CONCURRENCY = 4;
+
 export function azblobBackendStore(target: AzblobBackendUrl, options: AzblobStoreOptions): WritableBackendStore & { destroy(): void } {
   // One retry: a cut connection is tried again once; the deadline bounds both tries.
   const client = containerClientOf(target, { retryOptions: { maxTries: 2, retryDelayInMs: 200 } });
@@ -199,7 +204,9 @@ export function azblobBackendStore(target: AzblobBackendUrl, options: AzblobStor
         const ifVersion = condition.ifVersion;
         const conditions = ifVersion === null ? { ifNoneMatch: '*' } : ifVersion !== undefined ? { ifMatch: ifVersion } : {};
         try {
-          await client.getBlockBlobClient(keyOf(name)).upload(bytes, bytes.length, { conditions, abortSignal });
+          // Large stacks go up in blocks, committed under the condition; one Put Blob of 90 MB breaks
+          // Azurite's connection (EPIPE) and holds the whole body in one request against the deadline.
+          await client.getBlockBlobClient(keyOf(name)).uploadData(bytes, { conditions, abortSignal, maxSingleShotSize: SINGLE_PUT_BYTES, blockSize: BLOCK_BYTES, concurrency: BLOCK_CONCURRENCY });
         } catch (error) {
           // 412 ConditionNotMet (If-Match, or If-None-Match on some versions), 409 BlobAlreadyExists (If-None-Match: *).
           if (statusOf(error) === 412 || statusOf(error) === 409) throw new StoreConflict(`${name} changed since it was read (another writer); nothing was written`);

@@ -103,6 +103,28 @@ describe('the azblob:// store, against a real Azurite server', function () {
       await assert.rejects(store.read(name), StoreMissing);
     });
 
+    it('a 100 MB stack goes up in blocks, committed only while still the version read', async () => {
+      const store = storeIn('contract');
+      const name = '.pulumi/stacks/app/large.json';
+      // Not one repeated byte: a block list in the wrong order would read back different.
+      const large = new Uint8Array(100 * 1024 * 1024 + 123);
+      for (let i = 0; i < large.length; i += 1) large[i] = (i * 31 + (i >>> 16)) & 0xff;
+      await store.write(name, large, { ifVersion: null });
+      const first = await store.read(name);
+      assert.equal(first.bytes.length, large.length);
+      assert.ok(Buffer.from(first.bytes).equals(Buffer.from(large)), 'the blob reads back as written');
+      const { committedBlocks = [] } = await containerOf('contract').getBlockBlobClient(name).getBlockList('committed');
+      assert.equal(committedBlocks.length, Math.ceil(large.length / (4 * 1024 * 1024)), 'committed as blocks of 4 MiB');
+      await assert.rejects(store.write(name, large, { ifVersion: null }), StoreConflict);
+      const changed = large.slice();
+      changed[changed.length - 1] ^= 0xff;
+      await store.write(name, changed, { ifVersion: first.version });
+      await assert.rejects(store.write(name, large, { ifVersion: first.version }), StoreConflict);
+      const second = await store.read(name);
+      assert.ok(Buffer.from(second.bytes).equals(Buffer.from(changed)), 'the refused write left the winner');
+      await store.delete(name);
+    });
+
     it('ifVersion null: written only when absent (a lock file)', async () => {
       const store = storeIn('contract');
       const lock = '.pulumi/locks/organization/app/dev/0f0e.json';
