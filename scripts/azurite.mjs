@@ -8,13 +8,12 @@
 // `npm run azurite` (or `node scripts/azurite.mjs`) starts a server, creates a container, prints the
 // endpoint, the environment and the backend URL to use, and stays up until Ctrl-C.
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, realpathSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { request as httpRequest } from 'node:http';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { freePort, runAsScript, serveUntilInterrupted, sleep, stopper, tailCollector, withParentDeathSignal } from './testServer.mjs';
 
 const require = createRequire(import.meta.url);
 const AZURITE_PACKAGE = dirname(require.resolve('azurite/package.json'));
@@ -31,31 +30,6 @@ export function ensureAzurite() {
   if (!existsSync(main)) throw new Error(`Azurite's blob service is missing (${main}): run npm ci`);
   return main;
 }
-const STOP_GRACE_MS = 5_000;
-const OUTPUT_TAIL_CHARS = 8_000;
-
-/** A free local port: the listener is closed before the server takes it. */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolveListen);
-  });
-  const { port } = server.address();
-  await new Promise((resolveClose) => server.close(() => resolveClose()));
-  return port;
-}
-
-function tailCollector(stream) {
-  let tail = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    tail = (tail + chunk).slice(-OUTPUT_TAIL_CHARS);
-  });
-  return () => tail.trim() || '(nothing)';
-}
-
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 /** Any HTTP answer from the blob service (an unsigned listing is refused with 403): it serves requests. */
 function answers(endpoint) {
@@ -78,33 +52,6 @@ async function waitForReady(endpoint, child, outputTail, timeoutMs) {
     await sleep(100);
   }
   throw new Error(`Azurite at ${endpoint} did not answer after ${timeoutMs} ms; its output:\n${outputTail()}`);
-}
-
-/** On Linux the kernel kills the server if this process dies without running its 'exit' handlers. */
-function withParentDeathSignal(command, args) {
-  if (process.platform === 'linux' && existsSync('/usr/bin/setpriv')) return ['/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', command, ...args]];
-  return [command, args];
-}
-
-/** stop(): SIGTERM, then SIGKILL after a grace period, then the scratch folder goes; safe to call twice. */
-function stopper(child, exited, scratch, killOnExit) {
-  let stopping;
-  return () => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        let graceTimer;
-        const graceOver = Symbol('grace over');
-        const outcome = await Promise.race([exited, new Promise((resolveGrace) => (graceTimer = setTimeout(() => resolveGrace(graceOver), STOP_GRACE_MS)))]);
-        clearTimeout(graceTimer);
-        if (outcome === graceOver) child.kill('SIGKILL');
-      }
-      await exited;
-      process.removeListener('exit', killOnExit);
-      rmSync(scratch, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
 }
 
 /**
@@ -197,26 +144,7 @@ async function main() {
     'Ctrl-C stops the server and deletes its data.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  let stopping = false;
-  const shutdown = (signal) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    log(`${signal}: stopping Azurite`);
-    server.stop().then(
-      () => process.exit(0),
-      (error) => {
-        log(error.message);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  serveUntilInterrupted(server, 'Azurite', log);
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main().catch((error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  });
-}
+runAsScript(import.meta.url, main);

@@ -8,112 +8,32 @@
 // `npm run fake-gcs` (or `node scripts/fake-gcs.mjs`) starts a server with a bucket, prints the
 // environment and the backend URL to use, and stays up until Ctrl-C.
 import { spawn } from 'node:child_process';
-import { spawnSync } from 'node:child_process';
-import { createHash } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { goCommand, withLock } from './pulumi-cli.mjs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePort, goServerBuild, runAsScript, serveUntilInterrupted, sleep, stopper, tailCollector, withParentDeathSignal } from './testServer.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const FAKE_GCS_MODULE = join(repoRoot, 'tools', 'fake-gcs-server');
-export const FAKE_GCS_VERSION = readPinnedVersion();
-
-const HEALTH_TIMEOUT_MS = 30_000;
-const STOP_GRACE_MS = 5_000;
-const OUTPUT_TAIL_CHARS = 8_000;
-
-function readPinnedVersion() {
-  const goModPath = join(FAKE_GCS_MODULE, 'go.mod');
-  const match = /github\.com\/fsouza\/fake-gcs-server (v[0-9][^\s]*)/.exec(readFileSync(goModPath, 'utf8'));
-  if (!match) throw new Error(`${goModPath} does not require github.com/fsouza/fake-gcs-server`);
-  return match[1];
-}
-
-/** go.mod and go.sum decide the build, so an edit to either rebuilds the server. */
-function sourceKey() {
-  const hash = createHash('sha256');
-  for (const name of ['go.mod', 'go.sum']) hash.update(name).update(readFileSync(join(FAKE_GCS_MODULE, name)));
-  return hash.digest('hex').slice(0, 16);
-}
-
-export function fakeGcsCacheRoot() {
-  return process.env.QUOTA_STATE_FAKE_GCS_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'quota-state', 'fake-gcs-server');
-}
-
-function buildFakeGcs(go, output, log) {
-  const env = {
-    ...process.env,
-    // The machine's Go lives in /usr/local/go/bin, which a non-login shell may not have on PATH.
-    PATH: [process.env.PATH, '/usr/local/go/bin'].filter(Boolean).join(delimiter),
-    // Never download a toolchain, never change go.mod/go.sum: the committed module decides.
-    GOTOOLCHAIN: 'local',
-    GOFLAGS: '-mod=readonly -buildvcs=false',
-  };
-  const args = ['build', '-trimpath', '-ldflags', '-s -w', '-o', output, 'github.com/fsouza/fake-gcs-server'];
-  const started = Date.now();
-  const result = spawnSync(go, args, { cwd: FAKE_GCS_MODULE, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) {
-    const detail = (result.stderr || result.error?.message || `exit status ${result.status}`).slice(-OUTPUT_TAIL_CHARS);
-    throw new Error(`go ${args.join(' ')} failed in ${FAKE_GCS_MODULE}:\n${detail}`.trim());
-  }
-  log?.(`built fake-gcs-server in ${Math.round((Date.now() - started) / 1000)} s`);
-}
-
+const fakeGcsBuild = goServerBuild({
+  label: 'fake-gcs-server',
+  moduleDir: FAKE_GCS_MODULE,
+  modulePath: 'github.com/fsouza/fake-gcs-server',
+  binaryName: 'fake-gcs-server',
+  cacheVariable: 'QUOTA_STATE_FAKE_GCS_CACHE',
+  cacheFolder: 'fake-gcs-server',
+  note: 'the test Google Cloud Storage server',
+});
+export const FAKE_GCS_VERSION = fakeGcsBuild.version;
+export const fakeGcsCacheRoot = fakeGcsBuild.cacheRoot;
 /**
  * Builds (once) and returns the absolute path of the pinned fake-gcs-server binary.
- * @param {{ log?: (line: string) => void }} [options]
- * @returns {string}
+ * @type {(options?: { log?: (line: string) => void }) => string}
  */
-export function ensureFakeGcs(options = {}) {
-  const key = `${FAKE_GCS_VERSION}-${sourceKey()}`;
-  const root = fakeGcsCacheRoot();
-  const binary = join(root, key, 'fake-gcs-server');
-  if (existsSync(binary)) return binary;
-  mkdirSync(join(root, key), { recursive: true });
-  // Tests may start servers from several processes at once: one builds, the others wait for it.
-  return withLock(join(root, `${key}.lock`), () => {
-    if (existsSync(binary)) return binary;
-    const go = goCommand();
-    if (!go) throw new Error('Building fake-gcs-server (the test Google Cloud Storage server) needs Go: go on PATH or /usr/local/go/bin/go.');
-    // Built under a temporary name and renamed into place, so an interrupted build never leaves a broken binary.
-    const staging = `${binary}.building-${process.pid}`;
-    try {
-      options.log?.(`building fake-gcs-server ${FAKE_GCS_VERSION} from its Go module (first use, a few minutes; cached in ${root})`);
-      buildFakeGcs(go, staging, options.log);
-      renameSync(staging, binary);
-    } finally {
-      rmSync(staging, { force: true });
-    }
-    return binary;
-  });
-}
+export const ensureFakeGcs = fakeGcsBuild.ensure;
 
-/** A free local port (the listener closes before the server takes it). */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolveListen);
-  });
-  const { port } = server.address();
-  await new Promise((resolveClose) => server.close(() => resolveClose()));
-  return port;
-}
-
-/** Keeps the last few thousand characters of a stream, for error messages. */
-function tailCollector(stream) {
-  let tail = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    tail = (tail + chunk).slice(-OUTPUT_TAIL_CHARS);
-  });
-  return () => tail.trim() || '(nothing)';
-}
-
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
+const HEALTH_TIMEOUT_MS = 30_000;
 
 /** Waits until the JSON API answers a bucket listing. */
 async function waitForHealthy(endpoint, child, outputTail, timeoutMs) {
@@ -131,33 +51,6 @@ async function waitForHealthy(endpoint, child, outputTail, timeoutMs) {
     await sleep(100);
   }
   throw new Error(`fake-gcs-server at ${endpoint} did not answer after ${timeoutMs} ms (${lastProblem}); its output:\n${outputTail()}`);
-}
-
-/** Runs the binary so that, on Linux, the kernel kills it if this process dies without running its 'exit' handlers (a signal, SIGKILL). */
-function withParentDeathSignal(binary, args) {
-  if (process.platform === 'linux' && existsSync('/usr/bin/setpriv')) return ['/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args]];
-  return [binary, args];
-}
-
-/** stop(): SIGTERM, then SIGKILL after a grace period, then the scratch folder goes; safe to call twice. */
-function stopper(child, exited, scratch, killOnExit) {
-  let stopping;
-  return () => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const graceOver = Symbol('grace over');
-        let graceTimer;
-        const outcome = await Promise.race([exited, new Promise((resolveGrace) => (graceTimer = setTimeout(() => resolveGrace(graceOver), STOP_GRACE_MS)))]);
-        clearTimeout(graceTimer);
-        if (outcome === graceOver) child.kill('SIGKILL');
-      }
-      await exited;
-      process.removeListener('exit', killOnExit);
-      rmSync(scratch, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
 }
 
 /**
@@ -233,28 +126,7 @@ async function main() {
     'Ctrl-C stops the server and forgets its objects.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  let stopping = false;
-  const shutdown = (signal) => {
-    // A second Ctrl-C while stopping exits at once; the 'exit' handler still kills the server.
-    if (stopping) process.exit(130);
-    stopping = true;
-    log(`${signal}: stopping fake-gcs-server`);
-    server.stop().then(
-      () => process.exit(0),
-      (error) => {
-        log(error.message);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  serveUntilInterrupted(server, 'fake-gcs-server', log);
 }
 
-// Run as a script (not imported): argv[1] is this file, possibly through a symlink.
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main().catch((error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  });
-}
+runAsScript(import.meta.url, main);

@@ -6,124 +6,42 @@
 //
 // `npm run minio` (or `node scripts/minio.mjs`) starts a server, creates a bucket, prints the endpoint,
 // credentials and environment to use, and stays up until Ctrl-C.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { createHash, createHmac } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, renameSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
-import { createServer } from 'node:net';
-import { homedir, tmpdir } from 'node:os';
-import { delimiter, dirname, join, resolve } from 'node:path';
-import { fileURLToPath, pathToFileURL } from 'node:url';
-import { goCommand, withLock } from './pulumi-cli.mjs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { freePorts, goServerBuild, runAsScript, serveUntilInterrupted, sleep, stopper, tailCollector, withParentDeathSignal } from './testServer.mjs';
 
 const repoRoot = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 export const MINIO_MODULE = join(repoRoot, 'tools', 'minio');
+const minioBuild = goServerBuild({
+  label: 'MinIO',
+  moduleDir: MINIO_MODULE,
+  modulePath: 'github.com/minio/minio',
+  binaryName: 'minio',
+  cacheVariable: 'QUOTA_STATE_MINIO_CACHE',
+  cacheFolder: 'minio',
+  note: 'the test S3 server',
+});
 /** The MinIO commit the module pins (a pseudo-version: MinIO publishes no semver tags to the Go proxy). */
-export const MINIO_VERSION = readPinnedVersion();
+export const MINIO_VERSION = minioBuild.version;
+export const minioCacheRoot = minioBuild.cacheRoot;
+/**
+ * Builds (once) and returns the absolute path of the pinned MinIO server binary.
+ * @type {(options?: { log?: (line: string) => void }) => string}
+ */
+export const ensureMinio = minioBuild.ensure;
 export const MINIO_REGION = 'us-east-1';
 /** Fixed test-only credentials: the server only listens on 127.0.0.1 and lives as long as its test. */
 export const MINIO_TEST_ACCESS_KEY = 'quota-state-test';
 export const MINIO_TEST_SECRET_KEY = 'quota-state-test-secret';
 
 const HEALTH_TIMEOUT_MS = 30_000;
-const STOP_GRACE_MS = 5_000;
-const OUTPUT_TAIL_CHARS = 8_000;
 const EMPTY_PAYLOAD_SHA256 = createHash('sha256').update('').digest('hex');
-
-function readPinnedVersion() {
-  const goModPath = join(MINIO_MODULE, 'go.mod');
-  const match = /github\.com\/minio\/minio (v[0-9][^\s]*)/.exec(readFileSync(goModPath, 'utf8'));
-  if (!match) throw new Error(`${goModPath} does not require github.com/minio/minio`);
-  return match[1];
-}
-
-/** go.mod and go.sum decide the build, so an edit to either rebuilds the server. */
-function sourceKey() {
-  const hash = createHash('sha256');
-  for (const name of ['go.mod', 'go.sum']) hash.update(name).update(readFileSync(join(MINIO_MODULE, name)));
-  return hash.digest('hex').slice(0, 16);
-}
-
-export function minioCacheRoot() {
-  return process.env.QUOTA_STATE_MINIO_CACHE ?? join(process.env.XDG_CACHE_HOME ?? join(homedir(), '.cache'), 'quota-state', 'minio');
-}
-
-function buildMinio(go, output, log) {
-  const env = {
-    ...process.env,
-    // The machine's Go lives in /usr/local/go/bin, which a non-login shell may not have on PATH.
-    PATH: [process.env.PATH, '/usr/local/go/bin'].filter(Boolean).join(delimiter),
-    // Never download a toolchain, never change go.mod/go.sum: the committed module decides.
-    GOTOOLCHAIN: 'local',
-    GOFLAGS: '-mod=readonly -buildvcs=false',
-  };
-  const args = ['build', '-trimpath', '-ldflags', '-s -w', '-o', output, 'github.com/minio/minio'];
-  const started = Date.now();
-  const result = spawnSync(go, args, { cwd: MINIO_MODULE, env, encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 });
-  if (result.status !== 0) {
-    const detail = (result.stderr || result.error?.message || `exit status ${result.status}`).slice(-OUTPUT_TAIL_CHARS);
-    throw new Error(`go ${args.join(' ')} failed in ${MINIO_MODULE}:\n${detail}`.trim());
-  }
-  log?.(`built MinIO in ${Math.round((Date.now() - started) / 1000)} s`);
-}
-
-/**
- * Builds (once) and returns the absolute path of the pinned MinIO server binary.
- * @param {{ log?: (line: string) => void }} [options]
- * @returns {string}
- */
-export function ensureMinio(options = {}) {
-  const key = `${MINIO_VERSION}-${sourceKey()}`;
-  const root = minioCacheRoot();
-  const binary = join(root, key, 'minio');
-  if (existsSync(binary)) return binary;
-  mkdirSync(join(root, key), { recursive: true });
-  // Tests may start servers from several processes at once: one builds, the others wait for it.
-  return withLock(join(root, `${key}.lock`), () => {
-    if (existsSync(binary)) return binary;
-    const go = goCommand();
-    if (!go) throw new Error('Building MinIO (the test S3 server) needs Go: go on PATH or /usr/local/go/bin/go.');
-    // Built under a temporary name and renamed into place, so an interrupted build never leaves a broken binary.
-    const staging = `${binary}.building-${process.pid}`;
-    try {
-      options.log?.(`building MinIO ${MINIO_VERSION} from its Go module (first use, several minutes; cached in ${root})`);
-      buildMinio(go, staging, options.log);
-      renameSync(staging, binary);
-    } finally {
-      rmSync(staging, { force: true });
-    }
-    return binary;
-  });
-}
-
-/** Two distinct free local ports: both listeners stay open until both ports are known. */
-async function freePorts(count) {
-  const servers = [];
-  try {
-    for (let i = 0; i < count; i++) {
-      const server = createServer();
-      servers.push(server);
-      await new Promise((resolveListen, reject) => {
-        server.once('error', reject);
-        server.listen(0, '127.0.0.1', resolveListen);
-      });
-    }
-    return servers.map((server) => server.address().port);
-  } finally {
-    await Promise.all(servers.map((server) => new Promise((resolveClose) => server.close(() => resolveClose()))));
-  }
-}
-
-/** Keeps the last few thousand characters of a stream, for error messages. */
-function tailCollector(stream) {
-  let tail = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    tail = (tail + chunk).slice(-OUTPUT_TAIL_CHARS);
-  });
-  return () => tail.trim() || '(nothing)';
-}
 
 /** One HTTP(S) request with a buffered body; node:http rather than fetch so the signed Host header is exactly what is sent. */
 function send(url, { method = 'GET', headers = {}, body = '', timeoutMs = 10_000 } = {}) {
@@ -141,8 +59,6 @@ function send(url, { method = 'GET', headers = {}, body = '', timeoutMs = 10_000
     req.end(body);
   });
 }
-
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
 
 /**
  * Waits until the server answers its liveness check with its object layer up: MinIO answers /live with
@@ -165,33 +81,6 @@ async function waitForHealthy(endpoint, child, stderrTail, timeoutMs) {
     await sleep(100);
   }
   throw new Error(`MinIO at ${endpoint} was not healthy after ${timeoutMs} ms (${lastProblem}); its stderr:\n${stderrTail()}`);
-}
-
-/** Runs the binary so that, on Linux, the kernel kills it if this process dies without running its 'exit' handlers (a signal, SIGKILL). */
-function withParentDeathSignal(binary, args) {
-  if (process.platform === 'linux' && existsSync('/usr/bin/setpriv')) return ['/usr/bin/setpriv', ['--pdeathsig', 'KILL', '--', binary, ...args]];
-  return [binary, args];
-}
-
-/** stop(): SIGTERM, then SIGKILL after a grace period, then the scratch folder goes; safe to call twice. */
-function stopper(child, exited, scratch, killOnExit) {
-  let stopping;
-  return () => {
-    stopping ??= (async () => {
-      if (child.exitCode === null && child.signalCode === null) {
-        child.kill('SIGTERM');
-        const graceOver = Symbol('grace over');
-        let graceTimer;
-        const outcome = await Promise.race([exited, new Promise((resolveGrace) => (graceTimer = setTimeout(() => resolveGrace(graceOver), STOP_GRACE_MS)))]);
-        clearTimeout(graceTimer);
-        if (outcome === graceOver) child.kill('SIGKILL');
-      }
-      await exited;
-      process.removeListener('exit', killOnExit);
-      rmSync(scratch, { recursive: true, force: true });
-    })();
-    return stopping;
-  };
 }
 
 /**
@@ -313,28 +202,7 @@ async function main() {
     'Ctrl-C stops the server and deletes its data.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  let stopping = false;
-  const shutdown = (signal) => {
-    // A second Ctrl-C while stopping exits at once; the 'exit' handler still kills the server.
-    if (stopping) process.exit(130);
-    stopping = true;
-    log(`${signal}: stopping MinIO`);
-    server.stop().then(
-      () => process.exit(0),
-      (error) => {
-        log(error.message);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  serveUntilInterrupted(server, 'MinIO', log);
 }
 
-// Run as a script (not imported): argv[1] is this file, possibly through a symlink.
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main().catch((error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  });
-}
+runAsScript(import.meta.url, main);

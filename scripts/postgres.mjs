@@ -11,11 +11,10 @@
 // `npm run postgres` (or `node scripts/postgres.mjs`) starts a server, creates a database, prints the
 // URL and environment to use, and stays up until Ctrl-C.
 import { spawn, spawnSync } from 'node:child_process';
-import { chownSync, existsSync, mkdtempSync, readdirSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
+import { chownSync, existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { endChild, freePort, runAsScript, serveUntilInterrupted, sleep, tailCollector } from './testServer.mjs';
 
 export const POSTGRES_TEST_SUPERUSER = 'quota';
 const READY_TIMEOUT_MS = 60_000;
@@ -55,18 +54,6 @@ export function ensurePostgres(options = {}) {
     throw new Error(`apt-get could not install ${DEBIAN_PACKAGE} (exit ${install.status})`);
   }
   throw new Error(`The PostgreSQL tests need PostgreSQL's server (initdb, postgres) under /usr/lib/postgresql. Install it with:\n  ${isRoot() ? '' : 'sudo '}apt-get install -y ${DEBIAN_PACKAGE}`);
-}
-
-/** A free local port (the listener is closed before the server takes it). */
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolveListen, reject) => {
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', resolveListen);
-  });
-  const { port } = server.address();
-  await new Promise((resolveClose) => server.close(() => resolveClose()));
-  return port;
 }
 
 /** Who runs the server: the `postgres` user when this is root (PostgreSQL refuses root), else this user. */
@@ -113,18 +100,6 @@ function initCluster(bin, account, dataDir, superuser) {
   if (account) chownSync(join(dataDir, 'pg_hba.conf'), account.uid, account.gid);
 }
 
-/** Keeps the last few thousand characters of a stream, for error messages. */
-function tailCollector(stream) {
-  let tail = '';
-  stream.setEncoding('utf8');
-  stream.on('data', (chunk) => {
-    tail = (tail + chunk).slice(-OUTPUT_TAIL_CHARS);
-  });
-  return () => tail.trim() || '(nothing)';
-}
-
-const sleep = (ms) => new Promise((resolveSleep) => setTimeout(resolveSleep, ms));
-
 /** Waits until the server accepts a query over TCP (pg_isready would accept a server still starting up). */
 async function waitForReady(server, child, logTail) {
   const deadline = Date.now() + READY_TIMEOUT_MS;
@@ -164,17 +139,8 @@ function startPostmaster(server, account, scratch) {
   return { child, exited, logTail };
 }
 
-async function stopPostmaster(running) {
-  const { child, exited } = running;
-  if (child.exitCode === null && child.signalCode === null) {
-    child.kill('SIGINT');
-    let timer;
-    const grace = new Promise((resolveGrace) => (timer = setTimeout(() => resolveGrace('grace over'), STOP_GRACE_MS)));
-    if ((await Promise.race([exited, grace])) === 'grace over') child.kill('SIGKILL');
-    clearTimeout(timer);
-  }
-  await exited;
-}
+/** A fast shutdown (SIGINT), then SIGKILL after a grace period. */
+const stopPostmaster = ({ child, exited }) => endChild(child, exited, { signal: 'SIGINT', graceMs: STOP_GRACE_MS });
 
 /**
  * Starts a throwaway PostgreSQL on a free 127.0.0.1 port with its cluster in a temporary folder.
@@ -270,27 +236,7 @@ async function main() {
     'Ctrl-C stops the server and deletes its data.',
   ];
   process.stdout.write(`${lines.join('\n')}\n`);
-  let stopping = false;
-  const shutdown = (signal) => {
-    if (stopping) process.exit(130);
-    stopping = true;
-    log(`${signal}: stopping PostgreSQL`);
-    server.stop().then(
-      () => process.exit(0),
-      (error) => {
-        log(error.message);
-        process.exit(1);
-      },
-    );
-  };
-  process.on('SIGINT', shutdown);
-  process.on('SIGTERM', shutdown);
+  serveUntilInterrupted(server, 'PostgreSQL', log);
 }
 
-// Run as a script (not imported): argv[1] is this file, possibly through a symlink.
-if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
-  main().catch((error) => {
-    process.stderr.write(`${error.message}\n`);
-    process.exit(2);
-  });
-}
+runAsScript(import.meta.url, main);
