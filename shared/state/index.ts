@@ -33,7 +33,6 @@ export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
-export type { SecretsPass, UndecryptableCause } from './passes/secrets';
 export type { StateDocument } from './services/context';
 export type { SurgeryReport } from './services/surgery';
 export { WORKSPACE_SYMBOL_LIMIT } from './services/symbols';
