@@ -54,7 +54,7 @@ export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secr
 export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
 export { rekeyState } from './secrets/rekey';
 export { rekeyConfigFile, rekeyConfigMap } from './secrets/rekeyConfig';
-export { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export {
   checkConfigSecrets,
   checkStateSecrets,

@@ -11,8 +11,8 @@
  * both compute, so that both report the same.
  */
 import { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './crypter';
-import { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf, type SecretSite } from './walk';
-import { secretsPassKey, type SecretsPass, type StateStructure, type UndecryptableCause } from '../../state/vocabulary';
+import { configSecrets, passphraseSaltOf, secretsProviderOf } from './walk';
+import { findSecrets, secretsPassKey, type SecretSite, type SecretsPass, type StateStructure, type UndecryptableCause } from '../../state/vocabulary';
 
 /** Another salt state to try a ciphertext that does not open with the stack's key: its `label` says whose it is. */
 export interface OtherSalt {
