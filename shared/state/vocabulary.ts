@@ -10,4 +10,4 @@ export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type S
 export { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './graph/kinds';
 export { buildStateStructure as structureOf } from './model/structure';
 export { pathKey as secretsPassKey } from './model/locate';
-export { findSecrets, storedSecret, type SecretSite, type SecretsPass, type UndecryptableCause } from './passes/secrets';
+export { findSecrets, stateSecrets, storedSecret, type SecretSite, type SecretsPass, type UndecryptableCause } from './passes/secrets';

@@ -12,7 +12,7 @@
  */
 import { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './crypter';
 import { configSecrets, passphraseSaltOf, secretsProviderOf } from './walk';
-import { findSecrets, secretsPassKey, type SecretSite, type SecretsPass, type StateStructure, type UndecryptableCause } from '../../state/vocabulary';
+import { findSecrets, secretsPassKey, stateSecrets, type SecretSite, type SecretsPass, type StateStructure, type UndecryptableCause } from '../../state/vocabulary';
 
 /** Another salt state to try a ciphertext that does not open with the stack's key: its `label` says whose it is. */
 export interface OtherSalt {
@@ -133,7 +133,8 @@ export async function stateSecretsPass(structure: StateStructure, crypter: Passp
   const undecryptable = new Map<string, UndecryptableCause>();
   const encrypted = new Map<string, string>();
   await Promise.all(
-    findSecrets(structure).map(async ({ jsonPath, secret }) => {
+    // The secrets the two rules read (a plaintext that is no JSON is malformed-property-value's).
+    stateSecrets(structure).map(async ({ jsonPath, secret }) => {
       const at = secretsPassKey(jsonPath);
       if (secret.form === 'plaintext') {
         let ciphertext = memo.encrypted.get(secret.plaintext);
