@@ -6,8 +6,8 @@
  * as they are, as before). Pulumi's import re-encrypts every secret, always needing the passphrase;
  * ours only when the salts differ (docs/cli.md, restore).
  */
-import { findSecrets, IncorrectPassphraseError, passphraseCrypter, passphraseSaltOf, rekeyState, SecretsError, secretsProviderOf, type PassphraseCrypter } from '../shared/backend';
-import { createStateService } from '../shared/state';
+import { IncorrectPassphraseError, passphraseCrypter, passphraseSaltOf, rekeyState, SecretsError, secretsProviderOf, type PassphraseCrypter } from '../shared/backend';
+import { createStateService, findSecrets } from '../shared/state';
 import type { CliIO } from './io';
 import { environmentPassphrase } from './secretsAccess';
 import { Refusal } from './stateFiles';

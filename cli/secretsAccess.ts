@@ -7,7 +7,6 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import {
   createBackendService,
-  findSecrets,
   IncorrectPassphraseError,
   objectUrl,
   openCiphertexts,
@@ -21,7 +20,7 @@ import {
   type OtherSalt,
   type Passphrase,
 } from '../shared/backend';
-import { createStateService, type StateStructure } from '../shared/state';
+import { createStateService, findSecrets, type StateStructure } from '../shared/state';
 import { decodeFile, InflateBudgetError } from '../shared/text/inflate';
 import { InputError, UsageError } from './args';
 import { openBackend, openStack, readStackState, scopeOf, type Opened } from './backendAccess';

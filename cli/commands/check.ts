@@ -7,8 +7,10 @@ import { isStateSchemaMode, STATE_SCHEMA_MODES, type StateSchemaMode } from '../
 import { version as PACKAGE_VERSION } from '../../package.json';
 import { appIniGroupSources } from '../appIniConfig';
 import { InputError, UsageError } from '../args';
+import { CheckKeys } from '../checkSecrets';
 import { FORMATS, githubReport, isSkipped, jsonReport, sarifReport, textReport, type FileReport, type OutputFormat } from '../formats';
 import { commandArguments, displayPath, expandOrFail, formatFlag, kindOfDocument, ProjectConfigs, readDocumentOrFail, type CliIO } from '../io';
+import { environmentPassphrase } from '../secretsAccess';
 import type { NamedStacks } from '../stackTargets';
 
 export const CHECK_USAGE = `Usage: quota-state check <files or globs…> [--format text|json|github|sarif] [--severity CODE=LEVEL]… [--schema pulumi|seed-v3] [--jobs N] [--fail-on-skipped]
@@ -31,6 +33,12 @@ itself, so quote them.
                     exit code are the same for every N
   --fail-on-skipped  exit 1 when some file is skipped (not recognised), as for an Error
 
+Secrets: with PULUMI_CONFIG_PASSPHRASE (or PULUMI_CONFIG_PASSPHRASE_FILE, its content trimmed) set,
+a state file whose passphrase salt (secrets_providers) it opens has every ciphertext tried, as the
+editor does once it has the passphrase: secret-undecryptable (a Warning) for each that does not
+decrypt. Without a passphrase nothing is decrypted. A passphrase that does not open a file's salt is
+said on stderr for that file, which is then checked as without one; that alone fails nothing.
+
 Exit codes: 0 no Error diagnostic, 1 some Error diagnostic (or, with --fail-on-skipped, a skipped
 file), 2 usage error or unreadable input.`;
 
@@ -40,10 +48,12 @@ const LEVELS = ['error', 'warning', 'information', 'hint', 'off'];
 export interface CheckOptions {
   cliSeverity: SeverityOverrides;
   cliSchema: StateSchemaMode | undefined;
+  /** The environment's passphrase (PULUMI_CONFIG_PASSPHRASE or _FILE), read once; state files' secrets are checked with it. */
+  passphrase?: string;
 }
 
-/** A file's report, or why it could not be read (printed in file order, as the sequential run does). */
-export type CheckOutcome = { report: FileReport } | { inputError: string };
+/** A file's report and what stderr says of it (a passphrase that does not open its salt), or why it could not be read; printed in file order. */
+export type CheckOutcome = { report: FileReport; note?: string } | { inputError: string };
 
 /** A parsed `check` command line: the files in order and how to report them. */
 export interface CheckPlan {
@@ -101,11 +111,18 @@ function planCheck(args: string[], io: CliIO, stacks: NamedStacks = new Map()): 
   const jobs = jobsFlag(parsed.flags.jobs);
   if (parsed.positional.length === 0) throw new UsageError('check needs at least one file or glob');
   const files = [...new Set(parsed.positional.flatMap((operand) => (stacks.has(operand) ? [operand] : expandOrFail([operand], io.cwd))))];
-  return { files, format, options: { cliSeverity, cliSchema }, jobs, failOnSkipped: parsed.booleans.has('fail-on-skipped') };
+  const passphrase = environmentPassphrase(io)?.value;
+  return { files, format, options: { cliSeverity, cliSchema, ...(passphrase !== undefined ? { passphrase } : {}) }, jobs, failOnSkipped: parsed.booleans.has('fail-on-skipped') };
 }
 
-/** Checks one file; `configs` caches the project configuration per folder for the thread that runs it. */
-export function checkOne(file: string, options: CheckOptions, io: CliIO, configs: ProjectConfigs): CheckOutcome {
+/** The keys of a thread's run, when the environment gave a passphrase. */
+export const checkKeysOf = (options: CheckOptions): CheckKeys | undefined => (options.passphrase !== undefined ? new CheckKeys(options.passphrase) : undefined);
+
+/**
+ * Checks one file; `configs` caches the project configuration per folder for the thread that runs it,
+ * `keys` the passphrase's key per salt (a state file's secrets are then checked with it).
+ */
+export async function checkOne(file: string, options: CheckOptions, io: CliIO, configs: ProjectConfigs, keys?: CheckKeys): Promise<CheckOutcome> {
   const display = displayPath(io.cwd, file);
   try {
     // A compressed DIY stack is decompressed (within the limit) and checked as the state it holds.
@@ -115,6 +132,10 @@ export function checkOne(file: string, options: CheckOptions, io: CliIO, configs
     const kind = kindOfDocument(file, document, config);
     const severity = mergeSeverity(config?.severity, options.cliSeverity);
     const stateSchema = resolveStateSchema({ commandLine: options.cliSchema, projectConfig: config });
+    if (kind === 'state' && keys) {
+      const { diagnostics, note } = await keys.diagnose(text, stateSchema, display);
+      return { report: { file: display, path: file, kind, diagnostics: applySeverityOverrides(diagnostics, severity) }, ...(note !== undefined ? { note } : {}) };
+    }
     const diagnostics = kind
       ? analyzeFile(file, text, { kind, severity, stateSchema, groups: appIniGroupSources(file, io) }).diagnostics
       : applySeverityOverrides(emptyFileDiagnostics(text), severity);
@@ -130,8 +151,10 @@ function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): numb
   const reports: FileReport[] = [];
   let failed = false;
   for (const outcome of outcomes) {
-    if ('report' in outcome) reports.push(outcome.report);
-    else {
+    if ('report' in outcome) {
+      reports.push(outcome.report);
+      if (outcome.note !== undefined) io.stderr(`quota-state: ${outcome.note}`);
+    } else {
       io.stderr(`quota-state: ${outcome.inputError}`);
       failed = true;
     }
@@ -145,19 +168,18 @@ function finishCheck(plan: CheckPlan, outcomes: CheckOutcome[], io: CliIO): numb
   return reports.some((r) => r.diagnostics.some((d) => d.severity === 'error')) ? 1 : 0;
 }
 
-function checkInThisThread(plan: CheckPlan, io: CliIO): number {
+async function checkInThisThread(plan: CheckPlan, io: CliIO): Promise<number> {
   const configs = new ProjectConfigs(io);
-  return finishCheck(
-    plan,
-    plan.files.map((file) => checkOne(file, plan.options, io, configs)),
-    io,
-  );
+  const keys = checkKeysOf(plan.options);
+  const outcomes: CheckOutcome[] = [];
+  for (const file of plan.files) outcomes.push(await checkOne(file, plan.options, io, configs, keys));
+  return finishCheck(plan, outcomes, io);
 }
 
 /** `quota-state check` on this thread. */
-export function check(args: string[], io: CliIO, stacks?: NamedStacks): number {
+export async function check(args: string[], io: CliIO, stacks?: NamedStacks): Promise<number> {
   const plan = planCheck(args, io, stacks);
-  return plan ? checkInThisThread(plan, io) : 0;
+  return plan ? await checkInThisThread(plan, io) : 0;
 }
 
 /**
@@ -168,6 +190,6 @@ export async function checkInParallel(args: string[], io: CliIO, checker: Parall
   const plan = planCheck(args, io);
   if (!plan) return 0;
   const jobs = Math.min(plan.jobs ?? defaultJobs, plan.files.length);
-  if (jobs <= 1) return checkInThisThread(plan, io);
+  if (jobs <= 1) return await checkInThisThread(plan, io);
   return finishCheck(plan, await checker(plan, jobs), io);
 }

@@ -4,7 +4,8 @@
  *   state; or typed by a person, `UnlockSecretsRequest`), is checked against the salt state before it
  *   is kept (`passphraseCrypter`: "incorrect passphrase" otherwise), and is held as a key in memory per
  *   salt state, derived once (crypter.ts caches the PBKDF2 key per salt and passphrase);
- * - a second, asynchronous pass per document version once a key is known: every ciphertext tried
+ * - a second, asynchronous pass per document version once a key is known (shared/backend's
+ *   `stateSecretsPass`, which `quota-state check` runs too): every ciphertext tried
  *   with it (`secret-undecryptable`), every plaintext secret encrypted under it (the fix of
  *   `secret-in-plaintext`), each result cached by its text so a keystroke decrypts only what is new.
  *   WebCrypto runs off this thread; the pass starts after the analysis's diagnostics are out and
@@ -16,7 +17,7 @@
 import * as l10n from '@vscode/l10n';
 import type { Connection, Hover } from 'vscode-languageserver';
 import type { TextDocument } from 'vscode-languageserver-textdocument';
-import { CiphertextError, IncorrectPassphraseError, passphraseCrypter, passphraseSaltOf, secretsProviderOf, type PassphraseCrypter } from '../../shared/backend';
+import { CiphertextError, IncorrectPassphraseError, newSecretsMemo, passphraseCrypter, stateSaltState, stateSecretsPass, type PassphraseCrypter, type SecretsMemo } from '../../shared/backend';
 import { compareDiagnostics, type Diagnostic } from '../../shared/diagnostics';
 import {
   ForgetPassphrasesNotification,
@@ -29,20 +30,16 @@ import {
   type UnlockSecretsResult,
 } from '../../shared/protocol';
 import type { ServerWorkspace } from '../workspace';
-import { createStateService, type SecretsPass, type StateSchemaMode, type StateSnapshot, type UndecryptableCause } from '../../shared/state';
+import { createStateService, type SecretsPass, type StateSchemaMode, type StateSnapshot } from '../../shared/state';
 
 const service = createStateService();
 
 /** A ciphertext string under the cursor, as the value of a `"ciphertext"` member. */
 const CIPHERTEXT_MEMBER = /"ciphertext"\s*:\s*"(v1:[A-Za-z0-9+/=]*:[A-Za-z0-9+/=]*)"/g;
-/** Per salt state, the verdicts and encryptions kept; past this many the cache starts again. */
-const MAX_CACHED = 50_000;
-
 /** A key and what it told of ciphertexts and plaintexts already met. */
 interface Key {
   crypter: PassphraseCrypter;
-  verdicts: Map<string, UndecryptableCause | null>;
-  encrypted: Map<string, string>;
+  memo: SecretsMemo;
 }
 
 /** The documents' side the secrets need: their snapshot and a way to publish again. */
@@ -56,10 +53,7 @@ export interface SecretsHost {
 }
 
 /** The salt state of a snapshot's passphrase provider, when it has one. */
-function saltStateOf(snapshot: StateSnapshot): string | undefined {
-  const provider = secretsProviderOf(snapshot.structure);
-  return provider && passphraseSaltOf(provider);
-}
+const saltStateOf = (snapshot: StateSnapshot): string | undefined => stateSaltState(snapshot.structure);
 
 /** The `"ciphertext": "v1:…"` string around `offset` on its line: its span (the string with its quotes) and value. */
 function ciphertextAt(text: string, offset: number): { offset: number; length: number; ciphertext: string } | undefined {
@@ -150,36 +144,13 @@ export class StateSecrets {
     if (!key) return void this.askStored(saltState);
     this.running.set(uri, version);
     try {
-      const pass = await this.runPass(key, this.host.snapshot(document));
+      const pass = await stateSecretsPass(this.host.snapshot(document).structure, key.crypter, key.memo);
       if (this.host.document(uri)?.version !== version || this.running.get(uri) !== version || this.keys.get(saltState) !== key) return;
       this.passes.set(uri, { version, saltState, pass });
       this.host.changed(uri);
     } finally {
       if (this.running.get(uri) === version) this.running.delete(uri);
     }
-  }
-
-  /** Every secret of the snapshot judged or encrypted with `key`, each text at most once per key. */
-  private async runPass(key: Key, snapshot: StateSnapshot): Promise<SecretsPass> {
-    if (key.verdicts.size > MAX_CACHED) key.verdicts.clear();
-    if (key.encrypted.size > MAX_CACHED) key.encrypted.clear();
-    const undecryptable = new Map<string, UndecryptableCause>();
-    const encrypted = new Map<string, string>();
-    await Promise.all(
-      service.secrets.find(snapshot.structure).map(async (secret) => {
-        const at = service.secrets.key(secret.path);
-        if (secret.form === 'plaintext') {
-          let ciphertext = key.encrypted.get(secret.plaintext);
-          if (ciphertext === undefined) key.encrypted.set(secret.plaintext, (ciphertext = await key.crypter.encrypt(secret.plaintext)));
-          encrypted.set(at, ciphertext);
-          return;
-        }
-        let verdict = key.verdicts.get(secret.ciphertext);
-        if (verdict === undefined) key.verdicts.set(secret.ciphertext, (verdict = await judge(key.crypter, secret.ciphertext)));
-        if (verdict) undecryptable.set(at, verdict);
-      }),
-    );
-    return { undecryptable, encrypted };
   }
 
   /**
@@ -211,7 +182,7 @@ export class StateSecrets {
       // A wrong or stale stored passphrase, a malformed salt: as if none were stored.
       return undefined;
     }
-    const key: Key = { crypter, verdicts: new Map(), encrypted: new Map() };
+    const key: Key = { crypter, memo: newSecretsMemo() };
     this.keys.set(saltState, key);
     return key;
   }
@@ -276,21 +247,4 @@ export function registerSecrets(workspace: ServerWorkspace, stateMode: { snapsho
   });
   secrets.register();
   return secrets;
-}
-
-/** Why a ciphertext does not serve under `crypter`, or null when it opens to JSON text. */
-async function judge(crypter: PassphraseCrypter, ciphertext: string): Promise<UndecryptableCause | null> {
-  let plaintext: string;
-  try {
-    plaintext = await crypter.decrypt(ciphertext);
-  } catch (error) {
-    if (!(error instanceof CiphertextError)) throw error;
-    return error.reason === 'malformed' ? { kind: 'damaged', message: error.message } : { kind: 'no-key' };
-  }
-  try {
-    JSON.parse(plaintext);
-    return null;
-  } catch {
-    return { kind: 'not-json' };
-  }
 }

@@ -54,5 +54,17 @@ export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secr
 export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
 export { rekeyState } from './secrets/rekey';
 export { rekeyConfigFile, rekeyConfigMap } from './secrets/rekeyConfig';
-export { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
-export { checkConfigSecrets, checkStateSecrets, type CiphertextProblem, type ConfigSecretFinding, type OtherSalt, type StateSecretFinding, type StateSecretsReport } from './secrets/check';
+export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
+export {
+  checkConfigSecrets,
+  checkStateSecrets,
+  newSecretsMemo,
+  stateSaltState,
+  stateSecretsPass,
+  type SecretsMemo,
+  type CiphertextProblem,
+  type ConfigSecretFinding,
+  type OtherSalt,
+  type StateSecretFinding,
+  type StateSecretsReport,
+} from './secrets/check';

@@ -11,9 +11,7 @@ import { buildGraph, focusGraph, toDot, toMermaid } from './graph/graph';
 import { graphView, prepareGraphView } from './graph/view';
 import { editRecord, parseState, updateState, type StateSnapshot } from './model/snapshot';
 import { buildStateStructure } from './model/structure';
-import { pathKey } from './model/locate';
 import { NavigationIndex } from './navigation/navigationIndex';
-import { stateSecrets } from './passes/secrets';
 import { STATE_RULES } from './rules';
 import { fixesFor, stateCodeActions } from './services/codeActions';
 import { stateCompletion } from './services/completion';
@@ -33,7 +31,6 @@ export { MERMAID_NODE_LIMIT, type ResourceGraph } from './graph/graph';
 export { type GraphView, type GraphViewEdge, type GraphViewNode, type GraphViewRequest } from './graph/view';
 export type { StateSnapshot } from './model/snapshot';
 export type { NavigationIndex } from './navigation/navigationIndex';
-export type { SecretsPass, UndecryptableCause } from './passes/secrets';
 export type { StateDocument } from './services/context';
 export type { SurgeryReport } from './services/surgery';
 export { WORKSPACE_SYMBOL_LIMIT } from './services/symbols';
@@ -53,10 +50,11 @@ export function createStateService() {
     analyzeSnapshot,
     /**
      * Pulumi's secrets in a state, for a caller that holds the stack's key (the language server's
-     * second pass): where they are (`find`, keyed by `key`), and the diagnostics of the secret codes
-     * (`codes`) with what that caller found (`diagnostics`).
+     * second pass, whose `SecretsPass` shared/backend's `stateSecretsPass` computes over the
+     * vocabulary's `findSecrets`): the diagnostics of the secret codes (`codes`) with what that caller
+     * found (`diagnostics`).
      */
-    secrets: { find: stateSecrets, key: pathKey, codes: SECRET_CODES, diagnostics: secretDiagnostics },
+    secrets: { codes: SECRET_CODES, diagnostics: secretDiagnostics },
     /** The rule modules, one per code, in the registry's order (their one-line docs document the codes). */
     rules: STATE_RULES,
     /** The navigation index of a snapshot, built lazily (derive it record by record after an edit). */

@@ -9,3 +9,5 @@ export { isObject, type JsonObject, type StateShape, type StateStructure } from 
 export { surgeryRow, SURGERY_OPERATIONS, SURGERY_TABLE, type SurgeryCall, type SurgeryPaletteCommand, type SurgeryRow, type SurgerySwitch } from './surgery/operations';
 export { GRAPH_EDGE_KINDS, GRAPH_GROUP_BYS, GROUP_ID_PREFIX, type GraphEdgeKind, type GraphGroupBy } from './graph/kinds';
 export { buildStateStructure as structureOf } from './model/structure';
+export { pathKey as secretsPassKey } from './model/locate';
+export { findSecrets, stateSecrets, storedSecret, type SecretSite, type SecretsPass, type UndecryptableCause } from './passes/secrets';

@@ -5,10 +5,14 @@
  * was at hand (another stack's salt, the project config's), or by none of them (another stack's salt
  * not at hand, or a passphrase since changed). Plaintext secrets need no passphrase; ciphertexts do.
  * Findings carry places and reasons, never a value.
+ *
+ * And `stateSecretsPass`, the same judgement as the editor's two secret codes read it (shared/state's
+ * `SecretsPass`): what the language server's second pass and `quota-state check` with a passphrase
+ * both compute, so that both report the same.
  */
 import { CiphertextError, IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from './crypter';
-import { configSecrets, findSecrets, passphraseSaltOf, secretsProviderOf, type SecretSite } from './walk';
-import type { StateStructure } from '../../state/vocabulary';
+import { configSecrets, passphraseSaltOf, secretsProviderOf } from './walk';
+import { findSecrets, secretsPassKey, stateSecrets, type SecretSite, type SecretsPass, type StateStructure, type UndecryptableCause } from '../../state/vocabulary';
 
 /** Another salt state to try a ciphertext that does not open with the stack's key: its `label` says whose it is. */
 export interface OtherSalt {
@@ -16,16 +20,14 @@ export interface OtherSalt {
   saltState: string;
 }
 
-/** Why a ciphertext does not serve. */
+/**
+ * Why a ciphertext does not serve: the editor's causes (damaged, `no-key`: opens with none of the keys
+ * at hand, `not-json`: a state secret that opens to no JSON text), or it opens with another key at hand.
+ */
 export type CiphertextProblem =
-  /** Not a `v1:` ciphertext Pulumi reads (`message` is Pulumi's: "bad value", "nonce size is incorrect", …). */
-  | { kind: 'damaged'; message: string }
+  | UndecryptableCause
   /** Opens with the key of `opensWith` (an `OtherSalt`'s label), not the stack's. */
-  | { kind: 'other-key'; opensWith: string }
-  /** Opens with none of the keys at hand. */
-  | { kind: 'no-key' }
-  /** Opens, but to no JSON value (a state secret holds JSON text): Pulumi fails to read it. */
-  | { kind: 'not-json' };
+  | { kind: 'other-key'; opensWith: string };
 
 /** Where a secret is, without the secret (a plaintext one is its value). */
 type SecretPlace = Omit<SecretSite, 'secret'>;
@@ -82,16 +84,14 @@ class OtherKeys {
   }
 }
 
-/** What is wrong with `ciphertext` under `crypter`, or undefined when it opens (to JSON, when `json`). */
-async function judgeCiphertext(ciphertext: string, crypter: PassphraseCrypter, others: OtherKeys, json: boolean): Promise<CiphertextProblem | undefined> {
+/** Why `ciphertext` does not open under `crypter` alone, or undefined when it opens (to JSON, when `json`). */
+async function causeOf(ciphertext: string, crypter: PassphraseCrypter, json: boolean): Promise<UndecryptableCause | undefined> {
   let plaintext: string;
   try {
     plaintext = await crypter.decrypt(ciphertext);
   } catch (error) {
     if (!(error instanceof CiphertextError)) throw error;
-    if (error.reason === 'malformed') return { kind: 'damaged', message: error.message };
-    const opensWith = await others.whoseKey(ciphertext);
-    return opensWith === undefined ? { kind: 'no-key' } : { kind: 'other-key', opensWith };
+    return error.reason === 'malformed' ? { kind: 'damaged', message: error.message } : { kind: 'no-key' };
   }
   if (!json) return undefined;
   try {
@@ -100,6 +100,60 @@ async function judgeCiphertext(ciphertext: string, crypter: PassphraseCrypter, o
   } catch {
     return { kind: 'not-json' };
   }
+}
+
+/** What is wrong with `ciphertext` under `crypter`, or undefined when it opens (to JSON, when `json`); `others` may explain a `no-key`. */
+async function judgeCiphertext(ciphertext: string, crypter: PassphraseCrypter, others: OtherKeys, json: boolean): Promise<CiphertextProblem | undefined> {
+  const cause = await causeOf(ciphertext, crypter, json);
+  if (cause?.kind !== 'no-key') return cause;
+  const opensWith = await others.whoseKey(ciphertext);
+  return opensWith === undefined ? cause : { kind: 'other-key', opensWith };
+}
+
+/** What one key told of texts already met: a caller that keeps it (the language server, per key) decrypts each text once. */
+export interface SecretsMemo {
+  readonly verdicts: Map<string, UndecryptableCause | null>;
+  readonly encrypted: Map<string, string>;
+}
+
+/** Past this many verdicts or encryptions a memo starts again. */
+const MAX_MEMO = 50_000;
+
+export const newSecretsMemo = (): SecretsMemo => ({ verdicts: new Map(), encrypted: new Map() });
+
+/**
+ * The editor's secrets pass over a state (`SecretsPass`, which `secret-undecryptable` and
+ * `secret-in-plaintext`'s fix read): every ciphertext tried with `crypter` (the key of the state's
+ * own salt), every plaintext secret encrypted under it. `memo` keeps each text's verdict for the next
+ * version of the document.
+ */
+export async function stateSecretsPass(structure: StateStructure, crypter: PassphraseCrypter, memo: SecretsMemo = newSecretsMemo()): Promise<SecretsPass> {
+  if (memo.verdicts.size > MAX_MEMO) memo.verdicts.clear();
+  if (memo.encrypted.size > MAX_MEMO) memo.encrypted.clear();
+  const undecryptable = new Map<string, UndecryptableCause>();
+  const encrypted = new Map<string, string>();
+  await Promise.all(
+    // The secrets the two rules read (a plaintext that is no JSON is malformed-property-value's).
+    stateSecrets(structure).map(async ({ jsonPath, secret }) => {
+      const at = secretsPassKey(jsonPath);
+      if (secret.form === 'plaintext') {
+        let ciphertext = memo.encrypted.get(secret.plaintext);
+        if (ciphertext === undefined) memo.encrypted.set(secret.plaintext, (ciphertext = await crypter.encrypt(secret.plaintext)));
+        encrypted.set(at, ciphertext);
+      } else if (secret.form === 'ciphertext') {
+        let verdict = memo.verdicts.get(secret.ciphertext);
+        if (verdict === undefined) memo.verdicts.set(secret.ciphertext, (verdict = (await causeOf(secret.ciphertext, crypter, true)) ?? null));
+        if (verdict) undecryptable.set(at, verdict);
+      }
+    }),
+  );
+  return { undecryptable, encrypted };
+}
+
+/** The passphrase salt state of a state's `secrets_providers`, when it names the passphrase provider with a salt. */
+export function stateSaltState(structure: StateStructure): string | undefined {
+  const provider = secretsProviderOf(structure);
+  return provider && passphraseSaltOf(provider);
 }
 
 /**

@@ -6,8 +6,7 @@
  * reads the stack with its `Pulumi.<stack>.yaml`'s salt, reads every secret of it.
  */
 import { CiphertextError, type PassphraseCrypter } from './crypter';
-import { findSecrets } from './walk';
-import { isObject, type StateStructure } from '../../state/vocabulary';
+import { findSecrets, isObject, type StateStructure } from '../../state/vocabulary';
 
 /** How a re-key went: ciphertexts sealed again, and those that did not decrypt with their own salt (left as they were). */
 export interface Rekeyed {

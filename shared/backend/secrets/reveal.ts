@@ -6,8 +6,7 @@
  * so their `ciphertext` is that JSON text too, and is read as such (`NopDecrypter`).
  */
 import { CiphertextError, SecretsError } from './crypter';
-import { findSecrets, storedSecret } from './walk';
-import { isObject, type StateStructure } from '../../state/vocabulary';
+import { findSecrets, isObject, storedSecret, type StateStructure } from '../../state/vocabulary';
 
 type PathElement = string | number;
 

@@ -18,14 +18,14 @@ import type { StateRule, StateRuleContext } from './stateRule';
 
 function check({ secrets, secretsPass }: StateRuleContext): StateFinding[] {
   const out: StateFinding[] = [];
-  for (const secret of secrets) {
+  for (const { jsonPath, secret } of secrets) {
     if (secret.form !== 'plaintext') continue;
-    const ciphertext = secretsPass?.encrypted.get(pathKey(secret.path));
+    const ciphertext = secretsPass?.encrypted.get(pathKey(jsonPath));
     out.push({
       code: 'secret-in-plaintext',
       message: l10n.t("This secret is stored in plaintext: anyone who can read the state can read it. Pulumi accepts it, and encrypts it again on the stack's next update."),
-      at: { path: secret.path, part: 'name' },
-      data: { path: secret.path, ...(ciphertext !== undefined ? { ciphertext } : {}) },
+      at: { path: jsonPath, part: 'name' },
+      data: { path: jsonPath, ...(ciphertext !== undefined ? { ciphertext } : {}) },
     });
   }
   return out;

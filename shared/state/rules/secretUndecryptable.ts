@@ -26,10 +26,10 @@ function messageOf(cause: UndecryptableCause): string {
 function check({ secrets, secretsPass }: StateRuleContext): StateFinding[] {
   if (!secretsPass || secretsPass.undecryptable.size === 0) return [];
   const out: StateFinding[] = [];
-  for (const secret of secrets) {
-    const cause = secret.form === 'ciphertext' ? secretsPass.undecryptable.get(pathKey(secret.path)) : undefined;
+  for (const { jsonPath, secret } of secrets) {
+    const cause = secret.form === 'ciphertext' ? secretsPass.undecryptable.get(pathKey(jsonPath)) : undefined;
     if (!cause) continue;
-    out.push({ code: 'secret-undecryptable', message: messageOf(cause), at: { path: [...secret.path, 'ciphertext'], part: 'value' }, data: { path: secret.path, cause: cause.kind } });
+    out.push({ code: 'secret-undecryptable', message: messageOf(cause), at: { path: [...jsonPath, 'ciphertext'], part: 'value' }, data: { path: jsonPath, cause: cause.kind } });
   }
   return out;
 }

@@ -14,7 +14,7 @@ import { tallyFields, type FieldTallies } from '../passes/fields';
 import type { StateFinding } from '../passes/findings';
 import { buildIntegrityIndex, type IntegrityIndex } from '../passes/integrityIndex';
 import type { SchemaPass } from '../passes/schemaPass';
-import { stateSecrets, type SecretsPass, type StateSecret } from '../passes/secrets';
+import { stateSecrets, type SecretSite, type SecretsPass } from '../passes/secrets';
 
 /** Reads one diagnostic's `data` and offers its fixes. */
 export type StateFixProvider = (analysis: StateSnapshot, request: FixRequest) => Fix[];
@@ -30,7 +30,7 @@ export class StateRuleContext {
   readonly version: 1 | 2 | 3;
   private integrityIndex?: IntegrityIndex;
   private fieldTallies?: FieldTallies;
-  private secretSites?: StateSecret[];
+  private secretSites?: SecretSite[];
 
   constructor(
     readonly structure: StateStructure,
@@ -55,7 +55,7 @@ export class StateRuleContext {
   }
 
   /** The records' well-formed secrets, found in one walk on first use. */
-  get secrets(): StateSecret[] {
+  get secrets(): SecretSite[] {
     return (this.secretSites ??= stateSecrets(this.structure));
   }
 }
