@@ -50,6 +50,7 @@ function filesOf(folder: string): Array<{ key: string; path: string; size: numbe
 
 /** The AWS SDK's own upload of every file of `folder` into `bucket`, `concurrency` PutObject calls in flight. */
 async function sdkUpload(server: MinioServer, folder: string, bucket: string, concurrency: number): Promise<number> {
+  process.env.AWS_SDK_JS_NODE_VERSION_SUPPORT_WARNING_DISABLED ??= 'true';
   const client = new S3Client({ endpoint: server.endpoint, region: server.region, forcePathStyle: true, credentials: { accessKeyId: server.accessKey, secretAccessKey: server.secretKey } });
   const files = filesOf(folder);
   let next = 0;
