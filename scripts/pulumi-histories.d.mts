@@ -12,3 +12,7 @@ export declare function generateHistoryInBucket(
   url: string,
   options: { env: Record<string, string>; layout?: 'project' | 'legacy'; compression?: 'plain' | 'gzip' | 'zstd'; log?: (line: string) => void },
 ): { pulumi: string; stack: string };
+export declare function upHistoryOnce(
+  url: string,
+  options?: { env?: Record<string, string>; layout?: 'project' | 'legacy'; compression?: 'plain' | 'gzip' | 'zstd'; log?: (line: string) => void },
+): { pulumi: string; stack: string };

@@ -93,19 +93,37 @@ function generate(tool, plugins, pulumi, backend, log) {
  * @returns {{ pulumi: string, stack: string }}
  */
 export function generateHistoryInBucket(url, options) {
-  const { pulumi, backends } = ensureHistories(options);
-  const root = dirname(backends[0].folder);
   const layout = options.layout ?? 'project';
   const compression = options.compression ?? 'plain';
   options.log?.(`generating a real ${layout} ${compression} history in ${url.replace(/\?.*$/, '')}`);
+  return runHistoryTool(url, [layout, compression], options);
+}
+
+/**
+ * One more real `pulumi up` of the history's program (its last succeeded step) on the stack the
+ * backend at `url` already holds (a folder's `file://` URL or a remote one): the generator's update on
+ * a backend the stack was copied or moved to. Throws with Pulumi's output when the update fails.
+ * @param {string} url
+ * @param {{ env?: Record<string, string>, layout?: string, compression?: string, log?: (line: string) => void }} [options]
+ * @returns {{ pulumi: string, stack: string }}
+ */
+export function upHistoryOnce(url, options = {}) {
+  options.log?.(`a real pulumi up of the history's program on ${url.replace(/\?.*$/, '')}`);
+  return runHistoryTool(url, [options.layout ?? 'project', options.compression ?? 'plain', 'up'], options);
+}
+
+/** tools/pulumi/history with `args` after the backend's URL, offline, the pinned CLI and the hist provider on PATH. */
+function runHistoryTool(url, args, options) {
+  const { pulumi, backends } = ensureHistories(options);
+  const root = dirname(backends[0].folder);
   const { env, cleanup } = hermeticEnv({ ...process.env, ...options.env, PULUMI_BACKEND_URL: url });
   try {
     env.PATH = `${dirname(pulumi)}:${join(root, 'plugins')}:${env.PATH ?? ''}`;
     env.PULUMI_AUTOMATION_API_SKIP_VERSION_CHECK = '1';
-    const result = spawnSync(join(root, 'history-tool'), [url, layout, compression], { env, encoding: 'utf8', timeout: 10 * 60 * 1000 });
-    if (result.status !== 0) throw new Error(`tools/pulumi/history in ${url} failed:\n${result.stderr || result.error?.message || ''}`);
+    const result = spawnSync(join(root, 'history-tool'), [url, ...args], { env, encoding: 'utf8', timeout: 10 * 60 * 1000 });
+    if (result.status !== 0) throw new Error(`tools/pulumi/history ${args.join(' ')} in ${url.replace(/\?.*$/, '')} failed:\n${result.stderr || result.error?.message || ''}`);
   } finally {
     cleanup();
   }
-  return { pulumi, stack: layout === 'legacy' ? 'dev' : 'organization/hist/dev' };
+  return { pulumi, stack: args[0] === 'legacy' ? 'dev' : 'organization/hist/dev' };
 }

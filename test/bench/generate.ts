@@ -12,16 +12,27 @@ export interface GenerateOptions {
   seed?: number;
   /** Deliberate problems per 1000 resources (missing references), default 1. */
   problemsPerThousand?: number;
+  /** The stack and project the urns name: `dev` and `bench` unless given. */
+  stack?: string;
+  project?: string;
 }
 
 const SIG = '4dabf18193072939515e22adb298388d';
 const TYPES = ['aws:s3/bucket:Bucket', 'aws:ec2/instance:Instance', 'aws:iam/role:Role', 'kubernetes:core/v1:ConfigMap', 'aws:lambda/function:Function'];
 
 export function generateState(options: GenerateOptions): string {
+  return JSON.stringify({ version: 3, deployment: generateDeployment(options) }, null, 4);
+}
+
+/**
+ * The deployment alone (what a DIY checkpoint holds as `latest`). The same seed with more resources
+ * gives the same first resources: a stack that grows.
+ */
+export function generateDeployment(options: GenerateOptions): Record<string, unknown> {
   const rand = mulberry32(options.seed ?? 42);
   const pick = <T>(list: T[]): T => list[Math.floor(rand() * list.length)];
-  const stack = 'dev';
-  const project = 'bench';
+  const stack = options.stack ?? 'dev';
+  const project = options.project ?? 'bench';
   const prefix = `urn:pulumi:${stack}::${project}::`;
   const stackUrn = `${prefix}pulumi:pulumi:Stack::${project}-${stack}`;
   const resources: Array<Record<string, unknown>> = [{ urn: stackUrn, custom: false, type: 'pulumi:pulumi:Stack', outputs: {} }];
@@ -79,16 +90,12 @@ export function generateState(options: GenerateOptions): string {
     resources.push(resource);
   }
   const version = 'v3.150.0';
-  const exported = {
-    version: 3,
-    deployment: {
-      manifest: { time: '2026-01-01T00:00:00.000Z', magic: createHash('sha256').update(version).digest('hex'), version },
-      secrets_providers: { type: 'passphrase', state: { salt: `v1:${b64(rand, 12)}` } },
-      resources,
-      metadata: {},
-    },
+  return {
+    manifest: { time: '2026-01-01T00:00:00.000Z', magic: createHash('sha256').update(version).digest('hex'), version },
+    secrets_providers: { type: 'passphrase', state: { salt: `v1:${b64(rand, 12)}` } },
+    resources,
+    metadata: {},
   };
-  return JSON.stringify(exported, null, 4);
 }
 
 function hex(rand: () => number, length: number): string {

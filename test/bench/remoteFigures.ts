@@ -4,11 +4,11 @@
  * each beside the same on `file://` (the same objects, written to a folder), as s3Figures.ts measures
  * `s3://`. The backend is filled through the product's own store of the scheme (setup, not measured).
  */
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { dirname, join } from 'node:path';
+import { mkdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 import { parseRemoteBackendUrl } from '../../shared/backend';
 import { openRemoteStore } from '../../shared/node/remoteStore';
-import { fillScaleStore } from '../helpers/s3Scale';
+import { fillScaleStore, folderWriter } from '../helpers/s3Scale';
 import { runCli, type BucketFigure } from './s3Figures';
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
@@ -32,13 +32,7 @@ async function fill(url: string, env: Record<string, string>, folder: string, re
   const remote = parseRemoteBackendUrl(url, process.env);
   if (!remote) throw new Error(`${url} is no remote backend URL`);
   const store = openRemoteStore(remote, { timeoutMs: 120_000 });
-  const toFolder = {
-    write: async (name: string, bytes: Uint8Array) => {
-      const path = join(folder, ...name.split('/'));
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, bytes);
-    },
-  };
+  const toFolder = folderWriter(folder);
   try {
     const filled = await fillScaleStore(store);
     await fillScaleStore(toFolder);

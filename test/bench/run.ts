@@ -7,7 +7,8 @@
  *   (child processes) · end to end through the real server (didOpen/didChange on 10k, from-disk on 30k)
  *   · server start → first diagnostics (small state / quota file) against a bare `node -e 0` · the
  *   CLI's `check` on 200 state files, one worker against all cores (BENCH_CLI_MB in all, 0 skips it)
- *   · on the realistic 30k file, `state remove` with all dependents against one full check.
+ *   · on the realistic 30k file, `state remove` with all dependents against one full check · `backend copy`
+ *   of 200 stacks × 50 entries, file→file against `cp -r` and file→s3 against the AWS SDK's upload.
  * Prints a table and writes bench-results.json beside the generated files. No assertions.
  *
  * `--compare` then prints each figure (a ratio to its row's baseline) beside the committed one in
@@ -33,6 +34,7 @@ import { diffFigure, graphFigures, restoreFigure, serverGraphFigures, upgradeFig
 import { bucketFigures } from './s3Figures';
 import { remoteFigures } from './remoteFigures';
 import { REMOTE_BENCH_SCHEMES } from './remoteSchemes';
+import { COPY_ENTRIES, COPY_RUNS, COPY_STACKS, copyFigures } from './copyFigures';
 import { removeResources } from '../../shared/state/surgery';
 import { compare, currentMachine, differences, formatComparison, summarize, type BenchResults, type BenchRow, type BenchSummary } from './compare';
 
@@ -63,6 +65,7 @@ const SETTINGS: Record<string, string | number> = {
   BENCH_CLI_RUNS: CLI_RUNS,
   BENCH_START_RUNS: START_RUNS,
   BENCH_HOST_RUNS: HOST_RUNS,
+  ...(process.env.BENCH_COPY === '0' ? {} : { BENCH_COPY_STACKS: COPY_STACKS, BENCH_COPY_ENTRIES: COPY_ENTRIES, BENCH_COPY_RUNS: COPY_RUNS }),
   ...(process.env.BENCH_SKIP_JLS_RSS ? { BENCH_SKIP_JLS_RSS: process.env.BENCH_SKIP_JLS_RSS } : {}),
 };
 const OUT = join(tmpdir(), 'quota-state-bench');
@@ -268,6 +271,9 @@ async function measureAll(): Promise<BenchResults & { webBundle: Awaited<ReturnT
       }
     }
   }
+
+  // `backend copy` of a 200-stack × 50-entry backend, file→file against `cp -r` and file→s3 (MinIO) against the AWS SDK's upload (BENCH_COPY=0 skips it).
+  if (process.env.BENCH_COPY !== '0') for (const { id, ...figure } of await copyFigures(OUT, COPY_RUNS, (line) => console.error(line))) rows.push({ id, size: 0, ...figure });
 
   // End to end through the real server process.
   const client = await LspTestClient.start();

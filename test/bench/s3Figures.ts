@@ -23,15 +23,15 @@ export interface BucketFigure {
   peakRssMB?: number;
 }
 
-/** One whole `quota-state` process: wall time and peak RSS (reported by a preload on exit). */
-export function runCli(args: string[], env: NodeJS.ProcessEnv, rssFile: string): { ms: number; rssMB: number } {
+/** One whole `quota-state` process: wall time and peak RSS (reported by a preload on exit), its exit status and output. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv, rssFile: string): { ms: number; rssMB: number; status: number | null; stdout: string } {
   const preload = join(rssFile, '..', 'rss-preload.cjs');
   writeFileSync(preload, `process.on('exit', () => require('fs').writeFileSync(${JSON.stringify(rssFile)}, String(process.resourceUsage().maxRSS * 1024)));\n`);
   const start = performance.now();
   const result = spawnSync(process.execPath, ['-r', preload, join(ROOT, 'dist', 'cli', 'quota-state.js'), ...args], { env, encoding: 'utf8', maxBuffer: 1 << 30 });
   const ms = performance.now() - start;
   if (result.status !== 0 && result.status !== 1) throw new Error(`quota-state ${args.join(' ')}: ${result.stderr}`);
-  return { ms, rssMB: Number(readFileSync(rssFile, 'utf8')) / 1e6 };
+  return { ms, rssMB: Number(readFileSync(rssFile, 'utf8')) / 1e6, status: result.status, stdout: result.stdout };
 }
 
 /** The bucket's objects copied into a folder: the same backend on file://. */

@@ -3,9 +3,11 @@
  * file→file, file→s3 and s3→file (a real MinIO server), and legacy→project: `pulumi stack history
  * --json --page-size 0` on DST lists the same entries as on SRC, `pulumi stack export` is equal,
  * `pulumi stack tag ls` lists the same tags (set by real `pulumi stack tag set`). --move leaves SRC's
- * stack in SRC's deleted area, from where `stack restore-deleted` brings it back. And the copy killed
- * at seeded random points (after N writes, by itself; and by SIGKILL from outside): a rerun finishes
- * it, DST never holds a stack file whose history is missing, SRC is never touched.
+ * stack in SRC's deleted area, from where `stack restore-deleted` brings it back; after a move
+ * (file→file, legacy→project, file→s3) a real `pulumi up` of the generator's program on DST succeeds
+ * and adds one history entry. And the copy killed at seeded random points (after N writes, by
+ * itself; and by SIGKILL from outside): a rerun finishes it, DST never holds a stack file whose
+ * history is missing, SRC is never touched.
  */
 import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
@@ -14,7 +16,7 @@ import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, write
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
-import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
+import { ensureHistories, upHistoryOnce } from '../../scripts/pulumi-histories.mjs';
 import { createBucket, startMinio, type MinioServer } from '../../scripts/minio.mjs';
 import { distPath, runQuotaState } from '../helpers/processes';
 import { mulberry32 } from '../helpers/prng';
@@ -55,13 +57,36 @@ function copyOf(variant: string, name: string): string {
   return folder;
 }
 
+/** Real Pulumi's history of a stack, newest first. */
+const historyOf = (url: string, stack: string) => JSON.parse(pulumi(url, ['stack', 'history', '--json', '--page-size', '0', '--stack', stack])) as Array<{ message?: string; result?: string }>;
+
 /** What real Pulumi says of a stack: its history, its export, its tags. */
 function judged(url: string, stack: string) {
   return {
-    history: JSON.parse(pulumi(url, ['stack', 'history', '--json', '--page-size', '0', '--stack', stack])) as unknown[],
+    history: historyOf(url, stack),
     exported: pulumi(url, ['stack', 'export', '--stack', stack]),
     tags: pulumi(url, ['stack', 'tag', 'ls', '--json', '--stack', stack]),
   };
+}
+
+/**
+ * Moves SRC's one stack into DST (`backend copy --move`), then runs the generator's program with a real
+ * `pulumi up` on DST: it succeeds, and DST's history is SRC's with one more entry, the new update's.
+ */
+function moveThenUp(src: string, srcStack: string, dst: string, compression: 'plain' | 'gzip' | 'zstd'): void {
+  const before = historyOf(src, srcStack);
+  const moved = ours(['backend', 'copy', src, dst, '--move']);
+  assert.equal(moved.status, 0, moved.stderr);
+  assert.match(moved.stdout, /moved 1 stacks: .*all verified/);
+  assert.deepEqual(JSON.parse(pulumi(src, ['stack', 'ls', '--json', '--all'])), [], 'the stack left SRC');
+  assert.deepEqual(historyOf(dst, STACK), before);
+  upHistoryOnce(dst, { env: awsEnv, compression });
+  const after = historyOf(dst, STACK);
+  assert.equal(after.length, before.length + 1, `one more entry than the ${before.length} before the move`);
+  assert.deepEqual(after.slice(1), before);
+  // The Automation API passes `--message=%q`: Pulumi keeps the quotes, as in the generator's own "step N".
+  assert.equal(after[0].message, '"up after the move"');
+  assert.equal(after[0].result, 'succeeded');
 }
 
 /** Every file of a folder (gocloud's sidecars aside) with its hash. */
@@ -165,6 +190,11 @@ describe('quota-state backend copy, against real Pulumi and a real MinIO', funct
     assert.deepEqual(judged(`file://${src}`, STACK), srcJudged);
   });
 
+  it('--move file→file and legacy→project, then a real `pulumi up` of the generator on DST succeeds and adds one history entry', () => {
+    moveThenUp(`file://${copyOf('project-gzip', 'up-src')}`, STACK, `file://${join(scratch, 'up-dst')}`, 'gzip');
+    moveThenUp(`file://${copyOf('legacy-plain', 'up-legacy-src')}`, 'dev', `file://${join(scratch, 'up-legacy-dst')}`, 'plain');
+  });
+
   it('killed after N writes (N seeded, 20 rounds) and by SIGKILL from outside (4 rounds): a rerun finishes it; DST never holds a stack file without its history; SRC untouched', async () => {
     const src = copyOf('project-gzip', 'kill-src');
     const before = tree(src);
@@ -211,6 +241,11 @@ describe('quota-state backend copy, against real Pulumi and a real MinIO', funct
       assert.deepEqual(judged(`file://${back}`, STACK), expected);
       const again = ours(['backend', 'copy', `file://${src}`, bucketUrl('copied')]);
       assert.match(again.stdout, /0 objects written/);
+    });
+
+    it('file→s3 --move, then a real `pulumi up` of the generator on the bucket succeeds and adds one history entry', async () => {
+      await createBucket(server!, 'moved');
+      moveThenUp(`file://${copyOf('project-zstd', 'up-s3-src')}`, STACK, bucketUrl('moved'), 'zstd');
     });
   });
 });

@@ -6,6 +6,8 @@
  * `.pulumi/history/<project>/<stack>/`. Objects are generated as they are written (never all in
  * memory) and written by a fixed pool of workers through @aws-sdk/client-s3.
  */
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { PutObjectCommand, S3Client } from '@aws-sdk/client-s3';
 
 export interface ScaleServer {
@@ -26,7 +28,15 @@ export interface ScaleOptions {
   prefix?: string;
   /** PutObject calls in flight at once; 32 unless given. */
   concurrency?: number;
+  /**
+   * The checkpoint text of a stack after `step` of its `steps` updates: each history entry n (1-based)
+   * gets step n beside it, the stack file step `steps`. A small valid checkpoint of the root stack
+   * resource alone, the same at every step, unless given.
+   */
+  checkpoint?: CheckpointMaker;
 }
+
+export type CheckpointMaker = (project: string, stack: string, step: number, steps: number) => string;
 
 export interface ScaleResult {
   stacks: number;
@@ -77,19 +87,18 @@ function historyEntry(second: number): string {
 const stackName = (index: number) => `s${String(index).padStart(4, '0')}`;
 
 /** Every object of the backend, in order, made one at a time. */
-function* scaleObjects(prefix: string, project: string, stacks: number, entries: number): Generator<ScaleObject> {
+function* scaleObjects(prefix: string, project: string, stacks: number, entries: number, checkpoint: CheckpointMaker = scaleCheckpoint): Generator<ScaleObject> {
   const json = 'application/json';
   yield { key: `${prefix}.pulumi/meta.yaml`, body: 'version: 1\n', contentType: 'application/x-yaml' };
   let entry = 0;
   for (let index = 0; index < stacks; index++) {
     const stack = stackName(index);
-    const checkpoint = scaleCheckpoint(project, stack);
-    yield { key: `${prefix}.pulumi/stacks/${project}/${stack}.json`, body: checkpoint, contentType: json };
     const count = Math.floor(entries / stacks) + (index < entries % stacks ? 1 : 0);
+    yield { key: `${prefix}.pulumi/stacks/${project}/${stack}.json`, body: checkpoint(project, stack, count, count), contentType: json };
     for (let n = 0; n < count; n++, entry++) {
       const base = `${prefix}.pulumi/history/${project}/${stack}/${stack}-${FIRST_NANO + BigInt(entry) * NANOS_PER_SECOND}`;
       yield { key: `${base}.history.json`, body: historyEntry(FIRST_SECOND + entry), contentType: json };
-      yield { key: `${base}.checkpoint.json`, body: checkpoint, contentType: json };
+      yield { key: `${base}.checkpoint.json`, body: checkpoint(project, stack, n + 1, count), contentType: json };
     }
   }
 }
@@ -101,7 +110,7 @@ function* scaleObjects(prefix: string, project: string, stacks: number, entries:
 export async function fillScaleStore(store: { write(name: string, bytes: Uint8Array): Promise<void> }, options: Omit<ScaleOptions, 'prefix'> = {}): Promise<ScaleResult> {
   const stacks = options.stacks ?? 1000;
   const entries = options.entries ?? 20_000;
-  const objects = scaleObjects('', options.project ?? 'scale', stacks, entries);
+  const objects = scaleObjects('', options.project ?? 'scale', stacks, entries, options.checkpoint);
   let written = 0;
   const encoder = new TextEncoder();
   const worker = async () => {
@@ -112,6 +121,17 @@ export async function fillScaleStore(store: { write(name: string, bytes: Uint8Ar
   };
   await Promise.all(Array.from({ length: Math.max(1, options.concurrency ?? 16) }, worker));
   return { stacks, entries, objects: written };
+}
+
+/** A folder as the store fillScaleStore writes through: each object a file at its name. */
+export function folderWriter(folder: string): { write(name: string, bytes: Uint8Array): Promise<void> } {
+  return {
+    write: async (name, bytes) => {
+      const path = join(folder, ...name.split('/'));
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, bytes);
+    },
+  };
 }
 
 /** Writes the scale backend into `bucket` (which must exist) and says how much it wrote. */
@@ -133,7 +153,7 @@ export async function fillScaleBackend(server: ScaleServer, bucket: string, opti
     requestChecksumCalculation: 'WHEN_REQUIRED',
     requestHandler: { httpAgent: { keepAlive: true, maxSockets: concurrency } },
   });
-  const objects = scaleObjects(prefix, project, stacks, entries);
+  const objects = scaleObjects(prefix, project, stacks, entries, options.checkpoint);
   let written = 0;
   let failure: unknown;
   // Each worker takes the next object from the one shared generator, so at most `concurrency` bodies exist at a time.

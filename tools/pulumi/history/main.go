@@ -2,7 +2,11 @@
 // pinned CLI on PATH: a fixed script of updates to an inline program of component resources (no
 // provider plugin), a refresh, a failed update, secret config and outputs, and a destroy.
 //
-//	history BACKEND-FOLDER project|legacy plain|gzip|zstd
+//	history BACKEND-FOLDER project|legacy plain|gzip|zstd [up]
+//
+// With `up` it runs one more update of the existing stack (the program of the last succeeded step)
+// instead of the script: a real `pulumi up` of the same program, on a backend the stack was copied or
+// moved to.
 //
 // The tests (test/state/backend/) compare what quota-state reads of it with what Pulumi reports.
 package main
@@ -111,11 +115,11 @@ func backendURL(folder string) (string, error) {
 	return "file://" + abs, nil
 }
 
-func run(folder, layout, compression string) error {
-	ctx := context.Background()
+// workspaceOf is the stack's name, its project (holding the backend's URL) and the Pulumi environment of the layout and compression.
+func workspaceOf(folder, layout, compression string) (string, workspace.Project, map[string]string, error) {
 	url, err := backendURL(folder)
 	if err != nil {
-		return err
+		return "", workspace.Project{}, nil, err
 	}
 	env := map[string]string{"PULUMI_CONFIG_PASSPHRASE": "history-passphrase", "PULUMI_SKIP_UPDATE_CHECK": "true"}
 	switch compression {
@@ -134,6 +138,38 @@ func run(folder, layout, compression string) error {
 		Name:    tokens.PackageName("hist"),
 		Runtime: workspace.NewProjectRuntimeInfo("go", nil),
 		Backend: &workspace.ProjectBackend{URL: url},
+	}
+	return stackName, project, env, nil
+}
+
+// lastSucceededStep is the script's last update that succeeded (step 9 destroys, step 10 is interrupted).
+const lastSucceededStep = 8
+
+// upOnce selects the existing stack (never creates one) and updates it once with the program of the last succeeded step.
+func upOnce(folder, layout, compression string) error {
+	ctx := context.Background()
+	stackName, project, env, err := workspaceOf(folder, layout, compression)
+	if err != nil {
+		return err
+	}
+	stack, err := auto.SelectStackInlineSource(ctx, stackName, "hist", program(lastSucceededStep),
+		auto.Project(project), auto.EnvVars(env), auto.SecretsProvider("passphrase"))
+	if err != nil {
+		return err
+	}
+	result, err := stack.Up(ctx, optup.Message("up after the move"))
+	if err != nil {
+		return err
+	}
+	fmt.Println(result.Summary.Result)
+	return nil
+}
+
+func run(folder, layout, compression string) error {
+	ctx := context.Background()
+	stackName, project, env, err := workspaceOf(folder, layout, compression)
+	if err != nil {
+		return err
 	}
 	step := 0
 	stack, err := auto.UpsertStackInlineSource(ctx, stackName, "hist", func(c *pulumi.Context) error { return program(step)(c) },
@@ -185,8 +221,15 @@ func main() {
 		}
 		return
 	}
+	if len(os.Args) == 5 && os.Args[4] == "up" {
+		if err := upOnce(os.Args[1], os.Args[2], os.Args[3]); err != nil {
+			fmt.Fprintln(os.Stderr, "history up:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if len(os.Args) != 4 {
-		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER|SCHEME://BUCKET?… project|legacy plain|gzip|zstd")
+		fmt.Fprintln(os.Stderr, "usage: history BACKEND-FOLDER|SCHEME://BUCKET?… project|legacy plain|gzip|zstd [up]")
 		os.Exit(2)
 	}
 	if err := run(os.Args[1], os.Args[2], os.Args[3]); err != nil {
