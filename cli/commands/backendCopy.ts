@@ -7,7 +7,7 @@
  */
 import { createBackendService, sizeText, StackLockedError, StoreConflict, type BackendStack, type WritableBackendStore } from '../../shared/backend';
 import { UsageError } from '../args';
-import { openBackend, openDestination, openStack } from '../backendAccess';
+import { killingAfterWrites, openBackend, openDestination, openStack } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockOptions, staleAfterFlag } from '../lockFlags';
 import { findStackConfig } from '../stackConfig';
@@ -50,23 +50,6 @@ const FLAGS = {
   'stale-after': 'value',
   format: 'value',
 } as const;
-
-/** A test's crash: after this many writes to DST the process kills itself (QUOTA_STATE_TEST_KILL_AFTER_WRITES), as a power cut would stop it. */
-function killingAfterWrites(store: WritableBackendStore, env: NodeJS.ProcessEnv): WritableBackendStore {
-  const limit = Number(env.QUOTA_STATE_TEST_KILL_AFTER_WRITES);
-  if (!Number.isInteger(limit) || limit < 1) return store;
-  let writes = 0;
-  return {
-    url: store.url,
-    listPage: store.listPage.bind(store),
-    read: store.read.bind(store),
-    delete: store.delete.bind(store),
-    async write(name: string, bytes: Uint8Array, options?: { ifVersion?: string | null }) {
-      await store.write(name, bytes, options);
-      if (++writes >= limit) process.kill(process.pid, 'SIGKILL');
-    },
-  };
-}
 
 function projectFor(pairs: string[]): Map<string, string> {
   const given = new Map<string, string>();

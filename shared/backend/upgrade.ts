@@ -13,7 +13,7 @@ import { decodeFile } from '../text/inflate';
 import { structureOf as buildStateStructure } from '../state/vocabulary';
 import type { Backend, BackendStack } from './backend';
 import type { MaintenanceControl } from './prune';
-import { clearOrRefuseStackLocks, withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
+import { refuseIfStackLocked, withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { listAll, moveObject, objectExists, readBytes, readIfPresent, type WritableBackendStore } from './store';
 
 export interface StackUpgrade {
@@ -99,7 +99,7 @@ export async function planUpgrade(
 export async function refuseIfAnyStackLocked(store: WritableBackendStore, backend: Backend, plans: StackUpgrade[], options: StackLockOptions = {}): Promise<void> {
   for (const plan of plans) {
     const stack = backend.stacks.find((s) => s.ref === plan.stack);
-    if (stack && !plan.skipped) await clearOrRefuseStackLocks(store, stack, { ...options, breakLock: false });
+    if (stack && !plan.skipped) await refuseIfStackLocked(store, stack, options);
   }
 }
 
