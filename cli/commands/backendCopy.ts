@@ -103,7 +103,8 @@ export async function runCopy(args: string[], io: CliIO): Promise<number> {
     if (refused.length) io.stderr(`quota-state: nothing was copied: ${refused.map((s) => `${s.stack}: ${s.refused}`).join('; ')}`);
     return refused.length ? 1 : 0;
   }
-  return applyCopy(opened.store, dst, plan, salts, { ...lock, move: parsed.booleans.has('move'), overwrite: parsed.booleans.has('overwrite') }, format, io);
+  // A rerun resumes a killed copy: the locks its process left are taken over (shared/backend/stackLock.ts).
+  return applyCopy(opened.store, dst, plan, salts, { ...lock, takeOverAbandoned: true, move: parsed.booleans.has('move'), overwrite: parsed.booleans.has('overwrite') }, format, io);
 }
 
 function printPlan(plan: Awaited<ReturnType<typeof backends.planCopy>>, salts: Array<ReturnType<typeof saltLines>>, dryRun: boolean, format: 'text' | 'json', io: CliIO): void {
@@ -125,7 +126,7 @@ async function applyCopy(
   dst: WritableBackendStore,
   plan: Awaited<ReturnType<typeof backends.planCopy>>,
   salts: Array<ReturnType<typeof saltLines>>,
-  options: ReturnType<typeof cliLockOptions> & { move: boolean; overwrite: boolean },
+  options: ReturnType<typeof cliLockOptions> & { takeOverAbandoned: boolean; move: boolean; overwrite: boolean },
   format: 'text' | 'json',
   io: CliIO,
 ): Promise<number> {

@@ -156,7 +156,9 @@ async function stackRm(
   lock: ReturnType<typeof cliLockOptions>,
   say: (text: string, json: unknown) => void,
 ): Promise<number> {
-  const { folder, moved, resumed } = await backends.removeStack(killingAfterWrites(opened.store, process.env), stack, { ...lock, force, nowMs: Date.now(), reason: 'stack rm' });
+  // A rerun resumes a killed removal: the locks its process left are taken over (shared/backend/stackLock.ts).
+  const removing = { ...lock, takeOverAbandoned: true, force, nowMs: Date.now(), reason: 'stack rm' };
+  const { folder, moved, resumed } = await backends.removeStack(killingAfterWrites(opened.store, process.env), stack, removing);
   const ref = stack.project ? `organization/${stack.project}/${stack.name}` : stack.name;
   if (resumed) lock.warn(`an interrupted removal of ${ref} was found in ${folder}: finished it`);
   const entries = moved.filter((o) => /\.history\.json(\.gz|\.zst)?$/.test(o.name)).length;
@@ -177,7 +179,7 @@ async function stackRename(
   say: (text: string, json: unknown) => void,
 ): Promise<number> {
   const to = stackNameIn(opened.backend, newName, from.project);
-  const report = await backends.renameStack(killingAfterWrites(opened.store, process.env), from, to, lock);
+  const report = await backends.renameStack(killingAfterWrites(opened.store, process.env), from, to, { ...lock, takeOverAbandoned: true });
   if (report.resumed) lock.warn(`an interrupted rename of ${report.from} to ${report.to} was found (its journal): finished it`);
   // Pulumi.<stack>.yaml, when the project at hand is the stack's.
   let config: string | undefined;

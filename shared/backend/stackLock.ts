@@ -5,11 +5,13 @@
  * change, and remove our lock. The one implementation: the CLI, the tree and the dialogs take it here,
  * and stackWrite.ts around every write of a stack file.
  *
- * Unlike Pulumi, a writer that knows this machine (a caller giving `staleness`: every CLI command)
- * takes over a lock whose holder is a process of this machine that is gone (staleLock.ts's
- * `process-gone`), naming it through `warn`: that process cannot be writing any more, so a killed
- * command's rerun (a copy, a removal, a rename) resumes without --break-lock. Every other lock,
- * stale by age included, still refuses unless `breakLock`. The rule lives here only.
+ * Unlike Pulumi, a command that resumes its own interrupted work (`takeOverAbandoned`, with the
+ * stale rule's `staleness`: the CLI's `backend copy`, `stack rm`, `stack rename`) takes over a lock
+ * whose holder is a process of this machine that is gone (staleLock.ts's `process-gone`), naming it
+ * through `warn`: that process cannot be writing any more, so the rerun of a killed run resumes
+ * without --break-lock. Every other lock, stale by age included, still refuses unless `breakLock`;
+ * every other writer (a restore, a state edit) still refuses even that one, as Pulumi does: the lock
+ * of a killed `pulumi up` says its state may be half-updated. The rule lives here only.
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
@@ -35,6 +37,8 @@ export interface StackLockOptions {
   hint?: string;
   /** The stale-lock rule's context: each lock of a refusal then says whether it is stale (staleLock.ts). */
   staleness?: StaleLockContext;
+  /** Take over (remove, naming it) a lock whose holder is a process of this machine that is gone, judged by `staleness`: for a command that resumes its own interrupted work. */
+  takeOverAbandoned?: boolean;
 }
 
 /** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
@@ -70,9 +74,10 @@ async function holderOf(store: WritableBackendStore, name: string, staleness?: S
   return lockFileHolder(await readLock(store, name), staleness);
 }
 
-/** Whether the lock's holder is a process of this machine that is gone (never without the caller's `staleness`). */
-async function abandoned(store: WritableBackendStore, name: string, staleness: StaleLockContext | undefined): Promise<boolean> {
-  if (!staleness) return false;
+/** Whether the lock is to be taken over: the caller asks it, and its holder is a process of this machine that is gone. */
+async function abandoned(store: WritableBackendStore, name: string, options: StackLockOptions): Promise<boolean> {
+  const { staleness } = options;
+  if (!options.takeOverAbandoned || !staleness) return false;
   const read = await readLock(store, name);
   if (read instanceof Error) return false;
   try {
@@ -94,15 +99,15 @@ async function lockedError(store: WritableBackendStore, names: string[], options
 
 /**
  * Refuses (StackLockedError) when the stack is locked; with `breakLock`, removes each lock and says
- * so. A lock whose process of this machine is gone is taken over (removed, and said) without
- * `breakLock`; `look` (a dry run, a check before a plan) removes nothing and lets such a lock pass.
+ * so. With `takeOverAbandoned`, a lock whose process of this machine is gone is taken over (removed,
+ * and said) without `breakLock`; `look` (a dry run, a check before a plan) removes nothing and lets such a lock pass.
  * Takes no lock.
  */
 async function clearOrRefuseStackLocks(store: WritableBackendStore, stack: Pick<BackendStack, 'project' | 'name'>, options: StackLockOptions = {}, mode: 'clear' | 'look' = 'clear'): Promise<void> {
   const folder = stackLockFolder(stack);
   const locks = await otherLocks(store, folder);
   const gone = new Set<string>();
-  for (const name of locks) if (await abandoned(store, name, options.staleness)) gone.add(name);
+  for (const name of locks) if (await abandoned(store, name, options)) gone.add(name);
   const others = locks.filter((name) => !gone.has(name));
   if (others.length && (!options.breakLock || mode === 'look')) throw await lockedError(store, others, options);
   if (mode === 'look') return;

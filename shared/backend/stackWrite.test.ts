@@ -433,7 +433,7 @@ describe('withStackWrite: an absent object, an edit that answers nothing', () =>
   }
 });
 
-describe('withStackWrite: a lock whose process of this machine is gone is taken over; any other still refuses', () => {
+describe('withStackWrite with takeOverAbandoned: a lock whose process of this machine is gone is taken over; any other still refuses', () => {
   const now = Date.parse('2026-01-01T12:00:00Z');
   const staleness = { now, hostname: 'here', pidAlive: (pid: number) => pid === 1000, staleAfterMs: 3_600_000 };
   const lock = (pid: number, hostname: string, ageMs = 60_000) => JSON.stringify({ pid, username: 'tester', hostname, timestamp: new Date(now - ageMs).toISOString() });
@@ -447,7 +447,7 @@ describe('withStackWrite: a lock whose process of this machine is gone is taken 
     it(`${row.title}: ${row.taken ? 'taken over and named' : 'refused, nothing written'}`, async () => {
       const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: row.lock });
       const warnings: string[] = [];
-      const writing = withStackWrite(store, DEV, { identity, staleness, warn: (message) => warnings.push(message) }, appending('x'));
+      const writing = withStackWrite(store, DEV, { identity, staleness, takeOverAbandoned: true, warn: (message) => warnings.push(message) }, appending('x'));
       if (row.taken) {
         assert.equal((await writing).written, true);
         assert.equal(warnings.length, 1);
@@ -461,16 +461,18 @@ describe('withStackWrite: a lock whose process of this machine is gone is taken 
     });
   }
 
-  it('without the caller knowing this machine (no staleness), even a gone process refuses', async () => {
+  it('a writer that does not ask it, or does not know this machine (no staleness): even a gone process refuses', async () => {
     const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: lock(999, 'here') });
-    await assert.rejects(withStackWrite(store, DEV, { identity }, appending('x')), StackLockedError);
+    await assert.rejects(withStackWrite(store, DEV, { identity, staleness }, appending('x')), StackLockedError);
+    await assert.rejects(withStackWrite(store, DEV, { identity, takeOverAbandoned: true }, appending('x')), StackLockedError);
+    assert.deepEqual(locksLeft(store), [`${DEV_LOCKS}old.json`]);
   });
 
   it('a look (a dry run) removes nothing and lets the abandoned lock pass; a live one refuses', async () => {
     const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: lock(999, 'here') });
-    await refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness });
+    await refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness, takeOverAbandoned: true });
     assert.deepEqual(locksLeft(store), [`${DEV_LOCKS}old.json`]);
     await store.write(`${DEV_LOCKS}live.json`, encoder.encode(lock(1000, 'here')));
-    await assert.rejects(refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness }), StackLockedError);
+    await assert.rejects(refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness, takeOverAbandoned: true }), StackLockedError);
   });
 });
