@@ -419,5 +419,3 @@ export async function removeDeletedEntry(store: WritableBackendStore, entry: Del
   for (const object of objects) await store.delete(object.name);
   return objects.length;
 }
-
-export type { StackObject };
