@@ -202,7 +202,9 @@ describe('quota-state stack rm, restore-deleted and rename, against real Pulumi'
     assert.match(onto.stderr, /a stack named organization\/hist\/dev already exists/);
   });
 
-  it('rm killed after each write (1..N): real Pulumi lists the stack whole or not at all; a rerun finishes it as an uninterrupted rm', () => {
+  it('rm killed after each write (1..N): real Pulumi lists the stack whole or not at all; a rerun finishes it as an uninterrupted rm', function () {
+    // Some 120 kills, each judged by real Pulumi: minutes on a busy machine.
+    this.timeout(40 * 60 * 1000);
     const base = copyOf('project-plain', 'rm-killed-base');
     const stack = 'organization/hist/dev';
     pulumi(base, ['stack', 'tag', 'set', '--stack', stack, 'owner', 'team-a']);
@@ -226,7 +228,9 @@ describe('quota-state stack rm, restore-deleted and rename, against real Pulumi'
     assert.ok(killed > 60, `${killed} kills`);
   });
 
-  it('rename killed after each write (1..N): real Pulumi lists the old stack or the new one, each whole; a rerun finishes it as an uninterrupted rename', () => {
+  it('rename killed after each write (1..N): real Pulumi lists the old stack or the new one, each whole; a rerun finishes it as an uninterrupted rename', function () {
+    // Some 120 kills, each judged by real Pulumi: minutes on a busy machine.
+    this.timeout(40 * 60 * 1000);
     const base = copyOf('project-plain', 'rename-killed-base');
     pulumi(base, ['stack', 'tag', 'set', '--stack', 'organization/hist/dev', 'owner', 'team-a']);
     const history = historyOf(base, 'organization/hist/dev');
