@@ -214,3 +214,30 @@ export async function readStackState(opened: Opened, stack: BackendStack, io: Cl
     throw new InputError(error instanceof Error ? error.message : String(error));
   }
 }
+
+/**
+ * A test's crash: after this many writes and deletes through the store the process kills itself
+ * (QUOTA_STATE_TEST_KILL_AFTER_WRITES), as a power cut would stop it. `backend copy` (DST's store),
+ * `stack rm` and `stack rename` run through it; unset, the store is the same.
+ */
+export function killingAfterWrites(store: WritableBackendStore, env: NodeJS.ProcessEnv): WritableBackendStore {
+  const limit = Number(env.QUOTA_STATE_TEST_KILL_AFTER_WRITES);
+  if (!Number.isInteger(limit) || limit < 1) return store;
+  let writes = 0;
+  const counted = () => {
+    if (++writes >= limit) process.kill(process.pid, 'SIGKILL');
+  };
+  return {
+    url: store.url,
+    listPage: store.listPage.bind(store),
+    read: store.read.bind(store),
+    async delete(name: string) {
+      await store.delete(name);
+      counted();
+    },
+    async write(name: string, bytes: Uint8Array, options?: { ifVersion?: string | null }) {
+      await store.write(name, bytes, options);
+      counted();
+    },
+  };
+}

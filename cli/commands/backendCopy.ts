@@ -7,7 +7,7 @@
  */
 import { createBackendService, sizeText, StackLockedError, StoreConflict, type BackendStack, type WritableBackendStore } from '../../shared/backend';
 import { UsageError } from '../args';
-import { openBackend, openDestination, openStack } from '../backendAccess';
+import { killingAfterWrites, openBackend, openDestination, openStack } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockOptions, staleAfterFlag } from '../lockFlags';
 import { findStackConfig } from '../stackConfig';
@@ -50,23 +50,6 @@ const FLAGS = {
   'stale-after': 'value',
   format: 'value',
 } as const;
-
-/** A test's crash: after this many writes to DST the process kills itself (QUOTA_STATE_TEST_KILL_AFTER_WRITES), as a power cut would stop it. */
-function killingAfterWrites(store: WritableBackendStore, env: NodeJS.ProcessEnv): WritableBackendStore {
-  const limit = Number(env.QUOTA_STATE_TEST_KILL_AFTER_WRITES);
-  if (!Number.isInteger(limit) || limit < 1) return store;
-  let writes = 0;
-  return {
-    url: store.url,
-    listPage: store.listPage.bind(store),
-    read: store.read.bind(store),
-    delete: store.delete.bind(store),
-    async write(name: string, bytes: Uint8Array, options?: { ifVersion?: string | null }) {
-      await store.write(name, bytes, options);
-      if (++writes >= limit) process.kill(process.pid, 'SIGKILL');
-    },
-  };
-}
 
 function projectFor(pairs: string[]): Map<string, string> {
   const given = new Map<string, string>();
@@ -120,7 +103,8 @@ export async function runCopy(args: string[], io: CliIO): Promise<number> {
     if (refused.length) io.stderr(`quota-state: nothing was copied: ${refused.map((s) => `${s.stack}: ${s.refused}`).join('; ')}`);
     return refused.length ? 1 : 0;
   }
-  return applyCopy(opened.store, dst, plan, salts, { ...lock, move: parsed.booleans.has('move'), overwrite: parsed.booleans.has('overwrite') }, format, io);
+  // A rerun resumes a killed copy: the locks its process left are taken over (shared/backend/stackLock.ts).
+  return applyCopy(opened.store, dst, plan, salts, { ...lock, takeOverAbandoned: true, move: parsed.booleans.has('move'), overwrite: parsed.booleans.has('overwrite') }, format, io);
 }
 
 function printPlan(plan: Awaited<ReturnType<typeof backends.planCopy>>, salts: Array<ReturnType<typeof saltLines>>, dryRun: boolean, format: 'text' | 'json', io: CliIO): void {
@@ -142,7 +126,7 @@ async function applyCopy(
   dst: WritableBackendStore,
   plan: Awaited<ReturnType<typeof backends.planCopy>>,
   salts: Array<ReturnType<typeof saltLines>>,
-  options: ReturnType<typeof cliLockOptions> & { move: boolean; overwrite: boolean },
+  options: ReturnType<typeof cliLockOptions> & { takeOverAbandoned: boolean; move: boolean; overwrite: boolean },
   format: 'text' | 'json',
   io: CliIO,
 ): Promise<number> {

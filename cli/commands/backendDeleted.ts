@@ -19,7 +19,11 @@ export async function listDeletedCommand(opened: Opened, format: 'text' | 'json'
   }
   io.stdout(`${opened.backend.url}: ${entries.length} deleted ${entries.length === 1 ? 'entry' : 'entries'} in .pulumi/deleted/`);
   for (const entry of entries) {
-    const state = entry.complete ? `${entry.reason ?? 'removed'} ${entry.time ?? ''}` : 'incomplete (an interrupted removal or restore; `backend prune --deleted` removes it)';
+    const state = entry.complete
+      ? `${entry.reason ?? 'removed'} ${entry.time ?? ''}`
+      : entry.removing
+        ? `an interrupted removal (${entry.reason ?? 'removed'} ${entry.time ?? ''}): \`quota-state stack rm ${entry.stack}\` finishes it`
+        : 'incomplete (an interrupted restore; `backend prune --deleted` removes it)';
     io.stdout(`  ${entry.stack}  --id ${entry.id}  ${entry.historyEntries} history entries, ${entry.objects} objects, ${sizeText(entry.bytes)}  ${state}`);
   }
   if (leftovers.length) {

@@ -10,7 +10,7 @@ import { existsSync, renameSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { createBackendService, DeletedRefusal, StackLockedError, StoreConflict, type Backend } from '../../shared/backend';
 import { UsageError } from '../args';
-import { openBackend, scopeOf, type Opened } from '../backendAccess';
+import { killingAfterWrites, openBackend, scopeOf, type Opened } from '../backendAccess';
 import { commandArguments, formatFlag, type CliIO } from '../io';
 import { cliLockOptions, staleAfterFlag } from '../lockFlags';
 import { findStackConfig } from '../stackConfig';
@@ -156,8 +156,11 @@ async function stackRm(
   lock: ReturnType<typeof cliLockOptions>,
   say: (text: string, json: unknown) => void,
 ): Promise<number> {
-  const { folder, moved } = await backends.removeStack(opened.store, stack, { ...lock, force, nowMs: Date.now(), reason: 'stack rm' });
+  // A rerun resumes a killed removal: the locks its process left are taken over (shared/backend/stackLock.ts).
+  const removing = { ...lock, takeOverAbandoned: true, force, nowMs: Date.now(), reason: 'stack rm' };
+  const { folder, moved, resumed } = await backends.removeStack(killingAfterWrites(opened.store, process.env), stack, removing);
   const ref = stack.project ? `organization/${stack.project}/${stack.name}` : stack.name;
+  if (resumed) lock.warn(`an interrupted removal of ${ref} was found in ${folder}: finished it`);
   const entries = moved.filter((o) => /\.history\.json(\.gz|\.zst)?$/.test(o.name)).length;
   say(
     `Stack '${ref}' has been removed: ${moved.length} objects (${entries} history entries) are kept in ${folder}\n` +
@@ -176,7 +179,8 @@ async function stackRename(
   say: (text: string, json: unknown) => void,
 ): Promise<number> {
   const to = stackNameIn(opened.backend, newName, from.project);
-  const report = await backends.renameStack(opened.store, from, to, lock);
+  const report = await backends.renameStack(killingAfterWrites(opened.store, process.env), from, to, { ...lock, takeOverAbandoned: true });
+  if (report.resumed) lock.warn(`an interrupted rename of ${report.from} to ${report.to} was found (its journal): finished it`);
   // Pulumi.<stack>.yaml, when the project at hand is the stack's.
   let config: string | undefined;
   const found = findStackConfig(io.cwd, from.project, from.name);

@@ -23,7 +23,7 @@ import type { Backend, BackendStack } from './backend';
 import { checkpointResources, removeStackLocked } from './deleted';
 import { withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { stackFileIn, stackObjects, type StackName, type StackObject, type StackObjectKind } from './stackObjects';
-import { readIfPresent, StoreConflict, type WritableBackendStore } from './store';
+import { readIfPresent, sameBytes, StoreConflict, type WritableBackendStore } from './store';
 import { planUpgrade } from './upgrade';
 
 interface CopyObject {
@@ -63,8 +63,6 @@ const refOf = (stack: StackName) => (stack.project ? `organization/${stack.proje
 function placed(name: string, project: string | undefined): string {
   return project ? name.replace(/^\.pulumi\/(stacks|history|backups)\//, `.pulumi/$1/${project}/`) : name;
 }
-
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
 
 function secretsOf(bytes: Uint8Array, name: string): StackCopyPlan['secrets'] {
   try {

@@ -10,9 +10,14 @@
  *     .pulumi/deleted/<project>/<stack>/<UnixNano>/backups/<project>/<stack>/…
  *
  * (a legacy stack: `.pulumi/deleted/.legacy/<stack>/<UnixNano>/stacks/<stack>.json` …). Each object
- * keeps its name below `.pulumi/`; `manifest.json` is written after every copy and removed first, so
- * an entry without it is an interrupted one (listed as such, and pruned). The stack file is removed
- * first of the originals: from then on Pulumi no longer sees the stack. `restoreDeleted` writes them
+ * keeps its name below `.pulumi/`. A removal is crash-safe: `manifest.json` is written first, marked
+ * `removing` (the intent, naming every object), then each object is copied (the stack file last in),
+ * then the originals go (the stack file first out: from then on Pulumi no longer sees the stack, and
+ * the entry holds all of it), and the manifest is written again without the mark. At every point the
+ * stack is whole where it was, or gone from Pulumi's view and whole in the entry. A rerun of the
+ * removal (`stack rm`, or `backend copy --move`/`--overwrite` on that stack) finds the marked entry and
+ * finishes it; until then it is listed as interrupted, never pruned nor restored. An entry without a
+ * manifest is an interrupted restore or older removal (listed as such, and pruned). `restoreDeleted` writes them
  * back, history first and the stack file last, refused when the stack exists again; it also recovers
  * what Pulumi's own `stack rm` leaves (the stack file's `.bak` and `backups/`), saying what it could not.
  */
@@ -20,7 +25,7 @@ import * as l10n from '@vscode/l10n';
 import { decodeFile } from '../text/inflate';
 import { withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { areaFolderOf, inWriteOrder, stackFileIn, stackFolderKind, stackObjects, stacksFolderOf, type StackName, type StackObject, type StackObjectKind } from './stackObjects';
-import { listAll, readIfPresent, StoreConflict, type BackendStore, type WritableBackendStore } from './store';
+import { listAll, readIfPresent, StoreConflict, writeUnlessSame, type BackendStore, type WritableBackendStore } from './store';
 
 const DELETED_AREA = '.pulumi/deleted/';
 const LEGACY_PROJECT = '.legacy';
@@ -41,6 +46,8 @@ interface Manifest {
   /** Why: `stack rm`, `backend copy --move`, `backend copy --overwrite`. */
   reason: string;
   objects: Array<{ name: string; kind: StackObjectKind; size: number }>;
+  /** Written first, before any object is copied: the removal is under way (or was interrupted) until the manifest is written again without it. */
+  removing?: true;
 }
 
 /** One entry of the deleted area. */
@@ -51,8 +58,10 @@ export interface DeletedEntry {
   /** The entry's `<UnixNano>`. */
   id: string;
   folder: string;
-  /** False: an interrupted removal or restore left it without its manifest. */
+  /** False: an interrupted removal or restore left it without its manifest, or its manifest says `removing`. */
   complete: boolean;
+  /** An interrupted removal: its manifest says `removing`; rerunning the removal finishes it (never pruned, never restored). */
+  removing?: true;
   time?: string;
   reason?: string;
   objects: number;
@@ -110,12 +119,30 @@ export interface RemoveOptions extends StackLockOptions {
  * Answers the entry's folder and the objects moved. `underLock`: the caller's own work before (a
  * copy's verification), run once the lock is held.
  */
-export async function removeStack(store: WritableBackendStore, stack: StackName, options: RemoveOptions): Promise<{ folder: string; moved: StackObject[] }> {
+export async function removeStack(store: WritableBackendStore, stack: StackName, options: RemoveOptions): Promise<RemoveOutcome> {
   return withStackLocks(store, [stack], options.identity, options, () => removeStackLocked(store, stack, options));
 }
 
-/** `removeStack` for a caller that holds the stack's lock already. */
-export async function removeStackLocked(store: WritableBackendStore, stack: StackName, options: RemoveOptions): Promise<{ folder: string; moved: StackObject[] }> {
+/** What a removal answers: the entry, the objects it holds, and whether it finished an interrupted removal. */
+export interface RemoveOutcome {
+  folder: string;
+  moved: StackObject[];
+  /** An interrupted removal of this stack was found (its entry's manifest says `removing`) and finished into its entry. */
+  resumed?: true;
+}
+
+/** The newest entry of the stack whose manifest says `removing`: an interrupted removal. */
+async function interruptedRemoval(store: BackendStore, stack: StackName): Promise<{ folder: string; manifest: Manifest } | undefined> {
+  const entry = (await listDeleted(store, stack)).filter((e) => e.removing && e.project === stack.project && e.name === stack.name).pop();
+  const manifest = entry && (await readManifest(store, entry.folder));
+  return entry && manifest ? { folder: entry.folder, manifest } : undefined;
+}
+
+const writeManifest = (store: WritableBackendStore, folder: string, manifest: Manifest) => store.write(`${folder}manifest.json`, new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`));
+
+/** `removeStack` for a caller that holds the stack's lock already; finishes an interrupted removal of the stack first-hand. */
+export async function removeStackLocked(store: WritableBackendStore, stack: StackName, options: RemoveOptions): Promise<RemoveOutcome> {
+  const pending = await interruptedRemoval(store, stack);
   const objects = await stackObjects(store, stack);
   const file = stackFileIn(objects);
   if (!options.force && file) {
@@ -129,32 +156,37 @@ export async function removeStackLocked(store: WritableBackendStore, stack: Stac
       );
     }
   }
-  if (objects.length === 0) throw new DeletedRefusal(l10n.t('{0} has no files in {1}: nothing to remove', refOf(stack), store.url));
-  const id = unixNano(options.nowMs);
-  const folder = `${deletedFolderOf(stack)}${id}/`;
-  let done = 0;
-  for (const object of objects) {
-    const stored = await store.read(object.name);
-    await store.write(`${folder}${object.name.slice('.pulumi/'.length)}`, stored.bytes);
-    options.progress?.(++done, objects.length * 2, object.name);
-  }
+  if (objects.length === 0 && !pending) throw new DeletedRefusal(l10n.t('{0} has no files in {1}: nothing to remove', refOf(stack), store.url));
+  const folder = pending?.folder ?? `${deletedFolderOf(stack)}${unixNano(options.nowMs)}/`;
+  // Interrupted once its stack file was gone: the entry holds all of it, and what is left here only goes.
+  const deleting = pending !== undefined && !file;
   const manifest: Manifest = {
     deleted: 1,
     stack: refOf(stack),
     ...(stack.project ? { project: stack.project } : {}),
     name: stack.name,
-    time: new Date(options.nowMs).toISOString(),
+    time: pending?.manifest.time ?? new Date(options.nowMs).toISOString(),
     by: { username: options.identity.username, hostname: options.identity.hostname, pid: options.identity.pid },
-    reason: options.reason ?? 'stack rm',
-    objects: objects.map((o) => ({ name: o.name, kind: o.kind, size: o.size })),
+    reason: pending?.manifest.reason ?? options.reason ?? 'stack rm',
+    objects: deleting ? pending.manifest.objects : objects.map((o) => ({ name: o.name, kind: o.kind, size: o.size })),
+    removing: true,
   };
-  await store.write(`${folder}manifest.json`, new TextEncoder().encode(`${JSON.stringify(manifest, null, 2)}\n`));
+  // The intent first: a crash from here on leaves an entry a rerun finishes.
+  if (!deleting) await writeManifest(store, folder, manifest);
+  let done = 0;
+  for (const object of objects) {
+    await writeUnlessSame(store, `${folder}${object.name.slice('.pulumi/'.length)}`, (await store.read(object.name)).bytes);
+    options.progress?.(++done, objects.length * 2, object.name);
+  }
   // The stack file first: from here Pulumi no longer sees the stack; then the rest, the history last.
   for (const object of [...objects].reverse()) {
     await store.delete(object.name);
     options.progress?.(++done, objects.length * 2, object.name);
   }
-  return { folder, moved: objects };
+  delete manifest.removing;
+  await writeManifest(store, folder, manifest);
+  const moved = deleting ? manifest.objects.map((o) => ({ ...o, modifiedMs: 0 })) : objects;
+  return { folder, moved, ...(pending ? { resumed: true as const } : {}) };
 }
 
 async function readManifest(store: BackendStore, folder: string): Promise<Manifest | undefined> {
@@ -191,7 +223,8 @@ export async function listDeleted(store: BackendStore, stack?: StackName): Promi
       name: slot.name,
       id: slot.id,
       folder,
-      complete: manifest !== undefined,
+      complete: manifest !== undefined && !manifest.removing,
+      ...(manifest?.removing ? { removing: true as const } : {}),
       ...(manifest ? { time: manifest.time, reason: manifest.reason } : {}),
       objects: held.length,
       bytes: held.reduce((sum, o) => sum + o.size, 0),
@@ -265,7 +298,10 @@ async function refuseIfStackExists(store: WritableBackendStore, stack: StackName
 
 /** Brings a removed stack back, from the deleted area or else from Pulumi's leftovers, holding its Pulumi lock. */
 export async function restoreDeleted(store: WritableBackendStore, stack: StackName, options: RestoreDeletedOptions): Promise<RestoreDeletedReport> {
-  const entries = (await listDeleted(store, stack)).filter((e) => e.complete && e.project === stack.project && e.name === stack.name);
+  const all = (await listDeleted(store, stack)).filter((e) => e.project === stack.project && e.name === stack.name);
+  // Its leftovers (a `.bak`, backups) are not the stack: the interrupted removal holds it, and only finishing it is safe.
+  if (all.some((e) => e.removing)) throw new DeletedRefusal(l10n.t('the removal of {0} was interrupted: `quota-state stack rm {0}` finishes it, then restore it', refOf(stack)));
+  const entries = all.filter((e) => e.complete);
   const entry = options.id ? entries.find((e) => e.id === options.id) : entries[entries.length - 1];
   if (options.id && !entry) throw new DeletedRefusal(l10n.t('{0} has no deleted entry {1}; `quota-state backend ls --deleted` lists them', refOf(stack), options.id));
   // A legacy stack whose backend has the project layout now (Pulumi writes meta.yaml version 1 into a backend left without legacy stacks) goes to its project.
@@ -368,6 +404,8 @@ export function planPruneDeleted(entries: readonly DeletedEntry[], rule: { keep?
   for (const list of byStack.values()) {
     const newestFirst = [...list].reverse();
     newestFirst.forEach((entry, index) => {
+      // An interrupted removal may hold the only copy of its stack: `stack rm` finishes it, prune never takes it.
+      if (entry.removing) return;
       if (!entry.complete || (rule.keep !== undefined && index >= rule.keep) || (cutoff !== undefined && BigInt(entry.id) < cutoff)) remove.push(entry);
     });
   }
@@ -381,5 +419,3 @@ export async function removeDeletedEntry(store: WritableBackendStore, entry: Del
   for (const object of objects) await store.delete(object.name);
   return objects.length;
 }
-
-export type { StackObject };

@@ -154,6 +154,9 @@ export function lockRefusalText(locks: ReadonlyArray<{ where: string; holder: st
 /** What breaking a lock says: `removing Pulumi's lock <where> (<holder>)`. */
 export const lockRemovalText = (where: string, holder: string) => l10n.t("removing Pulumi's lock {0} ({1})", where, holder);
 
+/** What taking over an abandoned lock says: `taking over Pulumi's lock <where> (<holder>): its process is gone`. */
+export const lockTakeOverText = (where: string, holder: string) => l10n.t("taking over Pulumi's lock {0} ({1}): its process is gone", where, holder);
+
 // ---------------------------------------------------------------------------------------------
 // Prune and upgrade plans
 

@@ -11,7 +11,7 @@ import { diffMarkdown, diffStates, diffSummary, diffText, statesDiffer } from '.
 import { parseDuration } from './duration';
 import { applyPrune, planPrune } from './prune';
 import { applyRestore, planRestore } from './restore';
-import { clearOrRefuseStackLocks, withStackLock } from './stackLock';
+import { refuseIfStackLocked, withStackLock } from './stackLock';
 import { listDeleted, listPulumiLeftovers, planPruneDeleted, removeDeletedEntry, removeStack, restoreDeleted } from './deleted';
 import { renameStack } from './rename';
 import { copyStack, planCopy, writeNewDestinationMeta } from './copy';
@@ -66,7 +66,7 @@ export function createBackendService() {
     copyStack,
     writeNewDestinationMeta,
     /** Refuses (StackLockedError) when the stack is locked, naming each holder; takes no lock. */
-    refuseIfLocked: clearOrRefuseStackLocks,
+    refuseIfLocked: refuseIfStackLocked,
     /** What changed between two states, and its text, Markdown and one-line forms. */
     diff: { states: diffStates, summary: diffSummary, text: diffText, markdown: diffMarkdown, differ: statesDiffer },
   };

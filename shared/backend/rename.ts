@@ -7,13 +7,21 @@
  * old one becomes its `.bak`, and each history file `<old>-<rest>` is copied to `<new>-<rest>` and
  * removed, its bytes untouched. Unlike Pulumi: `checkpoint.stack` is set to the new name, the tags
  * file and the backups move too (renamed `<new>.<UnixNano>.json`), and both names are locked.
+ *
+ * Unlike Pulumi too, crash-safe, with a journal (`.pulumi/quota-state-renames/<project>/<stack>.json`,
+ * by the old name; Pulumi reads nothing there): the journal first, then the new history, backups and
+ * tags, the new stack file last in; then the old stack file first out (kept as its `.bak`), the old
+ * objects, and the journal last. Until the new stack file is in, the old stack is whole and the new
+ * one not listed; once the old stack file is out, the new one is whole; in between, for an instant,
+ * both are whole. A rerun of the same rename finds the journal and finishes it (says so); any other
+ * rename of either stack is refused until then.
  */
 import * as l10n from '@vscode/l10n';
 import { gzipSync } from 'fflate';
 import { compressionOf, decodeFile } from '../text/inflate';
 import { withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
 import { HISTORY_FILE_NAME, stackFileIn, stackObjects, stacksFolderOf, type StackName, type StackObject } from './stackObjects';
-import { StoreConflict, type WritableBackendStore } from './store';
+import { objectExists, readIfPresent, StoreConflict, writeUnlessSame, type WritableBackendStore } from './store';
 
 const RESOURCE_REFERENCE = '5cf8f73096256a8f31e491e813e4eb8e';
 const SECRET = '1b47061264138c4ac30d75fd1eb44270';
@@ -138,8 +146,45 @@ export interface RenameReport {
   tags: boolean;
   /** A zstd stack file is written as plain JSON (there is no zstd encoder here); Pulumi reads either. */
   recompressed?: string;
+  /** An interrupted rename (its journal) was found and finished. */
+  resumed?: true;
 }
 
+/** Where an interrupted rename is written down, by the old stack's name. */
+const RENAME_JOURNALS = '.pulumi/quota-state-renames/';
+
+/** The rename's journal: what it writes and removes, written before anything else and removed last. */
+interface RenameJournal {
+  journal: 1;
+  from: StackName;
+  to: StackName;
+  started: string;
+  holder: { pid: number; hostname: string };
+  /** The old stack file, and the new one it becomes. */
+  oldStackFile: string;
+  stackFile: string;
+  /** Each history, backup and tags object copied to its new name, then removed. */
+  moves: Array<{ from: string; to: string; kind: StackObject['kind'] }>;
+  /** gocloud's sidecars of the old stack folder, removed at the end. */
+  sidecars: string[];
+  recompressed?: string;
+}
+
+const journalOf = (stack: StackName) => `${RENAME_JOURNALS}${stack.project ?? '.legacy'}/${stack.name}.json`;
+
+async function readRenameJournal(store: WritableBackendStore, from: StackName): Promise<RenameJournal | undefined> {
+  const stored = await readIfPresent(store, journalOf(from));
+  if (!stored) return undefined;
+  try {
+    const journal = JSON.parse(new TextDecoder().decode(stored.bytes)) as RenameJournal;
+    if (journal.journal !== 1 || !Array.isArray(journal.moves) || typeof journal.stackFile !== 'string') throw new Error(l10n.t('not a journal this version writes'));
+    return journal;
+  } catch (error) {
+    throw new StoreConflict(l10n.t('{0} cannot be read ({1}); remove it only if no rename of {2} ran', journalOf(from), error instanceof Error ? error.message : String(error), refOf(from)));
+  }
+}
+
+const sameStack = (a: StackName, b: StackName) => (a.project ?? '') === (b.project ?? '') && a.name === b.name;
 const refOf = (stack: StackName) => (stack.project ? `organization/${stack.project}/${stack.name}` : stack.name);
 
 /** The name an object of the old stack has under the new one. */
@@ -158,43 +203,86 @@ function renamedObject(object: StackObject, from: StackName, to: StackName): str
   return base.startsWith(`${from.name}.`) ? `${folder}${to.name}${base.slice(from.name.length)}` : `${folder}${base}`;
 }
 
-/** Renames a stack holding both names' Pulumi locks. */
+/** Renames a stack holding both names' Pulumi locks; a rename a crash interrupted (its journal) is finished first-hand. */
 export async function renameStack(store: WritableBackendStore, from: StackName, to: StackName, options: RenameOptions): Promise<RenameReport> {
   return withStackLocks(store, [from, to], options.identity, options, async () => {
-    const target = await stackObjects(store, to);
-    if (stackFileIn(target)) throw new StoreConflict(l10n.t('a stack named {0} already exists', refOf(to)));
-    const objects = await stackObjects(store, from);
-    const file = stackFileIn(objects);
-    if (!file) throw new StoreConflict(l10n.t('{0} has no stack file; nothing was renamed', refOf(from)));
-    const stored = await store.read(file.name);
-    const compression = compressionOf(stored.bytes.subarray(0, 4));
-    const text = renameStackText(decodeFile(stored.bytes, { name: file.name }).text, { oldName: from.name, oldProject: from.project, newName: to.name, newProject: to.project }, refOf(to));
-    const plain = new TextEncoder().encode(text);
-    const [bytes, suffix] = compression === 'gzip' ? [gzipSync(plain), '.json.gz'] : [plain, '.json'];
-    const stackFile = `${stacksFolderOf(to)}${to.name}${suffix}`;
-    // History, backups and tags copied first, the new stack file last; the old objects go after it.
-    const moves = objects
-      .filter((o) => o.kind !== 'stack' && o.kind !== 'bak' && o.kind !== 'retained' && !(o.kind === 'attrs' && o.name.startsWith(stacksFolderOf(from))))
-      .map((o) => ({ object: o, to: renamedObject(o, from, to) }))
-      .filter((m): m is { object: StackObject; to: string } => m.to !== undefined);
-    for (const move of moves) await store.write(move.to, (await store.read(move.object.name)).bytes);
-    await store.write(stackFile, bytes, { ifVersion: null });
-    // As Pulumi's backupTarget: the old stack file becomes its `.bak`.
-    const bak = `${file.name}.bak`;
-    await store.write(bak, stored.bytes);
-    await store.delete(file.name);
-    for (const move of moves) await store.delete(move.object.name);
-    // gocloud's sidecars of the old stack folder's objects that are gone (the `.bak`'s stays with it).
-    for (const object of objects) if (object.kind === 'attrs' && object.name.startsWith(stacksFolderOf(from)) && !object.name.endsWith('.bak.attrs')) await store.delete(object.name);
-    return {
-      from: refOf(from),
-      to: refOf(to),
-      stackFile,
-      bak,
-      historyFiles: moves.filter((m) => m.object.kind === 'history' && HISTORY_FILE_NAME.test(m.object.name.slice(m.object.name.lastIndexOf('/') + 1))).length,
-      backups: moves.filter((m) => m.object.kind === 'backup').length,
-      tags: moves.some((m) => m.object.kind === 'tags'),
-      ...(compression === 'zstd' ? { recompressed: l10n.t('{0} was zstd-compressed; {1} is written as plain JSON', file.name, stackFile) } : {}),
-    };
+    const pending = await readRenameJournal(store, from);
+    if (pending && !sameStack(pending.to, to))
+      throw new StoreConflict(l10n.t('a rename of {0} to {1} was interrupted: `quota-state stack rename {0} {1}` finishes it first', refOf(from), refOf(pending.to)));
+    const target = stackFileIn(await stackObjects(store, to));
+    // The new stack file is in: only the old objects are left to go.
+    if (pending && target?.name === pending.stackFile) return { ...(await finishRename(store, pending)), resumed: true };
+    if (target) throw new StoreConflict(l10n.t('a stack named {0} already exists', refOf(to)));
+    const journal = await planRename(store, from, to, options.identity);
+    await store.write(journalOf(from), new TextEncoder().encode(`${JSON.stringify(journal, null, 2)}\n`));
+    // History, backups and tags copied first (what a rerun finds there with the same bytes is kept), the new stack file last in.
+    for (const move of journal.moves) await copyOnce(store, move.from, move.to);
+    await store.write(journal.stackFile, renamedStackBytes(await store.read(journal.oldStackFile), journal), { ifVersion: null });
+    return { ...(await finishRename(store, journal)), ...(pending ? { resumed: true as const } : {}) };
   });
+}
+
+/** What the rename writes and removes, as its journal says it. */
+async function planRename(store: WritableBackendStore, from: StackName, to: StackName, identity: LockIdentity): Promise<RenameJournal> {
+  const objects = await stackObjects(store, from);
+  const file = stackFileIn(objects);
+  if (!file) throw new StoreConflict(l10n.t('{0} has no stack file; nothing was renamed', refOf(from)));
+  const compression = compressionOf((await store.read(file.name)).bytes.subarray(0, 4));
+  const stackFile = `${stacksFolderOf(to)}${to.name}${compression === 'gzip' ? '.json.gz' : '.json'}`;
+  const moves = objects
+    .filter((o) => o.kind !== 'stack' && o.kind !== 'bak' && o.kind !== 'retained' && !(o.kind === 'attrs' && o.name.startsWith(stacksFolderOf(from))))
+    .map((o) => ({ from: o.name, to: renamedObject(o, from, to), kind: o.kind }))
+    .filter((m): m is { from: string; to: string; kind: StackObject['kind'] } => m.to !== undefined);
+  // gocloud's sidecars of the old stack folder's objects that go (the `.bak`'s stays with it).
+  const sidecars = objects.filter((o) => o.kind === 'attrs' && o.name.startsWith(stacksFolderOf(from)) && !o.name.endsWith('.bak.attrs')).map((o) => o.name);
+  return {
+    journal: 1,
+    from,
+    to,
+    started: new Date().toISOString(),
+    holder: { pid: identity.pid, hostname: identity.hostname },
+    oldStackFile: file.name,
+    stackFile,
+    moves,
+    sidecars,
+    ...(compression === 'zstd' ? { recompressed: l10n.t('{0} was zstd-compressed; {1} is written as plain JSON', file.name, stackFile) } : {}),
+  };
+}
+
+/** The new stack file's bytes: the old state renamed, gzip kept (zstd written plain). */
+function renamedStackBytes(stored: { bytes: Uint8Array }, journal: RenameJournal): Uint8Array {
+  const { from, to } = journal;
+  const text = renameStackText(decodeFile(stored.bytes, { name: journal.oldStackFile }).text, { oldName: from.name, oldProject: from.project, newName: to.name, newProject: to.project }, refOf(to));
+  const plain = new TextEncoder().encode(text);
+  return journal.stackFile.endsWith('.gz') ? gzipSync(plain) : plain;
+}
+
+async function copyOnce(store: WritableBackendStore, from: string, to: string): Promise<void> {
+  const source = await readIfPresent(store, from);
+  // Gone: a rerun after its old copy was removed, the new one being in place.
+  if (!source) return;
+  await writeUnlessSame(store, to, source.bytes);
+}
+
+/** Once the new stack file is in: the old one first out (kept as its `.bak`, as Pulumi's backupTarget), then the old objects, the journal last. */
+async function finishRename(store: WritableBackendStore, journal: RenameJournal): Promise<RenameReport> {
+  const bak = `${journal.oldStackFile}.bak`;
+  const old = await readIfPresent(store, journal.oldStackFile);
+  if (old) {
+    await store.write(bak, old.bytes);
+    await store.delete(journal.oldStackFile);
+  }
+  for (const move of journal.moves) if (await objectExists(store, move.to)) await store.delete(move.from);
+  for (const sidecar of journal.sidecars) await store.delete(sidecar);
+  await store.delete(journalOf(journal.from));
+  return {
+    from: refOf(journal.from),
+    to: refOf(journal.to),
+    stackFile: journal.stackFile,
+    bak,
+    historyFiles: journal.moves.filter((m) => m.kind === 'history' && HISTORY_FILE_NAME.test(m.from.slice(m.from.lastIndexOf('/') + 1))).length,
+    backups: journal.moves.filter((m) => m.kind === 'backup').length,
+    tags: journal.moves.some((m) => m.kind === 'tags'),
+    ...(journal.recompressed ? { recompressed: journal.recompressed } : {}),
+  };
 }

@@ -4,11 +4,19 @@
  * our own `<uuid>.json`, list again (of two writers starting together, one sees the other), run the
  * change, and remove our lock. The one implementation: the CLI, the tree and the dialogs take it here,
  * and stackWrite.ts around every write of a stack file.
+ *
+ * Unlike Pulumi, a command that resumes its own interrupted work (`takeOverAbandoned`, with the
+ * stale rule's `staleness`: the CLI's `backend copy`, `stack rm`, `stack rename`) takes over a lock
+ * whose holder is a process of this machine that is gone (staleLock.ts's `process-gone`), naming it
+ * through `warn`: that process cannot be writing any more, so the rerun of a killed run resumes
+ * without --break-lock. Every other lock, stale by age included, still refuses unless `breakLock`;
+ * every other writer (a restore, a state edit) still refuses even that one, as Pulumi does: the lock
+ * of a killed `pulumi up` says its state may be half-updated. The rule lives here only.
  */
 import * as l10n from '@vscode/l10n';
 import { stackLockFolder, type BackendStack } from './backend';
-import { lockFileHolder, lockRefusalText, lockRemovalText } from './describe';
-import type { StaleLockContext } from './staleLock';
+import { lockFileHolder, lockRefusalText, lockRemovalText, lockTakeOverText } from './describe';
+import { judgeLock, lockFactsOf, type StaleLockContext } from './staleLock';
 import { listAll, objectUrl, readBytes, type WritableBackendStore } from './store';
 
 /** Who takes the lock: lock.go's lockContent without the timestamp (taken when the lock is written). */
@@ -29,6 +37,8 @@ export interface StackLockOptions {
   hint?: string;
   /** The stale-lock rule's context: each lock of a refusal then says whether it is stale (staleLock.ts). */
   staleness?: StaleLockContext;
+  /** Take over (remove, naming it) a lock whose holder is a process of this machine that is gone, judged by `staleness`: for a command that resumes its own interrupted work. */
+  takeOverAbandoned?: boolean;
 }
 
 /** Go's `time.Time` JSON in UTC of `now` (ms since the epoch): RFC 3339 with the sub-second digits, trailing zeros dropped. */
@@ -52,14 +62,34 @@ async function otherLocks(store: WritableBackendStore, folder: string, own?: str
   return (await listAll(store, folder)).map((o) => o.name).filter((name) => !name.slice(folder.length).includes('/') && !name.endsWith('.attrs') && name !== own);
 }
 
-async function holderOf(store: WritableBackendStore, name: string, staleness?: StaleLockContext): Promise<string> {
-  let read: string | Error;
+async function readLock(store: WritableBackendStore, name: string): Promise<string | Error> {
   try {
-    read = new TextDecoder().decode(await readBytes(store, name));
+    return new TextDecoder().decode(await readBytes(store, name));
   } catch (error) {
-    read = error instanceof Error ? error : new Error(String(error));
+    return error instanceof Error ? error : new Error(String(error));
   }
-  return lockFileHolder(read, staleness);
+}
+
+async function holderOf(store: WritableBackendStore, name: string, staleness?: StaleLockContext): Promise<string> {
+  return lockFileHolder(await readLock(store, name), staleness);
+}
+
+/** Whether the lock is to be taken over: the caller asks it, and its holder is a process of this machine that is gone. */
+async function abandoned(store: WritableBackendStore, name: string, options: StackLockOptions): Promise<boolean> {
+  const { staleness } = options;
+  if (!options.takeOverAbandoned || !staleness) return false;
+  const read = await readLock(store, name);
+  if (read instanceof Error) return false;
+  try {
+    return judgeLock(lockFactsOf(JSON.parse(read)), staleness).reason === 'process-gone';
+  } catch {
+    return false;
+  }
+}
+
+async function removeLock(store: WritableBackendStore, name: string): Promise<void> {
+  await store.delete(name);
+  await store.delete(`${name}.attrs`);
 }
 
 async function lockedError(store: WritableBackendStore, names: string[], options: StackLockOptions): Promise<StackLockedError> {
@@ -67,17 +97,30 @@ async function lockedError(store: WritableBackendStore, names: string[], options
   return new StackLockedError(lockRefusalText(locks, options.hint));
 }
 
-/** Refuses (StackLockedError) when the stack is locked; with `breakLock`, removes each lock and says so. Takes no lock. */
-export async function clearOrRefuseStackLocks(store: WritableBackendStore, stack: Pick<BackendStack, 'project' | 'name'>, options: StackLockOptions = {}): Promise<void> {
+/**
+ * Refuses (StackLockedError) when the stack is locked; with `breakLock`, removes each lock and says
+ * so. With `takeOverAbandoned`, a lock whose process of this machine is gone is taken over (removed,
+ * and said) without `breakLock`; `look` (a dry run, a check before a plan) removes nothing and lets such a lock pass.
+ * Takes no lock.
+ */
+async function clearOrRefuseStackLocks(store: WritableBackendStore, stack: Pick<BackendStack, 'project' | 'name'>, options: StackLockOptions = {}, mode: 'clear' | 'look' = 'clear'): Promise<void> {
   const folder = stackLockFolder(stack);
-  const others = await otherLocks(store, folder);
-  if (others.length === 0) return;
-  if (!options.breakLock) throw await lockedError(store, others, options);
-  for (const name of others) {
-    options.warn?.(lockRemovalText(name, await holderOf(store, name, options.staleness)));
-    await store.delete(name);
-    await store.delete(`${name}.attrs`);
+  const locks = await otherLocks(store, folder);
+  const gone = new Set<string>();
+  for (const name of locks) if (await abandoned(store, name, options)) gone.add(name);
+  const others = locks.filter((name) => !gone.has(name));
+  if (others.length && (!options.breakLock || mode === 'look')) throw await lockedError(store, others, options);
+  if (mode === 'look') return;
+  for (const name of locks) {
+    const holder = await holderOf(store, name, options.staleness);
+    options.warn?.(gone.has(name) ? lockTakeOverText(objectUrl(store.url, name), holder) : lockRemovalText(name, holder));
+    await removeLock(store, name);
   }
+}
+
+/** Refuses (StackLockedError) when the stack is locked by anything but a lock that would be taken over; removes nothing. */
+export function refuseIfStackLocked(store: WritableBackendStore, stack: Pick<BackendStack, 'project' | 'name'>, options: StackLockOptions = {}): Promise<void> {
+  return clearOrRefuseStackLocks(store, stack, options, 'look');
 }
 
 /** Runs `change` holding the stack's Pulumi lock; our lock is removed however `change` ends. */

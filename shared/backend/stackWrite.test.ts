@@ -8,7 +8,7 @@ import { strict as assert } from 'node:assert';
 import { CallScheduler, everySchedule, pauseAfter, randomPick, type Pick, type StoreStep } from '../../test/helpers/callScheduler';
 import { memoryStore, type MemoryStore, type StoreCall } from '../../test/helpers/memoryStore';
 import { mulberry32 } from '../../test/helpers/prng';
-import { StackLockedError } from './stackLock';
+import { refuseIfStackLocked, StackLockedError } from './stackLock';
 import { withStackWrite, withStackWrites, type StackWriteOutcome } from './stackWrite';
 import { StoreBusy, StoreConflict, StoreError, StoreMissing, type StoredObject } from './store';
 
@@ -431,4 +431,48 @@ describe('withStackWrite: an absent object, an edit that answers nothing', () =>
       );
     });
   }
+});
+
+describe('withStackWrite with takeOverAbandoned: a lock whose process of this machine is gone is taken over; any other still refuses', () => {
+  const now = Date.parse('2026-01-01T12:00:00Z');
+  const staleness = { now, hostname: 'here', pidAlive: (pid: number) => pid === 1000, staleAfterMs: 3_600_000 };
+  const lock = (pid: number, hostname: string, ageMs = 60_000) => JSON.stringify({ pid, username: 'tester', hostname, timestamp: new Date(now - ageMs).toISOString() });
+  const rows: Array<{ title: string; lock: string; taken: boolean }> = [
+    { title: 'its pid no longer runs here', lock: lock(999, 'here'), taken: true },
+    { title: 'its pid runs here', lock: lock(1000, 'here'), taken: false },
+    { title: 'of another machine', lock: lock(999, 'there'), taken: false },
+    { title: 'stale by age only (another machine, 2 h old)', lock: lock(999, 'there', 7_200_000), taken: false },
+  ];
+  for (const row of rows) {
+    it(`${row.title}: ${row.taken ? 'taken over and named' : 'refused, nothing written'}`, async () => {
+      const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: row.lock });
+      const warnings: string[] = [];
+      const writing = withStackWrite(store, DEV, { identity, staleness, takeOverAbandoned: true, warn: (message) => warnings.push(message) }, appending('x'));
+      if (row.taken) {
+        assert.equal((await writing).written, true);
+        assert.equal(warnings.length, 1);
+        assert.match(warnings[0], /^taking over Pulumi's lock \S+old\.json \(created by tester@here \(pid 999\) .*stale: pid 999 is not running on this machine\): its process is gone$/);
+        assert.deepEqual(locksLeft(store), []);
+      } else {
+        await assert.rejects(writing, (error: Error) => error instanceof StackLockedError && /currently locked by 1 lock/.test(error.message));
+        assert.deepEqual(resourcesOf(store.text(DEV)), ['base']);
+        assert.deepEqual(locksLeft(store), [`${DEV_LOCKS}old.json`]);
+      }
+    });
+  }
+
+  it('a writer that does not ask it, or does not know this machine (no staleness): even a gone process refuses', async () => {
+    const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: lock(999, 'here') });
+    await assert.rejects(withStackWrite(store, DEV, { identity, staleness }, appending('x')), StackLockedError);
+    await assert.rejects(withStackWrite(store, DEV, { identity, takeOverAbandoned: true }, appending('x')), StackLockedError);
+    assert.deepEqual(locksLeft(store), [`${DEV_LOCKS}old.json`]);
+  });
+
+  it('a look (a dry run) removes nothing and lets the abandoned lock pass; a live one refuses', async () => {
+    const store = memoryStore({ [DEV]: checkpoint('base'), [`${DEV_LOCKS}old.json`]: lock(999, 'here') });
+    await refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness, takeOverAbandoned: true });
+    assert.deepEqual(locksLeft(store), [`${DEV_LOCKS}old.json`]);
+    await store.write(`${DEV_LOCKS}live.json`, encoder.encode(lock(1000, 'here')));
+    await assert.rejects(refuseIfStackLocked(store, { project: 'app', name: 'dev' }, { staleness, takeOverAbandoned: true }), StackLockedError);
+  });
 });

@@ -161,3 +161,14 @@ export async function moveObject(store: WritableBackendStore, from: string, to: 
 export function backendFolderProblem(shown: string, problem: 'missing' | 'file'): string {
   return problem === 'missing' ? l10n.t('{0} is missing.', shown) : l10n.t('{0} is a file, not a folder holding a Pulumi DIY backend.', shown);
 }
+
+/** Whether two byte arrays hold the same bytes. */
+export const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
+
+/** Writes `bytes` as `name` unless the object is there with the same bytes (a resumed copy's writes cost only reads); answers whether it wrote. */
+export async function writeUnlessSame(store: WritableBackendStore, name: string, bytes: Uint8Array): Promise<boolean> {
+  const there = await readIfPresent(store, name);
+  if (there && sameBytes(there.bytes, bytes)) return false;
+  await store.write(name, bytes);
+  return true;
+}

@@ -13,8 +13,8 @@ import { decodeFile } from '../text/inflate';
 import { structureOf as buildStateStructure } from '../state/vocabulary';
 import type { Backend, BackendStack } from './backend';
 import type { MaintenanceControl } from './prune';
-import { clearOrRefuseStackLocks, withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
-import { listAll, moveObject, objectExists, readBytes, readIfPresent, type WritableBackendStore } from './store';
+import { refuseIfStackLocked, withStackLocks, type LockIdentity, type StackLockOptions } from './stackLock';
+import { listAll, moveObject, objectExists, readBytes, readIfPresent, writeUnlessSame, type WritableBackendStore } from './store';
 
 export interface StackUpgrade {
   stack: string;
@@ -99,7 +99,7 @@ export async function planUpgrade(
 export async function refuseIfAnyStackLocked(store: WritableBackendStore, backend: Backend, plans: StackUpgrade[], options: StackLockOptions = {}): Promise<void> {
   for (const plan of plans) {
     const stack = backend.stacks.find((s) => s.ref === plan.stack);
-    if (stack && !plan.skipped) await clearOrRefuseStackLocks(store, stack, { ...options, breakLock: false });
+    if (stack && !plan.skipped) await refuseIfStackLocked(store, stack, options);
   }
 }
 
@@ -142,14 +142,9 @@ async function isValidJson(store: WritableBackendStore, name: string): Promise<b
   }
 }
 
-const sameBytes = (a: Uint8Array, b: Uint8Array) => a.length === b.length && a.every((byte, index) => byte === b[index]);
-
 /** Copies one object unless the destination already holds the same bytes (a rerun's copies cost only reads). */
 async function copyOnce(store: WritableBackendStore, from: string, to: string): Promise<void> {
-  const bytes = await readBytes(store, from);
-  const there = await readIfPresent(store, to);
-  if (there && sameBytes(there.bytes, bytes)) return;
-  await store.write(to, bytes);
+  await writeUnlessSame(store, to, await readBytes(store, from));
 }
 
 /**

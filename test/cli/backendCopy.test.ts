@@ -13,7 +13,7 @@ import { strict as assert } from 'node:assert';
 import { spawn, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { hostname, tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories, upHistoryOnce } from '../../scripts/pulumi-histories.mjs';
@@ -102,6 +102,12 @@ function tree(folder: string): Map<string, string> {
           .digest('hex'),
       ]),
   );
+}
+
+/** The lock files of a backend folder's stacks. */
+function locksOf(folder: string): string[] {
+  const locks = join(folder, '.pulumi', 'locks');
+  return existsSync(locks) ? readdirSync(locks, { recursive: true, encoding: 'utf8' }).filter((name) => name.endsWith('.json')) : [];
 }
 
 /** DST holds no stack file whose history (every entry and checkpoint of SRC) is not all there, byte for byte. */
@@ -209,15 +215,44 @@ describe('quota-state backend copy, against real Pulumi and a real MinIO', funct
         assert.notEqual(killed.status, 0, `round ${round}: killed after ${n} writes`);
       } else await killFromOutside(src, dst, random);
       assertHistoryWhole(before, tree(dst), `round ${round}`);
-      // The killed copy's locks are left behind, as a killed process leaves them.
-      const rerun = ours(['backend', 'copy', `file://${src}`, `file://${dst}`, '--break-lock']);
+      // The killed copy's locks are left behind, as a killed process leaves them: its process is gone, so the rerun takes them over.
+      const left = locksOf(src).length + locksOf(dst).length;
+      const rerun = ours(['backend', 'copy', `file://${src}`, `file://${dst}`]);
       assert.equal(rerun.status, 0, `round ${round}: ${rerun.stderr}`);
       assert.match(rerun.stdout, /all verified/);
+      assert.equal(rerun.stderr.match(/warning: taking over Pulumi's lock .*: its process is gone/g)?.length ?? 0, left, `round ${round}: each left lock named`);
+      assert.deepEqual([...locksOf(src), ...locksOf(dst)], [], `round ${round}: no lock left`);
       assertHistoryWhole(before, tree(dst), `round ${round}, rerun`);
       assert.deepEqual(tree(src), before, `round ${round}: SRC untouched`);
       if (round % 6 === 0) assert.deepEqual(judged(`file://${dst}`, STACK), expected);
       rmSync(dst, { recursive: true, force: true });
     }
+  });
+
+  it('a lock of a live process, or of another machine, still refuses without --break-lock; --break-lock removes it', () => {
+    const src = copyOf('project-plain', 'live-src');
+    const dst = join(scratch, 'live-dst');
+    const folder = join(src, '.pulumi', 'locks', 'organization', 'hist', 'dev');
+    mkdirSync(folder, { recursive: true });
+    const holders = [
+      { name: 'live', lock: { pid: process.pid, username: 'ci', hostname: hostname(), timestamp: new Date().toISOString() }, says: /may be live/ },
+      // A pid no process of this machine has, but of another machine: nothing tells it is gone.
+      { name: 'remote', lock: { pid: 2 ** 22 + 17, username: 'ci', hostname: `not-${hostname()}`, timestamp: new Date().toISOString() }, says: /may be live/ },
+    ];
+    for (const holder of holders) {
+      writeFileSync(join(folder, `${holder.name}.json`), JSON.stringify(holder.lock));
+      const refused = ours(['backend', 'copy', `file://${src}`, `file://${dst}`]);
+      assert.equal(refused.status, 1, refused.stderr);
+      assert.match(refused.stderr, /the stack is currently locked by 1 lock\(s\)/);
+      assert.match(refused.stderr, holder.says);
+      assert.doesNotMatch(refused.stderr, /taking over/);
+      assert.ok(!existsSync(join(dst, '.pulumi', 'stacks', 'hist', 'dev.json')), 'nothing copied');
+      rmSync(join(folder, `${holder.name}.json`));
+    }
+    writeFileSync(join(folder, 'live.json'), JSON.stringify(holders[0].lock));
+    const broken = ours(['backend', 'copy', `file://${src}`, `file://${dst}`, '--break-lock']);
+    assert.equal(broken.status, 0, broken.stderr);
+    assert.match(broken.stderr, /warning: removing Pulumi's lock .*live\.json .*\(--break-lock\)/);
   });
 
   describe('with a real S3 server (MinIO)', () => {

@@ -5,9 +5,10 @@
  * its history; and what Pulumi's own `stack rm` leaves is recovered in part, naming what is lost.
  */
 import { strict as assert } from 'node:assert';
-import { cpSync, existsSync, mkdirSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { createHash } from 'node:crypto';
+import { cpSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, relative } from 'node:path';
 import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
 import { pulumiOnHistoryBackend } from '../helpers/realPulumi';
 import { runQuotaState } from '../helpers/processes';
@@ -30,9 +31,64 @@ function pulumi(folder: string, args: string[], cwd = scratch): string {
   return result.stdout;
 }
 
-const ours = (args: string[], cwd = scratch) => runQuotaState(args, { cwd, env: { ...process.env, HOME: scratch, PULUMI_BACKEND_URL: '' } });
+const ours = (args: string[], cwd = scratch, extra: Record<string, string> = {}) => runQuotaState(args, { cwd, env: { ...process.env, HOME: scratch, PULUMI_BACKEND_URL: '', ...extra } });
 const historyOf = (folder: string, stack: string) => JSON.parse(pulumi(folder, ['stack', 'history', '--json', '--page-size', '0', '--stack', stack])) as Array<Record<string, unknown>>;
 const stacksOf = (folder: string) => (JSON.parse(pulumi(folder, ['stack', 'ls', '--json', '--all'])) as Array<{ name: string }>).map((s) => s.name);
+
+/**
+ * Every file of a backend folder (locks aside) with its hash; a deleted entry's `<UnixNano>` is `<id>`,
+ * and its manifest is what it says of the stack (not when, nor which process).
+ */
+function endState(folder: string): Map<string, string> {
+  const files = readdirSync(folder, { recursive: true, withFileTypes: true }).filter((e) => e.isFile());
+  const state = new Map<string, string>();
+  for (const file of files) {
+    const path = relative(folder, join(file.parentPath, file.name));
+    if (path.startsWith(join('.pulumi', 'locks'))) continue;
+    const bytes = readFileSync(join(file.parentPath, file.name));
+    const manifest = file.name === 'manifest.json' ? (JSON.parse(bytes.toString('utf8')) as Record<string, unknown>) : undefined;
+    const said = manifest ? JSON.stringify([manifest.stack, manifest.reason, manifest.objects, manifest.removing]) : bytes;
+    state.set(path.replace(/(deleted\/[^/]+\/[^/]+\/)\d+\//, '$1<id>/'), createHash('sha256').update(said).digest('hex'));
+  }
+  return state;
+}
+
+/**
+ * `args` on a fresh copy of `base`, killed after n = 1, 2, ... writes and deletes until a run ends by
+ * itself: after each kill, `judge` says what real Pulumi sees; then a rerun (without --break-lock)
+ * finishes the job, saying so when the killed run had begun it (`begun`), and leaves the end state of
+ * an uninterrupted run. A run killed once all was done (its locks only left) is refused by the rerun
+ * as there is nothing left to do. Answers how many runs were killed.
+ */
+function killAtEveryWrite(base: string, name: string, args: string[], begun: (folder: string) => boolean, judge: (folder: string, n: number) => void): number {
+  const reference = join(scratch, `${name}-reference`);
+  cpSync(base, reference, { recursive: true });
+  const uninterrupted = ours([...args, '--backend', `file://${reference}`]);
+  assert.equal(uninterrupted.status, 0, uninterrupted.stderr);
+  const expected = endState(reference);
+  for (let n = 1; ; n++) {
+    const folder = join(scratch, `${name}-${n}`);
+    cpSync(base, folder, { recursive: true });
+    const killed = ours([...args, '--backend', `file://${folder}`], scratch, { QUOTA_STATE_TEST_KILL_AFTER_WRITES: String(n) });
+    if (killed.status === 0) {
+      assert.deepEqual(endState(folder), expected);
+      return n - 1;
+    }
+    assert.equal(killed.status, null, `killed after ${n} writes: ${killed.stderr}`);
+    judge(folder, n);
+    const done = JSON.stringify([...endState(folder)]) === JSON.stringify([...expected]);
+    const marked = begun(folder);
+    const rerun = ours([...args, '--backend', `file://${folder}`]);
+    if (done) assert.equal(rerun.status, 1, `after ${n} writes, all done: ${rerun.stderr}`);
+    else {
+      assert.equal(rerun.status, 0, `rerun after ${n} writes: ${rerun.stderr}`);
+      if (marked) assert.match(rerun.stderr, /warning: an interrupted .* finished it/, `rerun after ${n} writes`);
+      assert.match(rerun.stderr, /taking over Pulumi's lock .*: its process is gone/, `rerun after ${n} writes`);
+    }
+    assert.deepEqual(endState(folder), expected, `after ${n} writes and the rerun`);
+    rmSync(folder, { recursive: true, force: true });
+  }
+}
 
 describe('quota-state stack rm, restore-deleted and rename, against real Pulumi', function () {
   this.timeout(15 * 60 * 1000);
@@ -144,5 +200,46 @@ describe('quota-state stack rm, restore-deleted and rename, against real Pulumi'
     const onto = ours(['stack', 'rename', 'organization/hist/prod', 'dev', '--backend', `file://${folder}`], project);
     assert.equal(onto.status, 1);
     assert.match(onto.stderr, /a stack named organization\/hist\/dev already exists/);
+  });
+
+  it('rm killed after each write (1..N): real Pulumi lists the stack whole or not at all; a rerun finishes it as an uninterrupted rm', function () {
+    // Some 120 kills, each judged by real Pulumi: minutes on a busy machine.
+    this.timeout(40 * 60 * 1000);
+    const base = copyOf('project-plain', 'rm-killed-base');
+    const stack = 'organization/hist/dev';
+    pulumi(base, ['stack', 'tag', 'set', '--stack', stack, 'owner', 'team-a']);
+    const history = historyOf(base, stack);
+    const removing = (folder: string) =>
+      existsSync(join(folder, '.pulumi', 'deleted')) &&
+      readdirSync(join(folder, '.pulumi', 'deleted'), { recursive: true, encoding: 'utf8' }).some(
+        (f) => f.endsWith('manifest.json') && readFileSync(join(folder, '.pulumi', 'deleted', f), 'utf8').includes('"removing"'),
+      );
+    const killed = killAtEveryWrite(base, 'rm-killed', ['stack', 'rm', stack, '--force'], removing, (folder, n) => {
+      const listed = stacksOf(folder);
+      if (listed.length) assert.deepEqual(historyOf(folder, stack), history, `killed after ${n} writes: the stack is listed, with its whole history`);
+      else {
+        // Gone from Pulumi's view only once the entry holds the stack file and every history entry.
+        const area = join(folder, '.pulumi', 'deleted', 'hist', 'dev');
+        const entry = join(area, readdirSync(area)[0]);
+        assert.ok(existsSync(join(entry, 'stacks', 'hist', 'dev.json')), `killed after ${n} writes: the entry holds the stack file`);
+        assert.equal(readdirSync(join(entry, 'history', 'hist', 'dev')).filter((f) => f.endsWith('.history.json')).length, history.length, `killed after ${n} writes`);
+      }
+    });
+    assert.ok(killed > 60, `${killed} kills`);
+  });
+
+  it('rename killed after each write (1..N): real Pulumi lists the old stack or the new one, each whole; a rerun finishes it as an uninterrupted rename', function () {
+    // Some 120 kills, each judged by real Pulumi: minutes on a busy machine.
+    this.timeout(40 * 60 * 1000);
+    const base = copyOf('project-plain', 'rename-killed-base');
+    pulumi(base, ['stack', 'tag', 'set', '--stack', 'organization/hist/dev', 'owner', 'team-a']);
+    const history = historyOf(base, 'organization/hist/dev');
+    const journaled = (folder: string) => existsSync(join(folder, '.pulumi', 'quota-state-renames', 'hist', 'dev.json'));
+    const killed = killAtEveryWrite(base, 'rename-killed', ['stack', 'rename', 'organization/hist/dev', 'prod'], journaled, (folder, n) => {
+      const listed = stacksOf(folder);
+      assert.ok(listed.length > 0 && listed.every((s) => s === 'organization/hist/dev' || s === 'organization/hist/prod'), `killed after ${n} writes: ${listed.join(', ')}`);
+      for (const stack of listed) assert.deepEqual(historyOf(folder, stack), history, `killed after ${n} writes: ${stack} is whole`);
+    });
+    assert.ok(killed > 50, `${killed} kills`);
   });
 });
