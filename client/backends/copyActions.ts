@@ -11,7 +11,9 @@ import {
   copyStack,
   planCopy,
   readBackend,
+  readStackLocks,
   sizeText,
+  StackLockedError,
   stacksText,
   writeNewDestinationMeta,
   type Backend,
@@ -22,6 +24,7 @@ import {
 } from '../../shared/backend/vocabulary';
 import { lockIdentity } from '../../shared/node/lockIdentity';
 import type { Notifier } from '../notifier';
+import { confirmBreakingLocks } from './lockDialog';
 import { bucketPartsOf } from './bucketFileSystem';
 import { isRemoteUri } from './remoteUris';
 import { isStackRefusal, messageOf } from './stackActions';
@@ -54,6 +57,23 @@ function saltLine(stack: StackCopyPlan): string | undefined {
   );
 }
 
+/** Asks the project of a legacy stack whose project cannot be told (the CLI's `--project-for`); undefined cancels. */
+export type AskProject = (stack: StackCopyPlan) => Thenable<string | undefined>;
+
+/** A Pulumi project name, as `pulumi new` and Pulumi.yaml take it. */
+const PROJECT_NAME = /^[A-Za-z0-9_.-]+$/;
+
+function askProjectInInputBox(stack: StackCopyPlan): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: vscode.l10n.t('Project of {0}', stack.stack),
+    prompt: vscode.l10n.t('{0} holds no resources, so its project cannot be told; the project layout of the destination needs one (the CLI: --project-for {1}=PROJECT).', stack.stack, stack.from.name),
+    validateInput: (text) => (PROJECT_NAME.test(text.trim()) ? undefined : vscode.l10n.t('A project name is letters, digits, -, _ and .')),
+  });
+}
+
+/** The stacks a legacy SRC cannot place in a project-layout DST without being told their project. */
+const unplacedStacks = (plan: CopyPlan) => (plan.layout === 'project' ? plan.stacks.filter((stack) => !stack.to.project) : []);
+
 interface Opened {
   src: WritableBackendStore;
   srcBackend: Backend;
@@ -83,12 +103,25 @@ export class CopyActions {
   }
 
   /** The confirmed copy into `target` (the test entry point: the pick is the only step before it). */
-  async copyTo(root: vscode.Uri, stacks: BackendStack[] | undefined, target: vscode.Uri, move: boolean): Promise<{ copied: number; differences: number } | undefined> {
+  async copyTo(
+    root: vscode.Uri,
+    stacks: BackendStack[] | undefined,
+    target: vscode.Uri,
+    move: boolean,
+    askProject: AskProject = askProjectInInputBox,
+  ): Promise<{ copied: number; differences: number } | undefined> {
     let opened: Opened;
     let plan: CopyPlan;
+    const projectFor = new Map<string, string>();
     try {
       opened = await this.open(root, target);
       plan = await planCopy(opened.src, opened.srcBackend, opened.dst, opened.dstBackend, { stacks });
+      for (const unplaced of unplacedStacks(plan)) {
+        const project = (await askProject(unplaced))?.trim();
+        if (!project) return undefined;
+        projectFor.set(unplaced.from.name, project);
+      }
+      if (projectFor.size) plan = await planCopy(opened.src, opened.srcBackend, opened.dst, opened.dstBackend, { stacks, projectFor });
     } catch (error) {
       if (!isStackRefusal(error)) throw error;
       void this.notifier.error(vscode.l10n.t('Cannot copy to {0}: {1}', backendName(target), messageOf(error)));
@@ -96,7 +129,7 @@ export class CopyActions {
     }
     const overwrite = await this.confirm(plan, target, move);
     if (overwrite === undefined) return undefined;
-    if (overwrite) plan = await planCopy(opened.src, opened.srcBackend, opened.dst, opened.dstBackend, { stacks, overwrite: true });
+    if (overwrite) plan = await planCopy(opened.src, opened.srcBackend, opened.dst, opened.dstBackend, { stacks, projectFor, overwrite: true });
     return this.apply(opened, plan, target, { move, overwrite });
   }
 
@@ -146,11 +179,18 @@ export class CopyActions {
       try {
         if (plan.newDestination) await writeNewDestinationMeta(opened.dst);
         for (const stack of stacks) {
-          const outcome = await copyStack(opened.src, opened.dst, stack, {
-            identity: lockIdentity(),
-            nowMs: Date.now(),
-            ...options,
-            progress: (name) => progress.report({ message: vscode.l10n.t('{0}: {1} of {2} objects', name, written + skipped + 1, total), increment: 100 / Math.max(total, 1) }),
+          const copyOne = (breakLock: boolean) =>
+            copyStack(opened.src, opened.dst, stack, {
+              identity: lockIdentity(),
+              nowMs: Date.now(),
+              breakLock,
+              warn: (message) => void this.notifier.warning(message),
+              ...options,
+              progress: (name) => progress.report({ message: vscode.l10n.t('{0}: {1} of {2} objects', name, written + skipped + 1, total), increment: 100 / Math.max(total, 1) }),
+            });
+          const outcome = await copyOne(false).catch(async (error: unknown) => {
+            if (!(error instanceof StackLockedError) || !(await this.confirmBreaking(opened, stack, options.move))) throw error;
+            return copyOne(true);
           });
           written += outcome.written;
           skipped += outcome.skipped;
@@ -167,6 +207,18 @@ export class CopyActions {
       this.report(stacks, { written, skipped, differences, move: options.move, target });
       return { copied: done.length, differences: differences.length };
     });
+  }
+
+  /** A stack locked in SRC or DST: the one lock dialog, naming the holders of both; true to break them. */
+  private async confirmBreaking(opened: Opened, stack: StackCopyPlan, move: boolean): Promise<boolean> {
+    const lockedIn = async (store: WritableBackendStore, name: StackCopyPlan['from']) => readStackLocks(store, name).catch(() => []);
+    const locks = [...(await lockedIn(opened.src, stack.from)), ...(await lockedIn(opened.dst, stack.to))];
+    // Gone meanwhile (or our own lock could not be taken): the refusal is said as it is, nothing broken.
+    if (locks.length === 0) return false;
+    const labels = move
+      ? { breakStale: vscode.l10n.t('Remove Lock and Move'), breakLive: vscode.l10n.t('Break Lock and Move') }
+      : { breakStale: vscode.l10n.t('Remove Lock and Copy'), breakLive: vscode.l10n.t('Break Lock and Copy') };
+    return confirmBreakingLocks(this.notifier, stack.stack, locks, labels);
   }
 
   private report(stacks: StackCopyPlan[], result: { written: number; skipped: number; differences: string[]; move: boolean; target: vscode.Uri }): void {

@@ -5,6 +5,7 @@
  * Move to Backend… into a second file:// backend. Each asserts the objects in both backends.
  */
 import { strict as assert } from 'node:assert';
+import { hostname, userInfo } from 'node:os';
 import * as vscode from 'vscode';
 import type { BackendStack } from '../../../shared/backend/vocabulary';
 import type { BackendTreeNode } from '../../../client/backends/nodes';
@@ -13,6 +14,8 @@ import { revertAndCloseAll } from './helpers';
 
 const SRC = workspaceUri('stacks-src');
 const DST = workspaceUri('stacks-dst');
+const LEGACY = workspaceUri('stacks-legacy');
+const PLACED = workspaceUri('stacks-placed');
 
 /** Every file under `folder`, relative to it, sorted; empty when it does not exist. */
 async function filesUnder(folder: vscode.Uri, prefix = ''): Promise<string[]> {
@@ -53,7 +56,7 @@ describe('the Backends view: rename, remove, restore, copy and move stacks', () 
     assert.ok(await hooks.backends.commands.addRoot(DST));
   });
   after(async () => {
-    for (const root of [SRC, DST]) await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    for (const root of [SRC, DST, LEGACY, PLACED]) await vscode.workspace.fs.delete(root, { recursive: true, useTrash: false }).then(undefined, () => undefined);
   });
   afterEach(revertAndCloseAll);
 
@@ -169,5 +172,48 @@ describe('the Backends view: rename, remove, restore, copy and move stacks', () 
       "kept in SRC's deleted area",
     );
     assert.deepEqual(await under(DST, '.pulumi/history/hist/prod'), history, 'DST keeps the history');
+  });
+
+  it("a legacy stack with no resources: its project asked (the CLI's --project-for); a lock on it goes through the lock dialog", async () => {
+    const { hooks } = await activeExtension();
+    // A legacy backend (no meta.yaml) whose one stack holds no resources: nothing tells its project.
+    const checkpoint = { version: 3, checkpoint: { stack: 'solo', latest: { manifest: { time: '2026-01-01T00:00:00Z', magic: '', version: 'v3.274.1' } } } };
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(LEGACY, '.pulumi', 'stacks', 'solo.json'), new TextEncoder().encode(JSON.stringify(checkpoint, null, 4)));
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(PLACED, '.pulumi', 'meta.yaml'), new TextEncoder().encode('version: 1\n'));
+
+    const asked: string[] = [];
+    assert.equal(await hooks.backends.copyActions.copyTo(LEGACY, undefined, PLACED, false, (stack) => (asked.push(stack.stack), Promise.resolve(undefined))), undefined);
+    assert.deepEqual(asked, ['solo'], 'asked for the project of the one stack');
+    assert.deepEqual(await under(PLACED, '.pulumi/stacks'), [], 'cancelled: nothing written');
+
+    // A lock whose process on this machine is gone (stale): one question, then the copy.
+    const lock = (pid: number) => new TextEncoder().encode(JSON.stringify({ pid, username: userInfo().username, hostname: hostname(), timestamp: new Date().toISOString() }));
+    const lockFile = vscode.Uri.joinPath(LEGACY, '.pulumi', 'locks', 'solo', 'abandoned.json');
+    await vscode.workspace.fs.writeFile(lockFile, lock(2 ** 22 + 12345));
+    let shown = hooks.shownMessages().length;
+    hooks.answerConfirmations('Copy', 'Remove Lock and Copy');
+    assert.deepEqual(await hooks.backends.copyActions.copyTo(LEGACY, undefined, PLACED, false, () => Promise.resolve('app')), { copied: 1, differences: 0 });
+    const questions = hooks
+      .shownMessages()
+      .slice(shown)
+      .filter((m) => m.detail !== undefined);
+    assert.match(questions[0]?.detail ?? '', /^solo → organization\/app\/solo: /m, 'the plan places it in the project given');
+    assert.match(questions[1]?.text ?? '', /solo is locked by a stale lock/);
+    assert.deepEqual(await under(PLACED, '.pulumi/stacks/app'), ['solo.json']);
+    assert.deepEqual(await under(LEGACY, '.pulumi/locks/solo'), [], 'the stale lock removed');
+
+    // A lock whose holder may be live (this very process): Enter keeps it, and nothing is written.
+    await vscode.workspace.fs.delete(vscode.Uri.joinPath(PLACED, '.pulumi', 'stacks'), { recursive: true, useTrash: false });
+    await vscode.workspace.fs.writeFile(lockFile, lock(process.pid));
+    shown = hooks.shownMessages().length;
+    hooks.answerConfirmations('Copy', '<Enter>');
+    assert.deepEqual(await hooks.backends.copyActions.copyTo(LEGACY, undefined, PLACED, false, () => Promise.resolve('app')), { copied: 0, differences: 0 });
+    const live = hooks.shownMessages().slice(shown);
+    assert.ok(
+      live.some((m) => /solo is locked, and its holder may still be running/.test(m.text)),
+      live.map((m) => m.text).join('\n'),
+    );
+    assert.deepEqual(await under(PLACED, '.pulumi/stacks'), [], 'nothing copied');
+    assert.deepEqual(await under(LEGACY, '.pulumi/locks/solo'), ['abandoned.json'], 'the live lock kept');
   });
 });
