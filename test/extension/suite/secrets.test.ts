@@ -3,12 +3,16 @@
  * Pulumi ciphertexts (test/fixtures/state/secrets.state.json, from test/fixtures/secrets/pulumi-vectors.json)
  * gets `secret-in-plaintext` at once and `secret-undecryptable` only once its passphrase is entered
  * (kept in SecretStorage); Reveal shows a value in the hover; Forget Secrets Passphrases takes it all
- * back. No log the editor wrote holds a revealed value or the passphrase.
+ * back. The State Diff view's Reveal Secrets opens each side with its own salt's key (a fixture
+ * encrypted here under two passphrases, as before and after a passphrase change). No log the editor
+ * wrote, no message and no file of the workspace holds a revealed value or a passphrase.
  */
 import { strict as assert } from 'node:assert';
 import { mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import * as path from 'node:path';
 import * as vscode from 'vscode';
+import { newPassphraseCrypter, type PassphraseCrypter } from '../../../shared/backend/vocabulary';
+import type { StateDiffNode } from '../../../client/backends/stateDiff';
 import { activeExtension, codeOf, diagnosticsWith, repositoryRoot, waitFor, workspaceUri } from './helpers';
 
 const PASSPHRASE = 'correct horse battery staple';
@@ -21,6 +25,17 @@ function readTree(folder: string): string {
     text += statSync(full).isDirectory() ? readTree(full) : readFileSync(full, 'utf8');
   }
   return text;
+}
+
+/** No log file the editor wrote, no message it showed and no file under `folders` holds any of `values`. */
+async function assertNowhere(values: readonly string[], folders: readonly string[] = []): Promise<void> {
+  const { hooks } = await activeExtension();
+  const places = [
+    { what: 'a log', text: readTree(path.dirname(path.dirname(hooks.logUri.fsPath))) },
+    { what: 'a message', text: JSON.stringify(hooks.shownMessages()) },
+    ...folders.map((folder) => ({ what: `a file under ${folder}`, text: readTree(folder) })),
+  ];
+  for (const { what, text } of places) for (const value of values) assert.ok(!text.includes(value), `${what} contains "${value}"`);
 }
 
 const hoverText = async (uri: vscode.Uri, position: vscode.Position) => {
@@ -89,12 +104,98 @@ describe('secrets of a state file (passphrase in SecretStorage, Reveal, Forget)'
     const document = await vscode.workspace.openTextDocument(uri);
     const position = document.positionAt(text.indexOf('"v1:', text.indexOf('"dbPassword"')) + 5);
     assert.doesNotMatch(await hoverText(uri, position), /hunter2/);
+    await assertNowhere(['hunter2', PASSPHRASE]);
+  });
+});
+
+const SECRET = { '4dabf18193072939515e22adb298388d': '1b47061264138c4ac30d75fd1eb44270' };
+const DIFF = { before: 'passphrase-before-the-change', after: 'passphrase-after-the-change', old: 'diff-old-5ecret', new: 'diff-new-5ecret', same: 'diff-same-5ecret' };
+
+/** A checkpoint under `crypter`'s salt: a database whose password is `password` and whose token stays `DIFF.same` (sealed anew). */
+async function checkpoint(crypter: PassphraseCrypter, password: string, size: number): Promise<string> {
+  const sealed = async (value: string) => ({ ...SECRET, ciphertext: await crypter.encrypt(JSON.stringify(value)) });
+  const stack = { urn: 'urn:pulumi:dev::sec::pulumi:pulumi:Stack::sec-dev', custom: false, type: 'pulumi:pulumi:Stack' };
+  const db = { urn: 'urn:pulumi:dev::sec::x:y:Db::db', custom: true, id: 'db-1', type: 'x:y:Db', outputs: { password: await sealed(password), size } };
+  const api = { urn: 'urn:pulumi:dev::sec::x:y:Api::api', custom: true, id: 'api-1', type: 'x:y:Api', outputs: { token: await sealed(DIFF.same) } };
+  const manifest = { time: '2026-01-01T00:00:00Z', magic: '', version: 'v3.274.1' };
+  const latest = { manifest, secrets_providers: { type: 'passphrase', state: { salt: crypter.saltState } }, resources: [stack, db, api] };
+  return JSON.stringify({ version: 3, checkpoint: { stack: 'organization/sec/dev', latest } });
+}
+
+describe("the State Diff view's Reveal Secrets (each side with its own salt's key)", () => {
+  const folder = workspaceUri('diff-secrets');
+  const [left, right] = [vscode.Uri.joinPath(folder, 'before.json'), vscode.Uri.joinPath(folder, 'after.json')];
+  before(async () => {
+    mkdirSync(folder.fsPath, { recursive: true });
+    writeFileSync(left.fsPath, await checkpoint(await newPassphraseCrypter(DIFF.before), DIFF.old, 1));
+    writeFileSync(right.fsPath, await checkpoint(await newPassphraseCrypter(DIFF.after), DIFF.new, 2));
     const { hooks } = await activeExtension();
-    const logText = readTree(path.dirname(path.dirname(hooks.logUri.fsPath)));
-    const messages = JSON.stringify(hooks.shownMessages());
-    for (const secret of ['hunter2', PASSPHRASE]) {
-      assert.ok(!logText.includes(secret), `a log contains "${secret}"`);
-      assert.ok(!messages.includes(secret), `a message contains "${secret}"`);
-    }
+    await hooks.stateDiff.show(left, right, 'before ↔ after');
+  });
+  after(async () => {
+    await vscode.commands.executeCommand('workbench.action.closeAllEditors');
+    rmSync(folder.fsPath, { recursive: true, force: true });
+  });
+
+  /** The rows of the changed secrets, as the view draws them. */
+  async function secretRows(): Promise<Array<{ path: string; item: vscode.TreeItem }>> {
+    const { hooks } = await activeExtension();
+    const view = hooks.stateDiff;
+    const rows: Array<{ path: string; item: vscode.TreeItem }> = [];
+    const walk = (node?: StateDiffNode): void => {
+      for (const child of view.getChildren(node)) {
+        if (child.kind === 'change' && child.change.kind === 'secret changed') rows.push({ path: child.change.path, item: view.getTreeItem(child) });
+        walk(child);
+      }
+    };
+    walk();
+    return rows;
+  }
+
+  it('shows [secret changed] with the Reveal action; a side without its passphrase, or with a wrong one, says so and shows no value', async () => {
+    const { hooks } = await activeExtension();
+    const [row] = await secretRows();
+    assert.equal(row.path, 'outputs.password');
+    assert.equal(row.item.description, '[secret changed]');
+    assert.equal(row.item.contextValue, 'secretChange', 'the inline Reveal action');
+    assert.deepEqual(await hooks.stateDiff.revealSecrets({ answers: [DIFF.before, undefined] }), [
+      { opened: true, unopened: 0 },
+      { opened: false, reason: 'unknown' },
+    ]);
+    const rows = await secretRows();
+    assert.deepEqual(
+      rows.map((r) => [r.path, r.item.description]),
+      [['outputs.password', '[secret changed] (new: passphrase not known)']],
+    );
+    // The old side's passphrase was kept for its salt: only the new side is asked for.
+    assert.deepEqual(await hooks.stateDiff.revealSecrets({ answers: ['not the passphrase'] }), [
+      { opened: true, unopened: 0 },
+      { opened: false, reason: 'incorrect' },
+    ]);
+    assert.equal((await secretRows())[0].item.description, '[secret changed] (new: incorrect passphrase)');
+  });
+
+  it('with both passphrases: old → new, each side decrypted with its own salt; a secret sealed anew with the same value is no change', async () => {
+    const { hooks } = await activeExtension();
+    // One answer: the old side's passphrase comes from SecretStorage (else it would take this one, and fail).
+    assert.deepEqual(await hooks.stateDiff.revealSecrets({ answers: [DIFF.after] }), [
+      { opened: true, unopened: 0 },
+      { opened: true, unopened: 0 },
+    ]);
+    const rows = await secretRows();
+    assert.deepEqual(
+      rows.map((r) => [r.path, r.item.description, r.item.contextValue]),
+      [['outputs.password', `"${DIFF.old}" → "${DIFF.new}"`, undefined]],
+    );
+    assert.equal(hooks.stateDiff.current()?.diff.resources.find((r) => r.type === 'x:y:Api')?.kind, 'same', 'the token holds the same value');
+    // Both passphrases are kept in SecretStorage: no prompt answers at all.
+    assert.deepEqual(
+      (await hooks.stateDiff.revealSecrets({ answers: [] }))?.map((side) => side.opened),
+      [true, true],
+    );
+  });
+
+  it('no log, message or workspace file holds a revealed value or a passphrase', async () => {
+    await assertNowhere([DIFF.old, DIFF.new, DIFF.same, DIFF.before, DIFF.after], [workspaceUri('').fsPath]);
   });
 });
