@@ -1,4 +1,5 @@
 import { strict as assert } from 'node:assert';
+import { gunzipSync, gzipSync } from 'node:zlib';
 import { memoryStore } from '../../../test/helpers/memoryStore';
 import { readBackend } from '../backend';
 import { changePassphrase, PassphraseChangeRefusal, type PassphraseChangeIo } from './changePassphrase';
@@ -65,5 +66,33 @@ describe('changePassphrase: the orchestration the CLI and the Backends view shar
       [],
       'the lock released',
     );
+  });
+
+  it("--include-history on a gzip backend: each checkpoint and entry's config re-sealed and written back gzip-compressed", async () => {
+    const from = await newPassphraseCrypter('old');
+    const { stack, config, io } = await fixture(from);
+    const history = '.pulumi/history/p/dev/dev-1700000000000000000';
+    const gz = (text: string) => gzipSync(Buffer.from(text));
+    const entry = JSON.stringify({ kind: 'update', result: 'succeeded', config: { 'p:token': { secure: await from.encrypt('s3cr3t') } } });
+    const withHistory = memoryStore({
+      '.pulumi/meta.yaml': 'version: 1\n',
+      [`${STATE}.gz`]: gz(await stateUnder(from)),
+      [`${history}.checkpoint.json.gz`]: gz(await stateUnder(from)),
+      [`${history}.history.json.gz`]: gz(entry),
+    });
+    const gzStack = (await readBackend(withHistory)).stacks[0];
+    assert.equal(gzStack.name, stack.name);
+    const changed = await changePassphrase(
+      { ...io, store: withHistory, compress: (bytes) => Promise.resolve(new Uint8Array(gzipSync(bytes))) },
+      { stack: gzStack, current: 'old', next: 'new', config, includeHistory: true, lock },
+    );
+    assert.deepEqual(changed.history.unopened, []);
+    assert.equal(changed.history.objects, 2);
+    const to = await passphraseCrypter('new', changed.saltState);
+    const read = (name: string) => JSON.parse(gunzipSync(withHistory.files.get(name)!.bytes).toString('utf8')) as unknown;
+    assert.equal(await to.decrypt((read(`${history}.history.json.gz`) as { config: { 'p:token': { secure: string } } }).config['p:token'].secure), 's3cr3t');
+    const checkpoint = read(`${history}.checkpoint.json.gz`) as { checkpoint: { latest: { secrets_providers: { state: { salt: string } } } } };
+    assert.equal(checkpoint.checkpoint.latest.secrets_providers.state.salt, changed.saltState);
+    assert.equal((read(`${STATE}.gz`) as typeof checkpoint).checkpoint.latest.secrets_providers.state.salt, changed.saltState);
   });
 });

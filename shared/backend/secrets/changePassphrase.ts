@@ -53,7 +53,14 @@ export interface PassphraseChanged {
   backups: { state: string; config: string };
 }
 
-const plainText = (text: string) => new TextEncoder().encode(text);
+/** `text` written as `original` was: compressed alike (Pulumi sniffs the bytes, so the name stays valid). */
+async function encodedLike(io: PassphraseChangeIo, original: Uint8Array, text: string): Promise<Uint8Array> {
+  const compression = compressionOf(original);
+  const plain = new TextEncoder().encode(text);
+  return compression ? io.compress(plain, compression) : plain;
+}
+
+const decodedText = (io: PassphraseChangeIo, bytes: Uint8Array, name: string) => decodeFile(bytes, { name, maxBytes: io.read?.maxInflatedBytes, budget: io.read?.budget }).text;
 
 async function crypterOf(passphrase: string, saltState: string, whose: string): Promise<PassphraseCrypter> {
   try {
@@ -84,7 +91,7 @@ function encryptionSaltOf(text: string): string | undefined {
 
 /** One stored state (a checkpoint, a backup) re-sealed under `to`, or undefined when it holds no secret `old` opens under its own salt. */
 async function rekeyedStateBytes(io: PassphraseChangeIo, bytes: Uint8Array, name: string, old: string, to: PassphraseCrypter): Promise<{ bytes: Uint8Array; secrets: number } | undefined> {
-  const root: unknown = JSON.parse(decodeFile(bytes, { name, maxBytes: io.read?.maxInflatedBytes, budget: io.read?.budget }).text);
+  const root: unknown = JSON.parse(decodedText(io, bytes, name));
   const structure = structureOf(root);
   const provider = secretsProviderOf(structure);
   const salt = provider && passphraseSaltOf(provider);
@@ -97,9 +104,7 @@ async function rekeyedStateBytes(io: PassphraseChangeIo, bytes: Uint8Array, name
     throw error;
   }
   const { rekeyed } = await rekeyState(structure, from, to, { type: 'passphrase', state: { salt: to.saltState } });
-  const compression = compressionOf(bytes);
-  const text = plainText(JSON.stringify(root));
-  return { bytes: compression ? await io.compress(text, compression) : text, secrets: rekeyed };
+  return { bytes: await encodedLike(io, bytes, JSON.stringify(root)), secrets: rekeyed };
 }
 
 /** Every checkpoint, `.history.json` config and backup of the stack, each written only if still the version read. */
@@ -125,11 +130,12 @@ async function rekeyHistory(io: PassphraseChangeIo, stack: BackendStack, old: st
   for (const entry of entries) {
     if (entry.checkpoint) await write(entry.checkpoint, (bytes) => rekeyedStateBytes(io, bytes, entry.checkpoint!, old, to));
     await write(entry.file, async (bytes) => {
-      const info = JSON.parse(new TextDecoder().decode(bytes)) as { config?: Record<string, unknown> };
+      // A gzip backend's entries are `.history.json.gz`: read and written back compressed.
+      const info = JSON.parse(decodedText(io, bytes, entry.file)) as { config?: Record<string, unknown> };
       if (!info.config) return undefined;
       const { rekeyed, unopened } = await rekeyConfigMap(info.config, configFrom, to);
       if (unopened) history.unopened.push(l10n.t('{0} config values of {1}', unopened, objectUrl(store.url, entry.file)));
-      return rekeyed ? { bytes: plainText(JSON.stringify(info)), secrets: rekeyed } : undefined;
+      return rekeyed ? { bytes: await encodedLike(io, bytes, JSON.stringify(info)), secrets: rekeyed } : undefined;
     });
   }
   for (const backup of await listAll(store, `.pulumi/backups/${stack.project ? `${stack.project}/` : ''}${stack.name}/`)) {
@@ -149,7 +155,7 @@ export async function changePassphrase(io: PassphraseChangeIo, change: Passphras
   if (!stack.file) throw new PassphraseChangeRefusal(l10n.t('the stack "{0}" has no stack file', stack.ref));
   const stateName = stack.file.name;
   const shown = objectUrl(store.url, stateName);
-  const decode = (bytes: Uint8Array) => decodeFile(bytes, { name: stateName, maxBytes: io.read?.maxInflatedBytes, budget: io.read?.budget }).text;
+  const decode = (bytes: Uint8Array) => decodedText(io, bytes, stateName);
   const stateText = async () => decode((await store.read(stateName)).bytes);
   await crypterOf(current, saltStateOf(await stateText(), shown), shown);
   const configSalt = encryptionSaltOf(config.text);
@@ -168,9 +174,7 @@ export async function changePassphrase(io: PassphraseChangeIo, change: Passphras
       const { rekeyed, unopened } = await rekeyState(structureOf(root), from, to, { type: 'passphrase', state: { salt: to.saltState } });
       if (unopened) throw new PassphraseChangeRefusal(l10n.t("{0} secrets of {1} do not decrypt with its salt's key (`quota-state secrets check` says why); nothing was written", unopened, shown));
       changed.state = rekeyed;
-      const compression = compressionOf(read!.bytes);
-      const text = plainText(JSON.stringify(root));
-      return { bytes: compression ? await io.compress(text, compression) : text, value: undefined };
+      return { bytes: await encodedLike(io, read!.bytes, JSON.stringify(root)), value: undefined };
     });
     changed.config = rekeyedConfig.rekeyed;
     return { state: objectUrl(store.url, written.backup ?? `${stateName}.bak`), config: await io.writeConfig(rekeyedConfig.text) };
