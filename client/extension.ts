@@ -138,8 +138,10 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const tree = new QuotaTreeProvider(api, explainer, repositories);
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
-  const stateDiff = new StateDiffView(new SaltKeys(context.secrets));
-  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, client);
+  // The passphrases by salt, for what the client decrypts itself (Reveal Secrets, Change Passphrase…).
+  const keys = new SaltKeys(context.secrets);
+  const stateDiff = new StateDiffView(keys);
+  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, client, keys);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 
