@@ -33,7 +33,7 @@ import { LiveUsage } from './liveUsage';
 import { Notifier, type ShownMessage } from './notifier';
 import { QuotaTreeProvider, type QuotaNode } from './quotaTree';
 import { LargestRepositories } from './repositories';
-import { SecretsCommands } from './secrets';
+import { SaltKeys, SecretsCommands } from './secrets';
 import { Session } from './session';
 import { affectsApiSettings } from './settings';
 import { accountExplainer } from './accountExplainer';
@@ -138,8 +138,10 @@ function createParts(context: vscode.ExtensionContext, testing: boolean): Parts 
   const tree = new QuotaTreeProvider(api, explainer, repositories);
   const dashboard = new QuotaDashboard(api, notifier, explainer);
   const resourceGraph = new ResourceGraphPanel(context.extensionUri, client, notifier, testing);
-  const stateDiff = new StateDiffView();
-  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, client);
+  // The passphrases by salt, for what the client decrypts itself (Reveal Secrets, Change Passphrase…).
+  const keys = new SaltKeys(context.secrets);
+  const stateDiff = new StateDiffView(keys);
+  const backends = new BackendsView(context.workspaceState, notifier, stateDiff, client, keys);
   const statusBar = new QuotaStatusBar(liveUsage, explainer, log);
   const quotaView = registerQuotaView(tree);
 

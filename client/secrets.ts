@@ -19,6 +19,7 @@ import {
   type RevealSecretParams,
   type UnlockSecretsResult,
 } from '../shared/protocol';
+import { IncorrectPassphraseError, passphraseCrypter, SecretsError, type PassphraseCrypter } from '../shared/backend/vocabulary';
 import type { Notifier } from './notifier';
 
 const KEY_PREFIX = 'quotaState.passphrase:';
@@ -61,6 +62,63 @@ interface PassphraseOptions {
   passphrase?: string;
 }
 
+/** The Enter Secrets Passphrase box: the passphrase typed, or undefined when it was dismissed. */
+export function askPassphrase(stack?: string): Thenable<string | undefined> {
+  return vscode.window.showInputBox({
+    title: stack ? vscode.l10n.t('Secrets passphrase of {0}', stack) : vscode.l10n.t("Pulumi stack's secrets passphrase"),
+    prompt: vscode.l10n.t("The passphrase this stack's secrets were encrypted with (as PULUMI_CONFIG_PASSPHRASE). It is kept in the editor's secret storage."),
+    password: true,
+    ignoreFocusOut: true,
+  });
+}
+
+/** Why a salt's key is not at hand: no passphrase given, one that does not open the salt, or a salt state that cannot be read. */
+export type NoKey = 'unknown' | 'incorrect' | 'unusable';
+
+/**
+ * The editor's keys by salt, for what decrypts in the client itself (the State Diff view's Reveal,
+ * Change Passphrase…): the passphrase kept in SecretStorage for the salt state, else asked once
+ * (`ask`), checked against the salt (its check value must decrypt to "pulumi") before it is used or
+ * stored. Nothing here logs or says a passphrase.
+ */
+export class SaltKeys {
+  private readonly passphrases: Passphrases;
+
+  constructor(secrets: vscode.SecretStorage) {
+    this.passphrases = new Passphrases(secrets);
+  }
+
+  /** The salt's passphrase and crypter, the passphrase checked against the salt (and stored when it was asked for and opens it); why not. */
+  async unlock(saltState: string, ask: () => Thenable<string | undefined>): Promise<{ passphrase: string; crypter: PassphraseCrypter } | NoKey> {
+    const stored = await this.passphrases.get(saltState);
+    if (stored !== undefined) {
+      const crypter = await this.open(stored, saltState);
+      if (typeof crypter !== 'string') return { passphrase: stored, crypter };
+    }
+    const given = await ask();
+    if (given === undefined) return 'unknown';
+    const crypter = await this.open(given, saltState);
+    if (typeof crypter === 'string') return crypter;
+    await this.passphrases.store(saltState, given);
+    return { passphrase: given, crypter };
+  }
+
+  /** Keeps `passphrase` for `saltState` (a salt Change Passphrase… has just made with it). */
+  remember(saltState: string, passphrase: string): Promise<void> {
+    return this.passphrases.store(saltState, passphrase);
+  }
+
+  private async open(passphrase: string, saltState: string): Promise<PassphraseCrypter | NoKey> {
+    try {
+      return await passphraseCrypter(passphrase, saltState);
+    } catch (error) {
+      if (error instanceof IncorrectPassphraseError) return 'incorrect';
+      if (error instanceof SecretsError) return 'unusable';
+      throw error;
+    }
+  }
+}
+
 export class SecretsCommands {
   private readonly passphrases: Passphrases;
 
@@ -89,14 +147,7 @@ export class SecretsCommands {
       void this.notifier.info(vscode.l10n.t('Open a Pulumi state file to enter its passphrase.'));
       return false;
     }
-    const passphrase =
-      options.passphrase ??
-      (await vscode.window.showInputBox({
-        title: vscode.l10n.t("Pulumi stack's secrets passphrase"),
-        prompt: vscode.l10n.t("The passphrase this stack's secrets were encrypted with (as PULUMI_CONFIG_PASSPHRASE). It is kept in the editor's secret storage."),
-        password: true,
-        ignoreFocusOut: true,
-      }));
+    const passphrase = options.passphrase ?? (await askPassphrase());
     if (passphrase === undefined) return false;
     const result: UnlockSecretsResult = await this.client.sendRequest(UnlockSecretsRequest, { uri, passphrase });
     if (result.unlocked) {

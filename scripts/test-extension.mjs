@@ -191,10 +191,14 @@ async function runSuite(suite, vsix) {
     const workspace = join(scratch, 'workspace');
     cpSync(join(repoRoot, suite.fixture), workspace, { recursive: true });
     // A DIY backend real Pulumi made (scripts/pulumi-histories.mjs, gzip-compressed), for the Pulumi Backends view's tests.
+    // The Pulumi that made it judges what the suites write (the extension host's own cache folder is the scratch's).
+    const pulumiEnv = {};
     if (suite.realBackend) {
       const { ensureHistories } = await import('./pulumi-histories.mjs');
-      const backend = ensureHistories({ log: (line) => console.log(line) }).backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
+      const histories = ensureHistories({ log: (line) => console.log(line) });
+      const backend = histories.backends.find((b) => b.layout === 'project' && b.compression === 'gzip');
       cpSync(join(backend.folder, '.pulumi'), join(workspace, 'state-backend', '.pulumi'), { recursive: true });
+      pulumiEnv.QUOTA_STATE_TEST_PULUMI = histories.pulumi;
     }
     // Each remote backend on its real server (MinIO, Azurite, fake-gcs-server, PostgreSQL), with a history real Pulumi wrote there.
     const bucketEnv = {};
@@ -216,6 +220,7 @@ async function runSuite(suite, vsix) {
       QUOTA_STATE_REPO_ROOT: repoRoot,
       ...bucketEnv,
       QUOTA_STATE_TEST_REMOTES: JSON.stringify(remotes),
+      ...pulumiEnv,
       ...(vsix ? { QUOTA_STATE_INSTALLED_EXTENSIONS_DIR: extensionsDir } : {}),
     });
     let testsDir = join(repoRoot, suite.out);

@@ -3,7 +3,8 @@
  * comparisons (the State Diff view and VS Code's diff editor), Show History and Compare with Previous
  * on a stack file, Show Resource Graph, Load more…, and the writes actions.ts makes (Restore This
  * Version…, Prune History…, Upgrade Backend Layout…), stackActions.ts's (Rename Stack…, Remove Stack…,
- * Restore of a Deleted entry) and copyActions.ts's (Copy to Backend…, Move to Backend…). A command run from a menu gets its node; from
+ * Restore of a Deleted entry), copyActions.ts's (Copy to Backend…, Move to Backend…) and
+ * changePassphrase.ts's (Change Passphrase…). A command run from a menu gets its node; from
  * the palette or a key it takes the tree's selection.
  */
 import * as vscode from 'vscode';
@@ -11,6 +12,7 @@ import { describeEntry, findStack, parseRemoteBackendUrl, readHistory, REMOTE_SC
 import { SHOW_RESOURCE_GRAPH_COMMAND } from '../../shared/protocol';
 import type { Notifier } from '../notifier';
 import type { BackendActions } from './actions';
+import type { ChangePassphraseAction, ChangePassphraseOptions } from './changePassphrase';
 import type { CopyActions } from './copyActions';
 import type { StackActions } from './stackActions';
 import { bucketsSupported } from './bucketAccess';
@@ -33,6 +35,7 @@ export class BackendCommands {
     private readonly actions: BackendActions,
     private readonly stackActions: StackActions,
     private readonly copyActions: CopyActions,
+    private readonly changePassphrase: ChangePassphraseAction,
   ) {}
 
   register(): vscode.Disposable[] {
@@ -52,6 +55,9 @@ export class BackendCommands {
       vscode.commands.registerCommand('quotaState.backends.upgrade', (given?: unknown) => this.upgrade(node(given))),
       vscode.commands.registerCommand('quotaState.backends.renameStack', (given?: unknown) => this.stackWrite(node(given), (n) => this.stackActions.rename(n.root, n.stack))),
       vscode.commands.registerCommand('quotaState.backends.removeStack', (given?: unknown) => this.stackWrite(node(given), (n) => this.stackActions.remove(n.root, n.stack))),
+      vscode.commands.registerCommand('quotaState.backends.changePassphrase', (given?: unknown, options?: ChangePassphraseOptions) =>
+        this.stackWrite(node(given), (n) => this.changePassphrase.run(n.root, n.stack, options)),
+      ),
       vscode.commands.registerCommand('quotaState.backends.restoreDeleted', (given?: unknown) => this.restoreDeleted(node(given))),
       vscode.commands.registerCommand('quotaState.backends.copyTo', (given?: unknown) => this.copy(node(given), false)),
       vscode.commands.registerCommand('quotaState.backends.moveTo', (given?: unknown) => this.copy(node(given), true)),

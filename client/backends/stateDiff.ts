@@ -4,10 +4,17 @@
  * renamed, replaced and changed, each with its changed leaves (path, old → new, secrets masked). A
  * click on a resource reveals its record in the document that holds it; Open Text Diff opens VS
  * Code's diff editor on the two.
+ *
+ * A changed secret shows `[secret changed]` until Reveal Secrets: then each side's ciphertexts are
+ * opened with the key of that side's own salt (a checkpoint written before a passphrase change has
+ * another), as `quota-state diff --show-secrets` opens them (shared/backend's `openCiphertexts`, then
+ * the diff of the opened states), and the row shows old → new, in this view only. A side whose
+ * passphrase is not known or is wrong says so in the row, with no value.
  */
 import * as vscode from 'vscode';
-import { structureOf } from '../../shared/state/vocabulary';
-import { diffStates, diffSummary, type StateDiff } from '../../shared/backend/vocabulary';
+import { findSecrets, structureOf, type StateStructure } from '../../shared/state/vocabulary';
+import { diffStates, diffSummary, openCiphertexts, passphraseSaltOf, secretsProviderOf, type StateDiff } from '../../shared/backend/vocabulary';
+import { askPassphrase, type NoKey, type SaltKeys } from '../secrets';
 import { backendDocumentUri } from './documents';
 
 type Resource = StateDiff['resources'][number];
@@ -16,6 +23,14 @@ type Kind = Resource['kind'];
 
 export type StateDiffNode = { kind: 'summary' } | { kind: 'group'; group: Kind; resources: Resource[] } | { kind: 'resource'; resource: Resource } | { kind: 'change'; change: Change };
 
+/** What Reveal Secrets made of one side: its ciphertexts opened (`unopened` of them did not decrypt), none to open, or why not. */
+type SideSecrets = { opened: true; unopened: number } | { opened: false; reason: NoKey | 'no-passphrase-salt' };
+
+/** Reveal Secrets without the input box (tests and automation): the answers of the passphrase prompts, in order (undefined: dismissed). */
+export interface RevealOptions {
+  answers?: Array<string | undefined>;
+}
+
 const GROUPS: Kind[] = ['added', 'removed', 'renamed', 'replaced', 'changed'];
 const ICONS: Record<Kind, string> = { added: 'diff-added', removed: 'diff-removed', renamed: 'diff-renamed', replaced: 'replace', changed: 'diff-modified', same: 'circle-outline' };
 
@@ -23,13 +38,32 @@ function value(v: unknown): string {
   return v === undefined ? 'undefined' : JSON.stringify(v);
 }
 
+const hasCiphertexts = (structure: StateStructure) => findSecrets(structure).some((site) => site.secret.form === 'ciphertext');
+
+/** Whether any change of the diff is a secret's (the resources that count as the same list theirs too). */
+const hasSecretChanges = (diff: StateDiff) => [...diff.resources.flatMap((r) => r.changes), ...diff.manifest].some((change) => change.kind === 'secret changed');
+
+/** Why a changed secret shows no value after Reveal Secrets: each side that was not opened, or a ciphertext its salt's key did not open. */
+function unrevealedReason(sides: readonly SideSecrets[]): string {
+  const why = (side: SideSecrets) => {
+    if (side.opened) return undefined;
+    if (side.reason === 'unknown') return vscode.l10n.t('passphrase not known');
+    if (side.reason === 'incorrect') return vscode.l10n.t('incorrect passphrase');
+    if (side.reason === 'unusable') return vscode.l10n.t('its salt cannot be read');
+    return vscode.l10n.t('no passphrase salt');
+  };
+  const [before, after] = sides.map(why);
+  const parts = [before && vscode.l10n.t('old: {0}', before), after && vscode.l10n.t('new: {0}', after)].filter(Boolean);
+  return parts.length ? vscode.l10n.t('[secret changed] ({0})', parts.join('; ')) : vscode.l10n.t("[secret changed] (a ciphertext does not decrypt with its salt's key)");
+}
+
 export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vscode.Disposable {
   private readonly changed = new vscode.EventEmitter<StateDiffNode | undefined>();
   readonly onDidChangeTreeData = this.changed.event;
-  private shown: { left: vscode.Uri; right: vscode.Uri; title: string; diff: StateDiff } | undefined;
+  private shown: { left: vscode.Uri; right: vscode.Uri; title: string; diff: StateDiff; texts: [string, string]; revealed?: SideSecrets[] } | undefined;
   private readonly view: vscode.TreeView<StateDiffNode>;
 
-  constructor() {
+  constructor(private readonly keys: SaltKeys) {
     this.view = vscode.window.createTreeView('quotaState.stateDiff', { treeDataProvider: this, showCollapseAll: true });
   }
 
@@ -37,6 +71,7 @@ export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vs
     return [
       vscode.commands.registerCommand('quotaState.stateDiff.openTextDiff', () => this.openTextDiff()),
       vscode.commands.registerCommand('quotaState.stateDiff.reveal', (resource: Resource) => this.reveal(resource)),
+      vscode.commands.registerCommand('quotaState.stateDiff.revealSecrets', () => this.revealSecrets()),
       this,
     ];
   }
@@ -48,10 +83,12 @@ export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vs
 
   /** Compares two backend files (their read-only documents) and shows the result. */
   async show(left: vscode.Uri, right: vscode.Uri, title: string): Promise<StateDiff> {
-    const [before, after] = await Promise.all([left, right].map(async (uri) => JSON.parse(new TextDecoder().decode(await vscode.workspace.fs.readFile(backendDocumentUri(uri)))) as unknown));
-    const diff = diffStates(structureOf(before), structureOf(after));
-    this.shown = { left, right, title, diff };
+    const texts = (await Promise.all([left, right].map(async (uri) => new TextDecoder().decode(await vscode.workspace.fs.readFile(backendDocumentUri(uri)))))) as [string, string];
+    const [before, after] = texts.map((text) => structureOf(JSON.parse(text)));
+    const diff = diffStates(before, after);
+    this.shown = { left, right, title, diff, texts };
     await vscode.commands.executeCommand('setContext', 'quotaState.stateDiffShown', true);
+    await vscode.commands.executeCommand('setContext', 'quotaState.stateDiffHasSecrets', hasSecretChanges(diff));
     this.view.title = vscode.l10n.t('State Diff: {0}', title);
     this.view.description = diffSummary(diff);
     this.changed.fire(undefined);
@@ -98,14 +135,16 @@ export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vs
       case 'change': {
         const { change } = node;
         const item = new vscode.TreeItem(change.path);
-        item.description =
-          change.kind === 'secret changed'
-            ? vscode.l10n.t('[secret changed]')
-            : change.kind === 'added'
-              ? `+ ${value(change.new)}`
-              : change.kind === 'removed'
-                ? `- ${value(change.old)}`
-                : `${value(change.old)} → ${value(change.new)}`;
+        if (change.kind === 'secret changed') {
+          const revealed = this.shown?.revealed;
+          item.description = 'old' in change ? `${value(change.old)} → ${value(change.new)}` : revealed ? unrevealedReason(revealed) : vscode.l10n.t('[secret changed]');
+          item.iconPath = new vscode.ThemeIcon('key');
+          // Reveal Secrets inline, until it has been run on this diff.
+          if (!revealed) item.contextValue = 'secretChange';
+          item.tooltip = item.description;
+          return item;
+        }
+        item.description = change.kind === 'added' ? `+ ${value(change.new)}` : change.kind === 'removed' ? `- ${value(change.old)}` : `${value(change.old)} → ${value(change.new)}`;
         item.tooltip = item.description;
         return item;
       }
@@ -128,6 +167,38 @@ export class StateDiffView implements vscode.TreeDataProvider<StateDiffNode>, vs
       editor.revealRange(new vscode.Range(start, start), vscode.TextEditorRevealType.InCenter);
     }
     return editor;
+  }
+
+  /**
+   * Reveal Secrets: each side's ciphertexts opened with its own salt's key (the passphrase from
+   * SecretStorage, else asked once per salt and checked before use), the two compared again by their
+   * values, and the view showing that. Answers what each side came to (none when nothing is shown).
+   */
+  async revealSecrets(options: RevealOptions = {}): Promise<SideSecrets[] | undefined> {
+    const shown = this.shown;
+    if (!shown) return undefined;
+    const answers = options.answers ? [...options.answers] : undefined;
+    const sides = shown.texts.map((text) => structureOf(JSON.parse(text)));
+    const labels = [vscode.l10n.t('{0} (old side)', shown.title), vscode.l10n.t('{0} (new side)', shown.title)];
+    const revealed: SideSecrets[] = [];
+    for (const [index, side] of sides.entries()) revealed.push(await this.openSide(side, () => (answers ? Promise.resolve(answers.shift()) : askPassphrase(labels[index]))));
+    const diff = diffStates(sides[0], sides[1], { showSecrets: true });
+    // The opened states are dropped here: only the diff's changed values stay, in this view.
+    this.shown = { ...shown, diff, revealed };
+    this.view.description = diffSummary(diff);
+    this.changed.fire(undefined);
+    return revealed;
+  }
+
+  /** One side's ciphertexts opened in place with its salt's key; why not when they cannot be. */
+  private async openSide(side: StateStructure, ask: () => Thenable<string | undefined>): Promise<SideSecrets> {
+    if (!hasCiphertexts(side)) return { opened: true, unopened: 0 };
+    const provider = secretsProviderOf(side);
+    const saltState = provider && passphraseSaltOf(provider);
+    if (!saltState) return { opened: false, reason: 'no-passphrase-salt' };
+    const key = await this.keys.unlock(saltState, ask);
+    if (typeof key === 'string') return { opened: false, reason: key };
+    return { opened: true, unopened: await openCiphertexts(side, key.crypter.decrypt) };
   }
 
   private async openTextDiff(): Promise<void> {

@@ -7,7 +7,9 @@
 import type * as vscode from 'vscode';
 import type { LanguageClient } from 'vscode-languageclient/node';
 import type { Notifier } from '../notifier';
+import type { SaltKeys } from '../secrets';
 import { BackendActions } from './actions';
+import { ChangePassphraseAction } from './changePassphrase';
 import { BackendCommands } from './commands';
 import { CopyActions } from './copyActions';
 import { BackendDiscovery } from './discovery';
@@ -21,9 +23,10 @@ export class BackendsView {
   readonly actions: BackendActions;
   readonly stackActions: StackActions;
   readonly copyActions: CopyActions;
+  readonly changePassphrase: ChangePassphraseAction;
   readonly commands: BackendCommands;
 
-  constructor(state: vscode.Memento, notifier: Notifier, stateDiff: StateDiffView, client: LanguageClient) {
+  constructor(state: vscode.Memento, notifier: Notifier, stateDiff: StateDiffView, client: LanguageClient, keys: SaltKeys) {
     this.discovery = new BackendDiscovery(state);
     this.tree = new BackendsTree(this.discovery);
     // A write changes the backend: the tree reads it again.
@@ -34,7 +37,8 @@ export class BackendsView {
       () => this.discovery.roots(),
       () => this.tree.refresh(),
     );
-    this.commands = new BackendCommands(this.tree, this.discovery, notifier, stateDiff, this.actions, this.stackActions, this.copyActions);
+    this.changePassphrase = new ChangePassphraseAction(notifier, keys, () => this.tree.refresh());
+    this.commands = new BackendCommands(this.tree, this.discovery, notifier, stateDiff, this.actions, this.stackActions, this.copyActions, this.changePassphrase);
   }
 
   /** The commands, and the tree (its view, watchers and listeners) to dispose with them. */

@@ -53,7 +53,8 @@ export { goTrimSpace, passphraseFromEnvironment, type Passphrase } from './secre
 export { formatPropertyPath, parsePropertyPath, PropertyPathError } from './secrets/propertyPath';
 export { NotJsonSecretError, openCiphertexts, revealAt } from './secrets/reveal';
 export { rekeyState } from './secrets/rekey';
-export { rekeyConfigFile, rekeyConfigMap } from './secrets/rekeyConfig';
+// `secrets change-passphrase` and the Backends view's Change Passphrase...: one orchestration, the I/O injected.
+export { changePassphrase, PassphraseChangeRefusal, type PassphraseChanged } from './secrets/changePassphrase';
 export { configSecrets, passphraseSaltOf, secretsProviderOf } from './secrets/walk';
 export {
   checkConfigSecrets,
