@@ -4,7 +4,8 @@
  * copied, with a Pulumi.dev.yaml holding the stack's salt and a secure value Pulumi wrote. After the
  * change, real Pulumi with the NEW passphrase reads every secret of the state (`stack export
  * --show-secrets`), of the config (`config get`) and of the history (`stack history --show-secrets`);
- * with the old one it cannot; and a version our restore brings back is read with the new one.
+ * with the old one it cannot; a real `pulumi up` of the generator's program then succeeds with the
+ * new one; and a version our restore brings back is read with the new one.
  */
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
@@ -12,7 +13,7 @@ import { cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
-import { ensureHistories } from '../../scripts/pulumi-histories.mjs';
+import { ensureHistories, upHistoryOnce } from '../../scripts/pulumi-histories.mjs';
 import { runQuotaState, type ProcessResult } from '../helpers/processes';
 
 type Json = Record<string, unknown>;
@@ -130,6 +131,15 @@ describe('secrets change-passphrase, judged by the real Pulumi v3.274.1', functi
       if (text.includes('"salt"')) assert.equal(saltOf(text), newSalt, name);
     }
     assert.notEqual(pulumi(['stack', 'export', '--show-secrets', '--stack', STACK], OLD).status, 0, 'the old passphrase no longer opens the stack');
+  });
+
+  it("a real `pulumi up` of the generator's program succeeds with the new passphrase, and its entry is listed", () => {
+    const before = (JSON.parse(ok(['stack', 'history', '--json', '--page-size', '0', '--stack', STACK], NEW)) as unknown[]).length;
+    upHistoryOnce(`file://${folder}`, { env: { PULUMI_CONFIG_PASSPHRASE: NEW } });
+    const after = JSON.parse(ok(['stack', 'history', '--json', '--page-size', '0', '--stack', STACK], NEW)) as Array<{ result: string }>;
+    assert.equal(after.length, before + 1);
+    assert.equal(after[0].result, 'succeeded');
+    assert.ok(exported(NEW).size > 0, 'the state the update wrote still holds secrets, opened with the new passphrase');
   });
 
   it('every version our restore brings back is read by real Pulumi with the new passphrase', () => {

@@ -152,6 +152,10 @@ func upOnce(folder, layout, compression string) error {
 	if err != nil {
 		return err
 	}
+	// A stack whose passphrase was changed (quota-state secrets change-passphrase) is updated with the new one.
+	if passphrase := os.Getenv("PULUMI_CONFIG_PASSPHRASE"); passphrase != "" {
+		env["PULUMI_CONFIG_PASSPHRASE"] = passphrase
+	}
 	stack, err := auto.SelectStackInlineSource(ctx, stackName, "hist", program(lastSucceededStep),
 		auto.Project(project), auto.EnvVars(env), auto.SecretsProvider("passphrase"))
 	if err != nil {
