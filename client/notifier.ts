@@ -21,7 +21,7 @@ const ENTER_ANSWER = '<Enter>';
 export class Notifier {
   readonly shown: ShownMessage[] = [];
   /** Test mode only: the answers the next modal confirmations get, in order, instead of a click. */
-  private readonly confirmationAnswers: Array<string | undefined> = [];
+  private confirmationAnswers: Array<string | undefined> = [];
 
   constructor(
     private readonly log: vscode.LogOutputChannel,
@@ -61,9 +61,13 @@ export class Notifier {
     return vscode.window.showWarningMessage(text, { modal: true, detail }, ...actions);
   }
 
-  /** Test mode only: the answers of the next modal confirmations (undefined: Cancel; `<Enter>`: the default button). */
+  /**
+   * Test mode only: the answers of the next modal confirmations (undefined: Cancel; `<Enter>`: the
+   * default button). They replace any a step left unasked, so one test's leftovers never answer the
+   * next test's questions.
+   */
   answerConfirmations(...answers: Array<string | undefined>): void {
-    if (this.recordForTests) this.confirmationAnswers.push(...answers);
+    if (this.recordForTests) this.confirmationAnswers = [...answers];
   }
 
   private record(level: MessageLevel, text: string, actions: string[], detail?: string): void {

@@ -10,6 +10,7 @@
 import { strict as assert } from 'node:assert';
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { hostname, userInfo } from 'node:os';
 import * as path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gunzipSync } from 'node:zlib';
@@ -290,7 +291,11 @@ describe("the Backends view's Change Passphrase… (judged by the real Pulumi v3
     const { hooks } = await activeExtension();
     const oldSalt = saltOf();
     const shown = hooks.shownMessages().length;
-    // The fixture's interrupted update left a lock, whose process is gone: one question, then the change.
+    // A lock whose process on this machine is gone (an earlier suite may have broken the fixture's own): one question, then the change.
+    const locks = vscode.Uri.joinPath(backend, '.pulumi', 'locks');
+    await vscode.workspace.fs.delete(locks, { recursive: true, useTrash: false }).then(undefined, () => undefined);
+    const abandoned = { pid: 2 ** 22 + 12345, username: userInfo().username, hostname: hostname(), timestamp: new Date().toISOString() };
+    await vscode.workspace.fs.writeFile(vscode.Uri.joinPath(locks, 'organization', 'hist', 'dev', 'abandoned.json'), new TextEncoder().encode(JSON.stringify(abandoned)));
     hooks.answerConfirmations('Remove Lock and Change Passphrase');
     const changed = await hooks.backends.changePassphrase.run(backend, await stackOf(), { current: CHANGE.old, next: CHANGE.new, includeHistory: true });
     const said = hooks.shownMessages().slice(shown);
