@@ -15,21 +15,12 @@ import { join } from 'node:path';
 import { hermeticEnv } from '../../scripts/pulumi-cli.mjs';
 import { ensureHistories, upHistoryOnce } from '../../scripts/pulumi-histories.mjs';
 import { runQuotaState, type ProcessResult } from '../helpers/processes';
+import { plaintexts } from '../helpers/exportPlaintexts';
 
 type Json = Record<string, unknown>;
 const OLD = 'history-passphrase';
 const NEW = 'a new passphrase, longer';
 const STACK = 'organization/hist/dev';
-
-function plaintexts(value: unknown, path = '', found = new Map<string, string>()): Map<string, string> {
-  if (Array.isArray(value)) value.forEach((element, index) => plaintexts(element, `${path}/${index}`, found));
-  else if (typeof value === 'object' && value !== null) {
-    const object = value as Json;
-    if (object['4dabf18193072939515e22adb298388d'] === '1b47061264138c4ac30d75fd1eb44270') found.set(path, object.plaintext as string);
-    else for (const [key, member] of Object.entries(object)) plaintexts(member, `${path}/${key}`, found);
-  }
-  return found;
-}
 
 const saltOf = (text: string) => (JSON.parse(text) as { checkpoint: { latest: { secrets_providers: { state: { salt: string } } } } }).checkpoint.latest.secrets_providers.state.salt;
 

@@ -18,6 +18,7 @@ import * as vscode from 'vscode';
 import { newPassphraseCrypter, type PassphraseCrypter } from '../../../shared/backend/vocabulary';
 import type { StateDiffNode } from '../../../client/backends/stateDiff';
 import { activeExtension, codeOf, diagnosticsWith, repositoryRoot, waitFor, workspaceUri } from './helpers';
+import { plaintexts } from '../../helpers/exportPlaintexts';
 
 const PASSPHRASE = 'correct horse battery staple';
 const COMMANDS = { enter: 'quotaState.secrets.enterPassphrase', reveal: 'quotaState.secrets.reveal', forget: 'quotaState.secrets.forgetPassphrases' };
@@ -205,17 +206,6 @@ describe("the State Diff view's Reveal Secrets (each side with its own salt's ke
 });
 
 type Json = Record<string, unknown>;
-
-/** Every secret in plaintext of an export (`--show-secrets`), by where it is. */
-function plaintexts(value: unknown, at = '', found = new Map<string, string>()): Map<string, string> {
-  if (Array.isArray(value)) value.forEach((element, index) => plaintexts(element, `${at}/${index}`, found));
-  else if (typeof value === 'object' && value !== null) {
-    const object = value as Json;
-    if (object['4dabf18193072939515e22adb298388d'] === '1b47061264138c4ac30d75fd1eb44270') found.set(at, object.plaintext as string);
-    else for (const [key, member] of Object.entries(object)) plaintexts(member, `${at}/${key}`, found);
-  }
-  return found;
-}
 
 /** The real Pulumi v3.274.1 that made the runner's backend (QUOTA_STATE_TEST_PULUMI), run offline on `backend`. */
 async function realPulumi(backend: vscode.Uri, cwd: string): Promise<(args: string[], passphrase: string) => { status: number | null; stdout: string; stderr: string }> {
